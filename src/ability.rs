@@ -1,0 +1,300 @@
+//! The vocabulary of cards: effects, scopes, lanes, conditions, counts,
+//! triggers, keywords, kinds and footprints. Shared by the loader (which
+//! parses the names) and the engine (which interprets them).
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+/// Declares a closed set of names a designer may type, with its list of
+/// names for error messages and documentation, and a deserializer whose
+/// error suggests the nearest valid name.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $Name:ident, $what:literal { $( $(#[$vmeta:meta])* $Variant:ident = $text:literal ),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $Name { $( $(#[$vmeta])* $Variant, )* }
+
+        impl $Name {
+            pub const ALL: &'static [$Name] = &[ $( $Name::$Variant, )* ];
+            pub const WHAT: &'static str = $what;
+
+            pub fn name(self) -> &'static str {
+                match self { $( $Name::$Variant => $text, )* }
+            }
+
+            pub fn from_name(text: &str) -> Option<$Name> {
+                match text { $( $text => Some($Name::$Variant), )* _ => None }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $Name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                $Name::from_name(&text).ok_or_else(|| {
+                    let names: Vec<&str> = $Name::ALL.iter().map(|v| v.name()).collect();
+                    de::Error::custom(format!(
+                        "unknown {} `{}`; expected one of {}{}",
+                        $what,
+                        text,
+                        crate::config::diagnostics::backticked(&names),
+                        crate::config::diagnostics::suggestion(&text, &names)
+                    ))
+                })
+            }
+        }
+
+        impl std::fmt::Display for $Name {
+            fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+    };
+}
+
+named_enum! {
+    /// What kind of object a card is.
+    CardKind, "kind" {
+        Combat = "combat",
+        /// Size-1 Scrip combat unit that may mint Stock (800.47).
+        Penny = "penny",
+        /// Untargetable Scrip building that never activates (800.33).
+        Hub = "hub",
+        /// Untargetable Giant object that never activates (800.71).
+        Tool = "tool",
+        Boss = "boss",
+    }
+}
+
+impl CardKind {
+    /// Tools and Hubs discard every combat interaction (800.71b, 800.33b).
+    pub fn is_object(self) -> bool {
+        matches!(self, CardKind::Tool | CardKind::Hub)
+    }
+    /// Prints the five combat stats rather than Durability or Settle.
+    pub fn has_combat_stats(self) -> bool {
+        !self.is_object()
+    }
+}
+
+named_enum! {
+    /// Footprint size in cells: Scrip 1x1, standard 2x2, Large 3x3 (800.40a),
+    /// Huge 4x4 (800.34a).
+    Footprint, "footprint" {
+        Scrip = "1x1",
+        Standard = "2x2",
+        Large = "3x3",
+        Huge = "4x4",
+    }
+}
+
+impl Footprint {
+    pub fn side(self) -> u8 {
+        match self {
+            Footprint::Scrip => 1,
+            Footprint::Standard => 2,
+            Footprint::Large => 3,
+            Footprint::Huge => 4,
+        }
+    }
+}
+
+named_enum! {
+    /// What a clause does.
+    Effect, "effect" {
+        /// Damage. On the activation's target in the activation lane it is
+        /// bonus damage joining the base hit (900.7a); elsewhere a separate
+        /// instance per unit (900.7d).
+        Damage = "damage",
+        /// Divides the amount across all enemies by Focus (800.2).
+        Aoe = "aoe",
+        /// The amount to each enemy in two split hits (800.72).
+        Tremor = "tremor",
+        Burn = "burn",
+        Venom = "venom",
+        Shield = "shield",
+        Heal = "heal",
+        Maim = "maim",
+        Cull = "cull",
+        Crush = "crush",
+        Smash = "smash",
+        Stun = "stun",
+        Freeze = "freeze",
+        Prismbreak = "prismbreak",
+        Entrap = "entrap",
+        Insurance = "insurance",
+        SubrogatedInsurance = "subrogated_insurance",
+        GainArmor = "gain_armor",
+        GainPower = "gain_power",
+        GainSpeed = "gain_speed",
+        GainFocus = "gain_focus",
+    }
+}
+
+impl Effect {
+    /// Armor setup, hoisted to the front of the activation (900.2a, 900.2c).
+    pub fn is_armor_setup(self) -> bool {
+        matches!(self, Effect::Crush | Effect::Smash)
+    }
+    /// Effects that need an amount.
+    pub fn needs_amount(self) -> bool {
+        !matches!(
+            self,
+            Effect::Cull | Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Prismbreak | Effect::Entrap
+        )
+    }
+    /// Effects that need an authored duration (800.65f for Smash).
+    pub fn needs_duration(self) -> bool {
+        matches!(self, Effect::Smash | Effect::Stun)
+    }
+}
+
+named_enum! {
+    /// Which units a clause affects (400.5, reconstructed).
+    Scope, "scope" {
+        /// The activation's target (or, for a passive, the event's other unit).
+        Target = "target",
+        SelfUnit = "self",
+        AllEnemies = "all_enemies",
+        AllAllies = "all_allies",
+        /// Enemies sharing a footprint edge with the target (900.41a).
+        AdjacentToTarget = "adjacent_to_target",
+        AdjacentAllies = "adjacent_allies",
+        /// Left and right adjacent allies only (800.24).
+        FlankAllies = "flank_allies",
+        /// A Focus-weighted pick of `count` enemies without repeats (900.30e).
+        FocusEnemies = "focus_enemies",
+        /// A Focus-weighted pick among Maimed enemies (800.13i).
+        FocusMaimedEnemies = "focus_maimed_enemies",
+        /// Enemies that are Frozen when the clause resolves (900.2d).
+        FrozenEnemies = "frozen_enemies",
+    }
+}
+
+impl Default for Scope {
+    fn default() -> Self {
+        Scope::Target
+    }
+}
+
+impl Scope {
+    pub fn is_count_limited(self) -> bool {
+        matches!(self, Scope::FocusEnemies | Scope::FocusMaimedEnemies)
+    }
+}
+
+named_enum! {
+    /// When in the activation a clause resolves (300.3, reconstructed).
+    Lane, "lane" {
+        /// Before the base hit; bonus damage joins the hit (900.7).
+        Activation = "activation",
+        /// After the base hit and everything it set off (900.1a, 900.1b).
+        PostDamage = "post_damage",
+    }
+}
+
+impl Default for Lane {
+    fn default() -> Self {
+        Lane::Activation
+    }
+}
+
+named_enum! {
+    /// A gate checked when the clause resolves, never earlier (900.6a).
+    Condition, "condition" {
+        /// Exactly full Vitality (800.41a); Lucid clauses resolve after the
+        /// ordinary activation effects (800.41b).
+        Lucid = "lucid",
+        /// Some living targetable enemy below half Vitality, sampled before
+        /// the current hit (800.5a, 800.5c).
+        Bloodlust = "bloodlust",
+        /// The base hit actually landed (900.40c).
+        HitLanded = "hit_landed",
+        TargetBurning = "target_burning",
+        TargetMaimed = "target_maimed",
+        TargetFrozen = "target_frozen",
+    }
+}
+
+named_enum! {
+    /// What a "per" amount counts (400.3, reconstructed). Counts read living,
+    /// targetable units when the clause resolves (900.5a, 900.5b).
+    Count, "count" {
+        BurningEnemy = "burning_enemy",
+        VenomedEnemy = "venomed_enemy",
+        MaimedEnemy = "maimed_enemy",
+        LivingEnemy = "living_enemy",
+        LivingAlly = "living_ally",
+        AdjacentAlly = "adjacent_ally",
+        FlankAlly = "flank_ally",
+        /// Tools are never in a unit count; this one counts them explicitly (900.5d).
+        AdjacentTool = "adjacent_tool",
+        /// Stacks, not units: the target's Burn.
+        TargetBurn = "target_burn",
+        /// Stacks, not units: the target's Maim.
+        TargetMaim = "target_maim",
+    }
+}
+
+named_enum! {
+    /// The event a passive line listens to (400.6, reconstructed).
+    Trigger, "trigger" {
+        BattleStart = "battle_start",
+        /// Vitality damage landed on this unit (900.26c).
+        DamageTaken = "damage_taken",
+        /// Shield absorbed part of an instance (800.63f).
+        ShieldDamaged = "shield_damaged",
+        /// Shield broken to exactly 0 (800.63f).
+        ShieldBroken = "shield_broken",
+        /// This unit's Cull succeeded (800.13h).
+        EnemyCulled = "enemy_culled",
+        /// This unit finished an activation; resolves in the follow-up step (900.8f).
+        OwnActivation = "own_activation",
+        /// Any other unit died (800.42a).
+        OtherDied = "other_died",
+    }
+}
+
+named_enum! {
+    /// Innate keywords a card can print.
+    KeywordName, "keyword" {
+        Relentless = "relentless",
+        Feast = "feast",
+        Rabid = "rabid",
+        Thorns = "thorns",
+        Riposte = "riposte",
+        Underwriting = "underwriting",
+        Exalt = "exalt",
+        Insurance = "insurance",
+        Subrogated = "subrogated",
+        DamageCap = "damage_cap",
+    }
+}
+
+impl KeywordName {
+    pub fn takes_amount(self) -> bool {
+        !matches!(self, KeywordName::Relentless | KeywordName::Feast | KeywordName::Rabid)
+    }
+}
+
+/// An amount expression, evaluated when its clause resolves (400.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Amount {
+    Const(i32),
+    /// `N x tier`.
+    PerTier(i32),
+    /// `N per COUNT`: a count of zero gives zero (900.4).
+    Per { each: i32, count: Count },
+    /// `P% power`: a share of effective Power, floored, at least 1.
+    PowerPercent(i32),
+    /// `burn_power`: the rules' Burn-from-Power share (800.8h).
+    BurnPower,
+    /// `P% cost_paid`: a share of the Bloodletting cost actually paid (900.20g).
+    CostPaidPercent(i32),
+}
+
+impl Amount {
+    /// Counted amounts resolve to 0 on a count of 0; ordinary ones floor at 1 (900.4a).
+    pub fn is_counted(self) -> bool {
+        matches!(self, Amount::Per { .. } | Amount::CostPaidPercent(_))
+    }
+}

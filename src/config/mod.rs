@@ -1,0 +1,667 @@
+//! The only module that knows TOML: reads rules, cards, boards and scenarios,
+//! checks them strictly, and lowers them into the catalog and fight specs.
+//!
+//! Nothing here panics on bad input: every problem becomes a [`Diagnostic`]
+//! naming the file, line, column and key.
+
+pub mod diagnostics;
+pub mod scenario;
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use toml::Spanned;
+
+pub use diagnostics::Diagnostic;
+
+use crate::ability::{CardKind, Effect, KeywordName, Lane, Scope};
+use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Passive, StatLine};
+use crate::settings::{file::RulesFile, Rules};
+use crate::spec::{BoardSpec, Placement};
+use schema::{BoardFile, CardDef, CardFile};
+
+/// The rules file shipped with the project, used when no other is named.
+pub const DEFAULT_RULES_TOML: &str = include_str!("../../configs/rules.toml");
+
+/// Parses `text` as `T`, turning any error into a diagnostic with the key path.
+pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Diagnostic> {
+    let de = toml::de::Deserializer::parse(text).map_err(|e| {
+        Diagnostic::at(file, text, e.span(), "", e.message().trim().to_string())
+    })?;
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let key = if path == "." { String::new() } else { path };
+        let inner = e.into_inner();
+        Diagnostic::at(
+            file,
+            text,
+            inner.span(),
+            key,
+            diagnostics::enrich_serde_message(inner.message().trim()),
+        )
+    })
+}
+
+fn read(file: &Path) -> Result<String, Diagnostic> {
+    std::fs::read_to_string(file)
+        .map_err(|e| Diagnostic::whole_file(file, format!("cannot read file: {e}")))
+}
+
+/// Parses and checks a rules file.
+pub fn parse_rules(file: &Path, text: &str) -> Result<(Rules, RulesFile), Vec<Diagnostic>> {
+    let parsed: RulesFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let rules = Rules::from_file(&parsed);
+    let mut bad = Vec::new();
+    for (key, _, rule) in Rules::citations(&parsed) {
+        if !is_rule_id(&rule) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                format!("{key}.rule"),
+                format!("`{rule}` is not a rule number such as `800.8b` or `300.2`"),
+            ));
+        }
+    }
+    for (key, problem) in rules.check() {
+        bad.push(Diagnostic::at(file, text, None, format!("{key}.value"), problem));
+    }
+    if bad.is_empty() {
+        Ok((rules, parsed))
+    } else {
+        Err(bad)
+    }
+}
+
+fn is_rule_id(text: &str) -> bool {
+    let Some((section, rest)) = text.split_once('.') else {
+        return false;
+    };
+    let digits = rest.trim_end_matches(|c: char| c.is_ascii_lowercase());
+    section.len() == 3
+        && section.chars().all(|c| c.is_ascii_digit())
+        && !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && rest.len() - digits.len() <= 1
+}
+
+/// The shipped rules.
+pub fn default_rules() -> Rules {
+    match parse_rules(Path::new("configs/rules.toml"), DEFAULT_RULES_TOML) {
+        Ok((rules, _)) => rules,
+        Err(d) => unreachable!("the shipped rules.toml is checked by tests: {d:?}"),
+    }
+}
+
+pub fn load_rules(file: &Path) -> Result<Rules, Vec<Diagnostic>> {
+    let text = read(file).map_err(|d| vec![d])?;
+    parse_rules(file, &text).map(|(r, _)| r)
+}
+
+/// Collects the `.toml` files under each path (a file is taken as is),
+/// sorted so that loading order never depends on the file system.
+pub fn toml_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Diagnostic> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(Diagnostic::whole_file(p, "no such file or directory"));
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| Diagnostic::whole_file(dir, format!("cannot list: {e}")))?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| Diagnostic::whole_file(dir, format!("cannot list: {e}")))?
+            .path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Where a card definition came from, for diagnostics.
+pub struct Source<'a> {
+    pub file: &'a Path,
+    pub text: &'a str,
+}
+
+/// Builds a catalog one card at a time.
+#[derive(Default)]
+pub struct CatalogBuilder {
+    catalog: Catalog,
+    seen: BTreeMap<String, PathBuf>,
+}
+
+impl CatalogBuilder {
+    pub fn new() -> CatalogBuilder {
+        CatalogBuilder::default()
+    }
+
+    pub fn finish(self) -> Catalog {
+        self.catalog
+    }
+
+    /// Starts from an existing catalog, so scenario cards extend it.
+    pub fn from_catalog(catalog: Catalog) -> CatalogBuilder {
+        let seen = catalog.cards.iter().map(|c| (c.key.clone(), PathBuf::from("catalog"))).collect();
+        CatalogBuilder { catalog, seen }
+    }
+
+    pub fn find(&self, key: &str) -> Option<CardId> {
+        self.catalog.find(key)
+    }
+
+    pub fn card_keys(&self) -> Vec<String> {
+        self.catalog.cards.iter().map(|c| c.key.clone()).collect()
+    }
+
+    pub fn tiers_of(&self, id: CardId) -> u8 {
+        self.catalog.card(id).tiers()
+    }
+
+    pub fn size_of(&self, id: CardId) -> u8 {
+        self.catalog.card(id).footprint.side()
+    }
+
+    /// Parses a card file and adds its cards.
+    pub fn add_file(&mut self, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
+        let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+        let src = Source { file, text };
+        let mut bad = Vec::new();
+        for (i, def) in parsed.card.iter().enumerate() {
+            if let Err(mut d) = self.add_card(&src, &format!("card[{i}]"), def, None) {
+                bad.append(&mut d);
+            }
+        }
+        if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+
+    /// Checks one card and lowers it into the catalog.
+    /// `inline_id` names a scenario's inline card, which prints no id.
+    pub fn add_card(&mut self, src: &Source, key: &str, def: &CardDef, inline_id: Option<&str>) -> Result<CardId, Vec<Diagnostic>> {
+        let mut bad = Vec::new();
+        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
+            Diagnostic::at(src.file, src.text, span, k, m)
+        };
+        let id_span = def.id.as_ref().map(|s| s.span());
+        let id = match (&def.id, inline_id) {
+            (Some(id), _) => id.get_ref().clone(),
+            (None, Some(inline)) => inline.to_string(),
+            (None, None) => {
+                return Err(vec![diag(None, format!("{key}.id"), "missing field `id`: every card in a card file needs an id".into())]);
+            }
+        };
+        let name = match (&def.name, inline_id) {
+            (Some(n), _) => n.clone(),
+            (None, Some(_)) => id.clone(),
+            (None, None) => {
+                return Err(vec![diag(id_span, format!("{key}.name"), "missing field `name`: every card in a card file needs a display name".into())]);
+            }
+        };
+        if inline_id.is_none() && (id.is_empty() || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')) {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.id"),
+                format!("card id `{id}` must be lowercase letters, digits and `_`"),
+            ));
+        }
+        if let Some(first) = self.seen.get(&id) {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.id"),
+                format!("card id `{id}` is already defined in {}", first.display()),
+            ));
+        }
+
+        let stats = lower_ladders(src, key, def, &mut bad);
+        let keywords = lower_keywords(src, key, def, &mut bad);
+
+        // Ability clauses, split into lanes (300.3).
+        let mut hoisted = Vec::new();
+        let mut activation = Vec::new();
+        let mut lucid = Vec::new();
+        let mut post = Vec::new();
+        for (i, clause) in def.ability.iter().enumerate() {
+            let ck = format!("{key}.ability[{i}]");
+            let c = clause.get_ref();
+            let op = lower_op(
+                src, &ck, clause.span(), c.effect, c.amount, c.scope, c.count, c.when, c.duration_ms, &mut bad,
+            );
+            let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
+            match c.lane {
+                // 900.2a/900.2c: ordinary Crush and Smash move to the front,
+                // keeping their relative order; 900.2d: Crush on Frozen
+                // enemies stays in authored order.
+                Lane::Activation
+                    if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid =>
+                {
+                    hoisted.push(op)
+                }
+                // 800.41b: Lucid clauses resolve after the ordinary ones.
+                Lane::Activation if is_lucid => lucid.push(op),
+                Lane::Activation => activation.push(op),
+                // 900.1a: post-damage effects resolve in authored order.
+                Lane::PostDamage => post.push(op),
+            }
+        }
+        if def.kind.is_object() && !def.ability.is_empty() {
+            // 800.71a, 800.33a: Tools and Hubs never activate.
+            bad.push(diag(
+                Some(def.ability[0].span()),
+                format!("{key}.ability"),
+                format!("a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines", def.kind),
+            ));
+        }
+        let mut passives = Vec::new();
+        for (i, p) in def.passive.iter().enumerate() {
+            let pk = format!("{key}.passive[{i}]");
+            let pd = p.get_ref();
+            let op = lower_op(src, &pk, p.span(), pd.effect, pd.amount, pd.scope, pd.count, pd.when, pd.duration_ms, &mut bad);
+            passives.push(Passive { trigger: pd.on, op });
+        }
+
+        if !bad.is_empty() {
+            return Err(bad);
+        }
+        let c = &mut self.catalog;
+        let mut push = |ops: Vec<Op>| {
+            let start = c.ops.len() as u32;
+            c.ops.extend(ops);
+            OpRange { start, end: c.ops.len() as u32 }
+        };
+        let hoisted = push(hoisted);
+        let activation = push(activation);
+        let lucid = push(lucid);
+        let post_damage = push(post);
+        let pstart = c.passives.len() as u32;
+        c.passives.extend(passives);
+        let passives = OpRange { start: pstart, end: c.passives.len() as u32 };
+        let is_object = def.kind.is_object();
+        c.cards.push(Card {
+            key: id.clone(),
+            name,
+            kind: def.kind,
+            footprint: def.footprint,
+            tribe: def.tribe.clone().unwrap_or_default(),
+            stats,
+            keywords,
+            base_hit: def.base_hit && !is_object,
+            bloodletting: def.bloodletting,
+            hoisted,
+            activation,
+            lucid,
+            post_damage,
+            passives,
+        });
+        if c.cards.len() > u16::MAX as usize {
+            return Err(vec![diag(None, key.to_string(), "too many cards (at most 65535)".into())]);
+        }
+        self.seen.insert(id, src.file.to_path_buf());
+        Ok(CardId((self.catalog.cards.len() - 1) as u16))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lower_op(
+    src: &Source,
+    key: &str,
+    span: std::ops::Range<usize>,
+    effect: Effect,
+    amount: Option<crate::ability::Amount>,
+    scope: Scope,
+    count: Option<u8>,
+    when: Option<crate::ability::Condition>,
+    duration_ms: Option<i32>,
+    bad: &mut Vec<Diagnostic>,
+) -> Op {
+    let mut err = |k: &str, m: String| {
+        bad.push(Diagnostic::at(src.file, src.text, Some(span.clone()), format!("{key}.{k}"), m));
+    };
+    if effect.needs_amount() && amount.is_none() {
+        err("amount", format!("effect `{effect}` needs an `amount`"));
+    }
+    if !effect.needs_amount() && amount.is_some() {
+        err("amount", format!("effect `{effect}` takes no `amount`"));
+    }
+    if effect.needs_duration() && duration_ms.is_none() {
+        err("duration_ms", format!("effect `{effect}` needs an authored `duration_ms` (800.65f)"));
+    }
+    if let Some(d) = duration_ms {
+        if !(1..=600_000).contains(&d) {
+            err("duration_ms", format!("duration must be 1..=600000 ms, found {d}"));
+        }
+    }
+    match (scope.is_count_limited(), count) {
+        (true, None) => err("count", format!("scope `{scope}` needs a `count` of units to pick")),
+        (true, Some(0)) => err("count", "count must be at least 1".to_string()),
+        (false, Some(_)) => err("count", format!("scope `{scope}` takes no `count`")),
+        _ => {}
+    }
+    if effect == Effect::Cull && !matches!(scope, Scope::Target | Scope::AdjacentToTarget | Scope::FocusMaimedEnemies) {
+        // 800.13i: the primary target, its neighbours, or a Maimed Focus pick.
+        err("scope", format!("Cull may target `target`, `adjacent_to_target` or `focus_maimed_enemies`, not `{scope}` (800.13i)"));
+    }
+    if matches!(effect, Effect::Aoe | Effect::Tremor) && scope != Scope::Target {
+        err("scope", format!("`{effect}` always hits every enemy (800.2a, 800.72a); leave `scope` out"));
+    }
+    Op {
+        effect,
+        amount,
+        scope,
+        count: count.unwrap_or(0),
+        condition: when,
+        duration_ms: duration_ms.unwrap_or(0),
+    }
+}
+
+fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnostic>) -> Vec<StatLine> {
+    let named: [(&str, &Option<Spanned<Vec<i32>>>); 7] = [
+        ("vitality", &def.vitality),
+        ("power", &def.power),
+        ("speed", &def.speed),
+        ("armor", &def.armor),
+        ("focus", &def.focus),
+        ("durability", &def.durability),
+        ("settle", &def.settle),
+    ];
+    let combat = def.kind.has_combat_stats();
+    let mut tiers: Option<(usize, &str)> = None;
+    for (name, ladder) in named {
+        let is_combat_stat = !matches!(name, "durability" | "settle");
+        let allowed = match def.kind {
+            CardKind::Tool => name == "durability",
+            CardKind::Hub => name == "settle",
+            _ => is_combat_stat,
+        };
+        match ladder {
+            Some(l) if !allowed => bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(l.span()),
+                format!("{key}.{name}"),
+                match def.kind {
+                    CardKind::Tool => "a Tool prints only `durability` in place of combat stats (800.18a)".to_string(),
+                    CardKind::Hub => "a Hub prints only `settle` in place of combat stats (800.61a)".to_string(),
+                    _ => format!("only a {} prints `{name}`", if name == "durability" { "Tool" } else { "Hub" }),
+                },
+            )),
+            Some(l) => {
+                let len = l.get_ref().len();
+                if len == 0 || len > 9 {
+                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
+                        format!("a tier ladder has 1 to 9 entries, found {len}")));
+                }
+                if l.get_ref().iter().any(|v| !(-100_000..=1_000_000).contains(v)) {
+                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
+                        "ladder values must lie in -100000..=1000000".to_string()));
+                }
+                if name == "vitality" && l.get_ref().iter().any(|v| *v <= 0) {
+                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
+                        "Vitality must be greater than 0 at every tier".to_string()));
+                }
+                match tiers {
+                    None => tiers = Some((len, name)),
+                    Some((n, first)) if n != len => bad.push(Diagnostic::at(
+                        src.file, src.text, Some(l.span()), format!("{key}.{name}"),
+                        format!("ladder has {len} tiers but `{first}` has {n}; every ladder of a card has one entry per tier"),
+                    )),
+                    _ => {}
+                }
+            }
+            None if combat && is_combat_stat => bad.push(Diagnostic::at(
+                src.file, src.text, def.id.as_ref().map(|s| s.span()), format!("{key}.{name}"),
+                format!("missing ladder `{name}`; a {} prints Vitality, Power, Speed, Armor and Focus per tier", def.kind),
+            )),
+            None => {}
+        }
+    }
+    let n = tiers.map_or(1, |(n, _)| n.clamp(1, 9));
+    let at = |l: &Option<Spanned<Vec<i32>>>, i: usize| l.as_ref().and_then(|l| l.get_ref().get(i).copied()).unwrap_or(0);
+    (0..n)
+        .map(|i| StatLine {
+            vitality: at(&def.vitality, i),
+            power: at(&def.power, i),
+            speed: at(&def.speed, i),
+            armor: at(&def.armor, i),
+            focus: at(&def.focus, i),
+            durability: at(&def.durability, i),
+            settle: at(&def.settle, i),
+        })
+        .collect()
+}
+
+fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnostic>) -> Keywords {
+    let mut k = Keywords::default();
+    let mut seen = Vec::new();
+    for (i, kw) in def.keywords.iter().enumerate() {
+        let d = kw.get_ref();
+        if seen.contains(&d.name) {
+            bad.push(Diagnostic::at(src.file, src.text, Some(kw.span()), format!("{key}.keywords[{i}]"),
+                format!("keyword `{}` is listed twice", d.name)));
+        }
+        seen.push(d.name);
+        if let Some(a) = d.amount {
+            if !matches!(a, crate::ability::Amount::Const(_) | crate::ability::Amount::PerTier(_)) {
+                bad.push(Diagnostic::at(src.file, src.text, Some(kw.span()), format!("{key}.keywords[{i}]"),
+                    "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string()));
+            }
+        }
+        match d.name {
+            KeywordName::Relentless => k.relentless = true,
+            KeywordName::Feast => k.feast = true,
+            KeywordName::Rabid => k.rabid = true,
+            KeywordName::Thorns => k.thorns = d.amount,
+            KeywordName::Riposte => k.riposte = d.amount,
+            KeywordName::Underwriting => k.underwriting = d.amount,
+            KeywordName::Exalt => k.exalt = d.amount,
+            KeywordName::Insurance => k.insurance = d.amount,
+            KeywordName::Subrogated => k.subrogated = d.amount,
+            KeywordName::DamageCap => k.damage_cap = d.amount,
+        }
+    }
+    k
+}
+
+/// Loads every card file under `paths` into one catalog.
+pub fn load_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnostic>> {
+    let files = toml_files(paths).map_err(|d| vec![d])?;
+    let mut builder = CatalogBuilder::new();
+    let mut bad = Vec::new();
+    for f in files {
+        let text = match read(&f) {
+            Ok(t) => t,
+            Err(d) => {
+                bad.push(d);
+                continue;
+            }
+        };
+        if let Err(mut d) = builder.add_file(&f, &text) {
+            bad.append(&mut d);
+        }
+    }
+    if bad.is_empty() { Ok(builder.finish()) } else { Err(bad) }
+}
+
+/// Parses and checks a board against the catalog and the grid.
+pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
+    let parsed: BoardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let mut bad = Vec::new();
+    let mut units = Vec::new();
+    let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
+    for (i, u) in parsed.unit.iter().enumerate() {
+        let key = format!("unit[{i}]");
+        let Some(card) = lookup_card(file, text, catalog, &u.card, &format!("{key}.card"), &mut bad) else {
+            continue;
+        };
+        let c = catalog.card(card);
+        let tier = *u.tier.get_ref();
+        if tier < 1 || tier > i64::from(c.tiers()) {
+            bad.push(Diagnostic::at(file, text, Some(u.tier.span()), format!("{key}.tier"),
+                format!("tier {tier} is outside `{}`'s ladder; expected 1..={}", c.key, c.tiers())));
+            continue;
+        }
+        let [col, row] = *u.cell.get_ref();
+        let size = i64::from(c.footprint.side());
+        let (cols, rows) = (i64::from(rules.board.columns), i64::from(rules.board.rows));
+        if col < 0 || row < 0 || col + size > cols || row + size > rows {
+            bad.push(Diagnostic::at(file, text, Some(u.cell.span()), format!("{key}.cell"),
+                format!("a {} footprint at [{col}, {row}] leaves the {cols}x{rows} grid; expected column 0..={} and row 0..={} (100.4)",
+                    c.footprint, cols - size, rows - size)));
+            continue;
+        }
+        let rect = [col, row, col + size, row + size];
+        if let Some((j, _)) = occupied.iter().find(|(_, r)| r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3]) {
+            bad.push(Diagnostic::at(file, text, Some(u.cell.span()), format!("{key}.cell"),
+                format!("footprint overlaps unit[{j}]; footprints may not share a cell (100.4)")));
+            continue;
+        }
+        occupied.push((i, rect));
+        units.push(Placement { card, tier: tier as u8, column: col as u8, row: row as u8 });
+    }
+    if units.len() > crate::engine::MAX_UNITS_PER_SIDE {
+        bad.push(Diagnostic::at(file, text, None, "unit",
+            format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE)));
+    }
+    let name = parsed.name.unwrap_or_else(|| {
+        file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+    });
+    if bad.is_empty() { Ok(BoardSpec { name, units }) } else { Err(bad) }
+}
+
+pub fn load_board(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
+    let text = read(file).map_err(|d| vec![d])?;
+    parse_board(file, &text, catalog, rules)
+}
+
+fn lookup_card(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    name: &Spanned<String>,
+    key: &str,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<CardId> {
+    let found = catalog.find(name.get_ref());
+    if found.is_none() {
+        let names: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+        bad.push(Diagnostic::at(file, text, Some(name.span()), key,
+            format!("unknown card id `{}`; expected a card of the catalog{}", name.get_ref(),
+                diagnostics::suggestion(name.get_ref(), &names))));
+    }
+    found
+}
+
+/// What one file was taken to be by [`validate_paths`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Rules,
+    Cards,
+    Board,
+    Scenario,
+    Suite,
+    Unknown,
+}
+
+/// Guesses a file's kind from its top-level keys, so `validate` checks any
+/// mix of files.
+pub fn file_kind(path: &Path, text: &str) -> FileKind {
+    if path.file_name().is_some_and(|n| n == "rules.toml") {
+        return FileKind::Rules;
+    }
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return FileKind::Unknown;
+    };
+    if table.contains_key("card") {
+        FileKind::Cards
+    } else if table.contains_key("step") || table.contains_key("covers") {
+        FileKind::Scenario
+    } else if table.contains_key("unit") && !table.contains_key("step") {
+        FileKind::Board
+    } else if table.contains_key("matchup") || table.contains_key("fights") {
+        FileKind::Suite
+    } else {
+        FileKind::Unknown
+    }
+}
+
+/// Checks every TOML file under `paths`. Card files are loaded first (the
+/// catalog under `catalog_dirs` is added when the paths hold none), then
+/// boards and scenarios against that catalog. Returns the number of files
+/// checked and every problem found.
+pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
+    let files = match toml_files(paths) {
+        Ok(f) => f,
+        Err(d) => return (0, vec![d]),
+    };
+    let mut bad = Vec::new();
+    let mut texts = Vec::new();
+    for f in &files {
+        match read(f) {
+            Ok(t) => texts.push((f.clone(), file_kind(f, &t), t)),
+            Err(d) => bad.push(d),
+        }
+    }
+    let mut rules = default_rules();
+    for (f, kind, t) in &texts {
+        if *kind == FileKind::Rules {
+            match parse_rules(f, t) {
+                Ok((r, _)) => rules = r,
+                Err(mut d) => bad.append(&mut d),
+            }
+        }
+    }
+    let mut builder = CatalogBuilder::new();
+    let has_cards = texts.iter().any(|(_, k, _)| *k == FileKind::Cards);
+    if !has_cards {
+        if let Ok(extra) = toml_files(catalog_dirs) {
+            for f in extra {
+                if let Ok(t) = read(&f) {
+                    if file_kind(&f, &t) == FileKind::Cards {
+                        let _ = builder.add_file(&f, &t);
+                    }
+                }
+            }
+        }
+    }
+    for (f, kind, t) in &texts {
+        if *kind == FileKind::Cards {
+            if let Err(mut d) = builder.add_file(f, t) {
+                bad.append(&mut d);
+            }
+        }
+    }
+    let catalog = builder.finish();
+    for (f, kind, t) in &texts {
+        match kind {
+            FileKind::Board => {
+                if let Err(mut d) = parse_board(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::Scenario => {
+                if let Err(mut d) = scenario::parse_scenario(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::Unknown => bad.push(Diagnostic::at(f, t, None, "",
+                "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key")),
+            _ => {}
+        }
+    }
+    (texts.len(), bad)
+}

@@ -1,0 +1,462 @@
+//! The TOML shape of a conformance scenario, and its lowering into a
+//! [`Scenario`] the harness runs. The format is documented in
+//! `docs/scenarios.md`.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::schema::CardDef;
+use super::{diagnostics, parse_toml, CatalogBuilder, Diagnostic, Source};
+use crate::ability::{Amount, Effect, Scope};
+use crate::catalog::{Catalog, Op};
+use crate::engine::EventKind;
+use crate::scenario::{
+    Action, EventMatch, Expectation, Field, InitialState, Scenario, ScenarioStep, ScenarioUnit, Want,
+};
+use crate::settings::Rules;
+use crate::spec::{Placement, Side};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioFile {
+    name: String,
+    /// Rule letters this scenario checks, e.g. `["900.1a", "800.13f"]`.
+    covers: Spanned<Vec<String>>,
+    #[serde(default)]
+    seed: u64,
+    /// Runs with fight indices 0..runs; more than 1 for chance rules.
+    #[serde(default = "one")]
+    runs: u32,
+    #[serde(default)]
+    unit: Vec<UnitDef>,
+    #[serde(default)]
+    step: Vec<StepDef>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitDef {
+    name: Spanned<String>,
+    side: SideName,
+    cell: Spanned<[i64; 2]>,
+    #[serde(default = "tier_one")]
+    tier: Spanned<i64>,
+    #[serde(default)]
+    card: Option<Spanned<String>>,
+    #[serde(default)]
+    define: Option<CardDef>,
+    #[serde(default)]
+    state: InitialState,
+}
+
+fn tier_one() -> Spanned<i64> {
+    Spanned::new(0..0, 1)
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum SideName {
+    Left,
+    Right,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepDef {
+    #[serde(default)]
+    activate: Option<Spanned<String>>,
+    #[serde(default)]
+    target: Option<Spanned<String>>,
+    #[serde(default)]
+    apply: Option<ApplyDef>,
+    #[serde(default)]
+    advance_ms: Option<i32>,
+    /// Runs the fight to its end.
+    #[serde(default)]
+    run: bool,
+    #[serde(default)]
+    expect: Vec<ExpectDef>,
+    #[serde(default)]
+    events: Vec<EventDef>,
+    #[serde(default)]
+    no_events: Vec<EventDef>,
+    #[serde(default)]
+    outcome: Option<OutcomeDef>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApplyDef {
+    effect: Effect,
+    #[serde(default)]
+    amount: Option<Amount>,
+    #[serde(default)]
+    source: Option<Spanned<String>>,
+    target: Spanned<String>,
+    #[serde(default)]
+    duration_ms: Option<i32>,
+}
+
+/// The checked fields are collected by `flatten`, so unknown names are
+/// caught by [`Field::from_name`] rather than by serde.
+#[derive(Debug, Deserialize)]
+struct ExpectDef {
+    unit: Spanned<String>,
+    #[serde(default)]
+    rate: Option<f64>,
+    #[serde(default)]
+    tolerance: Option<f64>,
+    #[serde(flatten)]
+    fields: std::collections::BTreeMap<String, toml::Value>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventDef {
+    kind: Spanned<String>,
+    #[serde(default)]
+    unit: Option<Spanned<String>>,
+    #[serde(default)]
+    other: Option<Spanned<String>>,
+    #[serde(default)]
+    amount: Option<i32>,
+    #[serde(default)]
+    detail: Option<i32>,
+    #[serde(default)]
+    rule: Option<String>,
+    #[serde(default)]
+    rate: Option<f64>,
+    #[serde(default)]
+    tolerance: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeDef {
+    /// `left`, `right` or `draw`.
+    winner: Spanned<String>,
+    #[serde(default)]
+    reason: Option<Spanned<String>>,
+    #[serde(default)]
+    end_ms: Option<i32>,
+}
+
+/// Parses a scenario, lowering inline cards into a catalog of their own
+/// (extending a copy of `catalog`).
+pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<Scenario, Vec<Diagnostic>> {
+    let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let src = Source { file, text };
+    let at = |span: std::ops::Range<usize>, key: String, msg: String| Diagnostic::at(file, text, Some(span), key, msg);
+    let mut bad = Vec::new();
+
+    let known = crate::coverage::rule_ids();
+    if parsed.covers.get_ref().is_empty() {
+        bad.push(at(parsed.covers.span(), "covers".into(), "name at least one rule letter this scenario checks".into()));
+    }
+    for (i, id) in parsed.covers.get_ref().iter().enumerate() {
+        if !known.iter().any(|r| r.id == *id) && !crate::coverage::is_section_or_ruling(id) {
+            let near: Vec<&str> = known.iter().map(|r| r.id.as_str()).collect();
+            bad.push(at(parsed.covers.span(), format!("covers[{i}]"),
+                format!("`{id}` is not a rule of 800, 900 or 200{}", diagnostics::suggestion(id, &near))));
+        }
+    }
+    if parsed.runs == 0 || parsed.runs > 100_000 {
+        bad.push(Diagnostic::at(file, text, None, "runs", "runs must be 1..=100000"));
+    }
+
+    let mut builder = CatalogBuilder::from_catalog(catalog.clone());
+    let mut units: Vec<ScenarioUnit> = Vec::new();
+    for (i, u) in parsed.unit.iter().enumerate() {
+        let key = format!("unit[{i}]");
+        let name = u.name.get_ref().clone();
+        if units.iter().any(|x| x.name == name) {
+            bad.push(at(u.name.span(), format!("{key}.name"), format!("unit name `{name}` is used twice")));
+        }
+        let card = match (&u.card, &u.define) {
+            (Some(c), None) => match builder.find(c.get_ref()) {
+                Some(id) => id,
+                None => {
+                    let names = builder.card_keys();
+                    let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+                    bad.push(at(c.span(), format!("{key}.card"), format!("unknown card id `{}`{}", c.get_ref(), diagnostics::suggestion(c.get_ref(), &names))));
+                    continue;
+                }
+            },
+            (None, Some(def)) => match builder.add_card(&src, &format!("{key}.define"), def, Some(&format!("scenario_{name}"))) {
+                Ok(id) => id,
+                Err(mut d) => {
+                    bad.append(&mut d);
+                    continue;
+                }
+            },
+            _ => {
+                bad.push(at(u.name.span(), key.clone(), "give exactly one of `card` (a catalog id) or `define` (an inline card)".into()));
+                continue;
+            }
+        };
+        let tiers = builder.tiers_of(card);
+        let tier = *u.tier.get_ref();
+        if tier < 1 || tier > i64::from(tiers) {
+            bad.push(Diagnostic::at(file, text, Some(u.tier.span()).filter(|s| !s.is_empty()), format!("{key}.tier"), format!("tier {tier} is outside the ladder; expected 1..={tiers}")));
+            continue;
+        }
+        let [col, row] = *u.cell.get_ref();
+        let size = i64::from(builder.size_of(card));
+        if col < 0 || row < 0 || col + size > i64::from(rules.board.columns) || row + size > i64::from(rules.board.rows) {
+            bad.push(at(u.cell.span(), format!("{key}.cell"), format!("footprint at [{col}, {row}] leaves the {}x{} grid (100.4)", rules.board.columns, rules.board.rows)));
+            continue;
+        }
+        let side = match u.side {
+            SideName::Left => Side::Left,
+            SideName::Right => Side::Right,
+        };
+        let rect = [col, row, col + size, row + size];
+        if let Some(other) = units.iter().find(|x| x.side == side && {
+            let r = x.rect;
+            r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3]
+        }) {
+            bad.push(at(u.cell.span(), format!("{key}.cell"), format!("footprint overlaps `{}` (100.4)", other.name)));
+            continue;
+        }
+        units.push(ScenarioUnit {
+            name,
+            side,
+            rect,
+            placement: Placement { card, tier: tier as u8, column: col as u8, row: row as u8 },
+            state: u.state.clone(),
+        });
+    }
+    let lookup = |s: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> Option<usize> {
+        let found = units.iter().position(|u| u.name == *s.get_ref());
+        if found.is_none() {
+            let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
+            bad.push(at(s.span(), key, format!("no unit named `{}`{}", s.get_ref(), diagnostics::suggestion(s.get_ref(), &names))));
+        }
+        found
+    };
+
+    let mut steps = Vec::new();
+    for (si, s) in parsed.step.iter().enumerate() {
+        let key = format!("step[{si}]");
+        let actions = [s.activate.is_some(), s.apply.is_some(), s.advance_ms.is_some(), s.run];
+        let n_actions = actions.iter().filter(|a| **a).count();
+        if n_actions > 1 {
+            bad.push(Diagnostic::at(file, text, None, key.clone(), "a step does one thing: `activate`, `apply`, `advance_ms` or `run`"));
+            continue;
+        }
+        let action = if let Some(a) = &s.activate {
+            let Some(unit) = lookup(a, format!("{key}.activate"), &mut bad) else { continue };
+            let target = match &s.target {
+                Some(t) => match lookup(t, format!("{key}.target"), &mut bad) {
+                    Some(t) => Some(t),
+                    None => continue,
+                },
+                None => None,
+            };
+            Action::Activate { unit, target }
+        } else if let Some(ap) = &s.apply {
+            let source = match &ap.source {
+                Some(sn) => match lookup(sn, format!("{key}.apply.source"), &mut bad) {
+                    Some(u) => Some(u),
+                    None => continue,
+                },
+                None => None,
+            };
+            let Some(target) = lookup(&ap.target, format!("{key}.apply.target"), &mut bad) else { continue };
+            if ap.effect.needs_amount() && ap.amount.is_none() {
+                bad.push(at(ap.target.span(), format!("{key}.apply.amount"), format!("effect `{}` needs an `amount`", ap.effect)));
+                continue;
+            }
+            Action::Apply {
+                op: Op {
+                    effect: ap.effect,
+                    amount: ap.amount,
+                    scope: Scope::Target,
+                    count: 0,
+                    condition: None,
+                    duration_ms: ap.duration_ms.unwrap_or(0),
+                },
+                source,
+                target,
+            }
+        } else if let Some(ms) = s.advance_ms {
+            if !(0..=600_000).contains(&ms) {
+                bad.push(Diagnostic::at(file, text, None, format!("{key}.advance_ms"), "advance 0..=600000 ms"));
+                continue;
+            }
+            Action::Advance(ms)
+        } else if s.run {
+            Action::RunToEnd
+        } else {
+            Action::Nothing
+        };
+
+        let mut expects = Vec::new();
+        for (ei, e) in s.expect.iter().enumerate() {
+            let ek = format!("{key}.expect[{ei}]");
+            let Some(unit) = lookup(&e.unit, format!("{ek}.unit"), &mut bad) else { continue };
+            if e.fields.is_empty() {
+                bad.push(at(e.unit.span(), ek.clone(), "an expectation names at least one field to check".into()));
+            }
+            for (fname, value) in &e.fields {
+                let Some(field) = Field::from_name(fname) else {
+                    let names: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
+                    bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("unknown field `{fname}`; expected one of {}{}", diagnostics::backticked(&names), diagnostics::suggestion(fname, &names))));
+                    continue;
+                };
+                let want = match (field.is_flag(), value) {
+                    (true, toml::Value::Boolean(b)) => Want::Flag(*b),
+                    (false, toml::Value::Integer(n)) => Want::Number(*n),
+                    (true, _) => {
+                        bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("`{fname}` is true or false")));
+                        continue;
+                    }
+                    (false, _) => {
+                        bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("`{fname}` is a whole number")));
+                        continue;
+                    }
+                };
+                expects.push(Expectation { unit, field, want, rate: rate_of(e.rate, e.tolerance, &ek, file, text, &mut bad) });
+            }
+        }
+        let lower_events = |defs: &[EventDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<EventMatch> {
+            let mut out = Vec::new();
+            for (ei, e) in defs.iter().enumerate() {
+                let ek = format!("{key}.{what}[{ei}]");
+                let Some(kind) = EventKind::from_name(e.kind.get_ref()) else {
+                    let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+                    bad.push(at(e.kind.span(), format!("{ek}.kind"), format!("unknown event kind `{}`; expected one of {}{}", e.kind.get_ref(), diagnostics::backticked(&names), diagnostics::suggestion(e.kind.get_ref(), &names))));
+                    continue;
+                };
+                let unit = match &e.unit {
+                    Some(u) => match lookup(u, format!("{ek}.unit"), bad) { Some(x) => Some(x), None => continue },
+                    None => None,
+                };
+                let other = match &e.other {
+                    Some(u) => match lookup(u, format!("{ek}.other"), bad) { Some(x) => Some(x), None => continue },
+                    None => None,
+                };
+                out.push(EventMatch {
+                    kind,
+                    unit,
+                    other,
+                    amount: e.amount,
+                    detail: e.detail,
+                    rule: e.rule.clone(),
+                    rate: rate_of(e.rate, e.tolerance, &ek, file, text, bad),
+                });
+            }
+            out
+        };
+        let events = lower_events(&s.events, "events", &mut bad);
+        let no_events = lower_events(&s.no_events, "no_events", &mut bad);
+        let outcome = match &s.outcome {
+            None => None,
+            Some(o) => {
+                let winner = match o.winner.get_ref().as_str() {
+                    "left" => Some(Some(Side::Left)),
+                    "right" => Some(Some(Side::Right)),
+                    "draw" => Some(None),
+                    other => {
+                        bad.push(at(o.winner.span(), format!("{key}.outcome.winner"), format!("`{other}` is not `left`, `right` or `draw`{}", diagnostics::suggestion(other, &["left", "right", "draw"]))));
+                        None
+                    }
+                };
+                let reason = match &o.reason {
+                    None => None,
+                    Some(r) => match r.get_ref().as_str() {
+                        "wipe" => Some(crate::engine::EndReason::Wipe),
+                        "mutual_wipe" => Some(crate::engine::EndReason::MutualWipe),
+                        "timeout" => Some(crate::engine::EndReason::Timeout),
+                        other => {
+                            bad.push(at(r.span(), format!("{key}.outcome.reason"), format!("`{other}` is not `wipe`, `mutual_wipe` or `timeout`")));
+                            None
+                        }
+                    },
+                };
+                winner.map(|w| crate::scenario::OutcomeWant { winner: w, reason, end_ms: o.end_ms })
+            }
+        };
+        steps.push(ScenarioStep { action, expects, events, no_events, outcome });
+    }
+
+    if !bad.is_empty() {
+        return Err(bad);
+    }
+    Ok(Scenario {
+        name: parsed.name,
+        file: file.to_path_buf(),
+        covers: parsed.covers.into_inner(),
+        seed: parsed.seed,
+        runs: parsed.runs,
+        catalog: builder.finish(),
+        units,
+        steps,
+    })
+}
+
+fn rate_of(rate: Option<f64>, tolerance: Option<f64>, key: &str, file: &Path, text: &str, bad: &mut Vec<Diagnostic>) -> Option<(f64, f64)> {
+    match (rate, tolerance) {
+        (None, None) => None,
+        (Some(r), Some(t)) if (0.0..=1.0).contains(&r) && (0.0..=1.0).contains(&t) => Some((r, t)),
+        _ => {
+            bad.push(Diagnostic::at(file, text, None, key.to_string(), "`rate` and `tolerance` go together, each between 0 and 1"));
+            None
+        }
+    }
+}
+
+/// The initial-state table is plain numbers; serde checks its keys.
+impl<'de> Deserialize<'de> for InitialState {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Raw {
+            vitality: Option<i32>,
+            shield: Option<i32>,
+            maim: Option<i32>,
+            burn: Option<i32>,
+            venom: Option<i32>,
+            insurance: Option<i32>,
+            subrogated: Option<i32>,
+            armor_bonus: Option<i32>,
+            power_bonus: Option<i32>,
+            focus_bonus: Option<i32>,
+            speed_bonus: Option<i32>,
+            stun_ms: Option<i32>,
+            freeze_ms: Option<i32>,
+            entrap_ms: Option<i32>,
+            prismbreak_ms: Option<i32>,
+            charge: Option<i32>,
+            relentless: Option<bool>,
+            dormant: Option<bool>,
+        }
+        let r = Raw::deserialize(d)?;
+        Ok(InitialState {
+            vitality: r.vitality,
+            shield: r.shield,
+            maim: r.maim,
+            burn: r.burn,
+            venom: r.venom,
+            insurance: r.insurance,
+            subrogated: r.subrogated,
+            armor_bonus: r.armor_bonus,
+            power_bonus: r.power_bonus,
+            focus_bonus: r.focus_bonus,
+            speed_bonus: r.speed_bonus,
+            stun_ms: r.stun_ms,
+            freeze_ms: r.freeze_ms,
+            entrap_ms: r.entrap_ms,
+            prismbreak_ms: r.prismbreak_ms,
+            charge: r.charge,
+            relentless: r.relentless,
+            dormant: r.dormant,
+        })
+    }
+}

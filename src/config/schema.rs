@@ -1,0 +1,263 @@
+//! The TOML shapes of card, board and scenario files, as serde types.
+//!
+//! Every struct denies unknown keys, and every name a designer types (effects,
+//! scopes, lanes, conditions, keywords, triggers) is an enum, so a typo is a
+//! load error that names the key and the nearest valid name.
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::ability::{
+    Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, Scope, Trigger,
+};
+
+/// A file of cards: `[[card]]` tables.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardFile {
+    #[serde(default)]
+    pub card: Vec<CardDef>,
+}
+
+/// One card as a designer writes it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    /// Required in card files; a scenario's inline card takes the unit's name.
+    #[serde(default)]
+    pub id: Option<Spanned<String>>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default = "combat")]
+    pub kind: CardKind,
+    #[serde(default = "standard")]
+    pub footprint: Footprint,
+    #[serde(default)]
+    pub tribe: Option<String>,
+    #[serde(default)]
+    pub vitality: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub power: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub speed: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub armor: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub focus: Option<Spanned<Vec<i32>>>,
+    /// A Tool's stat in place of the five combat stats (800.18a).
+    #[serde(default)]
+    pub durability: Option<Spanned<Vec<i32>>>,
+    /// A Hub's stat in place of the five combat stats (800.61a).
+    #[serde(default)]
+    pub settle: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub keywords: Vec<Spanned<KeywordDef>>,
+    /// Whether the activation ends in the base hit of effective Power (300.3).
+    #[serde(default = "yes")]
+    pub base_hit: bool,
+    /// Vitality paid before the hit by the first unit in reading order (800.4).
+    #[serde(default)]
+    pub bloodletting: Option<Amount>,
+    #[serde(default)]
+    pub ability: Vec<Spanned<ClauseDef>>,
+    #[serde(default)]
+    pub passive: Vec<Spanned<PassiveDef>>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn combat() -> CardKind {
+    CardKind::Combat
+}
+
+fn standard() -> Footprint {
+    Footprint::Standard
+}
+
+/// One clause of an activation ability.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClauseDef {
+    pub effect: Effect,
+    #[serde(default)]
+    pub amount: Option<Amount>,
+    #[serde(default)]
+    pub scope: Scope,
+    /// How many units a count-limited scope picks (900.30e).
+    #[serde(default)]
+    pub count: Option<u8>,
+    #[serde(default)]
+    pub when: Option<Condition>,
+    #[serde(default)]
+    pub lane: Lane,
+    #[serde(default)]
+    pub duration_ms: Option<i32>,
+}
+
+/// One passive line: a clause that resolves when its event fires (900.8a).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassiveDef {
+    pub on: Trigger,
+    pub effect: Effect,
+    #[serde(default)]
+    pub amount: Option<Amount>,
+    #[serde(default = "self_scope")]
+    pub scope: Scope,
+    #[serde(default)]
+    pub count: Option<u8>,
+    #[serde(default)]
+    pub when: Option<Condition>,
+    #[serde(default)]
+    pub duration_ms: Option<i32>,
+}
+
+fn self_scope() -> Scope {
+    Scope::SelfUnit
+}
+
+/// An innate keyword: a bare name (`"relentless"`) or a name and an amount
+/// (`"thorns 6"`, `"insurance 1 x tier"`).
+#[derive(Debug, Clone)]
+pub struct KeywordDef {
+    pub name: KeywordName,
+    pub amount: Option<Amount>,
+}
+
+impl<'de> Deserialize<'de> for KeywordDef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        KeywordDef::parse(&text).map_err(de::Error::custom)
+    }
+}
+
+impl KeywordDef {
+    pub fn parse(text: &str) -> Result<KeywordDef, String> {
+        let text = text.trim();
+        let (word, rest) = match text.find(char::is_whitespace) {
+            Some(i) => (&text[..i], text[i..].trim()),
+            None => (text, ""),
+        };
+        let name = KeywordName::from_name(word).ok_or_else(|| {
+            let names: Vec<&str> = KeywordName::ALL.iter().map(|k| k.name()).collect();
+            format!(
+                "unknown keyword `{word}`; expected one of {}{}",
+                crate::config::diagnostics::backticked(&names),
+                crate::config::diagnostics::suggestion(word, &names)
+            )
+        })?;
+        let amount = if rest.is_empty() {
+            None
+        } else {
+            Some(Amount::parse(rest)?)
+        };
+        match (name.takes_amount(), amount.is_some()) {
+            (true, false) => Err(format!(
+                "keyword `{}` needs an amount, for example `{} 5`",
+                name.name(),
+                name.name()
+            )),
+            (false, true) => Err(format!("keyword `{}` takes no amount", name.name())),
+            _ => Ok(KeywordDef { name, amount }),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = Amount;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an integer or an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\"")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Amount, E> {
+                i32::try_from(v)
+                    .map(Amount::Const)
+                    .map_err(|_| E::custom(format!("amount {v} is out of range")))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Amount, E> {
+                i32::try_from(v)
+                    .map(Amount::Const)
+                    .map_err(|_| E::custom(format!("amount {v} is out of range")))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Amount, E> {
+                Amount::parse(v).map_err(E::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Amount {
+    /// Parses the written forms listed in `docs/card-format.md`.
+    pub fn parse(text: &str) -> Result<Amount, String> {
+        let t = text.trim();
+        let int = |s: &str| -> Result<i32, String> {
+            s.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("`{}` is not a whole number in amount `{t}`", s.trim()))
+        };
+        if t == "burn_power" {
+            return Ok(Amount::BurnPower);
+        }
+        if let Some((n, rest)) = t.split_once('%') {
+            let pct = int(n)?;
+            return match rest.trim() {
+                "power" => Ok(Amount::PowerPercent(pct)),
+                "cost_paid" => Ok(Amount::CostPaidPercent(pct)),
+                other => Err(format!(
+                    "unknown share `{other}` in amount `{t}`; expected `power` or `cost_paid`{}",
+                    crate::config::diagnostics::suggestion(other, &["power", "cost_paid"])
+                )),
+            };
+        }
+        if let Some((n, rest)) = t.split_once(" per ") {
+            let each = int(n)?;
+            let word = rest.trim();
+            let count = Count::from_name(word).ok_or_else(|| {
+                let names: Vec<&str> = Count::ALL.iter().map(|c| c.name()).collect();
+                format!(
+                    "unknown count `{word}` in amount `{t}`; expected one of {}{}",
+                    crate::config::diagnostics::backticked(&names),
+                    crate::config::diagnostics::suggestion(word, &names)
+                )
+            })?;
+            return Ok(Amount::Per { each, count });
+        }
+        if let Some((n, rest)) = t.split_once(" x ") {
+            if rest.trim() != "tier" {
+                return Err(format!("expected `N x tier`, found `{t}`"));
+            }
+            return Ok(Amount::PerTier(int(n)?));
+        }
+        int(t).map(Amount::Const).map_err(|_| {
+            format!(
+                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid` or `burn_power`"
+            )
+        })
+    }
+}
+
+/// A board file: one side's units.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardFile {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub unit: Vec<BoardUnitDef>,
+}
+
+/// One unit placed on a board: which card, its tier, the cell of its
+/// top-left corner as `[column, row]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardUnitDef {
+    pub card: Spanned<String>,
+    pub tier: Spanned<i64>,
+    pub cell: Spanned<[i64; 2]>,
+}

@@ -1,0 +1,477 @@
+//! The activation sequence (300.3, reconstructed) and the clause
+//! interpreter: targeting, lanes, scopes, amounts, conditions, passives.
+//!
+//! Steps, in order: activation start (target pick with Focus and Rabid,
+//! Penny mint), hoisted armor setup (900.2a), the activation lane with bonus
+//! damage accumulating (900.7a), Lucid clauses (800.41b), the Bloodletting
+//! cost (800.4a), the base hit (900.7b), the post-damage lane (900.1a), and
+//! the follow-up step for passives reacting to the unit's own activation
+//! (900.8f).
+
+use super::damage::{div_ceil, DamageKind};
+use super::effects::Stat;
+use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
+use crate::ability::{Amount, CardKind, Condition, Count, Effect, Scope, Trigger};
+use crate::catalog::Op;
+
+impl Engine<'_> {
+    /// One Focus-weighted pick: each candidate's chance is its Focus, floored
+    /// at 1, over the pool's total (900.30a-900.30c).
+    pub fn focus_pick(&mut self, pool: &[UnitIdx]) -> Option<UnitIdx> {
+        match pool.len() {
+            0 => return None,
+            1 => return Some(pool[0]),
+            _ => {}
+        }
+        let floor = self.rules.targeting.focus_floor;
+        let total: i64 = pool.iter().map(|&u| i64::from(self.focus(u).max(floor))).sum();
+        let total = total.clamp(1, i64::from(u32::MAX)) as u32;
+        let mut roll = i64::from(self.rng.below(total));
+        for &u in pool {
+            roll -= i64::from(self.focus(u).max(floor));
+            if roll < 0 {
+                return Some(u);
+            }
+        }
+        pool.last().copied()
+    }
+
+    /// Count-limited pick without repeats (900.30e).
+    fn focus_pick_many(&mut self, mut pool: UnitList, count: u8, out: &mut UnitList) {
+        for _ in 0..count {
+            let Some(u) = self.focus_pick(pool.as_slice()) else { break };
+            out.push(u);
+            if let Some(at) = pool.as_slice().iter().position(|&x| x == u) {
+                pool.remove_at(at);
+            }
+        }
+    }
+
+    /// Living targetable enemies of `u`, in resolution order.
+    fn enemies_of(&self, u: UnitIdx) -> UnitList {
+        let mut list = UnitList::default();
+        for &c in self.order() {
+            if self.is_enemy(u, c) && self.is_targetable(c) {
+                list.push(c);
+            }
+        }
+        list
+    }
+
+    fn allies_of(&self, u: UnitIdx, include_self: bool) -> UnitList {
+        let mut list = UnitList::default();
+        for &c in self.order() {
+            if !self.is_enemy(u, c) && (include_self || c != u) && self.is_targetable(c) {
+                list.push(c);
+            }
+        }
+        list
+    }
+
+    /// Primary target: a Focus-weighted enemy; Rabid drops the last target
+    /// unless that would empty the pool (800.55a, 800.55b).
+    pub fn pick_primary_target(&mut self, u: UnitIdx) -> Option<UnitIdx> {
+        let mut pool = self.enemies_of(u);
+        let last = self.u.last_target[u.i()];
+        if self.u.rabid[u.i()] && !last.is_none() && pool.len() > 1 {
+            if let Some(at) = pool.as_slice().iter().position(|&x| x == last) {
+                pool.remove_at(at);
+            }
+        }
+        self.focus_pick(pool.as_slice())
+    }
+
+    /// Runs one activation of `u`. A `forced_target` overrides the pick
+    /// (used by scenarios).
+    pub fn activate(&mut self, u: UnitIdx, forced_target: UnitIdx) {
+        let i = u.i();
+        if !self.u.alive[i] || !self.u.has_ability[i] {
+            return;
+        }
+        let card_id = self.u.card[i];
+        let catalog = self.catalog;
+        let card = catalog.card(card_id);
+        self.u.activations[i] += 1;
+
+        // Activation start: target selection.
+        let target = if forced_target.is_none() { self.pick_primary_target(u) } else { Some(forced_target) };
+        let Some(target) = target else {
+            // 900.40e: no living target, the whole attack is skipped.
+            self.emit(EventKind::NoTarget, u, UnitIdx::NONE, 0, 0, "900.40e");
+            return;
+        };
+        self.u.last_target[i] = target;
+        self.emit(EventKind::Activate, u, target, self.power(u), 0, "300.3");
+        // 800.47b: a Penny may mint Stock at the activation-start step.
+        if self.u.kind[i] == CardKind::Penny && self.rng.chance_percent(self.rules.penny.stock_mint_chance_percent) {
+            let side = self.u.side[i].index();
+            self.stock[side] += 1;
+            self.emit(EventKind::StockMinted, u, UnitIdx::NONE, 1, self.stock[side], "800.47b");
+        }
+
+        let mut ctx = ActCtx {
+            actor: u,
+            target,
+            bonus: 0,
+            hit_landed: false,
+            cost_paid: 0,
+            joins_hit: true,
+            bloodlust_sample: None,
+        };
+        for op in catalog.ops(card.hoisted) {
+            self.resolve_op(op, &mut ctx);
+        }
+        for op in catalog.ops(card.activation) {
+            self.resolve_op(op, &mut ctx);
+        }
+        for op in catalog.ops(card.lucid) {
+            self.resolve_op(op, &mut ctx);
+        }
+        ctx.joins_hit = false;
+
+        if let Some(cost) = card.bloodletting {
+            if !self.pay_bloodletting(u, cost, &mut ctx) {
+                self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
+                return;
+            }
+        }
+
+        // 800.5c: Bloodlust's wounded-enemy sample is taken before the hit.
+        ctx.bloodlust_sample = Some(self.bloodlust(u));
+
+        if card.base_hit || ctx.bonus > 0 {
+            let base = if card.base_hit { self.power(u) } else { 0 };
+            let damage = base.saturating_add(ctx.bonus);
+            if damage <= 0 || !self.u.alive[target.i()] {
+                // 900.40a: the damage step is skipped; post-damage still runs.
+                self.emit(EventKind::HitSkipped, target, u, damage, 0, "900.40a");
+            } else {
+                let report = self.deal_damage(u, target, damage, DamageKind::Hit);
+                ctx.hit_landed = report.removed_something();
+            }
+        }
+
+        for op in catalog.ops(card.post_damage) {
+            self.resolve_op(op, &mut ctx);
+        }
+
+        // Follow-up step: passives reacting to the unit's own activation (900.8f).
+        self.dispatch(u, Trigger::OwnActivation, target);
+    }
+
+    /// 800.4b-800.4m: the first unit in reading order on the caster's side
+    /// pays the whole cost as a Vitality loss; a Tool or Hub first in line
+    /// pays nothing and so aborts the ability. Returns whether it may go on.
+    fn pay_bloodletting(&mut self, caster: UnitIdx, cost: Amount, ctx: &mut ActCtx) -> bool {
+        let cost = self.amount(cost, ctx);
+        if cost <= 0 {
+            // 800.4m: nothing to pay, the step is skipped.
+            return true;
+        }
+        let side = self.u.side[caster.i()];
+        let payer = if self.u.kind[caster.i()] == CardKind::Boss {
+            Some(caster)
+        } else {
+            self.order().iter().copied().find(|&c| {
+                let j = c.i();
+                self.u.side[j] == side && self.u.alive[j] && self.u.entrap_ms[j] == 0 && self.u.kind[j] != CardKind::Boss
+            })
+        };
+        let Some(payer) = payer else { return false };
+        if self.u.kind[payer.i()].is_object() {
+            return false;
+        }
+        let paid = self.lose_vitality(payer, cost, UnitIdx::NONE, false);
+        self.emit(EventKind::BloodlettingPaid, payer, caster, paid, cost, "800.4f");
+        ctx.cost_paid = paid;
+        paid > 0
+    }
+
+    /// Bloodlust: some living targetable enemy below half its maximum (800.5a).
+    fn bloodlust(&self, u: UnitIdx) -> bool {
+        self.order().iter().any(|&c| {
+            self.is_enemy(u, c) && self.is_targetable(c) && self.u.vitality[c.i()] * 2 < self.u.max_vitality[c.i()]
+        })
+    }
+
+    /// Evaluates a condition now (900.6a).
+    fn condition_holds(&self, cond: Condition, ctx: &ActCtx) -> bool {
+        let a = ctx.actor.i();
+        let t = ctx.target;
+        let on_target = |f: &dyn Fn(usize) -> bool| !t.is_none() && self.u.alive[t.i()] && f(t.i());
+        match cond {
+            Condition::Lucid => self.u.vitality[a] == self.u.max_vitality[a],
+            Condition::Bloodlust => ctx.bloodlust_sample.unwrap_or_else(|| self.bloodlust(ctx.actor)),
+            Condition::HitLanded => ctx.hit_landed,
+            Condition::TargetBurning => on_target(&|i| self.u.burn[i] > 0),
+            Condition::TargetMaimed => on_target(&|i| self.u.maim[i] > 0),
+            Condition::TargetFrozen => on_target(&|i| self.u.freeze_ms[i] > 0),
+        }
+    }
+
+    /// Evaluates an amount expression now. Ordinary amounts floor at 1;
+    /// counted ones may be 0 (900.4a, 900.4b).
+    pub fn amount(&self, a: Amount, ctx: &ActCtx) -> i32 {
+        let u = ctx.actor;
+        let tier = i32::from(self.u.tier[u.i()]);
+        match a {
+            Amount::Const(n) => n,
+            Amount::PerTier(n) => n.saturating_mul(tier).max(1),
+            Amount::Per { each, count } => each.saturating_mul(self.count(count, ctx)),
+            Amount::PowerPercent(p) => (self.power(u).saturating_mul(p) / 100).max(1),
+            // 800.8h: 75% of effective Power, at least 1.
+            Amount::BurnPower => (self.power(u).saturating_mul(self.rules.burn.from_power_percent) / 100).max(1),
+            Amount::CostPaidPercent(p) => ctx.cost_paid.saturating_mul(p) / 100,
+        }
+    }
+
+    /// "Per" counts sample living, targetable units when the clause resolves
+    /// (900.5a, 900.5b); Tools only when counted explicitly (900.5d).
+    fn count(&self, what: Count, ctx: &ActCtx) -> i32 {
+        let u = ctx.actor;
+        let t = ctx.target;
+        let rect = self.u.rect[u.i()];
+        let mut n = 0;
+        for &c in self.order() {
+            let j = c.i();
+            let enemy = self.is_enemy(u, c);
+            let hit = match what {
+                Count::AdjacentTool => {
+                    !enemy && c != u && self.u.alive[j] && self.u.kind[j] == CardKind::Tool
+                        && super::geometry::adjacent(rect, self.u.rect[j])
+                }
+                _ if !self.is_targetable(c) => false,
+                Count::BurningEnemy => enemy && self.u.burn[j] > 0,
+                Count::VenomedEnemy => enemy && self.u.venom[j] > 0,
+                Count::MaimedEnemy => enemy && self.u.maim[j] > 0,
+                Count::LivingEnemy => enemy,
+                Count::LivingAlly => !enemy && c != u,
+                Count::AdjacentAlly => !enemy && c != u && super::geometry::adjacent(rect, self.u.rect[j]),
+                Count::FlankAlly => !enemy && c != u && super::geometry::flanks(rect, self.u.rect[j]),
+                Count::TargetBurn | Count::TargetMaim => false,
+            };
+            n += i32::from(hit);
+        }
+        match what {
+            Count::TargetBurn if !t.is_none() && self.u.alive[t.i()] => self.u.burn[t.i()],
+            Count::TargetMaim if !t.is_none() && self.u.alive[t.i()] => self.u.maim[t.i()],
+            _ => n,
+        }
+    }
+
+    /// The units a clause affects, resolved now (400.5, reconstructed).
+    fn select(&mut self, op: &Op, ctx: &ActCtx, out: &mut UnitList) {
+        let u = ctx.actor;
+        let t = ctx.target;
+        match op.scope {
+            Scope::Target => {
+                if !t.is_none() {
+                    out.push(t)
+                }
+            }
+            Scope::SelfUnit => out.push(u),
+            Scope::AllEnemies => *out = self.enemies_of(u),
+            Scope::AllAllies => *out = self.allies_of(u, true),
+            Scope::AdjacentToTarget => {
+                if !t.is_none() {
+                    let r = self.u.rect[t.i()];
+                    for c in self.enemies_of(u).as_slice() {
+                        if *c != t && self.u.side[c.i()] == self.u.side[t.i()] && super::geometry::adjacent(r, self.u.rect[c.i()]) {
+                            out.push(*c);
+                        }
+                    }
+                }
+            }
+            Scope::AdjacentAllies | Scope::FlankAllies => {
+                let r = self.u.rect[u.i()];
+                for c in self.allies_of(u, false).as_slice() {
+                    let rc = self.u.rect[c.i()];
+                    let ok = if op.scope == Scope::FlankAllies {
+                        super::geometry::flanks(r, rc)
+                    } else {
+                        super::geometry::adjacent(r, rc)
+                    };
+                    if ok {
+                        out.push(*c);
+                    }
+                }
+            }
+            Scope::FocusEnemies => {
+                let pool = self.enemies_of(u);
+                self.focus_pick_many(pool, op.count, out);
+            }
+            Scope::FocusMaimedEnemies => {
+                let mut pool = UnitList::default();
+                for c in self.enemies_of(u).as_slice() {
+                    if self.u.maim[c.i()] > 0 {
+                        pool.push(*c);
+                    }
+                }
+                self.focus_pick_many(pool, op.count, out);
+            }
+            Scope::FrozenEnemies => {
+                for c in self.enemies_of(u).as_slice() {
+                    if self.u.freeze_ms[c.i()] > 0 {
+                        out.push(*c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Resolves one clause: condition, amount, scope, then the effect on
+    /// each unit in scope.
+    pub fn resolve_op(&mut self, op: &Op, ctx: &mut ActCtx) {
+        if let Some(cond) = op.condition {
+            if !self.condition_holds(cond, ctx) {
+                return;
+            }
+        }
+        let amount = op.amount.map_or(0, |a| self.amount(a, ctx));
+        let source = ctx.actor;
+        match op.effect {
+            Effect::Aoe => return self.aoe(source, amount),
+            Effect::Tremor => return self.tremor(source, amount),
+            // 900.7a: activation-lane damage on the target joins the base hit.
+            Effect::Damage if ctx.joins_hit && op.scope == Scope::Target => {
+                ctx.bonus = ctx.bonus.saturating_add(amount.max(0));
+                return;
+            }
+            _ => {}
+        }
+        let mut targets = UnitList::default();
+        self.select(op, ctx, &mut targets);
+        for &t in targets.as_slice() {
+            self.apply_effect(op, source, t, amount);
+        }
+    }
+
+    /// Applies one clause from `source` (or no source) to `target` outside
+    /// any activation, as a scenario's `apply` step does.
+    pub fn apply_clause(&mut self, op: &Op, source: UnitIdx, target: UnitIdx) {
+        let actor = if source.is_none() { target } else { source };
+        let ctx = ActCtx {
+            actor,
+            target,
+            bonus: 0,
+            hit_landed: false,
+            cost_paid: 0,
+            joins_hit: false,
+            bloodlust_sample: None,
+        };
+        let amount = op.amount.map_or(0, |a| self.amount(a, &ctx));
+        match op.effect {
+            Effect::Aoe => self.aoe(actor, amount),
+            Effect::Tremor => self.tremor(actor, amount),
+            _ => self.apply_effect(op, source, target, amount),
+        }
+    }
+
+    fn apply_effect(&mut self, op: &Op, source: UnitIdx, t: UnitIdx, amount: i32) {
+        match op.effect {
+            Effect::Damage => {
+                self.deal_damage(source, t, amount, DamageKind::Ability);
+            }
+            Effect::Aoe | Effect::Tremor => {}
+            Effect::Burn => self.apply_burn(source, t, amount),
+            Effect::Venom => self.apply_venom(source, t, amount),
+            Effect::Shield => {
+                self.gain_shield(t, amount, source);
+            }
+            Effect::Heal => {
+                self.recover(t, amount, source);
+            }
+            Effect::Maim => self.apply_maim(source, t, amount),
+            Effect::Cull => {
+                self.try_cull(source, t);
+            }
+            Effect::Crush => self.apply_crush(source, t, amount, op.duration_ms),
+            Effect::Smash => self.apply_smash(source, t, op.duration_ms),
+            Effect::Stun => self.apply_stun(source, t, op.duration_ms),
+            Effect::Freeze => self.apply_freeze(source, t, op.duration_ms),
+            Effect::Prismbreak => self.apply_prismbreak(source, t, op.duration_ms),
+            Effect::Entrap => self.apply_entrap(source, t, op.duration_ms),
+            Effect::Insurance => self.grant_insurance(source, t, amount, false),
+            Effect::SubrogatedInsurance => self.grant_insurance(source, t, amount, true),
+            Effect::GainArmor => self.change_stat(source, t, Stat::Armor, amount),
+            Effect::GainPower => self.change_stat(source, t, Stat::Power, amount),
+            Effect::GainSpeed => self.change_stat(source, t, Stat::Speed, amount),
+            Effect::GainFocus => self.change_stat(source, t, Stat::Focus, amount),
+        }
+    }
+
+    /// AoE (800.2): each enemy first gets 1 point when the total covers the
+    /// number of targets, then a share of the rest by raw Focus (no floor);
+    /// with no positive Focus the shares are equal; the rounding remainder
+    /// goes to the first target. Each share is its own instance.
+    pub fn aoe(&mut self, source: UnitIdx, total: i32) {
+        let targets = self.enemies_of(source);
+        let n = targets.len() as i32;
+        if n == 0 || total <= 0 {
+            return;
+        }
+        let mut shares = [0i32; super::MAX_UNITS];
+        let (first_point, rest) = if total >= n { (1, total - n) } else { (0, total) };
+        let weights: i64 = targets.as_slice().iter().map(|&u| i64::from(self.focus(u).max(0))).sum();
+        let mut given = 0;
+        for (k, &u) in targets.as_slice().iter().enumerate() {
+            let share = if weights > 0 {
+                (i64::from(rest) * i64::from(self.focus(u).max(0)) / weights) as i32
+            } else {
+                rest / n
+            };
+            shares[k] = first_point + share;
+            given += share;
+        }
+        shares[0] += rest - given;
+        for (k, &u) in targets.as_slice().iter().enumerate() {
+            self.deal_damage(source, u, shares[k], DamageKind::Ability);
+        }
+    }
+
+    /// Tremor (800.72a): the amount to each enemy in two hits split as evenly
+    /// as possible, the first taking the odd point.
+    pub fn tremor(&mut self, source: UnitIdx, total: i32) {
+        let targets = self.enemies_of(source);
+        let hits = self.rules.tremor.hits.max(1);
+        for &u in targets.as_slice() {
+            let mut left = total;
+            for k in 0..hits {
+                let part = div_ceil(left, hits - k);
+                left -= part;
+                self.deal_damage(source, u, part, DamageKind::Ability);
+            }
+        }
+    }
+
+    /// Resolves `u`'s passive lines for `trigger` (400.6, reconstructed):
+    /// directly, with no activation (900.8b), while the unit lives, with
+    /// nesting cut off at the configured depth (900.38e).
+    pub fn dispatch(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx) {
+        if u.is_none() || !self.u.alive[u.i()] {
+            return;
+        }
+        let catalog = self.catalog;
+        let card = catalog.card(self.u.card[u.i()]);
+        if card.passives.is_empty() || i32::from(self.depth) >= self.rules.limits.trigger_depth {
+            return;
+        }
+        self.depth += 1;
+        for p in catalog.passives_of(self.u.card[u.i()]) {
+            if p.trigger != trigger {
+                continue;
+            }
+            let mut ctx = ActCtx {
+                actor: u,
+                target: other,
+                bonus: 0,
+                hit_landed: false,
+                cost_paid: 0,
+                joins_hit: false,
+                bloodlust_sample: None,
+            };
+            self.resolve_op(&p.op, &mut ctx);
+        }
+        self.depth -= 1;
+    }
+}

@@ -1,0 +1,360 @@
+//! One damage instance (500.1), recovery (500.3), Vitality costs (500.8) and
+//! death (500.4), reconstructed.
+//!
+//! The pipeline, in order: Armor percentage (rounded up) then flat Armor
+//! (900.29), the incoming-damage cap, Insurance with Subrogated points first
+//! (800.37c, 800.37f), Shield (800.63a), Vitality. Reactions are gated as the
+//! rules say: Thorns and Riposte answer the absorption itself (900.26b),
+//! everything else needs Vitality damage that landed (900.26c).
+
+use super::{Engine, EventKind, UnitIdx};
+use crate::ability::Trigger;
+
+/// Where a damage instance comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DamageKind {
+    /// The activation's base hit with its bonus damage (900.7).
+    Hit,
+    /// A separate instance from a clause: other-unit damage, AoE shares,
+    /// Tremor halves (900.7d, 800.2e, 800.72b).
+    Ability,
+    /// A Burn tick: skips Armor, not Shield (800.8c).
+    Burn,
+    /// A Venom tick: skips Armor, not Shield (800.73c).
+    Venom,
+    /// Overtime: plain damage, no attacker (900.42e).
+    Overtime,
+}
+
+impl DamageKind {
+    fn ignores_armor(self) -> bool {
+        matches!(self, DamageKind::Burn | DamageKind::Venom)
+    }
+    /// Status ticks and overtime reach Entrapped units (800.19b); ability
+    /// damage does not (800.19a).
+    fn from_ability(self) -> bool {
+        matches!(self, DamageKind::Hit | DamageKind::Ability)
+    }
+    /// Retaliation answers a hostile actor's hit. Damage over time and
+    /// overtime have no actor at the moment they land (900.42e; see the
+    /// reconstruction document for ticks).
+    fn retaliable(self) -> bool {
+        self.from_ability()
+    }
+}
+
+/// What one instance did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DamageReport {
+    /// The instance met the pipeline (not refused by a gate).
+    pub dealt: bool,
+    pub after_armor: i32,
+    pub insurance_absorbed: i32,
+    pub shield_absorbed: i32,
+    pub vitality_lost: i32,
+    pub killed: bool,
+}
+
+impl DamageReport {
+    /// Removed Shield or Vitality (the Stagger test of 800.66c).
+    pub fn removed_something(&self) -> bool {
+        self.shield_absorbed > 0 || self.vitality_lost > 0
+    }
+}
+
+/// Armor's two steps on one instance (900.29): the percentage step
+/// `sqrt(A) / (sqrt(A) + K)` with the result rounded up, then 1 less per
+/// `flat_divisor` Armor. Negative Armor mirrors both steps into
+/// amplification (800.12h, 800.57b; reconstructed).
+pub fn armor_mitigate(damage: i32, armor: i32, curve_constant: i32, flat_divisor: i32) -> i32 {
+    if damage <= 0 {
+        return 0;
+    }
+    if armor == 0 {
+        return damage;
+    }
+    let a = f64::from(armor.unsigned_abs().min(1_000_000));
+    let root = a.sqrt();
+    let share = root / (root + f64::from(curve_constant));
+    let flat = (armor.unsigned_abs() as i64 / i64::from(flat_divisor.max(1))) as f64;
+    // The small epsilon keeps an exact product such as 8.0000000001 from
+    // rounding up to 9 through floating-point noise.
+    let out = if armor > 0 {
+        (f64::from(damage) * (1.0 - share) - 1e-9).ceil() - flat
+    } else {
+        (f64::from(damage) * (1.0 + share) - 1e-9).ceil() + flat
+    };
+    out.clamp(0.0, f64::from(i32::MAX / 2)) as i32
+}
+
+impl Engine<'_> {
+    /// Deals one damage instance from `source` (or none) to `target`.
+    pub fn deal_damage(&mut self, source: UnitIdx, target: UnitIdx, amount: i32, kind: DamageKind) -> DamageReport {
+        let mut report = DamageReport::default();
+        let t = target.i();
+        if !self.u.alive[t] || self.u.kind[t].is_object() {
+            // Tools and Hubs discard every combat interaction (800.71b, 800.33b).
+            return report;
+        }
+        if kind.from_ability() && (self.u.entrap_ms[t] > 0 || self.u.dormant[t]) {
+            let why = if self.u.dormant[t] { super::Refusal::Dormant } else { super::Refusal::Entrapped };
+            self.emit(EventKind::Refused, target, source, amount, why as i32, "800.19a");
+            return report;
+        }
+        if amount <= 0 {
+            return report;
+        }
+        report.dealt = true;
+        let r = self.rules;
+        let mut dmg = amount;
+        if !kind.ignores_armor() {
+            dmg = armor_mitigate(dmg, self.armor(target), r.armor.curve_constant, r.armor.flat_divisor);
+        }
+        if self.u.damage_cap[t] > 0 {
+            dmg = dmg.min(self.u.damage_cap[t]);
+        }
+        report.after_armor = dmg;
+        if dmg <= 0 {
+            // 900.26c: nothing is left for any reaction to answer.
+            self.emit(EventKind::ArmorAbsorbed, target, source, amount, self.armor(target), "500.1");
+            return report;
+        }
+        let retaliable = kind.retaliable() && !source.is_none() && self.is_enemy(source, target);
+
+        // Insurance: measured after Armor and the cap, before Shield (800.37c).
+        if self.u.insurance[t] > 0 || self.u.subrogated[t] > 0 {
+            let capacity = (r.insurance.point_capacity + self.u.underwriting[t]).max(1);
+            // 800.37f: Subrogated points are spent first.
+            let sub_spent = self.u.subrogated[t].min(div_ceil(dmg, capacity));
+            let sub_absorbed = dmg.min(sub_spent.saturating_mul(capacity));
+            self.u.subrogated[t] -= sub_spent;
+            dmg -= sub_absorbed;
+            let plain_spent = if dmg > 0 { self.u.insurance[t].min(div_ceil(dmg, capacity)) } else { 0 };
+            let plain_absorbed = dmg.min(plain_spent.saturating_mul(capacity));
+            self.u.insurance[t] -= plain_spent;
+            dmg -= plain_absorbed;
+            report.insurance_absorbed = sub_absorbed + plain_absorbed;
+            if sub_spent > 0 {
+                self.emit(EventKind::SubrogatedSpent, target, source, sub_absorbed, sub_spent, "800.37f");
+            }
+            if plain_spent > 0 {
+                self.emit(EventKind::InsuranceSpent, target, source, plain_absorbed, plain_spent, "800.37a");
+            }
+            // 800.37f: Subrogated points give back exactly what they absorbed,
+            // as a Vitality loss on the source.
+            if sub_absorbed > 0 && retaliable && self.u.alive[source.i()] {
+                self.emit(EventKind::SubrogatedRetaliation, source, target, sub_absorbed, 0, "800.37f");
+                self.lose_vitality(source, sub_absorbed, target, true);
+            }
+            if dmg == 0 {
+                // 800.37e: swallowed whole, yet Thorns and Riposte still answer.
+                if retaliable {
+                    self.retaliate(target, source);
+                }
+                return report;
+            }
+        }
+
+        // Shield absorbs what is left before Vitality (800.63a).
+        if self.u.shield[t] > 0 {
+            let absorbed = self.u.shield[t].min(dmg);
+            self.u.shield[t] -= absorbed;
+            dmg -= absorbed;
+            report.shield_absorbed = absorbed;
+            self.emit(EventKind::ShieldAbsorbed, target, source, absorbed, self.u.shield[t], "800.63a");
+            self.dispatch(target, Trigger::ShieldDamaged, source);
+            if self.u.shield[t] == 0 {
+                // 800.63f: broken to exactly 0.
+                self.emit(EventKind::ShieldBroken, target, source, 0, 0, "800.63f");
+                self.dispatch(target, Trigger::ShieldBroken, source);
+            }
+        }
+        if dmg <= 0 || !self.u.alive[t] {
+            // 900.26c: Shield swallowed the rest; no landed-damage fanout.
+            return report;
+        }
+
+        let lost = dmg.min(self.u.vitality[t]);
+        self.u.vitality[t] -= lost;
+        report.vitality_lost = lost;
+        self.u.damage_taken[t] += i64::from(lost);
+        if !source.is_none() {
+            self.u.damage_dealt[source.i()] += i64::from(lost);
+        }
+        let rule = match kind {
+            DamageKind::Burn => "800.8b",
+            DamageKind::Venom => "800.73a",
+            DamageKind::Overtime => "900.42e",
+            _ => "500.1",
+        };
+        self.emit(EventKind::Damage, target, source, lost, self.u.vitality[t], rule);
+        self.dispatch(target, Trigger::DamageTaken, source);
+        if retaliable {
+            self.retaliate(target, source);
+        }
+        if !source.is_none() && lost > 0 {
+            self.feast(source, lost);
+        }
+        if self.u.vitality[t] <= 0 && self.u.alive[t] {
+            report.killed = true;
+            self.kill(target, source, rule);
+        }
+        report
+    }
+
+    /// Thorns and Riposte: a fixed Vitality loss on the attacker, never a
+    /// damage instance, never answered in turn (900.26a, 900.26e).
+    fn retaliate(&mut self, defender: UnitIdx, attacker: UnitIdx) {
+        let d = defender.i();
+        for (amount, kind, rule) in [
+            (self.u.thorns[d], EventKind::Thorns, "900.26a"),
+            (self.u.riposte[d], EventKind::Riposte, "900.26a"),
+        ] {
+            if amount > 0 && self.u.alive[attacker.i()] {
+                self.emit(kind, attacker, defender, amount, 0, rule);
+                self.lose_vitality(attacker, amount, defender, true);
+            }
+        }
+    }
+
+    /// Feast: the source heals 35% of the Vitality damage it dealt, at least
+    /// 1, through recovery so Maim applies (800.22a, 800.22d, 800.22e).
+    fn feast(&mut self, source: UnitIdx, landed: i32) {
+        let s = source.i();
+        if !self.u.feast[s] || !self.u.alive[s] || landed <= 0 {
+            return;
+        }
+        let f = self.rules.feast;
+        let amount = (landed * f.percent / 100).max(f.minimum);
+        let restored = self.recover(source, amount, source);
+        self.emit(EventKind::Feast, source, UnitIdx::NONE, restored, amount, "800.22a");
+    }
+
+    /// A Vitality loss that is not a damage instance: Armor, Insurance and
+    /// Shield never meet it (800.4f, 900.26e). Returns what was lost.
+    pub fn lose_vitality(&mut self, u: UnitIdx, amount: i32, by: UnitIdx, feeds_feast: bool) -> i32 {
+        let i = u.i();
+        if !self.u.alive[i] || self.u.kind[i].is_object() || amount <= 0 {
+            return 0;
+        }
+        let lost = amount.min(self.u.vitality[i]);
+        self.u.vitality[i] -= lost;
+        self.u.damage_taken[i] += i64::from(lost);
+        if !by.is_none() {
+            self.u.damage_dealt[by.i()] += i64::from(lost);
+            // 800.22c: retaliation feeds the retaliator's Feast.
+            if feeds_feast && self.is_enemy(by, u) {
+                self.feast(by, lost);
+            }
+        }
+        if self.u.vitality[i] <= 0 {
+            self.kill(u, by, "500.8");
+        }
+        lost
+    }
+
+    /// Recovery (500.3): capped by missing Vitality first, then Maim prevents
+    /// 2 per point and is consumed at ceil(prevented / 2) (800.43b, 800.43c,
+    /// 900.14b). Returns the Vitality restored.
+    pub fn recover(&mut self, u: UnitIdx, amount: i32, source: UnitIdx) -> i32 {
+        let i = u.i();
+        if amount <= 0 || !self.passes_recipient_gate(u, source, "800.43e") {
+            return 0;
+        }
+        let eligible = amount.min(self.u.max_vitality[i] - self.u.vitality[i]);
+        if eligible <= 0 {
+            return 0;
+        }
+        let restored = eligible - self.maim_prevents(u, eligible);
+        self.u.vitality[i] += restored;
+        self.u.healing[i] += i64::from(restored);
+        if restored > 0 {
+            self.emit(EventKind::Heal, u, source, restored, self.u.vitality[i], "500.3");
+        }
+        restored
+    }
+
+    /// Shield gain: Exalt raises the amount received, then Maim prevents
+    /// part of it (800.63c, 800.63d, 800.21b). Returns Shield gained.
+    pub fn gain_shield(&mut self, u: UnitIdx, amount: i32, source: UnitIdx) -> i32 {
+        let i = u.i();
+        if amount <= 0 || !self.passes_recipient_gate(u, source, "800.63e") {
+            return 0;
+        }
+        let exalted = amount + amount * self.u.exalt[i] * self.rules.exalt.percent_per_stack / 100;
+        let gained = exalted - self.maim_prevents(u, exalted);
+        self.u.shield[i] += gained;
+        self.emit(EventKind::ShieldGained, u, source, gained, self.u.shield[i], "800.63c");
+        gained
+    }
+
+    /// Consumes Maim against `eligible` recovery; returns the amount prevented.
+    fn maim_prevents(&mut self, u: UnitIdx, eligible: i32) -> i32 {
+        let i = u.i();
+        let per = self.rules.maim.restoration_per_point.max(1);
+        let prevented = eligible.min(self.u.maim[i].saturating_mul(per));
+        if prevented > 0 {
+            let consumed = div_ceil(prevented, per);
+            self.u.maim[i] -= consumed;
+            self.emit(EventKind::MaimPrevented, u, UnitIdx::NONE, prevented, consumed, "800.43c");
+        }
+        prevented
+    }
+
+    /// Death (500.4): the unit leaves the board, its statuses stop, kill
+    /// credit goes to an enemy source, and every other living unit hears it.
+    pub fn kill(&mut self, u: UnitIdx, killer: UnitIdx, rule: &'static str) {
+        let i = u.i();
+        if !self.u.alive[i] {
+            return;
+        }
+        self.u.alive[i] = false;
+        self.u.vitality[i] = 0;
+        self.u.burn_next_ms[i] = super::NEVER;
+        self.u.venom_next_ms[i] = super::NEVER;
+        self.u.deaths[i] += 1;
+        if !killer.is_none() && self.is_enemy(killer, u) {
+            self.u.kills[killer.i()] += 1;
+        }
+        self.emit(EventKind::Death, u, killer, 0, 0, rule);
+        let order = self.order;
+        for &other in order.as_slice() {
+            if other != u && self.u.alive[other.i()] {
+                self.dispatch(other, Trigger::OtherDied, u);
+            }
+        }
+    }
+}
+
+pub(crate) fn div_ceil(a: i32, b: i32) -> i32 {
+    if a <= 0 { 0 } else { (a + b - 1) / b }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tremor_worked_example_halves() {
+        // 900.29: 28 -> 22 -> 14 and 27 -> 21 -> 13 against 40 Armor.
+        assert_eq!(armor_mitigate(28, 40, 20, 5), 14);
+        assert_eq!(armor_mitigate(27, 40, 20, 5), 13);
+        // The same 55 as one instance: 42 - 8 = 34.
+        assert_eq!(armor_mitigate(55, 40, 20, 5), 34);
+    }
+
+    #[test]
+    fn exact_products_do_not_round_up() {
+        // 25 Armor: share 5/25 = 20%; 10 -> 8 exactly, then 5 flat.
+        assert_eq!(armor_mitigate(10, 25, 20, 5), 3);
+        // 400 Armor: share 20/40 = 50%; 30 -> 15, then 80 flat.
+        assert_eq!(armor_mitigate(30, 400, 20, 5), 0);
+    }
+
+    #[test]
+    fn negative_armor_amplifies() {
+        // 800.12h: below zero, Armor adds damage rather than removing it.
+        assert!(armor_mitigate(20, -25, 20, 5) > 20);
+        assert_eq!(armor_mitigate(10, -25, 20, 5), 12 + 5);
+    }
+}

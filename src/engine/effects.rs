@@ -1,0 +1,356 @@
+//! Statuses and actions: the application gates (700.3, 700.4,
+//! reconstructed), Burn, Venom, Maim, Cull, Crush, Smash, the control
+//! timers, and the damage-over-time ticks.
+
+use super::damage::DamageKind;
+use super::{Engine, EventKind, Refusal, UnitIdx, UnitList, NEVER};
+use crate::ability::Trigger;
+
+/// Whether Relentless refuses an application (800.56b, 800.56d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Immunity {
+    /// Relentless blocks it: negative statuses and stat reductions.
+    Blocked,
+    /// Maim, Smash, Entrap, Shield, heals, Insurance, buffs (800.56c).
+    Ignored,
+}
+
+impl Engine<'_> {
+    /// The recipient gate every application meets (700.3, reconstructed): a
+    /// living unit that is not Entrapped (800.19d), not Dormant (800.16a),
+    /// and not a Tool or Hub (800.71b, 800.33b). Emits the refusal.
+    pub fn passes_recipient_gate(&mut self, u: UnitIdx, source: UnitIdx, rule: &'static str) -> bool {
+        let i = u.i();
+        let why = if !self.u.alive[i] {
+            Refusal::Dead
+        } else if self.u.kind[i].is_object() {
+            Refusal::Object
+        } else if self.u.dormant[i] {
+            Refusal::Dormant
+        } else if self.u.entrap_ms[i] > 0 {
+            Refusal::Entrapped
+        } else {
+            return true;
+        };
+        self.emit(EventKind::Refused, u, source, 0, why as i32, rule);
+        false
+    }
+
+    /// The gate plus Relentless for a blocked kind (800.56a, 900.10a).
+    fn passes_status_gate(&mut self, u: UnitIdx, source: UnitIdx, immunity: Immunity, rule: &'static str) -> bool {
+        if !self.passes_recipient_gate(u, source, rule) {
+            return false;
+        }
+        if immunity == Immunity::Blocked && self.u.relentless[u.i()] {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::Relentless as i32, rule);
+            return false;
+        }
+        true
+    }
+
+    /// Burn adds to the single stack value (800.8a), capped (900.33e); the
+    /// first stack starts the 0.5 s tick clock. Relentless blocks it (800.8j).
+    pub fn apply_burn(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.8j") {
+            return;
+        }
+        self.add_burn(source, u, amount, EventKind::BurnApplied, "800.8a");
+    }
+
+    fn add_burn(&mut self, source: UnitIdx, u: UnitIdx, amount: i32, kind: EventKind, rule: &'static str) {
+        let i = u.i();
+        self.u.burn[i] = (self.u.burn[i].saturating_add(amount)).min(self.rules.burn.cap);
+        self.u.burn_source[i] = source;
+        if self.u.burn_next_ms[i] == NEVER {
+            self.u.burn_next_ms[i] = self.now.saturating_add(self.rules.burn.tick_ms);
+        }
+        self.emit(kind, u, source, amount, self.u.burn[i], rule);
+    }
+
+    pub fn apply_venom(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        // 800.73e: Relentless blocks Venom.
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.73e") {
+            return;
+        }
+        let i = u.i();
+        self.u.venom[i] = self.u.venom[i].saturating_add(amount);
+        self.u.venom_source[i] = source;
+        if self.u.venom_next_ms[i] == NEVER {
+            self.u.venom_next_ms[i] = self.now.saturating_add(self.rules.venom.tick_ms);
+        }
+        self.emit(EventKind::VenomApplied, u, source, amount, self.u.venom[i], "800.73a");
+    }
+
+    /// Prismbreak raises a tick by 50%, rounded up (800.8i, 800.73d).
+    fn amplified_tick(&self, u: UnitIdx, amount: i32) -> i32 {
+        if self.u.prismbreak_ms[u.i()] > 0 {
+            let bonus = self.rules.prismbreak.tick_bonus_percent;
+            (amount * (100 + bonus) + 99) / 100
+        } else {
+            amount
+        }
+    }
+
+    /// One Burn tick: damage equal to the Burn, then decay by half rounded
+    /// down but at least 1, then a 5% chance to copy onto the nearest ally
+    /// of the burning unit (800.8b-800.8g, 900.33a-900.33c).
+    pub fn burn_tick(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let burn = self.u.burn[i];
+        if burn <= 0 {
+            self.u.burn_next_ms[i] = NEVER;
+            return;
+        }
+        let source = self.u.burn_source[i];
+        let tick = self.amplified_tick(u, burn);
+        let b = self.rules.burn;
+        let decay = (burn * b.decay_percent / 100).max(b.decay_minimum);
+        let left = (burn - decay).max(0);
+        self.emit(EventKind::BurnTick, u, source, tick, left, "800.8b");
+        self.deal_damage(source, u, tick, DamageKind::Burn);
+        if !self.u.alive[i] {
+            return;
+        }
+        self.u.burn[i] = left;
+        if left == 0 {
+            self.u.burn_next_ms[i] = NEVER;
+            return;
+        }
+        self.u.burn_next_ms[i] = self.now.saturating_add(b.tick_ms);
+        if self.rng.chance_percent(b.spread_chance_percent) {
+            self.spread_burn(u, left);
+        }
+    }
+
+    /// 800.8e, 800.8f, 900.33c, 900.33g: rank the burning unit's side by
+    /// footprint distance, keep the nearest ties, one Focus-weighted roll;
+    /// a Relentless winner refuses the copy and nobody is re-rolled.
+    fn spread_burn(&mut self, from: UnitIdx, amount: i32) {
+        let side = self.u.side[from.i()];
+        let mut best = i32::MAX;
+        let mut pool = UnitList::default();
+        for j in 0..self.u.count {
+            let c = super::UnitIdx(j as u8);
+            if c == from || self.u.side[j] != side || !self.is_targetable(c) {
+                continue;
+            }
+            let d = super::geometry::manhattan(self.u.rect[from.i()], self.u.rect[j]);
+            if d < best {
+                best = d;
+                pool.clear();
+            }
+            if d == best {
+                pool.push(c);
+            }
+        }
+        let Some(to) = self.focus_pick(pool.as_slice()) else {
+            return;
+        };
+        let source = self.u.burn_source[from.i()];
+        if self.u.relentless[to.i()] {
+            self.emit(EventKind::Refused, to, from, amount, Refusal::Relentless as i32, "900.33g");
+            return;
+        }
+        self.add_burn(source, to, amount, EventKind::BurnSpread, "800.8d");
+    }
+
+    /// One Venom tick: damage equal to the stacks, then lose 20-30% (a seeded
+    /// roll) rounded down, at least 1 (800.73a).
+    pub fn venom_tick(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let stacks = self.u.venom[i];
+        if stacks <= 0 {
+            self.u.venom_next_ms[i] = NEVER;
+            return;
+        }
+        let v = self.rules.venom;
+        let span = (v.decay_max_percent - v.decay_min_percent + 1).max(1) as u32;
+        let percent = v.decay_min_percent + self.rng.below(span) as i32;
+        let decay = (stacks * percent / 100).max(v.decay_minimum);
+        let left = (stacks - decay).max(0);
+        let source = self.u.venom_source[i];
+        let tick = self.amplified_tick(u, stacks);
+        self.emit(EventKind::VenomTick, u, source, tick, left, "800.73a");
+        self.deal_damage(source, u, tick, DamageKind::Venom);
+        if !self.u.alive[i] {
+            return;
+        }
+        self.u.venom[i] = left;
+        self.u.venom_next_ms[i] = if left == 0 { NEVER } else { self.now.saturating_add(v.tick_ms) };
+    }
+
+    /// Maim ignores Relentless but not the other gates (800.43d, 800.43e, 900.9c).
+    pub fn apply_maim(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Ignored, "800.43e") {
+            return;
+        }
+        self.u.maim[u.i()] = self.u.maim[u.i()].saturating_add(amount);
+        self.emit(EventKind::MaimApplied, u, source, amount, self.u.maim[u.i()], "800.43a");
+    }
+
+    /// Cull: destroys an enemy whose Maim is strictly greater than its
+    /// Vitality, through Shield, Armor and Relentless, without consuming the
+    /// Maim (800.13a-800.13d, 800.13g). Fires the enemy-Culled channel (800.13h).
+    pub fn try_cull(&mut self, source: UnitIdx, u: UnitIdx) -> bool {
+        let i = u.i();
+        if !self.is_targetable(u) {
+            let why = if !self.u.alive[i] { Refusal::Dead } else { Refusal::Entrapped };
+            self.emit(EventKind::CullFailed, u, source, self.u.maim[i], self.u.vitality[i], "800.13d");
+            let _ = why;
+            return false;
+        }
+        if !source.is_none() && !self.is_enemy(source, u) {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::NotEnemy as i32, "800.13d");
+            return false;
+        }
+        if self.u.maim[i] <= self.u.vitality[i] {
+            self.emit(EventKind::CullFailed, u, source, self.u.maim[i], self.u.vitality[i], "800.13a");
+            return false;
+        }
+        self.emit(EventKind::CullSucceeded, u, source, self.u.maim[i], self.u.vitality[i], "800.13b");
+        self.u.shield[i] = 0;
+        self.kill(u, source, "800.13b");
+        if !source.is_none() {
+            self.dispatch(source, Trigger::EnemyCulled, u);
+        }
+        true
+    }
+
+    /// Crush: a timed Armor reduction on its own 2-second window (800.12a),
+    /// blocked by Relentless (800.12f); it may drive Armor negative (800.12h).
+    pub fn apply_crush(&mut self, source: UnitIdx, u: UnitIdx, amount: i32, duration_ms: i32) {
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.12f") {
+            return;
+        }
+        let duration = if duration_ms > 0 { duration_ms } else { self.rules.crush.duration_ms };
+        let expires = self.now.saturating_add(duration);
+        let cap = self.rules.crush.windows_per_unit.clamp(1, 64) as usize;
+        let w = &mut self.u.crush[u.i()];
+        let len = w.len as usize;
+        if len < cap {
+            // Windows are kept sorted by expiry.
+            let mut at = len;
+            while at > 0 && w.expires_ms[at - 1] > expires {
+                at -= 1;
+            }
+            w.amount.copy_within(at..len, at + 1);
+            w.expires_ms.copy_within(at..len, at + 1);
+            w.amount[at] = amount;
+            w.expires_ms[at] = expires;
+            w.len += 1;
+        } else {
+            // Past the bound, the newest window absorbs the amount and takes
+            // the later expiry (see the reconstruction document).
+            w.amount[len - 1] += amount;
+            w.expires_ms[len - 1] = w.expires_ms[len - 1].max(expires);
+        }
+        let armor = self.armor(u);
+        self.emit(EventKind::CrushApplied, u, source, amount, armor, "800.12a");
+    }
+
+    /// Smash: tier down by 1 for the duration; reapplying adds duration but
+    /// never a second step (800.65a, 800.65b); refused at tier 1 (800.65g);
+    /// ignores Relentless (800.65d).
+    pub fn apply_smash(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if duration_ms <= 0 || !self.passes_status_gate(u, source, Immunity::Ignored, "800.65f") {
+            return;
+        }
+        let i = u.i();
+        if self.u.smash_ms[i] > 0 {
+            self.u.smash_ms[i] = self.u.smash_ms[i].saturating_add(duration_ms);
+            self.emit(EventKind::SmashApplied, u, source, duration_ms, self.u.smash_ms[i], "800.65b");
+            return;
+        }
+        if self.u.tier[i] <= 1 {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::TierOne as i32, "800.65g");
+            return;
+        }
+        let lower = self.u.tier[i] - 1;
+        self.set_tier(u, lower);
+        self.u.smash_ms[i] = duration_ms;
+        self.emit(EventKind::SmashApplied, u, source, duration_ms, i32::from(lower), "800.65a");
+    }
+
+    /// Stun replaces the remaining duration (800.68c); Relentless blocks it (800.68d).
+    pub fn apply_stun(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if duration_ms <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.68d") {
+            return;
+        }
+        self.u.stun_ms[u.i()] = duration_ms;
+        self.emit(EventKind::Stunned, u, source, duration_ms, 0, "800.68a");
+    }
+
+    /// Freeze adds a flat 4 s (800.27a, 800.27b); Relentless blocks it (800.27f).
+    pub fn apply_freeze(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.27f") {
+            return;
+        }
+        let add = if duration_ms > 0 { duration_ms } else { self.rules.freeze.reapply_ms };
+        let i = u.i();
+        self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
+        self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
+    }
+
+    /// Prismbreak adds 3 s (800.52c); Relentless blocks it (800.52d).
+    pub fn apply_prismbreak(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.52d") {
+            return;
+        }
+        let add = if duration_ms > 0 { duration_ms } else { self.rules.prismbreak.duration_ms };
+        let i = u.i();
+        self.u.prismbreak_ms[i] = self.u.prismbreak_ms[i].saturating_add(add);
+        self.emit(EventKind::Prismbroken, u, source, add, self.u.prismbreak_ms[i], "800.52c");
+    }
+
+    /// Entrap ignores Relentless (800.19c). A unit already Entrapped rejects
+    /// it like any other incoming effect (800.19d).
+    pub fn apply_entrap(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if !self.passes_status_gate(u, source, Immunity::Ignored, "800.19d") {
+            return;
+        }
+        let d = if duration_ms > 0 { duration_ms } else { self.rules.entrap.duration_ms };
+        self.u.entrap_ms[u.i()] = d;
+        self.emit(EventKind::Entrapped, u, source, d, 0, "800.19a");
+    }
+
+    /// Grants Insurance points; Relentless never blocks it (800.37g).
+    pub fn grant_insurance(&mut self, source: UnitIdx, u: UnitIdx, points: i32, subrogated: bool) {
+        if points <= 0 || !self.passes_status_gate(u, source, Immunity::Ignored, "800.37g") {
+            return;
+        }
+        let i = u.i();
+        if subrogated {
+            self.u.subrogated[i] = self.u.subrogated[i].saturating_add(points);
+        } else {
+            self.u.insurance[i] = self.u.insurance[i].saturating_add(points);
+        }
+        self.emit(EventKind::InsuranceGained, u, source, points, i32::from(subrogated), "800.37a");
+    }
+
+    /// A stat delta. Negative deltas are reductions and Relentless blocks
+    /// them (900.10a).
+    pub fn change_stat(&mut self, source: UnitIdx, u: UnitIdx, stat: Stat, delta: i32) {
+        let immunity = if delta < 0 { Immunity::Blocked } else { Immunity::Ignored };
+        if delta == 0 || !self.passes_status_gate(u, source, immunity, "900.10a") {
+            return;
+        }
+        let i = u.i();
+        let col = match stat {
+            Stat::Power => &mut self.u.power_bonus[i],
+            Stat::Speed => &mut self.u.speed_bonus[i],
+            Stat::Armor => &mut self.u.armor_bonus[i],
+            Stat::Focus => &mut self.u.focus_bonus[i],
+        };
+        *col = col.saturating_add(delta);
+        self.emit(EventKind::StatChanged, u, source, delta, stat as i32, "900.10a");
+    }
+}
+
+/// The stats a clause may change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stat {
+    Power = 0,
+    Speed = 1,
+    Armor = 2,
+    Focus = 3,
+}

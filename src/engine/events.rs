@@ -1,0 +1,170 @@
+//! The event log: what happened, to whom, for how much, under which rule.
+//! Fixed-size records in a buffer reserved once; recording stops at the
+//! per-fight limit rather than growing without bound.
+
+use super::UnitIdx;
+
+macro_rules! event_kinds {
+    ($( $(#[$vmeta:meta])* $Variant:ident = $text:literal ),* $(,)?) => {
+        /// Every kind of event the engine records.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum EventKind { $( $(#[$vmeta])* $Variant, )* }
+
+        impl EventKind {
+            pub const ALL: &'static [EventKind] = &[ $( EventKind::$Variant, )* ];
+            pub fn name(self) -> &'static str {
+                match self { $( EventKind::$Variant => $text, )* }
+            }
+            pub fn from_name(text: &str) -> Option<EventKind> {
+                match text { $( $text => Some(EventKind::$Variant), )* _ => None }
+            }
+        }
+    };
+}
+
+event_kinds! {
+    BattleStart = "battle_start",
+    Activate = "activate",
+    NoTarget = "no_target",
+    HitSkipped = "hit_skipped",
+    /// `amount` is the Vitality lost; `detail` the Vitality left.
+    Damage = "damage",
+    /// An instance Armor reduced to nothing; `amount` is the incoming damage.
+    ArmorAbsorbed = "armor_absorbed",
+    /// `amount` absorbed, `detail` points spent.
+    InsuranceSpent = "insurance_spent",
+    SubrogatedSpent = "subrogated_spent",
+    ShieldAbsorbed = "shield_absorbed",
+    ShieldBroken = "shield_broken",
+    /// `amount` restored.
+    Heal = "heal",
+    /// `amount` prevented, `detail` Maim points consumed.
+    MaimPrevented = "maim_prevented",
+    ShieldGained = "shield_gained",
+    MaimApplied = "maim_applied",
+    CullSucceeded = "cull_succeeded",
+    /// `amount` is the Maim, `detail` the Vitality it was compared with.
+    CullFailed = "cull_failed",
+    BurnApplied = "burn_applied",
+    /// `amount` is the tick's damage before mitigation, `detail` the Burn left after decay.
+    BurnTick = "burn_tick",
+    BurnSpread = "burn_spread",
+    VenomApplied = "venom_applied",
+    VenomTick = "venom_tick",
+    CrushApplied = "crush_applied",
+    CrushExpired = "crush_expired",
+    SmashApplied = "smash_applied",
+    SmashExpired = "smash_expired",
+    Stunned = "stunned",
+    Frozen = "frozen",
+    Prismbroken = "prismbroken",
+    Entrapped = "entrapped",
+    InsuranceGained = "insurance_gained",
+    StatChanged = "stat_changed",
+    /// An application the gates refused; `detail` is a [`Refusal`] code.
+    Refused = "refused",
+    Thorns = "thorns",
+    Riposte = "riposte",
+    SubrogatedRetaliation = "subrogated_retaliation",
+    Feast = "feast",
+    BloodlettingPaid = "bloodletting_paid",
+    AbilityAborted = "ability_aborted",
+    StockMinted = "stock_minted",
+    /// Overtime damage about to be dealt; `amount` is N x N.
+    Overtime = "overtime",
+    Death = "death",
+    FightEnd = "fight_end",
+}
+
+/// Why an application was refused (700.3, 700.4, reconstructed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(i32)]
+pub enum Refusal {
+    Dead = 1,
+    Entrapped = 2,
+    Dormant = 3,
+    Object = 4,
+    Relentless = 5,
+    TierOne = 6,
+    NotEnemy = 7,
+}
+
+impl Refusal {
+    pub const ALL: [Refusal; 7] = [
+        Refusal::Dead,
+        Refusal::Entrapped,
+        Refusal::Dormant,
+        Refusal::Object,
+        Refusal::Relentless,
+        Refusal::TierOne,
+        Refusal::NotEnemy,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::Dead => "dead",
+            Refusal::Entrapped => "entrapped",
+            Refusal::Dormant => "dormant",
+            Refusal::Object => "tool_or_hub",
+            Refusal::Relentless => "relentless",
+            Refusal::TierOne => "tier_one",
+            Refusal::NotEnemy => "not_an_enemy",
+        }
+    }
+    pub fn from_code(code: i32) -> Option<Refusal> {
+        Refusal::ALL.into_iter().find(|r| *r as i32 == code)
+    }
+}
+
+/// One recorded event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Event {
+    pub time_ms: i32,
+    pub kind: EventKind,
+    /// The unit the event happened to.
+    pub unit: UnitIdx,
+    /// The other unit involved (source, attacker, target), or [`UnitIdx::NONE`].
+    pub other: UnitIdx,
+    pub amount: i32,
+    pub detail: i32,
+    /// The rule that made it happen, e.g. `"800.8b"`.
+    pub rule: &'static str,
+}
+
+/// A bounded event buffer. Disabled logs record nothing and cost nothing.
+#[derive(Debug, Clone)]
+pub struct EventLog {
+    pub events: Vec<Event>,
+    pub enabled: bool,
+    pub limit: usize,
+    /// Events that happened past the limit and were not recorded.
+    pub dropped: u32,
+}
+
+impl EventLog {
+    pub fn new(limit: usize) -> EventLog {
+        EventLog { events: Vec::new(), enabled: false, limit, dropped: 0 }
+    }
+
+    /// Turns recording on and reserves the whole buffer once.
+    pub fn enable(&mut self) {
+        self.enabled = true;
+        self.events.reserve(self.limit);
+    }
+
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.dropped = 0;
+    }
+
+    #[inline]
+    pub fn push(&mut self, e: Event) {
+        if !self.enabled {
+            return;
+        }
+        if self.events.len() < self.limit {
+            self.events.push(e);
+        } else {
+            self.dropped = self.dropped.saturating_add(1);
+        }
+    }
+}

@@ -1,0 +1,758 @@
+//! The battle core. Struct-of-arrays unit state, integer arithmetic, time in
+//! milliseconds, no I/O and no allocation per fight once the scratch is
+//! built: a worker owns one [`Engine`] and calls [`Engine::fight`] again
+//! and again.
+
+mod activation;
+mod damage;
+mod effects;
+pub mod events;
+pub mod geometry;
+pub mod rng;
+
+use crate::ability::{CardKind, Trigger};
+use crate::catalog::{CardId, Catalog};
+use crate::settings::Rules;
+use crate::spec::{BoardSpec, Placement, Side};
+pub use events::{Event, EventKind, EventLog, Refusal};
+use geometry::Rect;
+pub use rng::FightRng;
+
+/// A board holds at most this many units per side.
+pub const MAX_UNITS_PER_SIDE: usize = 32;
+/// Units in one fight.
+pub const MAX_UNITS: usize = 2 * MAX_UNITS_PER_SIDE;
+/// "Never" for absolute times.
+pub const NEVER: i32 = i32::MAX;
+
+/// A unit's index in the fight's columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct UnitIdx(pub u8);
+
+impl UnitIdx {
+    pub const NONE: UnitIdx = UnitIdx(u8::MAX);
+    #[inline]
+    pub fn i(self) -> usize {
+        self.0 as usize
+    }
+    pub fn is_none(self) -> bool {
+        self == UnitIdx::NONE
+    }
+    pub fn get(self) -> Option<UnitIdx> {
+        if self.is_none() { None } else { Some(self) }
+    }
+}
+
+/// A fixed-capacity list of units that never allocates.
+#[derive(Clone, Copy)]
+pub struct UnitList {
+    len: u8,
+    items: [UnitIdx; MAX_UNITS],
+}
+
+impl Default for UnitList {
+    fn default() -> Self {
+        UnitList { len: 0, items: [UnitIdx::NONE; MAX_UNITS] }
+    }
+}
+
+impl UnitList {
+    pub fn push(&mut self, u: UnitIdx) {
+        if (self.len as usize) < MAX_UNITS {
+            self.items[self.len as usize] = u;
+            self.len += 1;
+        }
+    }
+    pub fn as_slice(&self) -> &[UnitIdx] {
+        &self.items[..self.len as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn remove_at(&mut self, i: usize) -> UnitIdx {
+        let u = self.items[i];
+        self.items.copy_within(i + 1..self.len as usize, i);
+        self.len -= 1;
+        u
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// Crush reductions running on one unit: each its own 2-second window
+/// (800.12a, 800.12e). All last equally long, so they expire oldest first.
+#[derive(Debug, Clone, Copy)]
+pub struct CrushWindows {
+    pub len: u8,
+    pub amount: [i32; 64],
+    pub expires_ms: [i32; 64],
+}
+
+impl Default for CrushWindows {
+    fn default() -> Self {
+        CrushWindows { len: 0, amount: [0; 64], expires_ms: [0; 64] }
+    }
+}
+
+impl CrushWindows {
+    pub fn total(&self) -> i32 {
+        self.amount[..self.len as usize].iter().sum()
+    }
+    pub fn earliest_expiry(&self) -> i32 {
+        if self.len == 0 { NEVER } else { self.expires_ms[0] }
+    }
+}
+
+/// Every unit field as its own column, indexed by [`UnitIdx`].
+#[derive(Clone)]
+pub struct Units {
+    pub count: usize,
+    pub card: Vec<CardId>,
+    pub side: Vec<Side>,
+    pub kind: Vec<CardKind>,
+    pub native_tier: Vec<u8>,
+    pub tier: Vec<u8>,
+    pub rect: Vec<Rect>,
+    pub alive: Vec<bool>,
+    pub dormant: Vec<bool>,
+    pub relentless: Vec<bool>,
+    pub feast: Vec<bool>,
+    pub rabid: Vec<bool>,
+    pub has_ability: Vec<bool>,
+    pub max_vitality: Vec<i32>,
+    pub vitality: Vec<i32>,
+    pub power_bonus: Vec<i32>,
+    pub speed_bonus: Vec<i32>,
+    pub armor_bonus: Vec<i32>,
+    pub focus_bonus: Vec<i32>,
+    pub shield: Vec<i32>,
+    pub maim: Vec<i32>,
+    pub burn: Vec<i32>,
+    pub burn_source: Vec<UnitIdx>,
+    pub burn_next_ms: Vec<i32>,
+    pub venom: Vec<i32>,
+    pub venom_source: Vec<UnitIdx>,
+    pub venom_next_ms: Vec<i32>,
+    pub insurance: Vec<i32>,
+    pub subrogated: Vec<i32>,
+    pub underwriting: Vec<i32>,
+    pub thorns: Vec<i32>,
+    pub riposte: Vec<i32>,
+    pub exalt: Vec<i32>,
+    pub damage_cap: Vec<i32>,
+    /// Remaining milliseconds of each timed status.
+    pub stun_ms: Vec<i32>,
+    pub freeze_ms: Vec<i32>,
+    pub entrap_ms: Vec<i32>,
+    pub prismbreak_ms: Vec<i32>,
+    pub smash_ms: Vec<i32>,
+    pub crush: Vec<CrushWindows>,
+    pub charge: Vec<i32>,
+    pub last_target: Vec<UnitIdx>,
+    // Tallies for results.
+    pub activations: Vec<u32>,
+    pub damage_dealt: Vec<i64>,
+    pub damage_taken: Vec<i64>,
+    pub healing: Vec<i64>,
+    pub kills: Vec<u32>,
+    pub deaths: Vec<u32>,
+}
+
+impl Units {
+    fn with_capacity() -> Units {
+        let n = MAX_UNITS;
+        Units {
+            count: 0,
+            card: vec![CardId(0); n],
+            side: vec![Side::Left; n],
+            kind: vec![CardKind::Combat; n],
+            native_tier: vec![1; n],
+            tier: vec![1; n],
+            rect: vec![Rect::default(); n],
+            alive: vec![false; n],
+            dormant: vec![false; n],
+            relentless: vec![false; n],
+            feast: vec![false; n],
+            rabid: vec![false; n],
+            has_ability: vec![false; n],
+            max_vitality: vec![0; n],
+            vitality: vec![0; n],
+            power_bonus: vec![0; n],
+            speed_bonus: vec![0; n],
+            armor_bonus: vec![0; n],
+            focus_bonus: vec![0; n],
+            shield: vec![0; n],
+            maim: vec![0; n],
+            burn: vec![0; n],
+            burn_source: vec![UnitIdx::NONE; n],
+            burn_next_ms: vec![NEVER; n],
+            venom: vec![0; n],
+            venom_source: vec![UnitIdx::NONE; n],
+            venom_next_ms: vec![NEVER; n],
+            insurance: vec![0; n],
+            subrogated: vec![0; n],
+            underwriting: vec![0; n],
+            thorns: vec![0; n],
+            riposte: vec![0; n],
+            exalt: vec![0; n],
+            damage_cap: vec![0; n],
+            stun_ms: vec![0; n],
+            freeze_ms: vec![0; n],
+            entrap_ms: vec![0; n],
+            prismbreak_ms: vec![0; n],
+            smash_ms: vec![0; n],
+            crush: vec![CrushWindows::default(); n],
+            charge: vec![0; n],
+            last_target: vec![UnitIdx::NONE; n],
+            activations: vec![0; n],
+            damage_dealt: vec![0; n],
+            damage_taken: vec![0; n],
+            healing: vec![0; n],
+            kills: vec![0; n],
+            deaths: vec![0; n],
+        }
+    }
+}
+
+/// How a fight ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// One side has no combatant left.
+    Wipe,
+    /// Both sides fell at the same moment.
+    MutualWipe,
+    /// The 120-second cap was reached with both sides standing (900.42d).
+    Timeout,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Wipe => "wipe",
+            EndReason::MutualWipe => "mutual_wipe",
+            EndReason::Timeout => "timeout",
+        }
+    }
+}
+
+/// The result of one fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// `None` is a draw.
+    pub winner: Option<Side>,
+    pub reason: EndReason,
+    pub end_ms: i32,
+}
+
+/// One side's standing at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SideSummary {
+    pub survivors: u32,
+    pub remaining_vitality: i64,
+    pub stock: i32,
+}
+
+/// What the loop carries through one activation (300.3).
+#[derive(Debug, Clone, Copy)]
+pub struct ActCtx {
+    /// The unit acting or whose passive is resolving.
+    pub actor: UnitIdx,
+    /// The activation's target, or the passive event's other unit.
+    pub target: UnitIdx,
+    /// Bonus damage accumulated for the base hit (900.7a).
+    pub bonus: i32,
+    pub hit_landed: bool,
+    pub cost_paid: i32,
+    /// True only while the activation lane runs: damage to the target joins the hit.
+    pub joins_hit: bool,
+    /// Bloodlust sampled before the hit, for post-damage clauses (800.5c).
+    pub bloodlust_sample: Option<bool>,
+}
+
+/// One worker's fight scratch. Reset, never reallocated, between fights.
+pub struct Engine<'c> {
+    pub catalog: &'c Catalog,
+    pub rules: Rules,
+    pub u: Units,
+    pub now: i32,
+    pub rng: FightRng,
+    pub log: EventLog,
+    pub stock: [i32; 2],
+    pub overtime_next_ms: i32,
+    /// Which side resolves first among same-millisecond ties, drawn at battle start.
+    pub first_side: Side,
+    /// Units in resolution order: first side's reading order, then the other's.
+    order: UnitList,
+    /// Nesting depth of passive reactions (900.38e).
+    depth: u8,
+    outcome: Option<Outcome>,
+}
+
+impl<'c> Engine<'c> {
+    pub fn new(catalog: &'c Catalog, rules: Rules) -> Engine<'c> {
+        let limit = rules.limits.events_per_fight.max(1) as usize;
+        Engine {
+            catalog,
+            rules,
+            u: Units::with_capacity(),
+            now: 0,
+            rng: FightRng::for_fight(0, 0),
+            log: EventLog::new(limit),
+            stock: [0; 2],
+            overtime_next_ms: NEVER,
+            first_side: Side::Left,
+            order: UnitList::default(),
+            depth: 0,
+            outcome: None,
+        }
+    }
+
+    /// Records every event from now on (for `--log`, replays and scenarios).
+    pub fn enable_log(&mut self) {
+        self.log.enable();
+    }
+
+    /// Clears all state for a new fight with its own random stream.
+    pub fn reset(&mut self, rng: FightRng) {
+        self.u.count = 0;
+        self.now = 0;
+        self.rng = rng;
+        self.log.clear();
+        self.stock = [0; 2];
+        self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
+        self.first_side = Side::Left;
+        self.order.clear();
+        self.depth = 0;
+        self.outcome = None;
+    }
+
+    /// Places one unit at full Vitality. Returns `None` when the fight is full.
+    pub fn add_unit(&mut self, side: Side, p: Placement) -> Option<UnitIdx> {
+        if self.u.count >= MAX_UNITS {
+            return None;
+        }
+        let idx = UnitIdx(self.u.count as u8);
+        let i = idx.i();
+        self.u.count += 1;
+        let card = self.catalog.card(p.card);
+        let tier = p.tier.clamp(1, card.tiers().max(1));
+        let line = card.at_tier(tier);
+        let u = &mut self.u;
+        u.card[i] = p.card;
+        u.side[i] = side;
+        u.kind[i] = card.kind;
+        u.native_tier[i] = tier;
+        u.tier[i] = tier;
+        u.rect[i] = Rect { column: p.column, row: p.row, size: card.footprint.side() };
+        u.alive[i] = true;
+        u.dormant[i] = false;
+        u.relentless[i] = card.keywords.relentless;
+        u.feast[i] = card.keywords.feast;
+        u.rabid[i] = card.keywords.rabid;
+        u.has_ability[i] = card.has_ability() && !card.kind.is_object();
+        // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
+        let vit = match card.kind {
+            CardKind::Tool => line.durability.max(1),
+            CardKind::Hub => 1,
+            _ => line.vitality.max(1),
+        };
+        u.max_vitality[i] = vit;
+        u.vitality[i] = vit;
+        u.power_bonus[i] = 0;
+        u.speed_bonus[i] = 0;
+        u.armor_bonus[i] = 0;
+        u.focus_bonus[i] = 0;
+        u.shield[i] = 0;
+        u.maim[i] = 0;
+        u.burn[i] = 0;
+        u.burn_source[i] = UnitIdx::NONE;
+        u.burn_next_ms[i] = NEVER;
+        u.venom[i] = 0;
+        u.venom_source[i] = UnitIdx::NONE;
+        u.venom_next_ms[i] = NEVER;
+        u.insurance[i] = 0;
+        u.subrogated[i] = 0;
+        u.stun_ms[i] = 0;
+        u.freeze_ms[i] = 0;
+        u.entrap_ms[i] = 0;
+        u.prismbreak_ms[i] = 0;
+        u.smash_ms[i] = 0;
+        u.crush[i].len = 0;
+        u.charge[i] = 0;
+        u.last_target[i] = UnitIdx::NONE;
+        u.activations[i] = 0;
+        u.damage_dealt[i] = 0;
+        u.damage_taken[i] = 0;
+        u.healing[i] = 0;
+        u.kills[i] = 0;
+        u.deaths[i] = 0;
+        let kw = card.keywords;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        u.thorns[i] = eval(kw.thorns);
+        u.riposte[i] = eval(kw.riposte);
+        u.underwriting[i] = eval(kw.underwriting);
+        u.exalt[i] = eval(kw.exalt);
+        u.damage_cap[i] = eval(kw.damage_cap);
+        u.insurance[i] = eval(kw.insurance);
+        u.subrogated[i] = eval(kw.subrogated);
+        Some(idx)
+    }
+
+    /// Sets up a fight: both boards placed, the tie-break side drawn, the
+    /// battle-start pass resolved in reading order (800.44a).
+    pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
+        self.reset(rng);
+        for p in &left.units {
+            self.add_unit(Side::Left, *p);
+        }
+        for p in &right.units {
+            self.add_unit(Side::Right, *p);
+        }
+        self.start_battle();
+    }
+
+    /// Draws the tie-break side, fixes resolution order and resolves the
+    /// battle-start pass. Called once after all units are placed.
+    pub fn start_battle(&mut self) {
+        self.first_side = if self.rng.below(2) == 0 { Side::Left } else { Side::Right };
+        self.rebuild_order();
+        self.emit(EventKind::BattleStart, UnitIdx::NONE, UnitIdx::NONE, self.u.count as i32, 0, "300.3");
+        let order = self.order;
+        for &u in order.as_slice() {
+            self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
+        }
+        self.check_end();
+    }
+
+    fn rebuild_order(&mut self) {
+        self.order.clear();
+        for side in [self.first_side, self.first_side.other()] {
+            let mut list = UnitList::default();
+            for i in 0..self.u.count {
+                if self.u.side[i] == side {
+                    list.push(UnitIdx(i as u8));
+                }
+            }
+            let slice = &mut list.items[..list.len as usize];
+            slice.sort_by_key(|u| geometry::reading_key(self.u.rect[u.i()]));
+            for &u in list.as_slice() {
+                self.order.push(u);
+            }
+        }
+    }
+
+    /// Runs one whole fight and returns its outcome.
+    pub fn fight(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) -> Outcome {
+        self.setup(left, right, rng);
+        self.run_until(self.rules.overtime.cap_ms);
+        self.finish()
+    }
+
+    /// The outcome, ending the fight at the cap if nobody has won (900.42d).
+    pub fn finish(&mut self) -> Outcome {
+        if let Some(o) = self.outcome {
+            return o;
+        }
+        // A timeout is a draw: the terminal sweep ends the battle for both
+        // sides at once (800.49k; see docs/rules-reconstruction.md).
+        let o = Outcome { winner: None, reason: EndReason::Timeout, end_ms: self.now };
+        self.emit(EventKind::FightEnd, UnitIdx::NONE, UnitIdx::NONE, 0, EndReason::Timeout as i32, "900.42d");
+        self.outcome = Some(o);
+        o
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn side_summary(&self, side: Side) -> SideSummary {
+        let mut s = SideSummary { stock: self.stock[side.index()], ..SideSummary::default() };
+        for i in 0..self.u.count {
+            if self.u.side[i] == side && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                s.survivors += 1;
+                s.remaining_vitality += i64::from(self.u.vitality[i]);
+            }
+        }
+        s
+    }
+
+    /// Advances time to `stop_ms` (or until the fight ends), resolving every
+    /// event on the way in time order.
+    pub fn run_until(&mut self, stop_ms: i32) {
+        let stop = stop_ms.min(self.rules.overtime.cap_ms);
+        while self.outcome.is_none() {
+            let next = self.next_event_ms();
+            if next > stop {
+                if stop > self.now {
+                    self.advance_clock(stop - self.now);
+                    self.now = stop;
+                }
+                break;
+            }
+            if next > self.now {
+                self.advance_clock(next - self.now);
+                self.now = next;
+            }
+            self.resolve_due();
+            if self.now >= self.rules.overtime.cap_ms {
+                break;
+            }
+        }
+    }
+
+    /// Combatants hold the fight open: Tools and Hubs never do (800.33b), and
+    /// neither does a Dormant unit (800.16a).
+    pub fn is_combatant(&self, u: UnitIdx) -> bool {
+        !self.u.kind[u.i()].is_object() && !self.u.dormant[u.i()]
+    }
+
+    /// Charge per millisecond (300.2, reconstructed): the rate at Speed 0
+    /// plus Speed, never below the minimum; Freeze halves it (800.27a).
+    pub fn charge_rate(&self, u: UnitIdx) -> i32 {
+        let c = self.rules.clock;
+        let mut rate = (c.rate_at_zero_speed + self.speed(u)).max(c.minimum_rate);
+        if self.u.freeze_ms[u.i()] > 0 {
+            rate = (rate * c.freeze_rate_percent / 100).max(1);
+        }
+        rate
+    }
+
+    /// A unit charges unless dead, Stunned (800.68a), Entrapped (800.19a) or
+    /// Dormant (800.16d); each of those preserves the charge it has.
+    pub fn is_charging(&self, u: UnitIdx) -> bool {
+        let i = u.i();
+        self.u.alive[i]
+            && self.u.has_ability[i]
+            && self.u.stun_ms[i] == 0
+            && self.u.entrap_ms[i] == 0
+            && !self.u.dormant[i]
+    }
+
+    fn next_event_ms(&self) -> i32 {
+        let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
+        let threshold = self.rules.clock.charge_to_activate;
+        for i in 0..self.u.count {
+            if !self.u.alive[i] {
+                continue;
+            }
+            let u = UnitIdx(i as u8);
+            if self.is_charging(u) {
+                let missing = (threshold - self.u.charge[i]).max(0);
+                let rate = self.charge_rate(u);
+                let due = (missing + rate - 1) / rate;
+                next = next.min(self.now.saturating_add(due));
+            }
+            next = next.min(self.u.burn_next_ms[i]).min(self.u.venom_next_ms[i]);
+            next = next.min(self.u.crush[i].earliest_expiry());
+            for remaining in [self.u.stun_ms[i], self.u.entrap_ms[i], self.u.prismbreak_ms[i], self.u.smash_ms[i]] {
+                if remaining > 0 {
+                    next = next.min(self.now.saturating_add(remaining));
+                }
+            }
+            // 800.27c: Freeze's timer pauses while Prismbroken.
+            if self.u.freeze_ms[i] > 0 && self.u.prismbreak_ms[i] == 0 {
+                next = next.min(self.now.saturating_add(self.u.freeze_ms[i]));
+            }
+        }
+        next.max(self.now)
+    }
+
+    /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
+    /// it never crosses an event, so rates and pauses are constant over it.
+    fn advance_clock(&mut self, dt: i32) {
+        for i in 0..self.u.count {
+            if !self.u.alive[i] {
+                continue;
+            }
+            let u = UnitIdx(i as u8);
+            if self.is_charging(u) {
+                let add = self.charge_rate(u).saturating_mul(dt);
+                self.u.charge[i] = self.u.charge[i].saturating_add(add);
+            }
+            let frozen_paused = self.u.prismbreak_ms[i] > 0;
+            let tick = |v: &mut i32| *v = (*v - dt).max(0);
+            tick(&mut self.u.stun_ms[i]);
+            tick(&mut self.u.entrap_ms[i]);
+            tick(&mut self.u.prismbreak_ms[i]);
+            if !frozen_paused {
+                tick(&mut self.u.freeze_ms[i]);
+            }
+            if self.u.smash_ms[i] > 0 {
+                self.u.smash_ms[i] = (self.u.smash_ms[i] - dt).max(0);
+            }
+        }
+    }
+
+    /// Resolves everything due now: expiries, then damage-over-time ticks,
+    /// then overtime, then activations, each in resolution order.
+    fn resolve_due(&mut self) {
+        let order = self.order;
+        for &u in order.as_slice() {
+            self.expire_timers(u);
+        }
+        for &u in order.as_slice() {
+            if self.outcome.is_some() {
+                return;
+            }
+            if self.u.alive[u.i()] && self.u.burn_next_ms[u.i()] <= self.now {
+                self.burn_tick(u);
+            }
+            if self.u.alive[u.i()] && self.u.venom_next_ms[u.i()] <= self.now {
+                self.venom_tick(u);
+            }
+        }
+        self.check_end();
+        if self.outcome.is_none() && self.overtime_next_ms <= self.now {
+            self.overtime_tick();
+            self.check_end();
+        }
+        let threshold = self.rules.clock.charge_to_activate;
+        for &u in order.as_slice() {
+            if self.outcome.is_some() {
+                return;
+            }
+            let i = u.i();
+            if self.is_charging(u) && self.u.charge[i] >= threshold {
+                self.u.charge[i] -= threshold;
+                self.activate(u, UnitIdx::NONE);
+                self.check_end();
+            }
+        }
+    }
+
+    fn expire_timers(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let w = &mut self.u.crush[i];
+        let mut expired = 0;
+        let mut total = 0;
+        while expired < w.len as usize && w.expires_ms[expired] <= self.now {
+            total += w.amount[expired];
+            expired += 1;
+        }
+        if expired > 0 {
+            let len = w.len as usize;
+            w.amount.copy_within(expired..len, 0);
+            w.expires_ms.copy_within(expired..len, 0);
+            w.len -= expired as u8;
+            self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
+        }
+        if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
+            let native = self.u.native_tier[i];
+            self.set_tier(u, native);
+            self.emit(EventKind::SmashExpired, u, UnitIdx::NONE, i32::from(native), 0, "800.65a");
+        }
+    }
+
+    /// Overtime: every combatant takes N x N, N seconds past the threshold;
+    /// plain damage with no attacker (900.42a, 900.42b, 900.42e).
+    fn overtime_tick(&mut self) {
+        let o = self.rules.overtime;
+        let n = (self.now - o.start_ms) / 1000;
+        let amount = n.saturating_mul(n);
+        self.overtime_next_ms = self.overtime_next_ms.saturating_add(o.tick_ms);
+        if amount <= 0 {
+            return;
+        }
+        self.emit(EventKind::Overtime, UnitIdx::NONE, UnitIdx::NONE, amount, n, "900.42b");
+        let order = self.order;
+        for &u in order.as_slice() {
+            if self.u.alive[u.i()] && !self.u.kind[u.i()].is_object() {
+                self.deal_damage(UnitIdx::NONE, u, amount, damage::DamageKind::Overtime);
+            }
+        }
+    }
+
+    /// Ends the fight when a side has no living combatant.
+    pub fn check_end(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        let mut standing = [false; 2];
+        for i in 0..self.u.count {
+            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                standing[self.u.side[i].index()] = true;
+            }
+        }
+        let (winner, reason) = match standing {
+            [true, true] => return,
+            [true, false] => (Some(Side::Left), EndReason::Wipe),
+            [false, true] => (Some(Side::Right), EndReason::Wipe),
+            [false, false] => (None, EndReason::MutualWipe),
+        };
+        self.outcome = Some(Outcome { winner, reason, end_ms: self.now });
+        self.emit(EventKind::FightEnd, UnitIdx::NONE, UnitIdx::NONE, winner.map_or(-1, |s| s as i32), reason as i32, "300.3");
+    }
+
+    #[inline]
+    pub(crate) fn emit(&mut self, kind: EventKind, unit: UnitIdx, other: UnitIdx, amount: i32, detail: i32, rule: &'static str) {
+        if self.log.enabled {
+            self.log.push(Event { time_ms: self.now, kind, unit, other, amount, detail, rule });
+        }
+    }
+
+    // ----- reading stats -------------------------------------------------
+
+    fn line(&self, u: UnitIdx) -> crate::catalog::StatLine {
+        self.catalog.card(self.u.card[u.i()]).at_tier(self.u.tier[u.i()])
+    }
+
+    /// Effective Power, never below 0.
+    pub fn power(&self, u: UnitIdx) -> i32 {
+        (self.line(u).power + self.u.power_bonus[u.i()]).max(0)
+    }
+    pub fn speed(&self, u: UnitIdx) -> i32 {
+        self.line(u).speed + self.u.speed_bonus[u.i()]
+    }
+    /// Effective Armor: printed, plus gains, less running Crushes; may be negative (800.12h).
+    pub fn armor(&self, u: UnitIdx) -> i32 {
+        self.line(u).armor + self.u.armor_bonus[u.i()] - self.u.crush[u.i()].total()
+    }
+    pub fn focus(&self, u: UnitIdx) -> i32 {
+        self.line(u).focus + self.u.focus_bonus[u.i()]
+    }
+
+    pub fn is_enemy(&self, a: UnitIdx, b: UnitIdx) -> bool {
+        self.u.side[a.i()] != self.u.side[b.i()]
+    }
+
+    /// Alive, not Entrapped, not Dormant, not a Tool or Hub: the filter for
+    /// targets and for every unit count (900.5b, 900.5d).
+    pub fn is_targetable(&self, u: UnitIdx) -> bool {
+        let i = u.i();
+        self.u.alive[i] && self.u.entrap_ms[i] == 0 && !self.u.dormant[i] && !self.u.kind[i].is_object()
+    }
+
+    /// Units in resolution order.
+    pub fn order(&self) -> &[UnitIdx] {
+        self.order.as_slice()
+    }
+
+    /// Changes a unit's tier, keeping current Vitality as the same fraction
+    /// of maximum (800.65c), rounded up so a living unit stays alive.
+    fn set_tier(&mut self, u: UnitIdx, tier: u8) {
+        let i = u.i();
+        let old_max = i64::from(self.u.max_vitality[i].max(1));
+        self.u.tier[i] = tier;
+        let new_max = self.line(u).vitality.max(1);
+        let vit = i64::from(self.u.vitality[i]);
+        let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;
+        self.u.max_vitality[i] = new_max;
+        if self.u.alive[i] {
+            self.u.vitality[i] = (scaled as i32).clamp(1, new_max);
+        }
+    }
+}
+
+/// Keyword amounts scale with tier but read no board state.
+fn keyword_amount(a: crate::ability::Amount, tier: u8) -> i32 {
+    use crate::ability::Amount;
+    match a {
+        Amount::Const(n) => n,
+        Amount::PerTier(n) => n.saturating_mul(i32::from(tier)),
+        _ => 0,
+    }
+}

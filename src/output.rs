@@ -1,0 +1,219 @@
+//! Turns a finished fight into what people read: a short outcome, a
+//! readable event log, or JSON. Deterministic: the same fight prints the
+//! same bytes.
+
+use serde::Serialize;
+
+use crate::engine::{Engine, Event, EventKind, Refusal, UnitIdx};
+use crate::spec::Side;
+
+/// One fight, ready to print.
+#[derive(Debug, Clone, Serialize)]
+pub struct FightReport {
+    pub left: String,
+    pub right: String,
+    pub seed: u64,
+    pub fight_index: u64,
+    /// `"left"`, `"right"` or `"draw"`.
+    pub winner: String,
+    pub reason: String,
+    pub end_ms: i32,
+    pub left_survivors: u32,
+    pub right_survivors: u32,
+    pub left_vitality: i64,
+    pub right_vitality: i64,
+    pub units: Vec<UnitReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log: Option<Vec<LogLine>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitReport {
+    pub label: String,
+    pub card: String,
+    pub side: String,
+    pub tier: u8,
+    pub alive: bool,
+    pub vitality: i32,
+    pub max_vitality: i32,
+    pub damage_dealt: i64,
+    pub damage_taken: i64,
+    pub activations: u32,
+    pub kills: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct LogLine {
+    pub time_ms: i32,
+    pub event: String,
+    pub unit: String,
+    pub other: String,
+    pub amount: i32,
+    pub detail: i32,
+    pub rule: String,
+    pub text: String,
+}
+
+/// `L1 Executioner Crab`: side letter, place in reading order, card name.
+pub fn unit_label(e: &Engine, u: UnitIdx) -> String {
+    if u.is_none() {
+        return "-".to_string();
+    }
+    let side = e.u.side[u.i()];
+    let rank = e.order().iter().filter(|x| e.u.side[x.i()] == side).position(|x| *x == u).map_or(0, |p| p + 1);
+    let letter = if side == Side::Left { 'L' } else { 'R' };
+    format!("{letter}{rank} {}", e.catalog.card(e.u.card[u.i()]).name)
+}
+
+/// Builds the report of a finished fight in `e`.
+pub fn fight_report(e: &mut Engine, left: &str, right: &str, seed: u64, fight_index: u64, with_log: bool) -> FightReport {
+    let o = e.finish();
+    let l = e.side_summary(Side::Left);
+    let r = e.side_summary(Side::Right);
+    let units = e
+        .order()
+        .iter()
+        .map(|&u| {
+            let i = u.i();
+            UnitReport {
+                label: unit_label(e, u),
+                card: e.catalog.card(e.u.card[i]).key.clone(),
+                side: e.u.side[i].name().to_string(),
+                tier: e.u.native_tier[i],
+                alive: e.u.alive[i],
+                vitality: e.u.vitality[i],
+                max_vitality: e.u.max_vitality[i],
+                damage_dealt: e.u.damage_dealt[i],
+                damage_taken: e.u.damage_taken[i],
+                activations: e.u.activations[i],
+                kills: e.u.kills[i],
+            }
+        })
+        .collect();
+    let log = with_log.then(|| e.log.events.iter().map(|ev| log_line(e, ev)).collect());
+    FightReport {
+        left: left.to_string(),
+        right: right.to_string(),
+        seed,
+        fight_index,
+        winner: o.winner.map_or("draw", |s| s.name()).to_string(),
+        reason: o.reason.name().to_string(),
+        end_ms: o.end_ms,
+        left_survivors: l.survivors,
+        right_survivors: r.survivors,
+        left_vitality: l.remaining_vitality,
+        right_vitality: r.remaining_vitality,
+        units,
+        log,
+    }
+}
+
+fn log_line(e: &Engine, ev: &Event) -> LogLine {
+    let unit = unit_label(e, ev.unit);
+    let other = unit_label(e, ev.other);
+    LogLine {
+        time_ms: ev.time_ms,
+        event: ev.kind.name().to_string(),
+        text: describe(ev, &unit, &other),
+        unit,
+        other,
+        amount: ev.amount,
+        detail: ev.detail,
+        rule: ev.rule.to_string(),
+    }
+}
+
+fn describe(ev: &Event, unit: &str, other: &str) -> String {
+    let (a, d) = (ev.amount, ev.detail);
+    match ev.kind {
+        EventKind::BattleStart => format!("battle starts with {a} units"),
+        EventKind::Activate => format!("{unit} activates against {other} (Power {a})"),
+        EventKind::NoTarget => format!("{unit} finds no living target"),
+        EventKind::HitSkipped => format!("hit on {unit} skipped ({a} damage)"),
+        EventKind::Damage if other == "-" => format!("{unit} takes {a} damage, Vitality {d}"),
+        EventKind::Damage => format!("{other} deals {a} damage to {unit}, Vitality {d}"),
+        EventKind::ArmorAbsorbed => format!("{unit}'s Armor {d} absorbs all {a}"),
+        EventKind::InsuranceSpent => format!("{unit} spends {d} Insurance, absorbing {a}"),
+        EventKind::SubrogatedSpent => format!("{unit} spends {d} Subrogated Insurance, absorbing {a}"),
+        EventKind::ShieldAbsorbed => format!("{unit}'s Shield absorbs {a}, {d} left"),
+        EventKind::ShieldBroken => format!("{unit}'s Shield breaks"),
+        EventKind::Heal => format!("{unit} restores {a}, Vitality {d}"),
+        EventKind::MaimPrevented => format!("{unit}'s Maim prevents {a}, {d} points consumed"),
+        EventKind::ShieldGained => format!("{unit} gains {a} Shield, now {d}"),
+        EventKind::MaimApplied => format!("{unit} is Maimed {a}, now {d}"),
+        EventKind::CullSucceeded => format!("{other} Culls {unit} (Maim {a} > Vitality {d})"),
+        EventKind::CullFailed => format!("Cull on {unit} fails (Maim {a} vs Vitality {d})"),
+        EventKind::BurnApplied => format!("{unit} Burns {a}, now {d}"),
+        EventKind::BurnTick => format!("{unit}'s Burn ticks for {a}, {d} left"),
+        EventKind::BurnSpread => format!("Burn {a} spreads to {unit}, now {d}"),
+        EventKind::VenomApplied => format!("{unit} gains {a} Venom, now {d}"),
+        EventKind::VenomTick => format!("{unit}'s Venom ticks for {a}, {d} left"),
+        EventKind::CrushApplied => format!("{unit} is Crushed {a}, Armor {d}"),
+        EventKind::CrushExpired => format!("{unit}'s Crush of {a} expires"),
+        EventKind::SmashApplied => format!("{unit} is Smashed for {a} ms"),
+        EventKind::SmashExpired => format!("{unit}'s Smash ends, tier {a}"),
+        EventKind::Stunned => format!("{unit} is Stunned for {a} ms"),
+        EventKind::Frozen => format!("{unit} is Frozen for {a} ms more, {d} left"),
+        EventKind::Prismbroken => format!("{unit} is Prismbroken for {a} ms more"),
+        EventKind::Entrapped => format!("{unit} is Entrapped for {a} ms"),
+        EventKind::InsuranceGained => format!("{unit} gains {a} Insurance"),
+        EventKind::StatChanged => {
+            let stat = ["Power", "Speed", "Armor", "Focus"].get(d as usize).copied().unwrap_or("stat");
+            format!("{unit}'s {stat} changes by {a}")
+        }
+        EventKind::Refused => {
+            let why = Refusal::from_code(d).map_or("gate", |r| r.name());
+            format!("{unit} refuses an effect ({why})")
+        }
+        EventKind::Thorns => format!("{other}'s Thorns take {a} Vitality from {unit}"),
+        EventKind::Riposte => format!("{other}'s Riposte takes {a} Vitality from {unit}"),
+        EventKind::SubrogatedRetaliation => format!("{other}'s Subrogated Insurance takes {a} Vitality from {unit}"),
+        EventKind::Feast => format!("{unit} Feasts for {a}"),
+        EventKind::BloodlettingPaid => format!("{unit} pays {a} Vitality for {other}'s Bloodletting"),
+        EventKind::AbilityAborted => format!("{unit}'s ability is aborted"),
+        EventKind::StockMinted => format!("{unit} mints 1 Stock, side holds {d}"),
+        EventKind::Overtime => format!("overtime: {a} damage to every combatant"),
+        EventKind::Death => format!("{unit} dies"),
+        EventKind::FightEnd => "fight ends".to_string(),
+    }
+}
+
+/// The outcome as a few lines of text, then the log when present.
+pub fn to_text(r: &FightReport) -> String {
+    let mut out = String::new();
+    let verdict = match r.winner.as_str() {
+        "draw" => "draw".to_string(),
+        w => format!("{w} wins ({})", if w == "left" { &r.left } else { &r.right }),
+    };
+    out += &format!("{} vs {}  (seed {}, fight {})\n", r.left, r.right, r.seed, r.fight_index);
+    out += &format!("result: {verdict} by {} at {}\n", r.reason, seconds(r.end_ms));
+    out += &format!(
+        "survivors: left {} ({} Vitality), right {} ({} Vitality)\n",
+        r.left_survivors, r.left_vitality, r.right_survivors, r.right_vitality
+    );
+    for u in &r.units {
+        out += &format!(
+            "  {:<28} {:<5} t{} {:>5}/{:<5} dealt {:>6} taken {:>6} acts {:>3} kills {}\n",
+            u.label,
+            if u.alive { "alive" } else { "dead" },
+            u.tier,
+            u.vitality,
+            u.max_vitality,
+            u.damage_dealt,
+            u.damage_taken,
+            u.activations,
+            u.kills
+        );
+    }
+    if let Some(log) = &r.log {
+        out += "log:\n";
+        for l in log {
+            out += &format!("  {:>9}  {:<60} [{}]\n", seconds(l.time_ms), l.text, l.rule);
+        }
+    }
+    out
+}
+
+fn seconds(ms: i32) -> String {
+    format!("{}.{:03}s", ms / 1000, ms % 1000)
+}

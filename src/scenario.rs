@@ -1,0 +1,433 @@
+//! The conformance harness: runs a [`Scenario`] step by step against the
+//! engine and reports every expectation that failed, with expected and
+//! actual values. Scenarios are TOML (see `docs/scenarios.md`), parsed by
+//! `config::scenario`.
+
+use std::path::PathBuf;
+
+use crate::catalog::{Catalog, Op};
+use crate::engine::{EndReason, Engine, Event, FightRng, UnitIdx};
+use crate::settings::Rules;
+use crate::spec::{Placement, Side};
+
+/// A parsed, checked scenario.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    pub file: PathBuf,
+    pub covers: Vec<String>,
+    pub seed: u64,
+    pub runs: u32,
+    /// The catalog plus the scenario's inline cards.
+    pub catalog: Catalog,
+    pub units: Vec<ScenarioUnit>,
+    pub steps: Vec<ScenarioStep>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ScenarioUnit {
+    pub name: String,
+    pub side: Side,
+    /// Footprint as `[left, top, right, bottom)` cells.
+    pub rect: [i64; 4],
+    pub placement: Placement,
+    pub state: InitialState,
+}
+
+/// State set on a unit before the battle starts.
+#[derive(Debug, Clone, Default)]
+pub struct InitialState {
+    pub vitality: Option<i32>,
+    pub shield: Option<i32>,
+    pub maim: Option<i32>,
+    pub burn: Option<i32>,
+    pub venom: Option<i32>,
+    pub insurance: Option<i32>,
+    pub subrogated: Option<i32>,
+    pub armor_bonus: Option<i32>,
+    pub power_bonus: Option<i32>,
+    pub focus_bonus: Option<i32>,
+    pub speed_bonus: Option<i32>,
+    pub stun_ms: Option<i32>,
+    pub freeze_ms: Option<i32>,
+    pub entrap_ms: Option<i32>,
+    pub prismbreak_ms: Option<i32>,
+    pub charge: Option<i32>,
+    pub relentless: Option<bool>,
+    pub dormant: Option<bool>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    Nothing,
+    /// Force a full activation, optionally at a chosen target.
+    Activate { unit: usize, target: Option<usize> },
+    /// Apply one clause from a source (or none) to a target.
+    Apply { op: Op, source: Option<usize>, target: usize },
+    Advance(i32),
+    RunToEnd,
+}
+
+#[derive(Debug, Clone)]
+pub struct ScenarioStep {
+    pub action: Action,
+    pub expects: Vec<Expectation>,
+    /// Must appear, in this order, among the step's events.
+    pub events: Vec<EventMatch>,
+    /// Must not appear among the step's events.
+    pub no_events: Vec<EventMatch>,
+    pub outcome: Option<OutcomeWant>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutcomeWant {
+    pub winner: Option<Side>,
+    pub reason: Option<EndReason>,
+    pub end_ms: Option<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Want {
+    Number(i64),
+    Flag(bool),
+}
+
+impl std::fmt::Display for Want {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Want::Number(n) => write!(f, "{n}"),
+            Want::Flag(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Expectation {
+    pub unit: usize,
+    pub field: Field,
+    pub want: Want,
+    /// `(rate, tolerance)`: a frequency over the runs instead of a certainty.
+    pub rate: Option<(f64, f64)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EventMatch {
+    pub kind: crate::engine::EventKind,
+    pub unit: Option<usize>,
+    pub other: Option<usize>,
+    pub amount: Option<i32>,
+    pub detail: Option<i32>,
+    pub rule: Option<String>,
+    pub rate: Option<(f64, f64)>,
+}
+
+macro_rules! fields {
+    ($( $Variant:ident = $text:literal, $flag:literal ),* $(,)?) => {
+        /// A unit property an expectation can check.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Field { $( $Variant, )* }
+        impl Field {
+            pub const ALL: &'static [Field] = &[ $( Field::$Variant, )* ];
+            pub fn name(self) -> &'static str { match self { $( Field::$Variant => $text, )* } }
+            pub fn from_name(t: &str) -> Option<Field> { match t { $( $text => Some(Field::$Variant), )* _ => None } }
+            pub fn is_flag(self) -> bool { match self { $( Field::$Variant => $flag, )* } }
+        }
+    };
+}
+
+fields! {
+    Vitality = "vitality", false,
+    MaxVitality = "max_vitality", false,
+    Shield = "shield", false,
+    Maim = "maim", false,
+    Burn = "burn", false,
+    Venom = "venom", false,
+    Insurance = "insurance", false,
+    Subrogated = "subrogated", false,
+    Armor = "armor", false,
+    Power = "power", false,
+    Speed = "speed", false,
+    Focus = "focus", false,
+    Tier = "tier", false,
+    Charge = "charge", false,
+    StunMs = "stun_ms", false,
+    FreezeMs = "freeze_ms", false,
+    EntrapMs = "entrap_ms", false,
+    PrismbreakMs = "prismbreak_ms", false,
+    SmashMs = "smash_ms", false,
+    Activations = "activations", false,
+    Kills = "kills", false,
+    DamageDealt = "damage_dealt", false,
+    DamageTaken = "damage_taken", false,
+    Stock = "stock", false,
+    Alive = "alive", true,
+}
+
+fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
+    let i = u.i();
+    let n = |v: i32| Want::Number(i64::from(v));
+    match f {
+        Field::Vitality => n(e.u.vitality[i]),
+        Field::MaxVitality => n(e.u.max_vitality[i]),
+        Field::Shield => n(e.u.shield[i]),
+        Field::Maim => n(e.u.maim[i]),
+        Field::Burn => n(e.u.burn[i]),
+        Field::Venom => n(e.u.venom[i]),
+        Field::Insurance => n(e.u.insurance[i]),
+        Field::Subrogated => n(e.u.subrogated[i]),
+        Field::Armor => n(e.armor(u)),
+        Field::Power => n(e.power(u)),
+        Field::Speed => n(e.speed(u)),
+        Field::Focus => n(e.focus(u)),
+        Field::Tier => n(i32::from(e.u.tier[i])),
+        Field::Charge => n(e.u.charge[i]),
+        Field::StunMs => n(e.u.stun_ms[i]),
+        Field::FreezeMs => n(e.u.freeze_ms[i]),
+        Field::EntrapMs => n(e.u.entrap_ms[i]),
+        Field::PrismbreakMs => n(e.u.prismbreak_ms[i]),
+        Field::SmashMs => n(e.u.smash_ms[i]),
+        Field::Activations => n(e.u.activations[i] as i32),
+        Field::Kills => n(e.u.kills[i] as i32),
+        Field::DamageDealt => Want::Number(e.u.damage_dealt[i]),
+        Field::DamageTaken => Want::Number(e.u.damage_taken[i]),
+        Field::Stock => n(e.stock[e.u.side[i].index()]),
+        Field::Alive => Want::Flag(e.u.alive[i]),
+    }
+}
+
+/// The result of running one scenario.
+#[derive(Debug, Clone)]
+pub struct ScenarioReport {
+    pub name: String,
+    pub file: PathBuf,
+    pub covers: Vec<String>,
+    /// One line per failed expectation: where, expected, actual.
+    pub failures: Vec<String>,
+    /// Expectations checked (per run, plus one per frequency).
+    pub checks: usize,
+}
+
+impl ScenarioReport {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs a scenario `runs` times (fight indices 0..runs of its seed).
+pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
+    let mut failures = Vec::new();
+    let mut checks = 0;
+    // Frequencies: (label, hits, rate, tolerance) per rated expectation.
+    let mut freq: Vec<(String, u32, f64, f64)> = Vec::new();
+    let mut engine = Engine::new(&s.catalog, rules.clone());
+    engine.enable_log();
+    for run_index in 0..s.runs {
+        let mut run_failures = Vec::new();
+        let mut slot = 0;
+        run_once(s, &mut engine, run_index, &mut run_failures, &mut checks, &mut |label, held, rate, tol| {
+            if run_index == 0 {
+                freq.push((label, 0, rate, tol));
+            }
+            if held {
+                freq[slot].1 += 1;
+            }
+            slot += 1;
+        });
+        if !run_failures.is_empty() {
+            let prefix = if s.runs > 1 { format!("run {run_index}: ") } else { String::new() };
+            failures.extend(run_failures.into_iter().map(|f| format!("{prefix}{f}")));
+            break;
+        }
+    }
+    for (label, hits, rate, tol) in freq {
+        checks += 1;
+        let observed = f64::from(hits) / f64::from(s.runs.max(1));
+        if (observed - rate).abs() > tol {
+            failures.push(format!("{label}: expected rate {rate:.4} ± {tol:.4} over {} runs, observed {observed:.4}", s.runs));
+        }
+    }
+    ScenarioReport { name: s.name.clone(), file: s.file.clone(), covers: s.covers.clone(), failures, checks }
+}
+
+fn run_once(
+    s: &Scenario,
+    e: &mut Engine,
+    run_index: u32,
+    failures: &mut Vec<String>,
+    checks: &mut usize,
+    rated: &mut dyn FnMut(String, bool, f64, f64),
+) {
+    e.reset(FightRng::for_fight(s.seed, u64::from(run_index)));
+    for u in &s.units {
+        let Some(idx) = e.add_unit(u.side, u.placement) else {
+            failures.push("too many units".to_string());
+            return;
+        };
+        apply_state(e, idx, &u.state);
+    }
+    e.start_battle();
+    let name = |i: usize| s.units[i].name.as_str();
+    for (si, step) in s.steps.iter().enumerate() {
+        let from = e.log.events.len();
+        match &step.action {
+            Action::Nothing => {}
+            Action::Activate { unit, target } => {
+                let t = target.map_or(UnitIdx::NONE, |t| UnitIdx(t as u8));
+                e.activate(UnitIdx(*unit as u8), t);
+                e.check_end();
+            }
+            Action::Apply { op, source, target } => {
+                let src = source.map_or(UnitIdx::NONE, |x| UnitIdx(x as u8));
+                e.apply_clause(op, src, UnitIdx(*target as u8));
+                e.check_end();
+            }
+            Action::Advance(ms) => {
+                let stop = e.now.saturating_add(*ms);
+                e.run_until(stop);
+            }
+            Action::RunToEnd => {
+                e.run_until(e.rules.overtime.cap_ms);
+                e.finish();
+            }
+        }
+        let events = &e.log.events[from..];
+        for x in &step.expects {
+            let actual = read_field(e, UnitIdx(x.unit as u8), x.field);
+            let label = format!("step {si}: {}.{}", name(x.unit), x.field.name());
+            match x.rate {
+                Some((r, t)) => rated(format!("{label} = {}", x.want), actual == x.want, r, t),
+                None => {
+                    *checks += 1;
+                    if actual != x.want {
+                        failures.push(format!("{label}: expected {}, found {actual}", x.want));
+                    }
+                }
+            }
+        }
+        // Ordered subsequence: each matcher after the previous match.
+        let mut cursor = 0;
+        for m in &step.events {
+            let label = format!("step {si}: event {}", describe(m, &name));
+            let found = events[cursor..].iter().position(|ev| matches(ev, m));
+            match m.rate {
+                Some((r, t)) => rated(label, events.iter().any(|ev| matches(ev, m)), r, t),
+                None => {
+                    *checks += 1;
+                    match found {
+                        Some(p) => cursor += p + 1,
+                        None => failures.push(format!(
+                            "{label}: expected in order after event #{cursor} of this step, not found; the step's events were: {}",
+                            summarize(events, &name)
+                        )),
+                    }
+                }
+            }
+        }
+        for m in &step.no_events {
+            *checks += 1;
+            if let Some(ev) = events.iter().find(|ev| matches(ev, m)) {
+                failures.push(format!("step {si}: expected no event {}, found {}", describe(m, &name), one_event(ev, &name)));
+            }
+        }
+        if let Some(o) = &step.outcome {
+            *checks += 1;
+            match e.outcome() {
+                None => failures.push(format!("step {si}: expected the fight to have ended, it is still running at {} ms", e.now)),
+                Some(got) => {
+                    let side = |w: Option<Side>| w.map_or("draw", |s| s.name());
+                    if got.winner != o.winner {
+                        failures.push(format!("step {si}: outcome.winner: expected {}, found {}", side(o.winner), side(got.winner)));
+                    }
+                    if let Some(r) = o.reason {
+                        if r != got.reason {
+                            failures.push(format!("step {si}: outcome.reason: expected {}, found {}", r.name(), got.reason.name()));
+                        }
+                    }
+                    if let Some(t) = o.end_ms {
+                        if t != got.end_ms {
+                            failures.push(format!("step {si}: outcome.end_ms: expected {t}, found {}", got.end_ms));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn apply_state(e: &mut Engine, u: UnitIdx, s: &InitialState) {
+    let i = u.i();
+    let set = |col: &mut Vec<i32>, v: Option<i32>| {
+        if let Some(v) = v {
+            col[i] = v;
+        }
+    };
+    set(&mut e.u.vitality, s.vitality.map(|v| v.clamp(1, e.u.max_vitality[i])));
+    set(&mut e.u.shield, s.shield);
+    set(&mut e.u.maim, s.maim);
+    set(&mut e.u.insurance, s.insurance);
+    set(&mut e.u.subrogated, s.subrogated);
+    set(&mut e.u.armor_bonus, s.armor_bonus);
+    set(&mut e.u.power_bonus, s.power_bonus);
+    set(&mut e.u.focus_bonus, s.focus_bonus);
+    set(&mut e.u.speed_bonus, s.speed_bonus);
+    set(&mut e.u.stun_ms, s.stun_ms);
+    set(&mut e.u.freeze_ms, s.freeze_ms);
+    set(&mut e.u.entrap_ms, s.entrap_ms);
+    set(&mut e.u.prismbreak_ms, s.prismbreak_ms);
+    set(&mut e.u.charge, s.charge);
+    if let Some(b) = s.burn.filter(|b| *b > 0) {
+        e.u.burn[i] = b;
+        e.u.burn_next_ms[i] = e.rules.burn.tick_ms;
+    }
+    if let Some(v) = s.venom.filter(|v| *v > 0) {
+        e.u.venom[i] = v;
+        e.u.venom_next_ms[i] = e.rules.venom.tick_ms;
+    }
+    if let Some(r) = s.relentless {
+        e.u.relentless[i] = r;
+    }
+    if let Some(d) = s.dormant {
+        e.u.dormant[i] = d;
+    }
+}
+
+fn matches(ev: &Event, m: &EventMatch) -> bool {
+    ev.kind == m.kind
+        && m.unit.is_none_or(|u| ev.unit == UnitIdx(u as u8))
+        && m.other.is_none_or(|u| ev.other == UnitIdx(u as u8))
+        && m.amount.is_none_or(|a| ev.amount == a)
+        && m.detail.is_none_or(|d| ev.detail == d)
+        && m.rule.as_deref().is_none_or(|r| ev.rule == r)
+}
+
+fn describe<'a>(m: &EventMatch, name: &dyn Fn(usize) -> &'a str) -> String {
+    let mut out = m.kind.name().to_string();
+    if let Some(u) = m.unit {
+        out += &format!(" unit={}", name(u));
+    }
+    if let Some(u) = m.other {
+        out += &format!(" other={}", name(u));
+    }
+    if let Some(a) = m.amount {
+        out += &format!(" amount={a}");
+    }
+    if let Some(d) = m.detail {
+        out += &format!(" detail={d}");
+    }
+    if let Some(r) = &m.rule {
+        out += &format!(" rule={r}");
+    }
+    out
+}
+
+fn one_event<'a>(ev: &Event, name: &dyn Fn(usize) -> &'a str) -> String {
+    let who = |u: UnitIdx| if u.is_none() { "-".to_string() } else { name(u.i()).to_string() };
+    format!("{}(unit={}, other={}, amount={}, detail={}, rule={})", ev.kind.name(), who(ev.unit), who(ev.other), ev.amount, ev.detail, ev.rule)
+}
+
+fn summarize<'a>(events: &[Event], name: &dyn Fn(usize) -> &'a str) -> String {
+    if events.is_empty() {
+        return "(none)".to_string();
+    }
+    events.iter().map(|e| one_event(e, name)).collect::<Vec<_>>().join("; ")
+}

@@ -1,0 +1,129 @@
+//! Every number the rule book gives, in one place (`configs/rules.toml`).
+//!
+//! The engine reads [`Rules`], a plain `Copy`-friendly struct of integers. The
+//! file form wraps each value as `{ value, rule }` so that every number carries
+//! the rule it comes from; [`Rules::citations`] lists them for documentation and
+//! tests.
+
+use serde::Deserialize;
+
+/// One setting as written in `rules.toml`: the number and the rule it cites.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setting {
+    pub value: i32,
+    pub rule: String,
+}
+
+macro_rules! rules_settings {
+    ($( $section:ident : $Section:ident { $( $field:ident ),* $(,)? } )*) => {
+        /// The rule book's numbers, as the engine reads them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct Rules { $( pub $section: $Section, )* }
+
+        $(
+            #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+            pub struct $Section { $( pub $field: i32, )* }
+        )*
+
+        /// The file form: every value beside its rule number.
+        pub mod file {
+            use super::Setting;
+            use serde::Deserialize;
+
+            #[derive(Debug, Clone, Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct RulesFile { $( pub $section: $Section, )* }
+
+            $(
+                #[derive(Debug, Clone, Deserialize)]
+                #[serde(deny_unknown_fields)]
+                pub struct $Section { $( pub $field: Setting, )* }
+            )*
+        }
+
+        impl Rules {
+            /// Lowers the file form, keeping only the numbers.
+            pub fn from_file(file: &file::RulesFile) -> Rules {
+                Rules { $( $section: $Section { $( $field: file.$section.$field.value, )* }, )* }
+            }
+
+            /// `(section.key, value, rule)` for every setting, in file order.
+            pub fn citations(file: &file::RulesFile) -> Vec<(String, i32, String)> {
+                let mut out = Vec::new();
+                $( $(
+                    out.push((
+                        concat!(stringify!($section), ".", stringify!($field)).to_string(),
+                        file.$section.$field.value,
+                        file.$section.$field.rule.clone(),
+                    ));
+                )* )*
+                out
+            }
+        }
+    };
+}
+
+rules_settings! {
+    board: BoardRules { columns, rows }
+    clock: ClockRules { charge_to_activate, rate_at_zero_speed, minimum_rate, freeze_rate_percent }
+    armor: ArmorRules { curve_constant, flat_divisor }
+    insurance: InsuranceRules { point_capacity, reaction_depth }
+    maim: MaimRules { restoration_per_point }
+    burn: BurnRules { tick_ms, decay_percent, decay_minimum, spread_chance_percent, cap, from_power_percent }
+    venom: VenomRules { tick_ms, decay_min_percent, decay_max_percent, decay_minimum }
+    prismbreak: PrismbreakRules { duration_ms, tick_bonus_percent }
+    crush: CrushRules { duration_ms, windows_per_unit }
+    freeze: FreezeRules { duration_ms, reapply_ms }
+    entrap: EntrapRules { duration_ms }
+    feast: FeastRules { percent, minimum }
+    exalt: ExaltRules { percent_per_stack }
+    targeting: TargetingRules { focus_floor }
+    penny: PennyRules { stock_mint_chance_percent }
+    tremor: TremorRules { hits }
+    overtime: OvertimeRules { start_ms, tick_ms, cap_ms }
+    limits: LimitRules { events_per_fight, trigger_depth }
+}
+
+impl Rules {
+    /// Checks the relations between settings that the engine relies on.
+    /// Returns `(key, what is wrong)` for each violation.
+    pub fn check(&self) -> Vec<(&'static str, String)> {
+        let mut bad = Vec::new();
+        let mut positive = |key: &'static str, v: i32| {
+            if v <= 0 {
+                bad.push((key, format!("must be greater than 0, found {v}")));
+            }
+        };
+        positive("board.columns", self.board.columns);
+        positive("board.rows", self.board.rows);
+        positive("clock.charge_to_activate", self.clock.charge_to_activate);
+        positive("clock.rate_at_zero_speed", self.clock.rate_at_zero_speed);
+        positive("clock.minimum_rate", self.clock.minimum_rate);
+        positive("clock.freeze_rate_percent", self.clock.freeze_rate_percent);
+        positive("armor.curve_constant", self.armor.curve_constant);
+        positive("armor.flat_divisor", self.armor.flat_divisor);
+        positive("insurance.point_capacity", self.insurance.point_capacity);
+        positive("maim.restoration_per_point", self.maim.restoration_per_point);
+        positive("burn.tick_ms", self.burn.tick_ms);
+        positive("venom.tick_ms", self.venom.tick_ms);
+        positive("crush.windows_per_unit", self.crush.windows_per_unit);
+        positive("overtime.tick_ms", self.overtime.tick_ms);
+        positive("overtime.cap_ms", self.overtime.cap_ms);
+        positive("tremor.hits", self.tremor.hits);
+        positive("limits.events_per_fight", self.limits.events_per_fight);
+        if self.board.columns > 64 || self.board.rows > 64 {
+            bad.push(("board.columns", "a side's grid is at most 64 x 64 cells".to_string()));
+        }
+        if self.venom.decay_min_percent > self.venom.decay_max_percent {
+            bad.push((
+                "venom.decay_min_percent",
+                "must not exceed venom.decay_max_percent".to_string(),
+            ));
+        }
+        if self.crush.windows_per_unit > 64 {
+            bad.push(("crush.windows_per_unit", "at most 64".to_string()));
+        }
+        bad
+    }
+}

@@ -1,0 +1,46 @@
+//! What a fight is made of: two boards of placed cards. Plain data, built by
+//! the loader or a suite, read by the engine.
+
+use crate::catalog::CardId;
+
+/// One card on a board: its tier and the cell of its footprint's top-left
+/// corner, as column and row counted from 0 (100.4, reconstructed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub card: CardId,
+    pub tier: u8,
+    pub column: u8,
+    pub row: u8,
+}
+
+/// One side's units.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct BoardSpec {
+    pub name: String,
+    pub units: Vec<Placement>,
+}
+
+/// The two sides of a fight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Left = 0,
+    Right = 1,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        }
+    }
+}
