@@ -99,12 +99,14 @@ pub fn suggestion(typed: &str, names: &[&str]) -> String {
 /// The valid name nearest to `typed`, if any is close enough to be a typo.
 pub fn nearest<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
     let typed_lower = typed.to_lowercase();
+    // Typos: a few edits (transpositions count as one), scaled to length.
+    let allowed = (typed_lower.chars().count() / 3 + 1).max(1);
     names
         .iter()
-        .map(|n| (strsim::jaro_winkler(&typed_lower, n), *n))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, n)| n)
+        .map(|n| (strsim::osa_distance(&typed_lower, n), strsim::jaro_winkler(&typed_lower, n), *n))
+        .filter(|(d, jw, _)| *d <= allowed || *jw >= 0.9)
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, n)| n)
 }
 
 /// Adds a suggestion to serde's own "unknown field/variant `x`, expected one

@@ -31,8 +31,13 @@ pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Dia
         Diagnostic::at(file, text, e.span(), "", e.message().trim().to_string())
     })?;
     serde_path_to_error::deserialize(de).map_err(|e| {
+        // `Spanned` values add a private segment to the path; drop it.
         let path = e.path().to_string();
-        let key = if path == "." { String::new() } else { path };
+        let key = if path == "." {
+            String::new()
+        } else {
+            path.split('.').filter(|seg| !seg.starts_with("$__")).collect::<Vec<_>>().join(".").replace(".[", "[")
+        };
         let inner = e.into_inner();
         Diagnostic::at(
             file,

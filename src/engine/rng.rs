@@ -70,8 +70,8 @@ mod tests {
         assert_eq!(other, SNAPSHOT_SEED42_FIGHT7, "stream selection changed");
     }
 
-    const SNAPSHOT_SEED42_FIGHT0: [u32; 4] = [0, 0, 0, 0];
-    const SNAPSHOT_SEED42_FIGHT7: [u32; 2] = [0, 0];
+    const SNAPSHOT_SEED42_FIGHT0: [u32; 4] = [962419617, 2928721845, 628724104, 4081401798];
+    const SNAPSHOT_SEED42_FIGHT7: [u32; 2] = [901654480, 551931016];
 
     #[test]
     fn below_stays_in_range_and_reaches_every_value() {
