@@ -2,11 +2,11 @@
 //! interpreter: targeting, lanes, scopes, amounts, conditions, passives.
 //!
 //! Steps, in order: activation start (target pick with Focus and Rabid,
-//! Penny mint), hoisted armor setup (900.2a), the activation lane with bonus
-//! damage accumulating (900.7a), Lucid clauses (800.41b), the Bloodletting
-//! cost (800.4a), the base hit (900.7b), the post-damage lane (900.1a), and
-//! the follow-up step for passives reacting to the unit's own activation
-//! (900.8f).
+//! Penny mint), the Bloodletting cost (800.4a), hoisted armor setup
+//! (900.2a), the activation lane with bonus damage accumulating (900.7a),
+//! Lucid clauses (800.41b), the base hit (900.7b), the post-damage lane
+//! (900.1a), and the follow-up step for passives reacting to the unit's own
+//! activation (900.8f).
 
 use super::damage::{div_ceil, DamageKind};
 use super::effects::Stat;
@@ -118,6 +118,14 @@ impl Engine<'_> {
             joins_hit: true,
             bloodlust_sample: None,
         };
+        // 800.4a: the cost is paid before the activation's damage is
+        // computed, so every clause that reads the cost paid sees it (900.20g).
+        if let Some(cost) = card.bloodletting {
+            if !self.pay_bloodletting(u, cost, &mut ctx) {
+                self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
+                return;
+            }
+        }
         for op in catalog.ops(card.hoisted) {
             self.resolve_op(op, &mut ctx);
         }
@@ -128,13 +136,6 @@ impl Engine<'_> {
             self.resolve_op(op, &mut ctx);
         }
         ctx.joins_hit = false;
-
-        if let Some(cost) = card.bloodletting {
-            if !self.pay_bloodletting(u, cost, &mut ctx) {
-                self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
-                return;
-            }
-        }
 
         // 800.5c: Bloodlust's wounded-enemy sample is taken before the hit.
         ctx.bloodlust_sample = Some(self.bloodlust(u));
@@ -385,7 +386,7 @@ impl Engine<'_> {
             Effect::Cull => {
                 self.try_cull(source, t);
             }
-            Effect::Crush => self.apply_crush(source, t, amount, op.duration_ms),
+            Effect::Crush => self.apply_crush(source, t, amount),
             Effect::Smash => self.apply_smash(source, t, op.duration_ms),
             Effect::Stun => self.apply_stun(source, t, op.duration_ms),
             Effect::Freeze => self.apply_freeze(source, t, op.duration_ms),
@@ -412,7 +413,13 @@ impl Engine<'_> {
         }
         let mut shares = [0i32; super::MAX_UNITS];
         let (first_point, rest) = if total >= n { (1, total - n) } else { (0, total) };
-        let weights: i64 = targets.as_slice().iter().map(|&u| i64::from(self.focus(u).max(0))).sum();
+        // 800.2d: the raw total decides whether shares are equal; 800.2c: no floor.
+        let raw_total: i64 = targets.as_slice().iter().map(|&u| i64::from(self.focus(u))).sum();
+        let weights: i64 = if raw_total > 0 {
+            targets.as_slice().iter().map(|&u| i64::from(self.focus(u).max(0))).sum()
+        } else {
+            0
+        };
         let mut given = 0;
         for (k, &u) in targets.as_slice().iter().enumerate() {
             let share = if weights > 0 {

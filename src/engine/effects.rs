@@ -218,11 +218,12 @@ impl Engine<'_> {
 
     /// Crush: a timed Armor reduction on its own 2-second window (800.12a),
     /// blocked by Relentless (800.12f); it may drive Armor negative (800.12h).
-    pub fn apply_crush(&mut self, source: UnitIdx, u: UnitIdx, amount: i32, duration_ms: i32) {
+    pub fn apply_crush(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
         if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.12f") {
             return;
         }
-        let duration = if duration_ms > 0 { duration_ms } else { self.rules.crush.duration_ms };
+        // 800.12a: every Crush uses the same window, whatever a clause names.
+        let duration = self.rules.crush.duration_ms;
         let expires = self.now.saturating_add(duration);
         let cap = self.rules.crush.windows_per_unit.clamp(1, 64) as usize;
         let w = &mut self.u.crush[u.i()];
