@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use gridsim::config;
 use gridsim::engine::{Engine, FightRng};
 

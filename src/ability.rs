@@ -2,8 +2,8 @@
 //! triggers, keywords, kinds and footprints. Shared by the loader (which
 //! parses the names) and the engine (which interprets them).
 
-use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde::de::{self, Deserializer};
 
 /// Declares a closed set of names a designer may type, with its list of
 /// names for error messages and documentation, and a deserializer whose
@@ -283,7 +283,10 @@ pub enum Amount {
     /// `N x tier`.
     PerTier(i32),
     /// `N per COUNT`: a count of zero gives zero (900.4).
-    Per { each: i32, count: Count },
+    Per {
+        each: i32,
+        count: Count,
+    },
     /// `P% power`: a share of effective Power, floored, at least 1.
     PowerPercent(i32),
     /// `burn_power`: the rules' Burn-from-Power share (800.8h).

@@ -151,10 +151,7 @@ impl Catalog {
     }
 
     pub fn find(&self, key: &str) -> Option<CardId> {
-        self.cards
-            .iter()
-            .position(|c| c.key == key)
-            .map(|i| CardId(i as u16))
+        self.cards.iter().position(|c| c.key == key).map(|i| CardId(i as u16))
     }
 
     pub fn ops(&self, range: OpRange) -> &[Op] {

@@ -83,7 +83,11 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
     match cli.command {
         Command::Validate { paths } => {
-            let paths = if paths.is_empty() { vec![PathBuf::from("configs")] } else { paths };
+            let paths = if paths.is_empty() {
+                vec![PathBuf::from("configs")]
+            } else {
+                paths
+            };
             let (count, bad) = config::validate_paths(&paths, &cli.cards);
             if bad.is_empty() {
                 println!("{count} file{} ok", if count == 1 { "" } else { "s" });
@@ -92,7 +96,13 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 Err(bad)
             }
         }
-        Command::Fight { left, right, seed, log, json } => {
+        Command::Fight {
+            left,
+            right,
+            seed,
+            log,
+            json,
+        } => {
             let rules = config::load_rules(&cli.rules)?;
             let catalog = config::load_catalog(&cli.cards)?;
             let l = config::load_board(&left, &catalog, &rules)?;
@@ -126,9 +136,17 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 }
             }
             println!("{} passed, {} failed", reports.len() - failed, failed);
-            Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if failed == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
-        Command::Coverage { scenarios, json, markdown } => {
+        Command::Coverage {
+            scenarios,
+            json,
+            markdown,
+        } => {
             let rules = config::load_rules(&cli.rules)?;
             let reports = run_scenarios(&scenarios, &cli.cards, &rules)?;
             let rows = coverage::table(&reports);
@@ -149,7 +167,13 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 print!("{}", coverage::markdown(&rows));
             } else {
                 for r in &rows {
-                    println!("{:<9} {:<10} {:<20} {}", r.rule.id, r.status.name(), r.rule.keyword, r.scenarios.join(", "));
+                    println!(
+                        "{:<9} {:<10} {:<20} {}",
+                        r.rule.id,
+                        r.status.name(),
+                        r.rule.keyword,
+                        r.scenarios.join(", ")
+                    );
                 }
             }
             let failing = rows.iter().any(|r| r.status == coverage::Status::Fail);
@@ -159,7 +183,11 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
 }
 
 /// Loads the catalog and runs every scenario under `paths`, in path order.
-fn run_scenarios(paths: &[PathBuf], cards: &[PathBuf], rules: &Rules) -> Result<Vec<scenario::ScenarioReport>, Vec<Diagnostic>> {
+fn run_scenarios(
+    paths: &[PathBuf],
+    cards: &[PathBuf],
+    rules: &Rules,
+) -> Result<Vec<scenario::ScenarioReport>, Vec<Diagnostic>> {
     let catalog = config::load_catalog(cards)?;
     let files = config::toml_files(paths).map_err(|d| vec![d])?;
     let mut reports = Vec::new();
@@ -173,7 +201,12 @@ fn run_scenarios(paths: &[PathBuf], cards: &[PathBuf], rules: &Rules) -> Result<
     if bad.is_empty() { Ok(reports) } else { Err(bad) }
 }
 
-fn load_scenario(file: &Path, catalog: &gridsim::catalog::Catalog, rules: &Rules) -> Result<scenario::Scenario, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(file).map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
+fn load_scenario(
+    file: &Path,
+    catalog: &gridsim::catalog::Catalog,
+    rules: &Rules,
+) -> Result<scenario::Scenario, Vec<Diagnostic>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
     config::scenario::parse_scenario(file, &text, catalog, rules)
 }

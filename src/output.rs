@@ -60,13 +60,25 @@ pub fn unit_label(e: &Engine, u: UnitIdx) -> String {
         return "-".to_string();
     }
     let side = e.u.side[u.i()];
-    let rank = e.order().iter().filter(|x| e.u.side[x.i()] == side).position(|x| *x == u).map_or(0, |p| p + 1);
+    let rank = e
+        .order()
+        .iter()
+        .filter(|x| e.u.side[x.i()] == side)
+        .position(|x| *x == u)
+        .map_or(0, |p| p + 1);
     let letter = if side == Side::Left { 'L' } else { 'R' };
     format!("{letter}{rank} {}", e.catalog.card(e.u.card[u.i()]).name)
 }
 
 /// Builds the report of a finished fight in `e`.
-pub fn fight_report(e: &mut Engine, left: &str, right: &str, seed: u64, fight_index: u64, with_log: bool) -> FightReport {
+pub fn fight_report(
+    e: &mut Engine,
+    left: &str,
+    right: &str,
+    seed: u64,
+    fight_index: u64,
+    with_log: bool,
+) -> FightReport {
     let o = e.finish();
     let l = e.side_summary(Side::Left);
     let r = e.side_summary(Side::Right);
@@ -158,7 +170,10 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::Entrapped => format!("{unit} is Entrapped for {a} ms"),
         EventKind::InsuranceGained => format!("{unit} gains {a} Insurance"),
         EventKind::StatChanged => {
-            let stat = ["Power", "Speed", "Armor", "Focus"].get(d as usize).copied().unwrap_or("stat");
+            let stat = ["Power", "Speed", "Armor", "Focus"]
+                .get(d as usize)
+                .copied()
+                .unwrap_or("stat");
             format!("{unit}'s {stat} changes by {a}")
         }
         EventKind::Refused => {
@@ -185,7 +200,10 @@ pub fn to_text(r: &FightReport) -> String {
         "draw" => "draw".to_string(),
         w => format!("{w} wins ({})", if w == "left" { &r.left } else { &r.right }),
     };
-    out += &format!("{} vs {}  (seed {}, fight {})\n", r.left, r.right, r.seed, r.fight_index);
+    out += &format!(
+        "{} vs {}  (seed {}, fight {})\n",
+        r.left, r.right, r.seed, r.fight_index
+    );
     out += &format!("result: {verdict} by {} at {}\n", r.reason, seconds(r.end_ms));
     out += &format!(
         "survivors: left {} ({} Vitality), right {} ({} Vitality)\n",

@@ -61,9 +61,16 @@ pub struct InitialState {
 pub enum Action {
     Nothing,
     /// Force a full activation, optionally at a chosen target.
-    Activate { unit: usize, target: Option<usize> },
+    Activate {
+        unit: usize,
+        target: Option<usize>,
+    },
     /// Apply one clause from a source (or none) to a target.
-    Apply { op: Op, source: Option<usize>, target: usize },
+    Apply {
+        op: Op,
+        source: Option<usize>,
+        target: usize,
+    },
     Advance(i32),
     RunToEnd,
 }
@@ -224,17 +231,28 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
     for run_index in 0..s.runs {
         let mut run_failures = Vec::new();
         let mut slot = 0;
-        run_once(s, &mut engine, run_index, &mut run_failures, &mut checks, &mut |label, held, rate, tol| {
-            if run_index == 0 {
-                freq.push((label, 0, rate, tol));
-            }
-            if held {
-                freq[slot].1 += 1;
-            }
-            slot += 1;
-        });
+        run_once(
+            s,
+            &mut engine,
+            run_index,
+            &mut run_failures,
+            &mut checks,
+            &mut |label, held, rate, tol| {
+                if run_index == 0 {
+                    freq.push((label, 0, rate, tol));
+                }
+                if held {
+                    freq[slot].1 += 1;
+                }
+                slot += 1;
+            },
+        );
         if !run_failures.is_empty() {
-            let prefix = if s.runs > 1 { format!("run {run_index}: ") } else { String::new() };
+            let prefix = if s.runs > 1 {
+                format!("run {run_index}: ")
+            } else {
+                String::new()
+            };
             failures.extend(run_failures.into_iter().map(|f| format!("{prefix}{f}")));
             break;
         }
@@ -243,10 +261,19 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
         checks += 1;
         let observed = f64::from(hits) / f64::from(s.runs.max(1));
         if (observed - rate).abs() > tol {
-            failures.push(format!("{label}: expected rate {rate:.4} ± {tol:.4} over {} runs, observed {observed:.4}", s.runs));
+            failures.push(format!(
+                "{label}: expected rate {rate:.4} ± {tol:.4} over {} runs, observed {observed:.4}",
+                s.runs
+            ));
         }
     }
-    ScenarioReport { name: s.name.clone(), file: s.file.clone(), covers: s.covers.clone(), failures, checks }
+    ScenarioReport {
+        name: s.name.clone(),
+        file: s.file.clone(),
+        covers: s.covers.clone(),
+        failures,
+        checks,
+    }
 }
 
 fn run_once(
@@ -326,21 +353,36 @@ fn run_once(
         for m in &step.no_events {
             *checks += 1;
             if let Some(ev) = events.iter().find(|ev| matches(ev, m)) {
-                failures.push(format!("step {si}: expected no event {}, found {}", describe(m, &name), one_event(ev, &name)));
+                failures.push(format!(
+                    "step {si}: expected no event {}, found {}",
+                    describe(m, &name),
+                    one_event(ev, &name)
+                ));
             }
         }
         if let Some(o) = &step.outcome {
             *checks += 1;
             match e.outcome() {
-                None => failures.push(format!("step {si}: expected the fight to have ended, it is still running at {} ms", e.now)),
+                None => failures.push(format!(
+                    "step {si}: expected the fight to have ended, it is still running at {} ms",
+                    e.now
+                )),
                 Some(got) => {
                     let side = |w: Option<Side>| w.map_or("draw", |s| s.name());
                     if got.winner != o.winner {
-                        failures.push(format!("step {si}: outcome.winner: expected {}, found {}", side(o.winner), side(got.winner)));
+                        failures.push(format!(
+                            "step {si}: outcome.winner: expected {}, found {}",
+                            side(o.winner),
+                            side(got.winner)
+                        ));
                     }
                     if let Some(r) = o.reason {
                         if r != got.reason {
-                            failures.push(format!("step {si}: outcome.reason: expected {}, found {}", r.name(), got.reason.name()));
+                            failures.push(format!(
+                                "step {si}: outcome.reason: expected {}, found {}",
+                                r.name(),
+                                got.reason.name()
+                            ));
                         }
                     }
                     if let Some(t) = o.end_ms {
@@ -421,8 +463,22 @@ fn describe<'a>(m: &EventMatch, name: &dyn Fn(usize) -> &'a str) -> String {
 }
 
 fn one_event<'a>(ev: &Event, name: &dyn Fn(usize) -> &'a str) -> String {
-    let who = |u: UnitIdx| if u.is_none() { "-".to_string() } else { name(u.i()).to_string() };
-    format!("{}(unit={}, other={}, amount={}, detail={}, rule={})", ev.kind.name(), who(ev.unit), who(ev.other), ev.amount, ev.detail, ev.rule)
+    let who = |u: UnitIdx| {
+        if u.is_none() {
+            "-".to_string()
+        } else {
+            name(u.i()).to_string()
+        }
+    };
+    format!(
+        "{}(unit={}, other={}, amount={}, detail={}, rule={})",
+        ev.kind.name(),
+        who(ev.unit),
+        who(ev.other),
+        ev.amount,
+        ev.detail,
+        ev.rule
+    )
 }
 
 fn summarize<'a>(events: &[Event], name: &dyn Fn(usize) -> &'a str) -> String {

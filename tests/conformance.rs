@@ -35,7 +35,12 @@ fn every_scenario_passes() {
         .filter(|r| !r.passed())
         .map(|r| format!("{} ({}):\n  {}", r.file.display(), r.name, r.failures.join("\n  ")))
         .collect();
-    assert!(failed.is_empty(), "{} scenario(s) failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} scenario(s) failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }
 
 #[test]

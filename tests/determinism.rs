@@ -29,7 +29,10 @@ fn report_json(catalog: &Catalog, rules: Rules, l: &BoardSpec, r: &BoardSpec, se
 fn same_seed_same_bytes() {
     let (c, rules, l, r) = setup();
     for seed in [1, 2, 99] {
-        assert_eq!(report_json(&c, rules, &l, &r, seed), report_json(&c, rules, &l, &r, seed));
+        assert_eq!(
+            report_json(&c, rules, &l, &r, seed),
+            report_json(&c, rules, &l, &r, seed)
+        );
     }
 }
 
@@ -67,9 +70,17 @@ fn random_board(catalog: &Catalog, rules: &Rules, rng: &mut FightRng) -> BoardSp
         }
         cells.iter().for_each(|&i| taken[i] = true);
         let tier = 1 + rng.below(u32::from(c.tiers())) as u8;
-        units.push(Placement { card, tier, column: col as u8, row: row as u8 });
+        units.push(Placement {
+            card,
+            tier,
+            column: col as u8,
+            row: row as u8,
+        });
     }
-    BoardSpec { name: "random".into(), units }
+    BoardSpec {
+        name: "random".into(),
+        units,
+    }
 }
 
 #[test]
@@ -85,7 +96,10 @@ fn random_boards_keep_invariants_and_end_by_the_cap() {
         assert!(o.end_ms <= rules.overtime.cap_ms, "seed {seed}: ended at {}", o.end_ms);
         for i in 0..e.u.count {
             let (v, m) = (e.u.vitality[i], e.u.max_vitality[i]);
-            assert!((0..=m).contains(&v), "seed {seed}: unit {i} Vitality {v} outside 0..={m}");
+            assert!(
+                (0..=m).contains(&v),
+                "seed {seed}: unit {i} Vitality {v} outside 0..={m}"
+            );
             assert!(e.u.alive[i] || v == 0, "seed {seed}: dead unit {i} holds Vitality {v}");
             assert!(e.u.maim[i] >= 0 && e.u.shield[i] >= 0 && e.u.insurance[i] >= 0);
             assert!(e.u.burn[i] <= rules.burn.cap, "900.33e: Burn over the cap");

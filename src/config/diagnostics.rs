@@ -82,11 +82,7 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 
 /// `` `a`, `b`, `c` ``
 pub fn backticked(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// `"; did you mean `x`?"` when some name is close to `typed`, else empty.
@@ -103,7 +99,13 @@ pub fn nearest<'a>(typed: &str, names: &[&'a str]) -> Option<&'a str> {
     let allowed = (typed_lower.chars().count() / 3 + 1).max(1);
     names
         .iter()
-        .map(|n| (strsim::osa_distance(&typed_lower, n), strsim::jaro_winkler(&typed_lower, n), *n))
+        .map(|n| {
+            (
+                strsim::osa_distance(&typed_lower, n),
+                strsim::jaro_winkler(&typed_lower, n),
+                *n,
+            )
+        })
         .filter(|(d, jw, _)| *d <= allowed || *jw >= 0.9)
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
         .map(|(_, _, n)| n)
@@ -125,11 +127,7 @@ pub fn enrich_serde_message(message: &str) -> String {
         return message.to_string();
     };
     let typed = &rest[..end];
-    let names: Vec<&str> = rest[end + 1..]
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .collect();
+    let names: Vec<&str> = rest[end + 1..].split('`').skip(1).step_by(2).collect();
     format!("{}{}", message.trim_end(), suggestion(typed, &names))
 }
 

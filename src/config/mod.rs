@@ -18,7 +18,7 @@ pub use diagnostics::Diagnostic;
 
 use crate::ability::{CardKind, Effect, KeywordName, Lane, Scope};
 use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Passive, StatLine};
-use crate::settings::{file::RulesFile, Rules};
+use crate::settings::{Rules, file::RulesFile};
 use crate::spec::{BoardSpec, Placement};
 use schema::{BoardFile, CardDef, CardFile};
 
@@ -27,16 +27,19 @@ pub const DEFAULT_RULES_TOML: &str = include_str!("../../configs/rules.toml");
 
 /// Parses `text` as `T`, turning any error into a diagnostic with the key path.
 pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Diagnostic> {
-    let de = toml::de::Deserializer::parse(text).map_err(|e| {
-        Diagnostic::at(file, text, e.span(), "", e.message().trim().to_string())
-    })?;
+    let de = toml::de::Deserializer::parse(text)
+        .map_err(|e| Diagnostic::at(file, text, e.span(), "", e.message().trim().to_string()))?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         // `Spanned` values add a private segment to the path; drop it.
         let path = e.path().to_string();
         let key = if path == "." {
             String::new()
         } else {
-            path.split('.').filter(|seg| !seg.starts_with("$__")).collect::<Vec<_>>().join(".").replace(".[", "[")
+            path.split('.')
+                .filter(|seg| !seg.starts_with("$__"))
+                .collect::<Vec<_>>()
+                .join(".")
+                .replace(".[", "[")
         };
         let inner = e.into_inner();
         Diagnostic::at(
@@ -50,8 +53,7 @@ pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Dia
 }
 
 fn read(file: &Path) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(file)
-        .map_err(|e| Diagnostic::whole_file(file, format!("cannot read file: {e}")))
+    std::fs::read_to_string(file).map_err(|e| Diagnostic::whole_file(file, format!("cannot read file: {e}")))
 }
 
 /// Parses and checks a rules file.
@@ -73,11 +75,7 @@ pub fn parse_rules(file: &Path, text: &str) -> Result<(Rules, RulesFile), Vec<Di
     for (key, problem) in rules.check() {
         bad.push(Diagnostic::at(file, text, None, format!("{key}.value"), problem));
     }
-    if bad.is_empty() {
-        Ok((rules, parsed))
-    } else {
-        Err(bad)
-    }
+    if bad.is_empty() { Ok((rules, parsed)) } else { Err(bad) }
 }
 
 fn is_rule_id(text: &str) -> bool {
@@ -124,8 +122,7 @@ pub fn toml_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Diagnostic> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Diagnostic> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| Diagnostic::whole_file(dir, format!("cannot list: {e}")))?;
+    let entries = std::fs::read_dir(dir).map_err(|e| Diagnostic::whole_file(dir, format!("cannot list: {e}")))?;
     for entry in entries {
         let path = entry
             .map_err(|e| Diagnostic::whole_file(dir, format!("cannot list: {e}")))?
@@ -163,7 +160,11 @@ impl CatalogBuilder {
 
     /// Starts from an existing catalog, so scenario cards extend it.
     pub fn from_catalog(catalog: Catalog) -> CatalogBuilder {
-        let seen = catalog.cards.iter().map(|c| (c.key.clone(), PathBuf::from("catalog"))).collect();
+        let seen = catalog
+            .cards
+            .iter()
+            .map(|c| (c.key.clone(), PathBuf::from("catalog")))
+            .collect();
         CatalogBuilder { catalog, seen }
     }
 
@@ -198,27 +199,45 @@ impl CatalogBuilder {
 
     /// Checks one card and lowers it into the catalog.
     /// `inline_id` names a scenario's inline card, which prints no id.
-    pub fn add_card(&mut self, src: &Source, key: &str, def: &CardDef, inline_id: Option<&str>) -> Result<CardId, Vec<Diagnostic>> {
+    pub fn add_card(
+        &mut self,
+        src: &Source,
+        key: &str,
+        def: &CardDef,
+        inline_id: Option<&str>,
+    ) -> Result<CardId, Vec<Diagnostic>> {
         let mut bad = Vec::new();
-        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
-            Diagnostic::at(src.file, src.text, span, k, m)
-        };
+        let diag =
+            |span: Option<std::ops::Range<usize>>, k: String, m: String| Diagnostic::at(src.file, src.text, span, k, m);
         let id_span = def.id.as_ref().map(|s| s.span());
         let id = match (&def.id, inline_id) {
             (Some(id), _) => id.get_ref().clone(),
             (None, Some(inline)) => inline.to_string(),
             (None, None) => {
-                return Err(vec![diag(None, format!("{key}.id"), "missing field `id`: every card in a card file needs an id".into())]);
+                return Err(vec![diag(
+                    None,
+                    format!("{key}.id"),
+                    "missing field `id`: every card in a card file needs an id".into(),
+                )]);
             }
         };
         let name = match (&def.name, inline_id) {
             (Some(n), _) => n.clone(),
             (None, Some(_)) => id.clone(),
             (None, None) => {
-                return Err(vec![diag(id_span, format!("{key}.name"), "missing field `name`: every card in a card file needs a display name".into())]);
+                return Err(vec![diag(
+                    id_span,
+                    format!("{key}.name"),
+                    "missing field `name`: every card in a card file needs a display name".into(),
+                )]);
             }
         };
-        if inline_id.is_none() && (id.is_empty() || !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')) {
+        if inline_id.is_none()
+            && (id.is_empty()
+                || !id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        {
             bad.push(diag(
                 id_span.clone(),
                 format!("{key}.id"),
@@ -245,16 +264,23 @@ impl CatalogBuilder {
             let ck = format!("{key}.ability[{i}]");
             let c = clause.get_ref();
             let op = lower_op(
-                src, &ck, clause.span(), c.effect, c.amount, c.scope, c.count, c.when, c.duration_ms, &mut bad,
+                src,
+                &ck,
+                clause.span(),
+                c.effect,
+                c.amount,
+                c.scope,
+                c.count,
+                c.when,
+                c.duration_ms,
+                &mut bad,
             );
             let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
             match c.lane {
                 // 900.2a/900.2c: ordinary Crush and Smash move to the front,
                 // keeping their relative order; 900.2d: Crush on Frozen
                 // enemies stays in authored order.
-                Lane::Activation
-                    if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid =>
-                {
+                Lane::Activation if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid => {
                     hoisted.push(op)
                 }
                 // 800.41b: Lucid clauses resolve after the ordinary ones.
@@ -269,14 +295,28 @@ impl CatalogBuilder {
             bad.push(diag(
                 Some(def.ability[0].span()),
                 format!("{key}.ability"),
-                format!("a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines", def.kind),
+                format!(
+                    "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines",
+                    def.kind
+                ),
             ));
         }
         let mut passives = Vec::new();
         for (i, p) in def.passive.iter().enumerate() {
             let pk = format!("{key}.passive[{i}]");
             let pd = p.get_ref();
-            let op = lower_op(src, &pk, p.span(), pd.effect, pd.amount, pd.scope, pd.count, pd.when, pd.duration_ms, &mut bad);
+            let op = lower_op(
+                src,
+                &pk,
+                p.span(),
+                pd.effect,
+                pd.amount,
+                pd.scope,
+                pd.count,
+                pd.when,
+                pd.duration_ms,
+                &mut bad,
+            );
             passives.push(Passive { trigger: pd.on, op });
         }
 
@@ -287,7 +327,10 @@ impl CatalogBuilder {
         let mut push = |ops: Vec<Op>| {
             let start = c.ops.len() as u32;
             c.ops.extend(ops);
-            OpRange { start, end: c.ops.len() as u32 }
+            OpRange {
+                start,
+                end: c.ops.len() as u32,
+            }
         };
         let hoisted = push(hoisted);
         let activation = push(activation);
@@ -295,7 +338,10 @@ impl CatalogBuilder {
         let post_damage = push(post);
         let pstart = c.passives.len() as u32;
         c.passives.extend(passives);
-        let passives = OpRange { start: pstart, end: c.passives.len() as u32 };
+        let passives = OpRange {
+            start: pstart,
+            end: c.passives.len() as u32,
+        };
         let is_object = def.kind.is_object();
         c.cards.push(Card {
             key: id.clone(),
@@ -314,7 +360,11 @@ impl CatalogBuilder {
             passives,
         });
         if c.cards.len() > u16::MAX as usize {
-            return Err(vec![diag(None, key.to_string(), "too many cards (at most 65535)".into())]);
+            return Err(vec![diag(
+                None,
+                key.to_string(),
+                "too many cards (at most 65535)".into(),
+            )]);
         }
         self.seen.insert(id, src.file.to_path_buf());
         Ok(CardId((self.catalog.cards.len() - 1) as u16))
@@ -335,7 +385,13 @@ fn lower_op(
     bad: &mut Vec<Diagnostic>,
 ) -> Op {
     let mut err = |k: &str, m: String| {
-        bad.push(Diagnostic::at(src.file, src.text, Some(span.clone()), format!("{key}.{k}"), m));
+        bad.push(Diagnostic::at(
+            src.file,
+            src.text,
+            Some(span.clone()),
+            format!("{key}.{k}"),
+            m,
+        ));
     };
     if effect.needs_amount() && amount.is_none() {
         err("amount", format!("effect `{effect}` needs an `amount`"));
@@ -344,7 +400,10 @@ fn lower_op(
         err("amount", format!("effect `{effect}` takes no `amount`"));
     }
     if effect.needs_duration() && duration_ms.is_none() {
-        err("duration_ms", format!("effect `{effect}` needs an authored `duration_ms` (800.65f)"));
+        err(
+            "duration_ms",
+            format!("effect `{effect}` needs an authored `duration_ms` (800.65f)"),
+        );
     }
     if let Some(d) = duration_ms {
         if !(1..=600_000).contains(&d) {
@@ -357,12 +416,25 @@ fn lower_op(
         (false, Some(_)) => err("count", format!("scope `{scope}` takes no `count`")),
         _ => {}
     }
-    if effect == Effect::Cull && !matches!(scope, Scope::Target | Scope::AdjacentToTarget | Scope::FocusMaimedEnemies) {
+    if effect == Effect::Cull
+        && !matches!(
+            scope,
+            Scope::Target | Scope::AdjacentToTarget | Scope::FocusMaimedEnemies
+        )
+    {
         // 800.13i: the primary target, its neighbours, or a Maimed Focus pick.
-        err("scope", format!("Cull may target `target`, `adjacent_to_target` or `focus_maimed_enemies`, not `{scope}` (800.13i)"));
+        err(
+            "scope",
+            format!(
+                "Cull may target `target`, `adjacent_to_target` or `focus_maimed_enemies`, not `{scope}` (800.13i)"
+            ),
+        );
     }
     if matches!(effect, Effect::Aoe | Effect::Tremor) && scope != Scope::Target {
-        err("scope", format!("`{effect}` always hits every enemy (800.2a, 800.72a); leave `scope` out"));
+        err(
+            "scope",
+            format!("`{effect}` always hits every enemy (800.2a, 800.72a); leave `scope` out"),
+        );
     }
     Op {
         effect,
@@ -402,22 +474,40 @@ fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnosti
                 match def.kind {
                     CardKind::Tool => "a Tool prints only `durability` in place of combat stats (800.18a)".to_string(),
                     CardKind::Hub => "a Hub prints only `settle` in place of combat stats (800.61a)".to_string(),
-                    _ => format!("only a {} prints `{name}`", if name == "durability" { "Tool" } else { "Hub" }),
+                    _ => format!(
+                        "only a {} prints `{name}`",
+                        if name == "durability" { "Tool" } else { "Hub" }
+                    ),
                 },
             )),
             Some(l) => {
                 let len = l.get_ref().len();
                 if len == 0 || len > 9 {
-                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
-                        format!("a tier ladder has 1 to 9 entries, found {len}")));
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        format!("a tier ladder has 1 to 9 entries, found {len}"),
+                    ));
                 }
                 if l.get_ref().iter().any(|v| !(-100_000..=1_000_000).contains(v)) {
-                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
-                        "ladder values must lie in -100000..=1000000".to_string()));
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        "ladder values must lie in -100000..=1000000".to_string(),
+                    ));
                 }
                 if name == "vitality" && l.get_ref().iter().any(|v| *v <= 0) {
-                    bad.push(Diagnostic::at(src.file, src.text, Some(l.span()), format!("{key}.{name}"),
-                        "Vitality must be greater than 0 at every tier".to_string()));
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        "Vitality must be greater than 0 at every tier".to_string(),
+                    ));
                 }
                 match tiers {
                     None => tiers = Some((len, name)),
@@ -429,14 +519,21 @@ fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnosti
                 }
             }
             None if combat && is_combat_stat => bad.push(Diagnostic::at(
-                src.file, src.text, def.id.as_ref().map(|s| s.span()), format!("{key}.{name}"),
-                format!("missing ladder `{name}`; a {} prints Vitality, Power, Speed, Armor and Focus per tier", def.kind),
+                src.file,
+                src.text,
+                def.id.as_ref().map(|s| s.span()),
+                format!("{key}.{name}"),
+                format!(
+                    "missing ladder `{name}`; a {} prints Vitality, Power, Speed, Armor and Focus per tier",
+                    def.kind
+                ),
             )),
             None => {}
         }
     }
     let n = tiers.map_or(1, |(n, _)| n.clamp(1, 9));
-    let at = |l: &Option<Spanned<Vec<i32>>>, i: usize| l.as_ref().and_then(|l| l.get_ref().get(i).copied()).unwrap_or(0);
+    let at =
+        |l: &Option<Spanned<Vec<i32>>>, i: usize| l.as_ref().and_then(|l| l.get_ref().get(i).copied()).unwrap_or(0);
     (0..n)
         .map(|i| StatLine {
             vitality: at(&def.vitality, i),
@@ -456,14 +553,24 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
     for (i, kw) in def.keywords.iter().enumerate() {
         let d = kw.get_ref();
         if seen.contains(&d.name) {
-            bad.push(Diagnostic::at(src.file, src.text, Some(kw.span()), format!("{key}.keywords[{i}]"),
-                format!("keyword `{}` is listed twice", d.name)));
+            bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(kw.span()),
+                format!("{key}.keywords[{i}]"),
+                format!("keyword `{}` is listed twice", d.name),
+            ));
         }
         seen.push(d.name);
         if let Some(a) = d.amount {
             if !matches!(a, crate::ability::Amount::Const(_) | crate::ability::Amount::PerTier(_)) {
-                bad.push(Diagnostic::at(src.file, src.text, Some(kw.span()), format!("{key}.keywords[{i}]"),
-                    "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string()));
+                bad.push(Diagnostic::at(
+                    src.file,
+                    src.text,
+                    Some(kw.span()),
+                    format!("{key}.keywords[{i}]"),
+                    "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string(),
+                ));
             }
         }
         match d.name {
@@ -516,8 +623,17 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
         let c = catalog.card(card);
         let tier = *u.tier.get_ref();
         if tier < 1 || tier > i64::from(c.tiers()) {
-            bad.push(Diagnostic::at(file, text, Some(u.tier.span()), format!("{key}.tier"),
-                format!("tier {tier} is outside `{}`'s ladder; expected 1..={}", c.key, c.tiers())));
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(u.tier.span()),
+                format!("{key}.tier"),
+                format!(
+                    "tier {tier} is outside `{}`'s ladder; expected 1..={}",
+                    c.key,
+                    c.tiers()
+                ),
+            ));
             continue;
         }
         let [col, row] = *u.cell.get_ref();
@@ -530,22 +646,46 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             continue;
         }
         let rect = [col, row, col + size, row + size];
-        if let Some((j, _)) = occupied.iter().find(|(_, r)| r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3]) {
-            bad.push(Diagnostic::at(file, text, Some(u.cell.span()), format!("{key}.cell"),
-                format!("footprint overlaps unit[{j}]; footprints may not share a cell (100.4)")));
+        if let Some((j, _)) = occupied
+            .iter()
+            .find(|(_, r)| r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3])
+        {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(u.cell.span()),
+                format!("{key}.cell"),
+                format!("footprint overlaps unit[{j}]; footprints may not share a cell (100.4)"),
+            ));
             continue;
         }
         occupied.push((i, rect));
-        units.push(Placement { card, tier: tier as u8, column: col as u8, row: row as u8 });
+        units.push(Placement {
+            card,
+            tier: tier as u8,
+            column: col as u8,
+            row: row as u8,
+        });
     }
     if units.len() > crate::engine::MAX_UNITS_PER_SIDE {
-        bad.push(Diagnostic::at(file, text, None, "unit",
-            format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE)));
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            None,
+            "unit",
+            format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE),
+        ));
     }
     let name = parsed.name.unwrap_or_else(|| {
-        file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
     });
-    if bad.is_empty() { Ok(BoardSpec { name, units }) } else { Err(bad) }
+    if bad.is_empty() {
+        Ok(BoardSpec { name, units })
+    } else {
+        Err(bad)
+    }
 }
 
 pub fn load_board(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
@@ -564,9 +704,17 @@ fn lookup_card(
     let found = catalog.find(name.get_ref());
     if found.is_none() {
         let names: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
-        bad.push(Diagnostic::at(file, text, Some(name.span()), key,
-            format!("unknown card id `{}`; expected a card of the catalog{}", name.get_ref(),
-                diagnostics::suggestion(name.get_ref(), &names))));
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            Some(name.span()),
+            key,
+            format!(
+                "unknown card id `{}`; expected a card of the catalog{}",
+                name.get_ref(),
+                diagnostics::suggestion(name.get_ref(), &names)
+            ),
+        ));
     }
     found
 }
@@ -663,8 +811,13 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Ve
                     bad.append(&mut d);
                 }
             }
-            FileKind::Unknown => bad.push(Diagnostic::at(f, t, None, "",
-                "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key")),
+            FileKind::Unknown => bad.push(Diagnostic::at(
+                f,
+                t,
+                None,
+                "",
+                "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key",
+            )),
             _ => {}
         }
     }

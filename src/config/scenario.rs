@@ -8,7 +8,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::schema::CardDef;
-use super::{diagnostics, parse_toml, CatalogBuilder, Diagnostic, Source};
+use super::{CatalogBuilder, Diagnostic, Source, diagnostics, parse_toml};
 use crate::ability::{Amount, Effect, Scope};
 use crate::catalog::{Catalog, Op};
 use crate::engine::EventKind;
@@ -157,13 +157,23 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
 
     let known = crate::coverage::rule_ids();
     if parsed.covers.get_ref().is_empty() {
-        bad.push(at(parsed.covers.span(), "covers".into(), "name at least one rule letter this scenario checks".into()));
+        bad.push(at(
+            parsed.covers.span(),
+            "covers".into(),
+            "name at least one rule letter this scenario checks".into(),
+        ));
     }
     for (i, id) in parsed.covers.get_ref().iter().enumerate() {
         if !known.iter().any(|r| r.id == *id) && !crate::coverage::is_section_or_ruling(id) {
             let near: Vec<&str> = known.iter().map(|r| r.id.as_str()).collect();
-            bad.push(at(parsed.covers.span(), format!("covers[{i}]"),
-                format!("`{id}` is not a rule of 800, 900 or 200{}", diagnostics::suggestion(id, &near))));
+            bad.push(at(
+                parsed.covers.span(),
+                format!("covers[{i}]"),
+                format!(
+                    "`{id}` is not a rule of 800, 900 or 200{}",
+                    diagnostics::suggestion(id, &near)
+                ),
+            ));
         }
     }
     if parsed.runs == 0 || parsed.runs > 100_000 {
@@ -176,7 +186,11 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         let key = format!("unit[{i}]");
         let name = u.name.get_ref().clone();
         if units.iter().any(|x| x.name == name) {
-            bad.push(at(u.name.span(), format!("{key}.name"), format!("unit name `{name}` is used twice")));
+            bad.push(at(
+                u.name.span(),
+                format!("{key}.name"),
+                format!("unit name `{name}` is used twice"),
+            ));
         }
         let card = match (&u.card, &u.define) {
             (Some(c), None) => match builder.find(c.get_ref()) {
@@ -184,32 +198,60 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 None => {
                     let names = builder.card_keys();
                     let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-                    bad.push(at(c.span(), format!("{key}.card"), format!("unknown card id `{}`{}", c.get_ref(), diagnostics::suggestion(c.get_ref(), &names))));
+                    bad.push(at(
+                        c.span(),
+                        format!("{key}.card"),
+                        format!(
+                            "unknown card id `{}`{}",
+                            c.get_ref(),
+                            diagnostics::suggestion(c.get_ref(), &names)
+                        ),
+                    ));
                     continue;
                 }
             },
-            (None, Some(def)) => match builder.add_card(&src, &format!("{key}.define"), def, Some(&format!("scenario_{name}"))) {
-                Ok(id) => id,
-                Err(mut d) => {
-                    bad.append(&mut d);
-                    continue;
+            (None, Some(def)) => {
+                match builder.add_card(&src, &format!("{key}.define"), def, Some(&format!("scenario_{name}"))) {
+                    Ok(id) => id,
+                    Err(mut d) => {
+                        bad.append(&mut d);
+                        continue;
+                    }
                 }
-            },
+            }
             _ => {
-                bad.push(at(u.name.span(), key.clone(), "give exactly one of `card` (a catalog id) or `define` (an inline card)".into()));
+                bad.push(at(
+                    u.name.span(),
+                    key.clone(),
+                    "give exactly one of `card` (a catalog id) or `define` (an inline card)".into(),
+                ));
                 continue;
             }
         };
         let tiers = builder.tiers_of(card);
         let tier = *u.tier.get_ref();
         if tier < 1 || tier > i64::from(tiers) {
-            bad.push(Diagnostic::at(file, text, Some(u.tier.span()).filter(|s| !s.is_empty()), format!("{key}.tier"), format!("tier {tier} is outside the ladder; expected 1..={tiers}")));
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(u.tier.span()).filter(|s| !s.is_empty()),
+                format!("{key}.tier"),
+                format!("tier {tier} is outside the ladder; expected 1..={tiers}"),
+            ));
             continue;
         }
         let [col, row] = *u.cell.get_ref();
         let size = i64::from(builder.size_of(card));
-        if col < 0 || row < 0 || col + size > i64::from(rules.board.columns) || row + size > i64::from(rules.board.rows) {
-            bad.push(at(u.cell.span(), format!("{key}.cell"), format!("footprint at [{col}, {row}] leaves the {}x{} grid (100.4)", rules.board.columns, rules.board.rows)));
+        if col < 0 || row < 0 || col + size > i64::from(rules.board.columns) || row + size > i64::from(rules.board.rows)
+        {
+            bad.push(at(
+                u.cell.span(),
+                format!("{key}.cell"),
+                format!(
+                    "footprint at [{col}, {row}] leaves the {}x{} grid (100.4)",
+                    rules.board.columns, rules.board.rows
+                ),
+            ));
             continue;
         }
         let side = match u.side {
@@ -217,18 +259,29 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             SideName::Right => Side::Right,
         };
         let rect = [col, row, col + size, row + size];
-        if let Some(other) = units.iter().find(|x| x.side == side && {
-            let r = x.rect;
-            r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3]
+        if let Some(other) = units.iter().find(|x| {
+            x.side == side && {
+                let r = x.rect;
+                r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3]
+            }
         }) {
-            bad.push(at(u.cell.span(), format!("{key}.cell"), format!("footprint overlaps `{}` (100.4)", other.name)));
+            bad.push(at(
+                u.cell.span(),
+                format!("{key}.cell"),
+                format!("footprint overlaps `{}` (100.4)", other.name),
+            ));
             continue;
         }
         units.push(ScenarioUnit {
             name,
             side,
             rect,
-            placement: Placement { card, tier: tier as u8, column: col as u8, row: row as u8 },
+            placement: Placement {
+                card,
+                tier: tier as u8,
+                column: col as u8,
+                row: row as u8,
+            },
             state: u.state.clone(),
         });
     }
@@ -236,7 +289,15 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         let found = units.iter().position(|u| u.name == *s.get_ref());
         if found.is_none() {
             let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
-            bad.push(at(s.span(), key, format!("no unit named `{}`{}", s.get_ref(), diagnostics::suggestion(s.get_ref(), &names))));
+            bad.push(at(
+                s.span(),
+                key,
+                format!(
+                    "no unit named `{}`{}",
+                    s.get_ref(),
+                    diagnostics::suggestion(s.get_ref(), &names)
+                ),
+            ));
         }
         found
     };
@@ -247,11 +308,19 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         let actions = [s.activate.is_some(), s.apply.is_some(), s.advance_ms.is_some(), s.run];
         let n_actions = actions.iter().filter(|a| **a).count();
         if n_actions > 1 {
-            bad.push(Diagnostic::at(file, text, None, key.clone(), "a step does one thing: `activate`, `apply`, `advance_ms` or `run`"));
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                key.clone(),
+                "a step does one thing: `activate`, `apply`, `advance_ms` or `run`",
+            ));
             continue;
         }
         let action = if let Some(a) = &s.activate {
-            let Some(unit) = lookup(a, format!("{key}.activate"), &mut bad) else { continue };
+            let Some(unit) = lookup(a, format!("{key}.activate"), &mut bad) else {
+                continue;
+            };
             let target = match &s.target {
                 Some(t) => match lookup(t, format!("{key}.target"), &mut bad) {
                     Some(t) => Some(t),
@@ -268,9 +337,15 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 },
                 None => None,
             };
-            let Some(target) = lookup(&ap.target, format!("{key}.apply.target"), &mut bad) else { continue };
+            let Some(target) = lookup(&ap.target, format!("{key}.apply.target"), &mut bad) else {
+                continue;
+            };
             if ap.effect.needs_amount() && ap.amount.is_none() {
-                bad.push(at(ap.target.span(), format!("{key}.apply.amount"), format!("effect `{}` needs an `amount`", ap.effect)));
+                bad.push(at(
+                    ap.target.span(),
+                    format!("{key}.apply.amount"),
+                    format!("effect `{}` needs an `amount`", ap.effect),
+                ));
                 continue;
             }
             Action::Apply {
@@ -287,7 +362,13 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             }
         } else if let Some(ms) = s.advance_ms {
             if !(0..=600_000).contains(&ms) {
-                bad.push(Diagnostic::at(file, text, None, format!("{key}.advance_ms"), "advance 0..=600000 ms"));
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    None,
+                    format!("{key}.advance_ms"),
+                    "advance 0..=600000 ms",
+                ));
                 continue;
             }
             Action::Advance(ms)
@@ -300,29 +381,56 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         let mut expects = Vec::new();
         for (ei, e) in s.expect.iter().enumerate() {
             let ek = format!("{key}.expect[{ei}]");
-            let Some(unit) = lookup(&e.unit, format!("{ek}.unit"), &mut bad) else { continue };
+            let Some(unit) = lookup(&e.unit, format!("{ek}.unit"), &mut bad) else {
+                continue;
+            };
             if e.fields.is_empty() {
-                bad.push(at(e.unit.span(), ek.clone(), "an expectation names at least one field to check".into()));
+                bad.push(at(
+                    e.unit.span(),
+                    ek.clone(),
+                    "an expectation names at least one field to check".into(),
+                ));
             }
             for (fname, value) in &e.fields {
                 let Some(field) = Field::from_name(fname) else {
                     let names: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
-                    bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("unknown field `{fname}`; expected one of {}{}", diagnostics::backticked(&names), diagnostics::suggestion(fname, &names))));
+                    bad.push(at(
+                        e.unit.span(),
+                        format!("{ek}.{fname}"),
+                        format!(
+                            "unknown field `{fname}`; expected one of {}{}",
+                            diagnostics::backticked(&names),
+                            diagnostics::suggestion(fname, &names)
+                        ),
+                    ));
                     continue;
                 };
                 let want = match (field.is_flag(), value) {
                     (true, toml::Value::Boolean(b)) => Want::Flag(*b),
                     (false, toml::Value::Integer(n)) => Want::Number(*n),
                     (true, _) => {
-                        bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("`{fname}` is true or false")));
+                        bad.push(at(
+                            e.unit.span(),
+                            format!("{ek}.{fname}"),
+                            format!("`{fname}` is true or false"),
+                        ));
                         continue;
                     }
                     (false, _) => {
-                        bad.push(at(e.unit.span(), format!("{ek}.{fname}"), format!("`{fname}` is a whole number")));
+                        bad.push(at(
+                            e.unit.span(),
+                            format!("{ek}.{fname}"),
+                            format!("`{fname}` is a whole number"),
+                        ));
                         continue;
                     }
                 };
-                expects.push(Expectation { unit, field, want, rate: rate_of(e.rate, e.tolerance, &ek, file, text, &mut bad) });
+                expects.push(Expectation {
+                    unit,
+                    field,
+                    want,
+                    rate: rate_of(e.rate, e.tolerance, &ek, file, text, &mut bad),
+                });
             }
         }
         let lower_events = |defs: &[EventDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<EventMatch> {
@@ -331,15 +439,30 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 let ek = format!("{key}.{what}[{ei}]");
                 let Some(kind) = EventKind::from_name(e.kind.get_ref()) else {
                     let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
-                    bad.push(at(e.kind.span(), format!("{ek}.kind"), format!("unknown event kind `{}`; expected one of {}{}", e.kind.get_ref(), diagnostics::backticked(&names), diagnostics::suggestion(e.kind.get_ref(), &names))));
+                    bad.push(at(
+                        e.kind.span(),
+                        format!("{ek}.kind"),
+                        format!(
+                            "unknown event kind `{}`; expected one of {}{}",
+                            e.kind.get_ref(),
+                            diagnostics::backticked(&names),
+                            diagnostics::suggestion(e.kind.get_ref(), &names)
+                        ),
+                    ));
                     continue;
                 };
                 let unit = match &e.unit {
-                    Some(u) => match lookup(u, format!("{ek}.unit"), bad) { Some(x) => Some(x), None => continue },
+                    Some(u) => match lookup(u, format!("{ek}.unit"), bad) {
+                        Some(x) => Some(x),
+                        None => continue,
+                    },
                     None => None,
                 };
                 let other = match &e.other {
-                    Some(u) => match lookup(u, format!("{ek}.other"), bad) { Some(x) => Some(x), None => continue },
+                    Some(u) => match lookup(u, format!("{ek}.other"), bad) {
+                        Some(x) => Some(x),
+                        None => continue,
+                    },
                     None => None,
                 };
                 out.push(EventMatch {
@@ -364,7 +487,14 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                     "right" => Some(Some(Side::Right)),
                     "draw" => Some(None),
                     other => {
-                        bad.push(at(o.winner.span(), format!("{key}.outcome.winner"), format!("`{other}` is not `left`, `right` or `draw`{}", diagnostics::suggestion(other, &["left", "right", "draw"]))));
+                        bad.push(at(
+                            o.winner.span(),
+                            format!("{key}.outcome.winner"),
+                            format!(
+                                "`{other}` is not `left`, `right` or `draw`{}",
+                                diagnostics::suggestion(other, &["left", "right", "draw"])
+                            ),
+                        ));
                         None
                     }
                 };
@@ -375,15 +505,29 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                         "mutual_wipe" => Some(crate::engine::EndReason::MutualWipe),
                         "timeout" => Some(crate::engine::EndReason::Timeout),
                         other => {
-                            bad.push(at(r.span(), format!("{key}.outcome.reason"), format!("`{other}` is not `wipe`, `mutual_wipe` or `timeout`")));
+                            bad.push(at(
+                                r.span(),
+                                format!("{key}.outcome.reason"),
+                                format!("`{other}` is not `wipe`, `mutual_wipe` or `timeout`"),
+                            ));
                             None
                         }
                     },
                 };
-                winner.map(|w| crate::scenario::OutcomeWant { winner: w, reason, end_ms: o.end_ms })
+                winner.map(|w| crate::scenario::OutcomeWant {
+                    winner: w,
+                    reason,
+                    end_ms: o.end_ms,
+                })
             }
         };
-        steps.push(ScenarioStep { action, expects, events, no_events, outcome });
+        steps.push(ScenarioStep {
+            action,
+            expects,
+            events,
+            no_events,
+            outcome,
+        });
     }
 
     if !bad.is_empty() {
@@ -401,12 +545,25 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
     })
 }
 
-fn rate_of(rate: Option<f64>, tolerance: Option<f64>, key: &str, file: &Path, text: &str, bad: &mut Vec<Diagnostic>) -> Option<(f64, f64)> {
+fn rate_of(
+    rate: Option<f64>,
+    tolerance: Option<f64>,
+    key: &str,
+    file: &Path,
+    text: &str,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<(f64, f64)> {
     match (rate, tolerance) {
         (None, None) => None,
         (Some(r), Some(t)) if (0.0..=1.0).contains(&r) && (0.0..=1.0).contains(&t) => Some((r, t)),
         _ => {
-            bad.push(Diagnostic::at(file, text, None, key.to_string(), "`rate` and `tolerance` go together, each between 0 and 1"));
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                key.to_string(),
+                "`rate` and `tolerance` go together, each between 0 and 1",
+            ));
             None
         }
     }

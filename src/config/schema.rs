@@ -4,13 +4,11 @@
 //! scopes, lanes, conditions, keywords, triggers) is an enum, so a typo is a
 //! load error that names the key and the nearest valid name.
 
-use serde::de::{self, Deserializer};
 use serde::Deserialize;
+use serde::de::{self, Deserializer};
 use toml::Spanned;
 
-use crate::ability::{
-    Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, Scope, Trigger,
-};
+use crate::ability::{Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, Scope, Trigger};
 
 /// A file of cards: `[[card]]` tables.
 #[derive(Debug, Deserialize)]

@@ -10,8 +10,8 @@ const RULE_IDS: &str = include_str!("rule_ids.tsv");
 /// Sections the rule book refers to without containing them; the project
 /// reconstructs them (docs/rules-reconstruction.md), and scenarios may cite them.
 pub const RECONSTRUCTED: &[&str] = &[
-    "100.4", "100.5", "300.2", "300.3", "400.3", "400.4", "400.5", "400.6", "500.1", "500.3", "500.4",
-    "500.8", "500.9", "700.3", "700.4",
+    "100.4", "100.5", "300.2", "300.3", "400.3", "400.4", "400.5", "400.6", "500.1", "500.3", "500.4", "500.8",
+    "500.9", "700.3", "700.4",
 ];
 
 /// One lettered rule.
@@ -98,14 +98,20 @@ pub fn table(reports: &[ScenarioReport]) -> Vec<Row> {
             let mut scenarios: Vec<String> = cited.iter().map(|r| scenario_label(r)).collect();
             scenarios.sort();
             scenarios.dedup();
-            Row { rule, scenarios, status }
+            Row {
+                rule,
+                scenarios,
+                status,
+            }
         })
         .collect()
 }
 
 /// A scenario's file stem, the name used in tables.
 pub fn scenario_label(r: &ScenarioReport) -> String {
-    r.file.file_stem().map_or_else(|| r.name.clone(), |s| s.to_string_lossy().into_owned())
+    r.file
+        .file_stem()
+        .map_or_else(|| r.name.clone(), |s| s.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]
@@ -119,8 +125,11 @@ mod tests {
         assert_eq!(ids.iter().filter(|r| r.id.starts_with("800.")).count(), 379);
         assert_eq!(ids.iter().filter(|r| r.id.starts_with("900.")).count(), 215);
         assert_eq!(ids.iter().filter(|r| r.id.starts_with("200.")).count(), 20);
-        let keywords: std::collections::BTreeSet<&str> =
-            ids.iter().filter(|r| r.id.starts_with("800.")).map(|r| r.keyword.as_str()).collect();
+        let keywords: std::collections::BTreeSet<&str> = ids
+            .iter()
+            .filter(|r| r.id.starts_with("800."))
+            .map(|r| r.keyword.as_str())
+            .collect();
         assert_eq!(keywords.len(), 73, "73 keywords");
     }
 }
@@ -144,7 +153,13 @@ pub fn markdown(rows: &[Row]) -> String {
     }
     out += "\n| rule | keyword | status | scenarios |\n|---|---|---|---|\n";
     for r in rows {
-        out += &format!("| {} | {} | {} | {} |\n", r.rule.id, r.rule.keyword, r.status.name(), r.scenarios.join(", "));
+        out += &format!(
+            "| {} | {} | {} | {} |\n",
+            r.rule.id,
+            r.rule.keyword,
+            r.status.name(),
+            r.scenarios.join(", ")
+        );
     }
     out
 }

@@ -8,7 +8,7 @@
 //! (900.1a), and the follow-up step for passives reacting to the unit's own
 //! activation (900.8f).
 
-use super::damage::{div_ceil, DamageKind};
+use super::damage::{DamageKind, div_ceil};
 use super::effects::Stat;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
 use crate::ability::{Amount, CardKind, Condition, Count, Effect, Scope, Trigger};
@@ -39,7 +39,9 @@ impl Engine<'_> {
     /// Count-limited pick without repeats (900.30e).
     fn focus_pick_many(&mut self, mut pool: UnitList, count: u8, out: &mut UnitList) {
         for _ in 0..count {
-            let Some(u) = self.focus_pick(pool.as_slice()) else { break };
+            let Some(u) = self.focus_pick(pool.as_slice()) else {
+                break;
+            };
             out.push(u);
             if let Some(at) = pool.as_slice().iter().position(|&x| x == u) {
                 pool.remove_at(at);
@@ -94,7 +96,11 @@ impl Engine<'_> {
         self.u.activations[i] += 1;
 
         // Activation start: target selection.
-        let target = if forced_target.is_none() { self.pick_primary_target(u) } else { Some(forced_target) };
+        let target = if forced_target.is_none() {
+            self.pick_primary_target(u)
+        } else {
+            Some(forced_target)
+        };
         let Some(target) = target else {
             // 900.40e: no living target, the whole attack is skipped.
             self.emit(EventKind::NoTarget, u, UnitIdx::NONE, 0, 0, "900.40e");
@@ -175,7 +181,10 @@ impl Engine<'_> {
         } else {
             self.order().iter().copied().find(|&c| {
                 let j = c.i();
-                self.u.side[j] == side && self.u.alive[j] && self.u.entrap_ms[j] == 0 && self.u.kind[j] != CardKind::Boss
+                self.u.side[j] == side
+                    && self.u.alive[j]
+                    && self.u.entrap_ms[j] == 0
+                    && self.u.kind[j] != CardKind::Boss
             })
         };
         let Some(payer) = payer else { return false };
@@ -238,7 +247,10 @@ impl Engine<'_> {
             let enemy = self.is_enemy(u, c);
             let hit = match what {
                 Count::AdjacentTool => {
-                    !enemy && c != u && self.u.alive[j] && self.u.kind[j] == CardKind::Tool
+                    !enemy
+                        && c != u
+                        && self.u.alive[j]
+                        && self.u.kind[j] == CardKind::Tool
                         && super::geometry::adjacent(rect, self.u.rect[j])
                 }
                 _ if !self.is_targetable(c) => false,
@@ -277,7 +289,10 @@ impl Engine<'_> {
                 if !t.is_none() {
                     let r = self.u.rect[t.i()];
                     for c in self.enemies_of(u).as_slice() {
-                        if *c != t && self.u.side[c.i()] == self.u.side[t.i()] && super::geometry::adjacent(r, self.u.rect[c.i()]) {
+                        if *c != t
+                            && self.u.side[c.i()] == self.u.side[t.i()]
+                            && super::geometry::adjacent(r, self.u.rect[c.i()])
+                        {
                             out.push(*c);
                         }
                     }
@@ -416,7 +431,11 @@ impl Engine<'_> {
         // 800.2d: the raw total decides whether shares are equal; 800.2c: no floor.
         let raw_total: i64 = targets.as_slice().iter().map(|&u| i64::from(self.focus(u))).sum();
         let weights: i64 = if raw_total > 0 {
-            targets.as_slice().iter().map(|&u| i64::from(self.focus(u).max(0))).sum()
+            targets
+                .as_slice()
+                .iter()
+                .map(|&u| i64::from(self.focus(u).max(0)))
+                .sum()
         } else {
             0
         };

@@ -97,7 +97,11 @@ impl Engine<'_> {
             return report;
         }
         if kind.from_ability() && (self.u.entrap_ms[t] > 0 || self.u.dormant[t]) {
-            let why = if self.u.dormant[t] { super::Refusal::Dormant } else { super::Refusal::Entrapped };
+            let why = if self.u.dormant[t] {
+                super::Refusal::Dormant
+            } else {
+                super::Refusal::Entrapped
+            };
             self.emit(EventKind::Refused, target, source, amount, why as i32, "800.19a");
             return report;
         }
@@ -116,7 +120,14 @@ impl Engine<'_> {
         report.after_armor = dmg;
         if dmg <= 0 {
             // 900.26c: nothing is left for any reaction to answer.
-            self.emit(EventKind::ArmorAbsorbed, target, source, amount, self.armor(target), "500.1");
+            self.emit(
+                EventKind::ArmorAbsorbed,
+                target,
+                source,
+                amount,
+                self.armor(target),
+                "500.1",
+            );
             return report;
         }
         let retaliable = kind.retaliable() && !source.is_none() && self.is_enemy(source, target);
@@ -129,21 +140,46 @@ impl Engine<'_> {
             let sub_absorbed = dmg.min(sub_spent.saturating_mul(capacity));
             self.u.subrogated[t] -= sub_spent;
             dmg -= sub_absorbed;
-            let plain_spent = if dmg > 0 { self.u.insurance[t].min(div_ceil(dmg, capacity)) } else { 0 };
+            let plain_spent = if dmg > 0 {
+                self.u.insurance[t].min(div_ceil(dmg, capacity))
+            } else {
+                0
+            };
             let plain_absorbed = dmg.min(plain_spent.saturating_mul(capacity));
             self.u.insurance[t] -= plain_spent;
             dmg -= plain_absorbed;
             report.insurance_absorbed = sub_absorbed + plain_absorbed;
             if sub_spent > 0 {
-                self.emit(EventKind::SubrogatedSpent, target, source, sub_absorbed, sub_spent, "800.37f");
+                self.emit(
+                    EventKind::SubrogatedSpent,
+                    target,
+                    source,
+                    sub_absorbed,
+                    sub_spent,
+                    "800.37f",
+                );
             }
             if plain_spent > 0 {
-                self.emit(EventKind::InsuranceSpent, target, source, plain_absorbed, plain_spent, "800.37a");
+                self.emit(
+                    EventKind::InsuranceSpent,
+                    target,
+                    source,
+                    plain_absorbed,
+                    plain_spent,
+                    "800.37a",
+                );
             }
             // 800.37f: Subrogated points give back exactly what they absorbed,
             // as a Vitality loss on the source.
             if sub_absorbed > 0 && retaliable && self.u.alive[source.i()] {
-                self.emit(EventKind::SubrogatedRetaliation, source, target, sub_absorbed, 0, "800.37f");
+                self.emit(
+                    EventKind::SubrogatedRetaliation,
+                    source,
+                    target,
+                    sub_absorbed,
+                    0,
+                    "800.37f",
+                );
                 self.lose_vitality(source, sub_absorbed, target, true);
             }
             if dmg == 0 {
@@ -161,7 +197,14 @@ impl Engine<'_> {
             self.u.shield[t] -= absorbed;
             dmg -= absorbed;
             report.shield_absorbed = absorbed;
-            self.emit(EventKind::ShieldAbsorbed, target, source, absorbed, self.u.shield[t], "800.63a");
+            self.emit(
+                EventKind::ShieldAbsorbed,
+                target,
+                source,
+                absorbed,
+                self.u.shield[t],
+                "800.63a",
+            );
             self.dispatch(target, Trigger::ShieldDamaged, source);
             if self.u.shield[t] == 0 {
                 // 800.63f: broken to exactly 0.
@@ -296,7 +339,14 @@ impl Engine<'_> {
         if prevented > 0 {
             let consumed = div_ceil(prevented, per);
             self.u.maim[i] -= consumed;
-            self.emit(EventKind::MaimPrevented, u, UnitIdx::NONE, prevented, consumed, "800.43c");
+            self.emit(
+                EventKind::MaimPrevented,
+                u,
+                UnitIdx::NONE,
+                prevented,
+                consumed,
+                "800.43c",
+            );
         }
         prevented
     }

@@ -3,7 +3,7 @@
 //! timers, and the damage-over-time ticks.
 
 use super::damage::DamageKind;
-use super::{Engine, EventKind, Refusal, UnitIdx, UnitList, NEVER};
+use super::{Engine, EventKind, NEVER, Refusal, UnitIdx, UnitList};
 use crate::ability::Trigger;
 
 /// Whether Relentless refuses an application (800.56b, 800.56d).
@@ -148,7 +148,14 @@ impl Engine<'_> {
         };
         let source = self.u.burn_source[from.i()];
         if self.u.relentless[to.i()] {
-            self.emit(EventKind::Refused, to, from, amount, Refusal::Relentless as i32, "900.33g");
+            self.emit(
+                EventKind::Refused,
+                to,
+                from,
+                amount,
+                Refusal::Relentless as i32,
+                "900.33g",
+            );
             return;
         }
         self.add_burn(source, to, amount, EventKind::BurnSpread, "800.8d");
@@ -176,7 +183,11 @@ impl Engine<'_> {
             return;
         }
         self.u.venom[i] = left;
-        self.u.venom_next_ms[i] = if left == 0 { NEVER } else { self.now.saturating_add(v.tick_ms) };
+        self.u.venom_next_ms[i] = if left == 0 {
+            NEVER
+        } else {
+            self.now.saturating_add(v.tick_ms)
+        };
     }
 
     /// Maim ignores Relentless but not the other gates (800.43d, 800.43e, 900.9c).
@@ -194,8 +205,19 @@ impl Engine<'_> {
     pub fn try_cull(&mut self, source: UnitIdx, u: UnitIdx) -> bool {
         let i = u.i();
         if !self.is_targetable(u) {
-            let why = if !self.u.alive[i] { Refusal::Dead } else { Refusal::Entrapped };
-            self.emit(EventKind::CullFailed, u, source, self.u.maim[i], self.u.vitality[i], "800.13d");
+            let why = if !self.u.alive[i] {
+                Refusal::Dead
+            } else {
+                Refusal::Entrapped
+            };
+            self.emit(
+                EventKind::CullFailed,
+                u,
+                source,
+                self.u.maim[i],
+                self.u.vitality[i],
+                "800.13d",
+            );
             let _ = why;
             return false;
         }
@@ -204,10 +226,24 @@ impl Engine<'_> {
             return false;
         }
         if self.u.maim[i] <= self.u.vitality[i] {
-            self.emit(EventKind::CullFailed, u, source, self.u.maim[i], self.u.vitality[i], "800.13a");
+            self.emit(
+                EventKind::CullFailed,
+                u,
+                source,
+                self.u.maim[i],
+                self.u.vitality[i],
+                "800.13a",
+            );
             return false;
         }
-        self.emit(EventKind::CullSucceeded, u, source, self.u.maim[i], self.u.vitality[i], "800.13b");
+        self.emit(
+            EventKind::CullSucceeded,
+            u,
+            source,
+            self.u.maim[i],
+            self.u.vitality[i],
+            "800.13b",
+        );
         self.u.shield[i] = 0;
         self.kill(u, source, "800.13b");
         if !source.is_none() {
@@ -259,7 +295,14 @@ impl Engine<'_> {
         let i = u.i();
         if self.u.smash_ms[i] > 0 {
             self.u.smash_ms[i] = self.u.smash_ms[i].saturating_add(duration_ms);
-            self.emit(EventKind::SmashApplied, u, source, duration_ms, self.u.smash_ms[i], "800.65b");
+            self.emit(
+                EventKind::SmashApplied,
+                u,
+                source,
+                duration_ms,
+                self.u.smash_ms[i],
+                "800.65b",
+            );
             return;
         }
         if self.u.tier[i] <= 1 {
@@ -269,7 +312,14 @@ impl Engine<'_> {
         let lower = self.u.tier[i] - 1;
         self.set_tier(u, lower);
         self.u.smash_ms[i] = duration_ms;
-        self.emit(EventKind::SmashApplied, u, source, duration_ms, i32::from(lower), "800.65a");
+        self.emit(
+            EventKind::SmashApplied,
+            u,
+            source,
+            duration_ms,
+            i32::from(lower),
+            "800.65a",
+        );
     }
 
     /// Stun replaces the remaining duration (800.68c); Relentless blocks it (800.68d).
@@ -286,7 +336,11 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.27f") {
             return;
         }
-        let add = if duration_ms > 0 { duration_ms } else { self.rules.freeze.reapply_ms };
+        let add = if duration_ms > 0 {
+            duration_ms
+        } else {
+            self.rules.freeze.reapply_ms
+        };
         let i = u.i();
         self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
         self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
@@ -297,10 +351,21 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.52d") {
             return;
         }
-        let add = if duration_ms > 0 { duration_ms } else { self.rules.prismbreak.duration_ms };
+        let add = if duration_ms > 0 {
+            duration_ms
+        } else {
+            self.rules.prismbreak.duration_ms
+        };
         let i = u.i();
         self.u.prismbreak_ms[i] = self.u.prismbreak_ms[i].saturating_add(add);
-        self.emit(EventKind::Prismbroken, u, source, add, self.u.prismbreak_ms[i], "800.52c");
+        self.emit(
+            EventKind::Prismbroken,
+            u,
+            source,
+            add,
+            self.u.prismbreak_ms[i],
+            "800.52c",
+        );
     }
 
     /// Entrap ignores Relentless (800.19c). A unit already Entrapped rejects
@@ -309,7 +374,11 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Ignored, "800.19d") {
             return;
         }
-        let d = if duration_ms > 0 { duration_ms } else { self.rules.entrap.duration_ms };
+        let d = if duration_ms > 0 {
+            duration_ms
+        } else {
+            self.rules.entrap.duration_ms
+        };
         self.u.entrap_ms[u.i()] = d;
         self.emit(EventKind::Entrapped, u, source, d, 0, "800.19a");
     }
@@ -325,13 +394,24 @@ impl Engine<'_> {
         } else {
             self.u.insurance[i] = self.u.insurance[i].saturating_add(points);
         }
-        self.emit(EventKind::InsuranceGained, u, source, points, i32::from(subrogated), "800.37a");
+        self.emit(
+            EventKind::InsuranceGained,
+            u,
+            source,
+            points,
+            i32::from(subrogated),
+            "800.37a",
+        );
     }
 
     /// A stat delta. Negative deltas are reductions and Relentless blocks
     /// them (900.10a).
     pub fn change_stat(&mut self, source: UnitIdx, u: UnitIdx, stat: Stat, delta: i32) {
-        let immunity = if delta < 0 { Immunity::Blocked } else { Immunity::Ignored };
+        let immunity = if delta < 0 {
+            Immunity::Blocked
+        } else {
+            Immunity::Ignored
+        };
         if delta == 0 || !self.passes_status_gate(u, source, immunity, "900.10a") {
             return;
         }

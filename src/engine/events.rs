@@ -142,7 +142,12 @@ pub struct EventLog {
 
 impl EventLog {
     pub fn new(limit: usize) -> EventLog {
-        EventLog { events: Vec::new(), enabled: false, limit, dropped: 0 }
+        EventLog {
+            events: Vec::new(),
+            enabled: false,
+            limit,
+            dropped: 0,
+        }
     }
 
     /// Turns recording on and reserves the whole buffer once.

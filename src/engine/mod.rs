@@ -52,7 +52,10 @@ pub struct UnitList {
 
 impl Default for UnitList {
     fn default() -> Self {
-        UnitList { len: 0, items: [UnitIdx::NONE; MAX_UNITS] }
+        UnitList {
+            len: 0,
+            items: [UnitIdx::NONE; MAX_UNITS],
+        }
     }
 }
 
@@ -94,7 +97,11 @@ pub struct CrushWindows {
 
 impl Default for CrushWindows {
     fn default() -> Self {
-        CrushWindows { len: 0, amount: [0; 64], expires_ms: [0; 64] }
+        CrushWindows {
+            len: 0,
+            amount: [0; 64],
+            expires_ms: [0; 64],
+        }
     }
 }
 
@@ -347,7 +354,11 @@ impl<'c> Engine<'c> {
         u.kind[i] = card.kind;
         u.native_tier[i] = tier;
         u.tier[i] = tier;
-        u.rect[i] = Rect { column: p.column, row: p.row, size: card.footprint.side() };
+        u.rect[i] = Rect {
+            column: p.column,
+            row: p.row,
+            size: card.footprint.side(),
+        };
         u.alive[i] = true;
         u.dormant[i] = false;
         u.relentless[i] = card.keywords.relentless;
@@ -418,9 +429,20 @@ impl<'c> Engine<'c> {
     /// Draws the tie-break side, fixes resolution order and resolves the
     /// battle-start pass. Called once after all units are placed.
     pub fn start_battle(&mut self) {
-        self.first_side = if self.rng.below(2) == 0 { Side::Left } else { Side::Right };
+        self.first_side = if self.rng.below(2) == 0 {
+            Side::Left
+        } else {
+            Side::Right
+        };
         self.rebuild_order();
-        self.emit(EventKind::BattleStart, UnitIdx::NONE, UnitIdx::NONE, self.u.count as i32, 0, "300.3");
+        self.emit(
+            EventKind::BattleStart,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            self.u.count as i32,
+            0,
+            "300.3",
+        );
         let order = self.order;
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
@@ -459,8 +481,19 @@ impl<'c> Engine<'c> {
         }
         // A timeout is a draw: the terminal sweep ends the battle for both
         // sides at once (800.49k; see docs/rules-reconstruction.md).
-        let o = Outcome { winner: None, reason: EndReason::Timeout, end_ms: self.now };
-        self.emit(EventKind::FightEnd, UnitIdx::NONE, UnitIdx::NONE, 0, EndReason::Timeout as i32, "900.42d");
+        let o = Outcome {
+            winner: None,
+            reason: EndReason::Timeout,
+            end_ms: self.now,
+        };
+        self.emit(
+            EventKind::FightEnd,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            0,
+            EndReason::Timeout as i32,
+            "900.42d",
+        );
         self.outcome = Some(o);
         o
     }
@@ -470,7 +503,10 @@ impl<'c> Engine<'c> {
     }
 
     pub fn side_summary(&self, side: Side) -> SideSummary {
-        let mut s = SideSummary { stock: self.stock[side.index()], ..SideSummary::default() };
+        let mut s = SideSummary {
+            stock: self.stock[side.index()],
+            ..SideSummary::default()
+        };
         for i in 0..self.u.count {
             if self.u.side[i] == side && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 s.survivors += 1;
@@ -548,7 +584,12 @@ impl<'c> Engine<'c> {
             }
             next = next.min(self.u.burn_next_ms[i]).min(self.u.venom_next_ms[i]);
             next = next.min(self.u.crush[i].earliest_expiry());
-            for remaining in [self.u.stun_ms[i], self.u.entrap_ms[i], self.u.prismbreak_ms[i], self.u.smash_ms[i]] {
+            for remaining in [
+                self.u.stun_ms[i],
+                self.u.entrap_ms[i],
+                self.u.prismbreak_ms[i],
+                self.u.smash_ms[i],
+            ] {
                 if remaining > 0 {
                     next = next.min(self.now.saturating_add(remaining));
                 }
@@ -643,7 +684,14 @@ impl<'c> Engine<'c> {
         if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
             let native = self.u.native_tier[i];
             self.set_tier(u, native);
-            self.emit(EventKind::SmashExpired, u, UnitIdx::NONE, i32::from(native), 0, "800.65a");
+            self.emit(
+                EventKind::SmashExpired,
+                u,
+                UnitIdx::NONE,
+                i32::from(native),
+                0,
+                "800.65a",
+            );
         }
     }
 
@@ -683,14 +731,41 @@ impl<'c> Engine<'c> {
             [false, true] => (Some(Side::Right), EndReason::Wipe),
             [false, false] => (None, EndReason::MutualWipe),
         };
-        self.outcome = Some(Outcome { winner, reason, end_ms: self.now });
-        self.emit(EventKind::FightEnd, UnitIdx::NONE, UnitIdx::NONE, winner.map_or(-1, |s| s as i32), reason as i32, "300.3");
+        self.outcome = Some(Outcome {
+            winner,
+            reason,
+            end_ms: self.now,
+        });
+        self.emit(
+            EventKind::FightEnd,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            winner.map_or(-1, |s| s as i32),
+            reason as i32,
+            "300.3",
+        );
     }
 
     #[inline]
-    pub(crate) fn emit(&mut self, kind: EventKind, unit: UnitIdx, other: UnitIdx, amount: i32, detail: i32, rule: &'static str) {
+    pub(crate) fn emit(
+        &mut self,
+        kind: EventKind,
+        unit: UnitIdx,
+        other: UnitIdx,
+        amount: i32,
+        detail: i32,
+        rule: &'static str,
+    ) {
         if self.log.enabled {
-            self.log.push(Event { time_ms: self.now, kind, unit, other, amount, detail, rule });
+            self.log.push(Event {
+                time_ms: self.now,
+                kind,
+                unit,
+                other,
+                amount,
+                detail,
+                rule,
+            });
         }
     }
 
