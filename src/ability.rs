@@ -150,8 +150,10 @@ impl Effect {
 
 named_enum! {
     /// Which units a clause affects (400.5, reconstructed).
+    #[derive(Default)]
     Scope, "scope" {
         /// The activation's target (or, for a passive, the event's other unit).
+        #[default]
         Target = "target",
         SelfUnit = "self",
         AllEnemies = "all_enemies",
@@ -170,12 +172,6 @@ named_enum! {
     }
 }
 
-impl Default for Scope {
-    fn default() -> Self {
-        Scope::Target
-    }
-}
-
 impl Scope {
     pub fn is_count_limited(self) -> bool {
         matches!(self, Scope::FocusEnemies | Scope::FocusMaimedEnemies)
@@ -184,17 +180,13 @@ impl Scope {
 
 named_enum! {
     /// When in the activation a clause resolves (300.3, reconstructed).
+    #[derive(Default)]
     Lane, "lane" {
         /// Before the base hit; bonus damage joins the hit (900.7).
+        #[default]
         Activation = "activation",
         /// After the base hit and everything it set off (900.1a, 900.1b).
         PostDamage = "post_damage",
-    }
-}
-
-impl Default for Lane {
-    fn default() -> Self {
-        Lane::Activation
     }
 }
 

@@ -226,7 +226,7 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
     let mut checks = 0;
     // Frequencies: (label, hits, rate, tolerance) per rated expectation.
     let mut freq: Vec<(String, u32, f64, f64)> = Vec::new();
-    let mut engine = Engine::new(&s.catalog, rules.clone());
+    let mut engine = Engine::new(&s.catalog, *rules);
     engine.enable_log();
     for run_index in 0..s.runs {
         let mut run_failures = Vec::new();
@@ -376,19 +376,19 @@ fn run_once(
                             side(got.winner)
                         ));
                     }
-                    if let Some(r) = o.reason {
-                        if r != got.reason {
-                            failures.push(format!(
-                                "step {si}: outcome.reason: expected {}, found {}",
-                                r.name(),
-                                got.reason.name()
-                            ));
-                        }
+                    if let Some(r) = o.reason
+                        && r != got.reason
+                    {
+                        failures.push(format!(
+                            "step {si}: outcome.reason: expected {}, found {}",
+                            r.name(),
+                            got.reason.name()
+                        ));
                     }
-                    if let Some(t) = o.end_ms {
-                        if t != got.end_ms {
-                            failures.push(format!("step {si}: outcome.end_ms: expected {t}, found {}", got.end_ms));
-                        }
+                    if let Some(t) = o.end_ms
+                        && t != got.end_ms
+                    {
+                        failures.push(format!("step {si}: outcome.end_ms: expected {t}, found {}", got.end_ms));
                     }
                 }
             }

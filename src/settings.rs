@@ -50,15 +50,13 @@ macro_rules! rules_settings {
 
             /// `(section.key, value, rule)` for every setting, in file order.
             pub fn citations(file: &file::RulesFile) -> Vec<(String, i32, String)> {
-                let mut out = Vec::new();
-                $( $(
-                    out.push((
+                vec![ $( $(
+                    (
                         concat!(stringify!($section), ".", stringify!($field)).to_string(),
                         file.$section.$field.value,
                         file.$section.$field.rule.clone(),
-                    ));
-                )* )*
-                out
+                    ),
+                )* )* ]
             }
         }
     };

@@ -276,7 +276,10 @@ impl CatalogBuilder {
                 &mut bad,
             );
             let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
-            match c.lane {
+            // 900.1a, 800.13f: authored Maim and Cull are post-damage
+            // effects, whichever lane the clause names.
+            let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) { Lane::PostDamage } else { c.lane };
+            match lane {
                 // 900.2a/900.2c: ordinary Crush and Smash move to the front,
                 // keeping their relative order; 900.2d: Crush on Frozen
                 // enemies stays in authored order.
@@ -405,10 +408,10 @@ fn lower_op(
             format!("effect `{effect}` needs an authored `duration_ms` (800.65f)"),
         );
     }
-    if let Some(d) = duration_ms {
-        if !(1..=600_000).contains(&d) {
-            err("duration_ms", format!("duration must be 1..=600000 ms, found {d}"));
-        }
+    if let Some(d) = duration_ms
+        && !(1..=600_000).contains(&d)
+    {
+        err("duration_ms", format!("duration must be 1..=600000 ms, found {d}"));
     }
     match (scope.is_count_limited(), count) {
         (true, None) => err("count", format!("scope `{scope}` needs a `count` of units to pick")),
@@ -562,16 +565,16 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
             ));
         }
         seen.push(d.name);
-        if let Some(a) = d.amount {
-            if !matches!(a, crate::ability::Amount::Const(_) | crate::ability::Amount::PerTier(_)) {
-                bad.push(Diagnostic::at(
-                    src.file,
-                    src.text,
-                    Some(kw.span()),
-                    format!("{key}.keywords[{i}]"),
-                    "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string(),
-                ));
-            }
+        if let Some(a) = d.amount
+            && !matches!(a, crate::ability::Amount::Const(_) | crate::ability::Amount::PerTier(_))
+        {
+            bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(kw.span()),
+                format!("{key}.keywords[{i}]"),
+                "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string(),
+            ));
         }
         match d.name {
             KeywordName::Relentless => k.relentless = true,
@@ -780,22 +783,22 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Ve
     }
     let mut builder = CatalogBuilder::new();
     let has_cards = texts.iter().any(|(_, k, _)| *k == FileKind::Cards);
-    if !has_cards {
-        if let Ok(extra) = toml_files(catalog_dirs) {
-            for f in extra {
-                if let Ok(t) = read(&f) {
-                    if file_kind(&f, &t) == FileKind::Cards {
-                        let _ = builder.add_file(&f, &t);
-                    }
-                }
+    if !has_cards && let Ok(extra) = toml_files(catalog_dirs) {
+        // Boards and scenarios are checked against the default catalog;
+        // its own problems are reported when it is validated itself.
+        for f in extra {
+            if let Ok(t) = read(&f)
+                && file_kind(&f, &t) == FileKind::Cards
+            {
+                let _ = builder.add_file(&f, &t);
             }
         }
     }
     for (f, kind, t) in &texts {
-        if *kind == FileKind::Cards {
-            if let Err(mut d) = builder.add_file(f, t) {
-                bad.append(&mut d);
-            }
+        if *kind == FileKind::Cards
+            && let Err(mut d) = builder.add_file(f, t)
+        {
+            bad.append(&mut d);
         }
     }
     let catalog = builder.finish();

@@ -75,10 +75,12 @@ impl Engine<'_> {
     pub fn pick_primary_target(&mut self, u: UnitIdx) -> Option<UnitIdx> {
         let mut pool = self.enemies_of(u);
         let last = self.u.last_target[u.i()];
-        if self.u.rabid[u.i()] && !last.is_none() && pool.len() > 1 {
-            if let Some(at) = pool.as_slice().iter().position(|&x| x == last) {
-                pool.remove_at(at);
-            }
+        if self.u.rabid[u.i()]
+            && !last.is_none()
+            && pool.len() > 1
+            && let Some(at) = pool.as_slice().iter().position(|&x| x == last)
+        {
+            pool.remove_at(at);
         }
         self.focus_pick(pool.as_slice())
     }
@@ -126,11 +128,11 @@ impl Engine<'_> {
         };
         // 800.4a: the cost is paid before the activation's damage is
         // computed, so every clause that reads the cost paid sees it (900.20g).
-        if let Some(cost) = card.bloodletting {
-            if !self.pay_bloodletting(u, cost, &mut ctx) {
-                self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
-                return;
-            }
+        if let Some(cost) = card.bloodletting
+            && !self.pay_bloodletting(u, cost, &mut ctx)
+        {
+            self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
+            return;
         }
         for op in catalog.ops(card.hoisted) {
             self.resolve_op(op, &mut ctx);
@@ -191,8 +193,10 @@ impl Engine<'_> {
         if self.u.kind[payer.i()].is_object() {
             return false;
         }
-        let paid = self.lose_vitality(payer, cost, UnitIdx::NONE, false);
+        // 800.4g: clamped to what the payer has; logged before a death it causes.
+        let paid = cost.min(self.u.vitality[payer.i()]);
         self.emit(EventKind::BloodlettingPaid, payer, caster, paid, cost, "800.4f");
+        self.lose_vitality(payer, paid, UnitIdx::NONE, false);
         ctx.cost_paid = paid;
         paid > 0
     }
@@ -338,10 +342,10 @@ impl Engine<'_> {
     /// Resolves one clause: condition, amount, scope, then the effect on
     /// each unit in scope.
     pub fn resolve_op(&mut self, op: &Op, ctx: &mut ActCtx) {
-        if let Some(cond) = op.condition {
-            if !self.condition_holds(cond, ctx) {
-                return;
-            }
+        if let Some(cond) = op.condition
+            && !self.condition_holds(cond, ctx)
+        {
+            return;
         }
         let amount = op.amount.map_or(0, |a| self.amount(a, ctx));
         let source = ctx.actor;

@@ -32,14 +32,14 @@ impl DamageKind {
     }
     /// Status ticks and overtime reach Entrapped units (800.19b); ability
     /// damage does not (800.19a).
-    fn from_ability(self) -> bool {
+    fn is_from_ability(self) -> bool {
         matches!(self, DamageKind::Hit | DamageKind::Ability)
     }
     /// Retaliation answers a hostile actor's hit. Damage over time and
     /// overtime have no actor at the moment they land (900.42e; see the
     /// reconstruction document for ticks).
     fn retaliable(self) -> bool {
-        self.from_ability()
+        self.is_from_ability()
     }
 }
 
@@ -96,7 +96,7 @@ impl Engine<'_> {
             // Tools and Hubs discard every combat interaction (800.71b, 800.33b).
             return report;
         }
-        if kind.from_ability() && (self.u.entrap_ms[t] > 0 || self.u.dormant[t]) {
+        if kind.is_from_ability() && (self.u.entrap_ms[t] > 0 || self.u.dormant[t]) {
             let why = if self.u.dormant[t] {
                 super::Refusal::Dormant
             } else {
