@@ -127,10 +127,28 @@ named_enum! {
         GainPower = "gain_power",
         GainSpeed = "gain_speed",
         GainFocus = "gain_focus",
+        /// Dread stacks: -1 Power, -0.5 Speed, -1 Armor each (800.17a).
+        Dread = "dread",
+        /// Moves up to the amount of Dread from allies to enemies (800.30).
+        Harvest = "harvest",
+        /// The target loses Armor and the source gains it (800.57a).
+        Repossess = "repossess",
+        /// Every enemy's Power reduced (800.50a).
+        PiercingRoar = "piercing_roar",
+        /// Every enemy's Speed reduced (800.11a).
+        CripplingScream = "crippling_scream",
+        /// Relentless for the rest of the battle (800.56g).
+        GrantRelentless = "grant_relentless",
+        /// Restores a Tool's Durability, even from 0 (800.18e, 900.34d).
+        Repair = "repair",
     }
 }
 
 impl Effect {
+    /// Effects that always reach every enemy, whatever the scope says.
+    pub fn hits_every_enemy(self) -> bool {
+        matches!(self, Effect::Aoe | Effect::Tremor | Effect::PiercingRoar | Effect::CripplingScream | Effect::Harvest)
+    }
     /// Armor setup, hoisted to the front of the activation (900.2a, 900.2c).
     pub fn is_armor_setup(self) -> bool {
         matches!(self, Effect::Crush | Effect::Smash)
@@ -139,7 +157,13 @@ impl Effect {
     pub fn needs_amount(self) -> bool {
         !matches!(
             self,
-            Effect::Cull | Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Prismbreak | Effect::Entrap
+            Effect::Cull
+                | Effect::Smash
+                | Effect::Stun
+                | Effect::Freeze
+                | Effect::Prismbreak
+                | Effect::Entrap
+                | Effect::GrantRelentless
         )
     }
     /// Effects that need an authored duration (800.65f for Smash).
@@ -169,6 +193,9 @@ named_enum! {
         FocusMaimedEnemies = "focus_maimed_enemies",
         /// Enemies that are Frozen when the clause resolves (900.2d).
         FrozenEnemies = "frozen_enemies",
+        /// The unit an event is about: the activating or damaged ally of a
+        /// Tool package, the dying unit of `other_died` (800.71c).
+        Subject = "subject",
     }
 }
 
@@ -243,6 +270,13 @@ named_enum! {
         OwnActivation = "own_activation",
         /// Any other unit died (800.42a).
         OtherDied = "other_died",
+        /// This unit gained Insurance: fires on every positive grant (900.38a).
+        InsuranceGained = "insurance_gained",
+        /// An ally gained Insurance (900.38a, 900.38d).
+        AllyInsuranceGained = "ally_insurance_gained",
+        /// Not an event: a stat layer held while the unit has any Insurance
+        /// (800.37h, 900.38b). Only stat gains of a fixed amount.
+        WhileInsured = "while_insured",
     }
 }
 
@@ -259,12 +293,26 @@ named_enum! {
         Insurance = "insurance",
         Subrogated = "subrogated",
         DamageCap = "damage_cap",
+        /// +1 Power per 2 Focus (800.28a).
+        Fury = "fury",
+        /// Loses 33% Power while adjacent to 5 or more living allied Tools (800.7a).
+        Brute = "brute",
+        /// An aura: Burn on this unit's side never spreads (900.33h).
+        NoBurnSpread = "no_burn_spread",
     }
 }
 
 impl KeywordName {
     pub fn takes_amount(self) -> bool {
-        !matches!(self, KeywordName::Relentless | KeywordName::Feast | KeywordName::Rabid)
+        !matches!(
+            self,
+            KeywordName::Relentless
+                | KeywordName::Feast
+                | KeywordName::Rabid
+                | KeywordName::Fury
+                | KeywordName::Brute
+                | KeywordName::NoBurnSpread
+        )
     }
 }
 
@@ -285,11 +333,49 @@ pub enum Amount {
     BurnPower,
     /// `P% cost_paid`: a share of the Bloodletting cost actually paid (900.20g).
     CostPaidPercent(i32),
+    /// `P% current_damage`: a share of the hit as accumulated so far, base
+    /// Power plus bonus damage (900.7e).
+    CurrentDamagePercent(i32),
 }
 
 impl Amount {
     /// Counted amounts resolve to 0 on a count of 0; ordinary ones floor at 1 (900.4a).
     pub fn is_counted(self) -> bool {
         matches!(self, Amount::Per { .. } | Amount::CostPaidPercent(_))
+    }
+}
+
+named_enum! {
+    /// The five events a Tool package listens to (800.71c).
+    PackageEvent, "package event" {
+        BattleStart = "battle_start",
+        AllyActivated = "ally_activated",
+        AllyDamaged = "ally_damaged",
+        EnemyDied = "enemy_died",
+        /// Another allied Tool lost its last Durability.
+        ToolDepleted = "tool_depleted",
+    }
+}
+
+named_enum! {
+    /// The three passes of an `ally_activated` package (800.71d).
+    PackageTiming, "timing" {
+        /// At the start of the ally's activation, before its damage (900.3a).
+        Immediate = "immediate",
+        /// After the ally's impact: the hit and the post-damage lane.
+        AfterImpact = "after_impact",
+        /// After the activation completes.
+        AfterActivation = "after_activation",
+    }
+}
+
+named_enum! {
+    /// A stat an Overmatch gate compares (800.46a).
+    StatName, "stat" {
+        Vitality = "vitality",
+        Power = "power",
+        Speed = "speed",
+        Armor = "armor",
+        Focus = "focus",
     }
 }

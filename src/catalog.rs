@@ -1,7 +1,9 @@
 //! The compiled catalog: dense card tables and the ability IR the engine
 //! interprets. Built once by the loader; never changes during a run.
 
-use crate::ability::{Amount, CardKind, Condition, Effect, Footprint, KeywordName, Scope, Trigger};
+use crate::ability::{
+    Amount, CardKind, Condition, Effect, Footprint, KeywordName, PackageEvent, PackageTiming, Scope, StatName, Trigger,
+};
 
 /// Index of a card in [`Catalog::cards`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,6 +35,9 @@ pub struct Keywords {
     pub insurance: Option<Amount>,
     pub subrogated: Option<Amount>,
     pub damage_cap: Option<Amount>,
+    pub fury: bool,
+    pub brute: bool,
+    pub no_burn_spread: bool,
 }
 
 impl Keywords {
@@ -50,6 +55,9 @@ impl Keywords {
             (self.insurance.is_some(), KeywordName::Insurance),
             (self.subrogated.is_some(), KeywordName::Subrogated),
             (self.damage_cap.is_some(), KeywordName::DamageCap),
+            (self.fury, KeywordName::Fury),
+            (self.brute, KeywordName::Brute),
+            (self.no_burn_spread, KeywordName::NoBurnSpread),
         ];
         for (on, name) in flags {
             if on {
@@ -71,6 +79,26 @@ pub struct Op {
     pub condition: Option<Condition>,
     /// Authored duration, or 0 for the rules' default.
     pub duration_ms: i32,
+    /// The card's bit for a once-per-battle clause (900.6e), or [`Op::NOT_ONCE`].
+    pub once_slot: u8,
+}
+
+impl Op {
+    pub const NOT_ONCE: u8 = u8::MAX;
+}
+
+/// A Tool's effect package (800.71c-800.71e), its effects already ordered
+/// with Crush and Smash first (900.3e).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Package {
+    pub event: PackageEvent,
+    pub timing: Option<PackageTiming>,
+    pub adjacent: bool,
+    pub chance_percent: Option<i32>,
+    pub overmatch: Option<StatName>,
+    pub ops: OpRange,
+    /// Holds an immediate activation Crush or Smash (900.3c, 900.3d).
+    pub armor_setup: bool,
 }
 
 /// A half-open range of ops in [`Catalog::ops`].
@@ -117,6 +145,13 @@ pub struct Card {
     pub post_damage: OpRange,
     /// Range into [`Catalog::passives`].
     pub passives: OpRange,
+    /// Range into [`Catalog::packages`], armor-setup packages first (900.3d).
+    pub packages: OpRange,
+    /// Some package holds an immediate activation Crush or Smash, so this
+    /// Tool resolves before the others (900.3c).
+    pub armor_setup_tool: bool,
+    /// A Tool with no Durability ladder never wears out (800.18b).
+    pub permanent: bool,
 }
 
 impl Card {
@@ -143,6 +178,7 @@ pub struct Catalog {
     pub cards: Vec<Card>,
     pub ops: Vec<Op>,
     pub passives: Vec<Passive>,
+    pub packages: Vec<Package>,
 }
 
 impl Catalog {
@@ -162,10 +198,14 @@ impl Catalog {
         &self.passives[self.card(id).passives.indices()]
     }
 
+    pub fn packages_of(&self, id: CardId) -> &[Package] {
+        &self.packages[self.card(id).packages.indices()]
+    }
+
     /// A stable fingerprint of the catalog's contents (FNV-1a over the debug
     /// form), recorded with results so runs on different catalogs are told apart.
     pub fn fingerprint(&self) -> u64 {
-        let text = format!("{:?}{:?}{:?}", self.cards, self.ops, self.passives);
+        let text = format!("{:?}{:?}{:?}{:?}", self.cards, self.ops, self.passives, self.packages);
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         for b in text.bytes() {
             h ^= u64::from(b);

@@ -169,6 +169,12 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::Prismbroken => format!("{unit} is Prismbroken for {a} ms more"),
         EventKind::Entrapped => format!("{unit} is Entrapped for {a} ms"),
         EventKind::InsuranceGained => format!("{unit} gains {a} Insurance"),
+        EventKind::DreadApplied => format!("{unit} gains {a} Dread, now {d}"),
+        EventKind::DreadRemoved => format!("{other} harvests {a} Dread from {unit}, {d} left"),
+        EventKind::Repossessed => format!("{other} repossesses {a} Armor from {unit}, Armor {d}"),
+        EventKind::RelentlessGranted => format!("{unit} becomes Relentless"),
+        EventKind::PackageResolved => format!("{unit} resolves a package for {other}, Durability {a}"),
+        EventKind::Repaired => format!("{unit} is repaired by {a}, Durability {d}"),
         EventKind::StatChanged => {
             let stat = ["Power", "Speed", "Armor", "Focus"]
                 .get(d as usize)

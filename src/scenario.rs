@@ -22,6 +22,8 @@ pub struct Scenario {
     pub catalog: Catalog,
     pub units: Vec<ScenarioUnit>,
     pub steps: Vec<ScenarioStep>,
+    /// Forge Core modifiers of the left and right sides.
+    pub forge: [crate::spec::Forge; 2],
 }
 
 #[derive(Debug, Clone)]
@@ -285,6 +287,7 @@ fn run_once(
     rated: &mut dyn FnMut(String, bool, f64, f64),
 ) {
     e.reset(FightRng::for_fight(s.seed, u64::from(run_index)));
+    e.forge = s.forge;
     for u in &s.units {
         let Some(idx) = e.add_unit(u.side, u.placement) else {
             failures.push("too many units".to_string());

@@ -76,6 +76,10 @@ rules_settings! {
     entrap: EntrapRules { duration_ms }
     feast: FeastRules { percent, minimum }
     exalt: ExaltRules { percent_per_stack }
+    dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
+    fury: FuryRules { focus_per_power }
+    brute: BruteRules { tool_threshold, power_loss_percent }
+    tool: ToolRules { durability_per_package }
     targeting: TargetingRules { focus_floor }
     penny: PennyRules { stock_mint_chance_percent }
     tremor: TremorRules { hits }
@@ -109,6 +113,7 @@ impl Rules {
         positive("overtime.tick_ms", self.overtime.tick_ms);
         positive("overtime.cap_ms", self.overtime.cap_ms);
         positive("tremor.hits", self.tremor.hits);
+        positive("fury.focus_per_power", self.fury.focus_per_power);
         positive("limits.events_per_fight", self.limits.events_per_fight);
         if self.board.columns > 64 || self.board.rows > 64 {
             bad.push(("board.columns", "a side's grid is at most 64 x 64 cells".to_string()));

@@ -18,6 +18,16 @@ pub struct Placement {
 pub struct BoardSpec {
     pub name: String,
     pub units: Vec<Placement>,
+    pub forge: Forge,
+}
+
+/// Forge Core modifiers a player's board carries into battle (200.3a, 200.3d).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Forge {
+    /// Added to every Crush the side applies (800.12g).
+    pub crush_bonus: i32,
+    /// Taken off every Burn and Venom tick the side's units take (900.11d).
+    pub tick_reduction: i32,
 }
 
 /// The two sides of a fight.

@@ -16,8 +16,8 @@ use toml::Spanned;
 
 pub use diagnostics::Diagnostic;
 
-use crate::ability::{CardKind, Effect, KeywordName, Lane, Scope};
-use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Passive, StatLine};
+use crate::ability::{Amount, CardKind, Effect, KeywordName, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine};
 use crate::settings::{Rules, file::RulesFile};
 use crate::spec::{BoardSpec, Placement};
 use schema::{BoardFile, CardDef, CardFile};
@@ -256,6 +256,7 @@ impl CatalogBuilder {
         let keywords = lower_keywords(src, key, def, &mut bad);
 
         // Ability clauses, split into lanes (300.3).
+        let mut once_slots: u8 = 0;
         let mut hoisted = Vec::new();
         let mut activation = Vec::new();
         let mut lucid = Vec::new();
@@ -263,18 +264,7 @@ impl CatalogBuilder {
         for (i, clause) in def.ability.iter().enumerate() {
             let ck = format!("{key}.ability[{i}]");
             let c = clause.get_ref();
-            let op = lower_op(
-                src,
-                &ck,
-                clause.span(),
-                c.effect,
-                c.amount,
-                c.scope,
-                c.count,
-                c.when,
-                c.duration_ms,
-                &mut bad,
-            );
+            let op = lower_op(src, &ck, clause.span(), &ClauseParts::from(c), &mut once_slots, &mut bad);
             let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
             // 900.1a, 800.13f: authored Maim and Cull are post-damage
             // effects, whichever lane the clause names.
@@ -299,8 +289,9 @@ impl CatalogBuilder {
                 Some(def.ability[0].span()),
                 format!("{key}.ability"),
                 format!(
-                    "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines",
-                    def.kind
+                    "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines{}",
+                    def.kind,
+                    if def.kind == CardKind::Tool { " or `package` tables" } else { "" }
                 ),
             ));
         }
@@ -308,42 +299,108 @@ impl CatalogBuilder {
         for (i, p) in def.passive.iter().enumerate() {
             let pk = format!("{key}.passive[{i}]");
             let pd = p.get_ref();
-            let op = lower_op(
-                src,
-                &pk,
-                p.span(),
-                pd.effect,
-                pd.amount,
-                pd.scope,
-                pd.count,
-                pd.when,
-                pd.duration_ms,
-                &mut bad,
-            );
+            let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), &mut once_slots, &mut bad);
+            if pd.on == Trigger::WhileInsured {
+                // 800.37h: a reversible stat layer, not an event.
+                let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
+                let stat_gain =
+                    matches!(pd.effect, Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus);
+                if !stat_gain || !fixed || pd.scope != Scope::SelfUnit || pd.when.is_some() || pd.once {
+                    bad.push(diag(
+                        Some(p.span()),
+                        pk.clone(),
+                        "a `while_insured` line is a stat layer on the unit itself: a `gain_*` effect with a whole number or `N x tier`, scope `self`, no condition (800.37h)".into(),
+                    ));
+                }
+            }
             passives.push(Passive { trigger: pd.on, op });
         }
+
+        // Tool packages (800.71c): effects with Crush and Smash first
+        // (900.3e), armor-setup packages first (900.3d).
+        let mut packages: Vec<(Package, Vec<Op>)> = Vec::new();
+        if !def.package.is_empty() && def.kind != CardKind::Tool {
+            bad.push(diag(
+                Some(def.package[0].span()),
+                format!("{key}.package"),
+                "only a Tool has effect packages (800.71c)".into(),
+            ));
+        }
+        for (i, pk) in def.package.iter().enumerate() {
+            let pkey = format!("{key}.package[{i}]");
+            let pd = pk.get_ref();
+            match (pd.on, pd.timing) {
+                (PackageEvent::AllyActivated, None) => bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.timing"),
+                    "an `ally_activated` package names its pass: `immediate`, `after_impact` or `after_activation` (800.71d)".into(),
+                )),
+                (PackageEvent::AllyActivated, Some(_)) | (_, None) => {}
+                (_, Some(_)) => bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.timing"),
+                    "only `ally_activated` packages have a timing (800.71d)".into(),
+                )),
+            }
+            if let Some(c) = pd.chance
+                && !(1..=100).contains(&c)
+            {
+                bad.push(diag(Some(pk.span()), format!("{pkey}.chance"), format!("chance is a percent 1..=100, found {c}")));
+            }
+            if pd.effects.is_empty() {
+                bad.push(diag(Some(pk.span()), format!("{pkey}.effects"), "a package resolves at least one effect".into()));
+            }
+            let mut ops: Vec<Op> = Vec::new();
+            for (j, e) in pd.effects.iter().enumerate() {
+                let ek = format!("{pkey}.effects[{j}]");
+                ops.push(lower_op(src, &ek, e.span(), &ClauseParts::from(e.get_ref()), &mut once_slots, &mut bad));
+            }
+            // 900.3e: within a package, Crush and Smash first (stable).
+            ops.sort_by_key(|o| !o.effect.is_armor_setup());
+            let armor_setup = pd.on == PackageEvent::AllyActivated
+                && pd.timing == Some(PackageTiming::Immediate)
+                && ops.iter().any(|o| o.effect.is_armor_setup());
+            let adjacent = pd.adjacent.unwrap_or(matches!(
+                pd.on,
+                PackageEvent::AllyActivated | PackageEvent::AllyDamaged | PackageEvent::ToolDepleted
+            ));
+            let package = Package {
+                event: pd.on,
+                timing: pd.timing,
+                adjacent,
+                chance_percent: pd.chance,
+                overmatch: pd.overmatch,
+                ops: OpRange::default(),
+                armor_setup,
+            };
+            packages.push((package, ops));
+        }
+        // 900.3d: armor-setup packages ahead of the Tool's others (stable).
+        packages.sort_by_key(|(p, _)| !p.armor_setup);
+        let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
 
         if !bad.is_empty() {
             return Err(bad);
         }
         let c = &mut self.catalog;
-        let mut push = |ops: Vec<Op>| {
-            let start = c.ops.len() as u32;
-            c.ops.extend(ops);
-            OpRange {
-                start,
-                end: c.ops.len() as u32,
-            }
-        };
-        let hoisted = push(hoisted);
-        let activation = push(activation);
-        let lucid = push(lucid);
-        let post_damage = push(post);
+        let hoisted = push_ops(&mut c.ops, hoisted);
+        let activation = push_ops(&mut c.ops, activation);
+        let lucid = push_ops(&mut c.ops, lucid);
+        let post_damage = push_ops(&mut c.ops, post);
         let pstart = c.passives.len() as u32;
         c.passives.extend(passives);
         let passives = OpRange {
             start: pstart,
             end: c.passives.len() as u32,
+        };
+        let kstart = c.packages.len() as u32;
+        for (mut package, ops) in packages {
+            package.ops = push_ops(&mut c.ops, ops);
+            c.packages.push(package);
+        }
+        let packages = OpRange {
+            start: kstart,
+            end: c.packages.len() as u32,
         };
         let is_object = def.kind.is_object();
         c.cards.push(Card {
@@ -361,6 +418,9 @@ impl CatalogBuilder {
             lucid,
             post_damage,
             passives,
+            packages,
+            armor_setup_tool,
+            permanent: def.kind == CardKind::Tool && def.durability.is_none(),
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(
@@ -374,19 +434,71 @@ impl CatalogBuilder {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn lower_op(
-    src: &Source,
-    key: &str,
-    span: std::ops::Range<usize>,
+fn push_ops(arena: &mut Vec<Op>, ops: Vec<Op>) -> OpRange {
+    let start = arena.len() as u32;
+    arena.extend(ops);
+    OpRange {
+        start,
+        end: arena.len() as u32,
+    }
+}
+
+/// The fields every clause shape shares.
+struct ClauseParts {
     effect: Effect,
-    amount: Option<crate::ability::Amount>,
+    amount: Option<Amount>,
     scope: Scope,
     count: Option<u8>,
     when: Option<crate::ability::Condition>,
     duration_ms: Option<i32>,
+    once: bool,
+}
+
+impl From<&schema::ClauseDef> for ClauseParts {
+    fn from(c: &schema::ClauseDef) -> Self {
+        ClauseParts {
+            effect: c.effect,
+            amount: c.amount,
+            scope: c.scope,
+            count: c.count,
+            when: c.when,
+            duration_ms: c.duration_ms,
+            once: c.once,
+        }
+    }
+}
+
+impl From<&schema::PassiveDef> for ClauseParts {
+    fn from(c: &schema::PassiveDef) -> Self {
+        ClauseParts {
+            effect: c.effect,
+            amount: c.amount,
+            scope: c.scope,
+            count: c.count,
+            when: c.when,
+            duration_ms: c.duration_ms,
+            once: c.once,
+        }
+    }
+}
+
+fn lower_op(
+    src: &Source,
+    key: &str,
+    span: std::ops::Range<usize>,
+    c: &ClauseParts,
+    once_slots: &mut u8,
     bad: &mut Vec<Diagnostic>,
 ) -> Op {
+    let ClauseParts {
+        effect,
+        amount,
+        scope,
+        count,
+        when,
+        duration_ms,
+        once,
+    } = *c;
     let mut err = |k: &str, m: String| {
         bad.push(Diagnostic::at(
             src.file,
@@ -433,12 +545,23 @@ fn lower_op(
             ),
         );
     }
-    if matches!(effect, Effect::Aoe | Effect::Tremor) && scope != Scope::Target {
+    if effect.hits_every_enemy() && scope != Scope::Target {
         err(
             "scope",
-            format!("`{effect}` always hits every enemy (800.2a, 800.72a); leave `scope` out"),
+            format!("`{effect}` always reaches every enemy (800.2a, 800.72a, 800.50a, 800.11a, 800.30a); leave `scope` out"),
         );
     }
+    let once_slot = if once {
+        if *once_slots >= 64 {
+            err("once", "a card has at most 64 once-per-battle clauses".to_string());
+            Op::NOT_ONCE
+        } else {
+            *once_slots += 1;
+            *once_slots - 1
+        }
+    } else {
+        Op::NOT_ONCE
+    };
     Op {
         effect,
         amount,
@@ -446,6 +569,7 @@ fn lower_op(
         count: count.unwrap_or(0),
         condition: when,
         duration_ms: duration_ms.unwrap_or(0),
+        once_slot,
     }
 }
 
@@ -587,6 +711,9 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
             KeywordName::Insurance => k.insurance = d.amount,
             KeywordName::Subrogated => k.subrogated = d.amount,
             KeywordName::DamageCap => k.damage_cap = d.amount,
+            KeywordName::Fury => k.fury = true,
+            KeywordName::Brute => k.brute = true,
+            KeywordName::NoBurnSpread => k.no_burn_spread = true,
         }
     }
     k
@@ -618,6 +745,11 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
     let mut bad = Vec::new();
     let mut units = Vec::new();
     let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
+    for (key, v) in [("forge.crush_bonus", parsed.forge.crush_bonus), ("forge.tick_reduction", parsed.forge.tick_reduction)] {
+        if !(0..=10_000).contains(&v) {
+            bad.push(Diagnostic::at(file, text, None, key, format!("a Forge Core bonus is 0..=10000, found {v}")));
+        }
+    }
     for (i, u) in parsed.unit.iter().enumerate() {
         let key = format!("unit[{i}]");
         let Some(card) = lookup_card(file, text, catalog, &u.card, &format!("{key}.card"), &mut bad) else {
@@ -685,7 +817,14 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             .unwrap_or_default()
     });
     if bad.is_empty() {
-        Ok(BoardSpec { name, units })
+        Ok(BoardSpec {
+            name,
+            units,
+            forge: crate::spec::Forge {
+                crush_bonus: parsed.forge.crush_bonus,
+                tick_reduction: parsed.forge.tick_reduction,
+            },
+        })
     } else {
         Err(bad)
     }

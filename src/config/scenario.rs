@@ -29,10 +29,22 @@ struct ScenarioFile {
     /// Runs with fight indices 0..runs; more than 1 for chance rules.
     #[serde(default = "one")]
     runs: u32,
+    /// Each side's Forge Core modifiers: `[forge.left]`, `[forge.right]`.
+    #[serde(default)]
+    forge: ForgeSides,
     #[serde(default)]
     unit: Vec<UnitDef>,
     #[serde(default)]
     step: Vec<StepDef>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForgeSides {
+    #[serde(default)]
+    left: super::schema::ForgeDef,
+    #[serde(default)]
+    right: super::schema::ForgeDef,
 }
 
 fn one() -> u32 {
@@ -356,6 +368,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                     count: 0,
                     condition: None,
                     duration_ms: ap.duration_ms.unwrap_or(0),
+                    once_slot: Op::NOT_ONCE,
                 },
                 source,
                 target,
@@ -542,6 +555,10 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         catalog: builder.finish(),
         units,
         steps,
+        forge: [parsed.forge.left, parsed.forge.right].map(|f| crate::spec::Forge {
+            crush_bonus: f.crush_bonus,
+            tick_reduction: f.tick_reduction,
+        }),
     })
 }
 

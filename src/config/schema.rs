@@ -8,7 +8,10 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use toml::Spanned;
 
-use crate::ability::{Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, Scope, Trigger};
+use crate::ability::{
+    Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope,
+    StatName, Trigger,
+};
 
 /// A file of cards: `[[card]]` tables.
 #[derive(Debug, Deserialize)]
@@ -61,6 +64,9 @@ pub struct CardDef {
     pub ability: Vec<Spanned<ClauseDef>>,
     #[serde(default)]
     pub passive: Vec<Spanned<PassiveDef>>,
+    /// A Tool's effect packages (800.71c).
+    #[serde(default)]
+    pub package: Vec<Spanned<PackageDef>>,
 }
 
 fn yes() -> bool {
@@ -93,6 +99,10 @@ pub struct ClauseDef {
     pub lane: Lane,
     #[serde(default)]
     pub duration_ms: Option<i32>,
+    /// Resolves at most once per battle; a failed condition does not spend
+    /// it (900.6e).
+    #[serde(default)]
+    pub once: bool,
 }
 
 /// One passive line: a clause that resolves when its event fires (900.8a).
@@ -111,6 +121,31 @@ pub struct PassiveDef {
     pub when: Option<Condition>,
     #[serde(default)]
     pub duration_ms: Option<i32>,
+    #[serde(default)]
+    pub once: bool,
+}
+
+/// A Tool's effect package: one event, its gates, and the effects it
+/// resolves (800.71c-800.71e).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackageDef {
+    pub on: PackageEvent,
+    /// Required for `ally_activated`: which of the three passes (800.71d).
+    #[serde(default)]
+    pub timing: Option<PackageTiming>,
+    /// Requires the Tool to be adjacent to the unit the event is about
+    /// (800.71e); defaults to true where that unit is an ally.
+    #[serde(default)]
+    pub adjacent: Option<bool>,
+    /// Percent chance, rolled before the package resolves (800.71e).
+    #[serde(default)]
+    pub chance: Option<i32>,
+    /// Gate: the triggering ally must have more of this stat than the
+    /// compared enemy (800.46a).
+    #[serde(default)]
+    pub overmatch: Option<StatName>,
+    pub effects: Vec<Spanned<ClauseDef>>,
 }
 
 fn self_scope() -> Scope {
@@ -207,9 +242,10 @@ impl Amount {
             return match rest.trim() {
                 "power" => Ok(Amount::PowerPercent(pct)),
                 "cost_paid" => Ok(Amount::CostPaidPercent(pct)),
+                "current_damage" => Ok(Amount::CurrentDamagePercent(pct)),
                 other => Err(format!(
-                    "unknown share `{other}` in amount `{t}`; expected `power` or `cost_paid`{}",
-                    crate::config::diagnostics::suggestion(other, &["power", "cost_paid"])
+                    "unknown share `{other}` in amount `{t}`; expected `power`, `cost_paid` or `current_damage`{}",
+                    crate::config::diagnostics::suggestion(other, &["power", "cost_paid", "current_damage"])
                 )),
             };
         }
@@ -246,6 +282,9 @@ impl Amount {
 pub struct BoardFile {
     #[serde(default)]
     pub name: Option<String>,
+    /// The player's Forge Cores, which travel with the board (200.3d).
+    #[serde(default)]
+    pub forge: ForgeDef,
     #[serde(default)]
     pub unit: Vec<BoardUnitDef>,
 }
@@ -258,4 +297,17 @@ pub struct BoardUnitDef {
     pub card: Spanned<String>,
     pub tier: Spanned<i64>,
     pub cell: Spanned<[i64; 2]>,
+}
+
+/// Forge Core modifiers a side carries into battle.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ForgeDef {
+    /// Added to every Crush this side applies, before it lands (800.12g).
+    #[serde(default)]
+    pub crush_bonus: i32,
+    /// Taken off every Burn and Venom tick this side's units take, after
+    /// Prismbreak and before Shield (800.52a, 900.11d).
+    #[serde(default)]
+    pub tick_reduction: i32,
 }

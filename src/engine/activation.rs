@@ -11,7 +11,7 @@
 use super::damage::{DamageKind, div_ceil};
 use super::effects::Stat;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
-use crate::ability::{Amount, CardKind, Condition, Count, Effect, Scope, Trigger};
+use crate::ability::{Amount, CardKind, Condition, Count, Effect, PackageEvent, PackageTiming, Scope, Trigger};
 use crate::catalog::Op;
 
 impl Engine<'_> {
@@ -50,7 +50,7 @@ impl Engine<'_> {
     }
 
     /// Living targetable enemies of `u`, in resolution order.
-    fn enemies_of(&self, u: UnitIdx) -> UnitList {
+    pub(crate) fn enemies_of(&self, u: UnitIdx) -> UnitList {
         let mut list = UnitList::default();
         for &c in self.order() {
             if self.is_enemy(u, c) && self.is_targetable(c) {
@@ -60,7 +60,7 @@ impl Engine<'_> {
         list
     }
 
-    fn allies_of(&self, u: UnitIdx, include_self: bool) -> UnitList {
+    pub(crate) fn allies_of(&self, u: UnitIdx, include_self: bool) -> UnitList {
         let mut list = UnitList::default();
         for &c in self.order() {
             if !self.is_enemy(u, c) && (include_self || c != u) && self.is_targetable(c) {
@@ -117,15 +117,8 @@ impl Engine<'_> {
             self.emit(EventKind::StockMinted, u, UnitIdx::NONE, 1, self.stock[side], "800.47b");
         }
 
-        let mut ctx = ActCtx {
-            actor: u,
-            target,
-            bonus: 0,
-            hit_landed: false,
-            cost_paid: 0,
-            joins_hit: true,
-            bloodlust_sample: None,
-        };
+        let mut ctx = ActCtx::new(u, target, u);
+        ctx.joins_hit = true;
         // 800.4a: the cost is paid before the activation's damage is
         // computed, so every clause that reads the cost paid sees it (900.20g).
         if let Some(cost) = card.bloodletting
@@ -134,6 +127,9 @@ impl Engine<'_> {
             self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
             return;
         }
+        // 900.3a: immediate Tool packages resolve before anything of the
+        // ally's own, armor setup hoisted at three levels (900.3c-900.3e).
+        self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::Immediate), u, target);
         for op in catalog.ops(card.hoisted) {
             self.resolve_op(op, &mut ctx);
         }
@@ -163,6 +159,9 @@ impl Engine<'_> {
         for op in catalog.ops(card.post_damage) {
             self.resolve_op(op, &mut ctx);
         }
+        // 800.71d: Tool packages after the ally's impact, then after it completes.
+        self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::AfterImpact), u, target);
+        self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::AfterActivation), u, target);
 
         // Follow-up step: passives reacting to the unit's own activation (900.8f).
         self.dispatch(u, Trigger::OwnActivation, target);
@@ -236,6 +235,10 @@ impl Engine<'_> {
             // 800.8h: 75% of effective Power, at least 1.
             Amount::BurnPower => (self.power(u).saturating_mul(self.rules.burn.from_power_percent) / 100).max(1),
             Amount::CostPaidPercent(p) => ctx.cost_paid.saturating_mul(p) / 100,
+            // 900.7e: the running total of the hit, base Power plus bonus so far.
+            Amount::CurrentDamagePercent(p) => {
+                (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1)
+            }
         }
     }
 
@@ -287,6 +290,11 @@ impl Engine<'_> {
                 }
             }
             Scope::SelfUnit => out.push(u),
+            Scope::Subject => {
+                if !ctx.subject.is_none() {
+                    out.push(ctx.subject)
+                }
+            }
             Scope::AllEnemies => *out = self.enemies_of(u),
             Scope::AllAllies => *out = self.allies_of(u, true),
             Scope::AdjacentToTarget => {
@@ -345,13 +353,25 @@ impl Engine<'_> {
         if let Some(cond) = op.condition
             && !self.condition_holds(cond, ctx)
         {
+            // 900.6e: a failed condition does not spend a once-per-battle clause.
             return;
+        }
+        if op.once_slot != Op::NOT_ONCE {
+            let bit = 1u64 << op.once_slot;
+            let used = &mut self.u.once_used[ctx.actor.i()];
+            if *used & bit != 0 {
+                return;
+            }
+            *used |= bit;
         }
         let amount = op.amount.map_or(0, |a| self.amount(a, ctx));
         let source = ctx.actor;
         match op.effect {
             Effect::Aoe => return self.aoe(source, amount),
             Effect::Tremor => return self.tremor(source, amount),
+            Effect::Harvest => return self.harvest(source, amount),
+            Effect::PiercingRoar => return self.reduce_every_enemy(source, Stat::Power, amount),
+            Effect::CripplingScream => return self.reduce_every_enemy(source, Stat::Speed, amount),
             // 900.7a: activation-lane damage on the target joins the base hit.
             Effect::Damage if ctx.joins_hit && op.scope == Scope::Target => {
                 ctx.bonus = ctx.bonus.saturating_add(amount.max(0));
@@ -370,19 +390,14 @@ impl Engine<'_> {
     /// any activation, as a scenario's `apply` step does.
     pub fn apply_clause(&mut self, op: &Op, source: UnitIdx, target: UnitIdx) {
         let actor = if source.is_none() { target } else { source };
-        let ctx = ActCtx {
-            actor,
-            target,
-            bonus: 0,
-            hit_landed: false,
-            cost_paid: 0,
-            joins_hit: false,
-            bloodlust_sample: None,
-        };
+        let ctx = ActCtx::new(actor, target, target);
         let amount = op.amount.map_or(0, |a| self.amount(a, &ctx));
         match op.effect {
             Effect::Aoe => self.aoe(actor, amount),
             Effect::Tremor => self.tremor(actor, amount),
+            Effect::Harvest => self.harvest(actor, amount),
+            Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount),
+            Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount),
             _ => self.apply_effect(op, source, target, amount),
         }
     }
@@ -392,7 +407,11 @@ impl Engine<'_> {
             Effect::Damage => {
                 self.deal_damage(source, t, amount, DamageKind::Ability);
             }
-            Effect::Aoe | Effect::Tremor => {}
+            Effect::Aoe | Effect::Tremor | Effect::Harvest | Effect::PiercingRoar | Effect::CripplingScream => {}
+            Effect::Dread => self.apply_dread(source, t, amount),
+            Effect::Repossess => self.repossess(source, t, amount),
+            Effect::GrantRelentless => self.grant_relentless(source, t),
+            Effect::Repair => self.repair(source, t, amount),
             Effect::Burn => self.apply_burn(source, t, amount),
             Effect::Venom => self.apply_venom(source, t, amount),
             Effect::Shield => {
@@ -491,15 +510,7 @@ impl Engine<'_> {
             if p.trigger != trigger {
                 continue;
             }
-            let mut ctx = ActCtx {
-                actor: u,
-                target: other,
-                bonus: 0,
-                hit_landed: false,
-                cost_paid: 0,
-                joins_hit: false,
-                bloodlust_sample: None,
-            };
+            let mut ctx = ActCtx::new(u, other, other);
             self.resolve_op(&p.op, &mut ctx);
         }
         self.depth -= 1;

@@ -232,6 +232,8 @@ impl Engine<'_> {
         };
         self.emit(EventKind::Damage, target, source, lost, self.u.vitality[t], rule);
         self.dispatch(target, Trigger::DamageTaken, source);
+        // 800.71c: Tools hear an ally taking damage.
+        self.run_packages(crate::ability::PackageEvent::AllyDamaged, None, target, source);
         if retaliable {
             self.retaliate(target, source);
         }
@@ -372,6 +374,10 @@ impl Engine<'_> {
             if other != u && self.u.alive[other.i()] {
                 self.dispatch(other, Trigger::OtherDied, u);
             }
+        }
+        // 800.71c: Tools of the other side hear an enemy dying.
+        if self.u.kind[i] != crate::ability::CardKind::Tool {
+            self.run_packages(crate::ability::PackageEvent::EnemyDied, None, u, killer);
         }
     }
 }

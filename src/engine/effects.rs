@@ -4,6 +4,7 @@
 
 use super::damage::DamageKind;
 use super::{Engine, EventKind, NEVER, Refusal, UnitIdx, UnitList};
+use crate::ability::CardKind;
 use crate::ability::Trigger;
 
 /// Whether Relentless refuses an application (800.56b, 800.56d).
@@ -102,7 +103,7 @@ impl Engine<'_> {
             return;
         }
         let source = self.u.burn_source[i];
-        let tick = self.amplified_tick(u, burn);
+        let tick = self.reduced_tick(u, self.amplified_tick(u, burn));
         let b = self.rules.burn;
         let decay = (burn * b.decay_percent / 100).max(b.decay_minimum);
         let left = (burn - decay).max(0);
@@ -117,9 +118,23 @@ impl Engine<'_> {
             return;
         }
         self.u.burn_next_ms[i] = self.now.saturating_add(b.tick_ms);
-        if self.rng.chance_percent(b.spread_chance_percent) {
+        // 900.33h: under a no-spread aura the roll is refused outright.
+        if !self.spread_warded(u) && self.rng.chance_percent(b.spread_chance_percent) {
             self.spread_burn(u, left);
         }
+    }
+
+    /// Forge Core tick reduction comes after Prismbreak's amplification and
+    /// before the pipeline (800.52a, 900.11d).
+    fn reduced_tick(&self, u: UnitIdx, tick: i32) -> i32 {
+        (tick - self.forge[self.u.side[u.i()].index()].tick_reduction).max(0)
+    }
+
+    /// A living, active unit with the no-spread aura on the burning unit's side.
+    fn spread_warded(&self, u: UnitIdx) -> bool {
+        let side = self.u.side[u.i()];
+        (0..self.u.count)
+            .any(|j| self.u.side[j] == side && self.u.alive[j] && !self.u.dormant[j] && self.u.no_burn_spread[j])
     }
 
     /// 800.8e, 800.8f, 900.33c, 900.33g: rank the burning unit's side by
@@ -176,7 +191,7 @@ impl Engine<'_> {
         let decay = (stacks * percent / 100).max(v.decay_minimum);
         let left = (stacks - decay).max(0);
         let source = self.u.venom_source[i];
-        let tick = self.amplified_tick(u, stacks);
+        let tick = self.reduced_tick(u, self.amplified_tick(u, stacks));
         self.emit(EventKind::VenomTick, u, source, tick, left, "800.73a");
         self.deal_damage(source, u, tick, DamageKind::Venom);
         if !self.u.alive[i] {
@@ -261,8 +276,29 @@ impl Engine<'_> {
         // 800.12a: every Crush uses the same window, whatever a clause names.
         let duration = self.rules.crush.duration_ms;
         let expires = self.now.saturating_add(duration);
+        // 800.12g: Forge Cores add to the amount before it is applied.
+        let amount = if source.is_none() {
+            amount
+        } else {
+            amount + self.forge[self.u.side[source.i()].index()].crush_bonus
+        };
+        // 800.12e: a Tool's Crush is keyed to that Tool and that enemy.
+        let key = if !source.is_none() && self.u.kind[source.i()] == CardKind::Tool {
+            source
+        } else {
+            UnitIdx::NONE
+        };
         let cap = self.rules.crush.windows_per_unit.clamp(1, 64) as usize;
         let w = &mut self.u.crush[u.i()];
+        if !key.is_none()
+            && let Some(at) = w.key[..w.len as usize].iter().position(|k| *k == key)
+        {
+            let len = w.len as usize;
+            w.amount.copy_within(at + 1..len, at);
+            w.expires_ms.copy_within(at + 1..len, at);
+            w.key.copy_within(at + 1..len, at);
+            w.len -= 1;
+        }
         let len = w.len as usize;
         if len < cap {
             // Windows are kept sorted by expiry.
@@ -272,8 +308,10 @@ impl Engine<'_> {
             }
             w.amount.copy_within(at..len, at + 1);
             w.expires_ms.copy_within(at..len, at + 1);
+            w.key.copy_within(at..len, at + 1);
             w.amount[at] = amount;
             w.expires_ms[at] = expires;
+            w.key[at] = key;
             w.len += 1;
         } else {
             // Past the bound, the newest window absorbs the amount and takes
@@ -402,6 +440,116 @@ impl Engine<'_> {
             i32::from(subrogated),
             "800.37a",
         );
+        // 900.38a, 900.38d: both channels hear every positive grant; chains
+        // stop past the reaction depth (900.38e).
+        if i32::from(self.depth) >= self.rules.insurance.reaction_depth {
+            return;
+        }
+        self.dispatch(u, Trigger::InsuranceGained, source);
+        let allies = self.allies_of(u, false);
+        for &ally in allies.as_slice() {
+            self.dispatch(ally, Trigger::AllyInsuranceGained, u);
+        }
+    }
+
+    /// Dread: stacks with no timer (800.17b); Relentless blocks it whole
+    /// (800.17c, 900.10c); refused by dead, Dormant, Entrapped units (800.17d).
+    pub fn apply_dread(&mut self, source: UnitIdx, u: UnitIdx, stacks: i32) {
+        if stacks <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.17c") {
+            return;
+        }
+        let i = u.i();
+        self.u.dread[i] = self.u.dread[i].saturating_add(stacks);
+        self.emit(EventKind::DreadApplied, u, source, stacks, self.u.dread[i], "800.17a");
+    }
+
+    /// Harvest (800.30): takes up to `stacks` Dread from allies holding it,
+    /// the Harvester included, one Focus-weighted stack at a time; then gives
+    /// as many to enemies one Focus-weighted stack at a time, Relentless
+    /// enemies left out of the pool first (800.30d, 900.10e).
+    pub fn harvest(&mut self, source: UnitIdx, stacks: i32) {
+        let mut recipients = UnitList::default();
+        for &e in self.enemies_of(source).as_slice() {
+            if !self.u.relentless[e.i()] {
+                recipients.push(e);
+            }
+        }
+        let mut donors = UnitList::default();
+        for &a in self.allies_of(source, true).as_slice() {
+            if self.u.dread[a.i()] > 0 {
+                donors.push(a);
+            }
+        }
+        let mut taken = 0;
+        for _ in 0..stacks.max(0) {
+            let Some(d) = self.focus_pick(donors.as_slice()) else { break };
+            self.u.dread[d.i()] -= 1;
+            taken += 1;
+            self.emit(EventKind::DreadRemoved, d, source, 1, self.u.dread[d.i()], "800.30b");
+            if self.u.dread[d.i()] == 0
+                && let Some(at) = donors.as_slice().iter().position(|&x| x == d)
+            {
+                donors.remove_at(at);
+            }
+        }
+        // 800.30e: nothing removed, nothing applied.
+        for _ in 0..taken {
+            let Some(r) = self.focus_pick(recipients.as_slice()) else { break };
+            self.apply_dread(source, r, 1);
+        }
+    }
+
+    /// Repossess: the target loses Armor, even below zero, and the source
+    /// gains it; Relentless blocks the loss and so the gain (800.57a, 800.57c).
+    pub fn repossess(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.57c") {
+            return;
+        }
+        self.u.armor_bonus[u.i()] -= amount;
+        self.emit(EventKind::Repossessed, u, source, amount, self.armor(u), "800.57a");
+        if !source.is_none() && self.u.alive[source.i()] {
+            self.u.armor_bonus[source.i()] += amount;
+            self.emit(EventKind::StatChanged, source, u, amount, Stat::Armor as i32, "800.57a");
+        }
+    }
+
+    /// Piercing Roar and Crippling Scream: a reduction on every enemy, each
+    /// refused by Relentless on its own (800.50b, 800.11b).
+    pub fn reduce_every_enemy(&mut self, source: UnitIdx, stat: Stat, amount: i32) {
+        let enemies = self.enemies_of(source);
+        for &e in enemies.as_slice() {
+            // 800.50c: a boss's Power is drained only by a card authored to do so.
+            if stat == Stat::Power && self.u.kind[e.i()] == CardKind::Boss {
+                continue;
+            }
+            self.change_stat(source, e, stat, -amount.max(0));
+        }
+    }
+
+    /// Relentless for the rest of the battle (800.56g).
+    pub fn grant_relentless(&mut self, source: UnitIdx, u: UnitIdx) {
+        if !self.passes_recipient_gate(u, source, "800.56g") {
+            return;
+        }
+        self.u.relentless[u.i()] = true;
+        self.emit(EventKind::RelentlessGranted, u, source, 0, 0, "800.56g");
+    }
+
+    /// Repair restores a Tool's Durability directly, up to its ladder, and
+    /// can bring back a Tool worn to 0 (800.18e, 900.34d).
+    pub fn repair(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        let i = u.i();
+        if self.u.kind[i] != CardKind::Tool {
+            self.emit(EventKind::Refused, u, source, amount, Refusal::Object as i32, "800.18e");
+            return;
+        }
+        if self.u.permanent[i] || amount <= 0 {
+            return;
+        }
+        let before = self.u.vitality[i];
+        self.u.vitality[i] = (before + amount).min(self.u.max_vitality[i]);
+        self.u.alive[i] = true;
+        self.emit(EventKind::Repaired, u, source, self.u.vitality[i] - before, self.u.vitality[i], "900.34d");
     }
 
     /// A stat delta. Negative deltas are reductions and Relentless blocks

@@ -60,6 +60,18 @@ event_kinds! {
     Prismbroken = "prismbroken",
     Entrapped = "entrapped",
     InsuranceGained = "insurance_gained",
+    /// `amount` stacks added, `detail` Dread after.
+    DreadApplied = "dread_applied",
+    /// `amount` stacks taken by a Harvest, `detail` Dread left.
+    DreadRemoved = "dread_removed",
+    /// `unit` lost `amount` Armor to `other`.
+    Repossessed = "repossessed",
+    RelentlessGranted = "relentless_granted",
+    /// A Tool's package resolved; `other` is the unit the event was about,
+    /// `amount` the Durability left.
+    PackageResolved = "package_resolved",
+    /// `amount` Durability restored, `detail` Durability after.
+    Repaired = "repaired",
     StatChanged = "stat_changed",
     /// An application the gates refused; `detail` is a [`Refusal`] code.
     Refused = "refused",

@@ -9,11 +9,12 @@ mod effects;
 pub mod events;
 pub mod geometry;
 pub mod rng;
+mod tools;
 
 use crate::ability::{CardKind, Trigger};
 use crate::catalog::{CardId, Catalog};
 use crate::settings::Rules;
-use crate::spec::{BoardSpec, Placement, Side};
+use crate::spec::{BoardSpec, Forge, Placement, Side};
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use rng::FightRng;
@@ -93,6 +94,9 @@ pub struct CrushWindows {
     pub len: u8,
     pub amount: [i32; 64],
     pub expires_ms: [i32; 64],
+    /// The Tool whose Crush this is, or NONE: a Tool's Crush on one enemy
+    /// replaces its own earlier window (800.12e).
+    pub key: [UnitIdx; 64],
 }
 
 impl Default for CrushWindows {
@@ -101,6 +105,7 @@ impl Default for CrushWindows {
             len: 0,
             amount: [0; 64],
             expires_ms: [0; 64],
+            key: [UnitIdx::NONE; 64],
         }
     }
 }
@@ -146,6 +151,17 @@ pub struct Units {
     pub venom_next_ms: Vec<i32>,
     pub insurance: Vec<i32>,
     pub subrogated: Vec<i32>,
+    pub dread: Vec<i32>,
+    /// Stat layer held while the unit has any Insurance (800.37h):
+    /// Power, Speed, Armor, Focus.
+    pub insured_layer: Vec<[i32; 4]>,
+    /// Once-per-battle clauses already spent (900.6e), one bit per slot.
+    pub once_used: Vec<u64>,
+    /// A Tool that never wears out (800.18b).
+    pub permanent: Vec<bool>,
+    pub fury: Vec<bool>,
+    pub brute: Vec<bool>,
+    pub no_burn_spread: Vec<bool>,
     pub underwriting: Vec<i32>,
     pub thorns: Vec<i32>,
     pub riposte: Vec<i32>,
@@ -202,6 +218,13 @@ impl Units {
             venom_next_ms: vec![NEVER; n],
             insurance: vec![0; n],
             subrogated: vec![0; n],
+            dread: vec![0; n],
+            insured_layer: vec![[0; 4]; n],
+            once_used: vec![0; n],
+            permanent: vec![false; n],
+            fury: vec![false; n],
+            brute: vec![false; n],
+            no_burn_spread: vec![false; n],
             underwriting: vec![0; n],
             thorns: vec![0; n],
             riposte: vec![0; n],
@@ -278,6 +301,24 @@ pub struct ActCtx {
     pub joins_hit: bool,
     /// Bloodlust sampled before the hit, for post-damage clauses (800.5c).
     pub bloodlust_sample: Option<bool>,
+    /// The unit an event is about (a Tool package's ally, a dying unit).
+    pub subject: UnitIdx,
+}
+
+impl ActCtx {
+    /// A context with nothing accumulated yet.
+    pub fn new(actor: UnitIdx, target: UnitIdx, subject: UnitIdx) -> ActCtx {
+        ActCtx {
+            actor,
+            target,
+            bonus: 0,
+            hit_landed: false,
+            cost_paid: 0,
+            joins_hit: false,
+            bloodlust_sample: None,
+            subject,
+        }
+    }
 }
 
 /// One worker's fight scratch. Reset, never reallocated, between fights.
@@ -289,6 +330,8 @@ pub struct Engine<'c> {
     pub rng: FightRng,
     pub log: EventLog,
     pub stock: [i32; 2],
+    /// Each side's Forge Core modifiers.
+    pub forge: [Forge; 2],
     pub overtime_next_ms: i32,
     /// Which side resolves first among same-millisecond ties, drawn at battle start.
     pub first_side: Side,
@@ -310,6 +353,7 @@ impl<'c> Engine<'c> {
             rng: FightRng::for_fight(0, 0),
             log: EventLog::new(limit),
             stock: [0; 2],
+            forge: [Forge::default(); 2],
             overtime_next_ms: NEVER,
             first_side: Side::Left,
             order: UnitList::default(),
@@ -330,6 +374,7 @@ impl<'c> Engine<'c> {
         self.rng = rng;
         self.log.clear();
         self.stock = [0; 2];
+        self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
         self.first_side = Side::Left;
         self.order.clear();
@@ -387,6 +432,27 @@ impl<'c> Engine<'c> {
         u.venom_next_ms[i] = NEVER;
         u.insurance[i] = 0;
         u.subrogated[i] = 0;
+        u.dread[i] = 0;
+        u.once_used[i] = 0;
+        u.permanent[i] = card.permanent;
+        u.fury[i] = card.keywords.fury;
+        u.brute[i] = card.keywords.brute;
+        u.no_burn_spread[i] = card.keywords.no_burn_spread;
+        let mut layer = [0; 4];
+        for passive in self.catalog.passives_of(p.card) {
+            if passive.trigger == Trigger::WhileInsured {
+                let amount = passive.op.amount.map_or(0, |a| keyword_amount(a, tier));
+                let slot = match passive.op.effect {
+                    crate::ability::Effect::GainPower => 0,
+                    crate::ability::Effect::GainSpeed => 1,
+                    crate::ability::Effect::GainArmor => 2,
+                    _ => 3,
+                };
+                layer[slot] += amount;
+            }
+        }
+        let u = &mut self.u;
+        u.insured_layer[i] = layer;
         u.stun_ms[i] = 0;
         u.freeze_ms[i] = 0;
         u.entrap_ms[i] = 0;
@@ -417,6 +483,7 @@ impl<'c> Engine<'c> {
     /// battle-start pass resolved in reading order (800.44a).
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
         self.reset(rng);
+        self.forge = [left.forge, right.forge];
         for p in &left.units {
             self.add_unit(Side::Left, *p);
         }
@@ -446,7 +513,12 @@ impl<'c> Engine<'c> {
         let order = self.order;
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
+            if self.u.kind[u.i()] == CardKind::Tool {
+                self.run_tool(u, crate::ability::PackageEvent::BattleStart, None, UnitIdx::NONE, UnitIdx::NONE);
+            }
         }
+        self.destroy_worn_tools(Side::Left);
+        self.destroy_worn_tools(Side::Right);
         self.check_end();
     }
 
@@ -775,19 +847,61 @@ impl<'c> Engine<'c> {
         self.catalog.card(self.u.card[u.i()]).at_tier(self.u.tier[u.i()])
     }
 
-    /// Effective Power, never below 0.
+    /// The `while_insured` layer, present while any point is held (800.37h).
+    fn insured(&self, u: UnitIdx, slot: usize) -> i32 {
+        let i = u.i();
+        if self.u.insurance[i] > 0 || self.u.subrogated[i] > 0 {
+            self.u.insured_layer[i][slot]
+        } else {
+            0
+        }
+    }
+
+    /// Effective Power: printed, plus gains, less Dread (800.17a), plus Fury's
+    /// 1 per 2 Focus (800.28a); Brute then takes 33% (800.7a). Never below 0.
     pub fn power(&self, u: UnitIdx) -> i32 {
-        (self.line(u).power + self.u.power_bonus[u.i()]).max(0)
+        let i = u.i();
+        let r = &self.rules;
+        let mut p = self.line(u).power + self.u.power_bonus[i] + self.insured(u, 0)
+            - self.u.dread[i] * r.dread.power_per_stack;
+        if self.u.fury[i] {
+            p += self.focus(u).max(0) / r.fury.focus_per_power.max(1);
+        }
+        if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
+            p -= p.max(0) * r.brute.power_loss_percent / 100;
+        }
+        p.max(0)
     }
+    /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a).
     pub fn speed(&self, u: UnitIdx) -> i32 {
-        self.line(u).speed + self.u.speed_bonus[u.i()]
+        let i = u.i();
+        self.line(u).speed + self.u.speed_bonus[i] + self.insured(u, 1)
+            - self.u.dread[i] / 2 * self.rules.dread.speed_per_two_stacks
     }
-    /// Effective Armor: printed, plus gains, less running Crushes; may be negative (800.12h).
+    /// Effective Armor: printed, plus gains, less Dread and running Crushes;
+    /// may be negative (800.12h).
     pub fn armor(&self, u: UnitIdx) -> i32 {
-        self.line(u).armor + self.u.armor_bonus[u.i()] - self.u.crush[u.i()].total()
+        let i = u.i();
+        self.line(u).armor + self.u.armor_bonus[i] + self.insured(u, 2)
+            - self.u.dread[i] * self.rules.dread.armor_per_stack
+            - self.u.crush[i].total()
     }
     pub fn focus(&self, u: UnitIdx) -> i32 {
-        self.line(u).focus + self.u.focus_bonus[u.i()]
+        self.line(u).focus + self.u.focus_bonus[u.i()] + self.insured(u, 3)
+    }
+
+    /// Distinct living allied Tools sharing an edge with `u` (800.7b).
+    pub fn adjacent_living_tools(&self, u: UnitIdx) -> i32 {
+        let r = self.u.rect[u.i()];
+        let side = self.u.side[u.i()];
+        (0..self.u.count)
+            .filter(|&j| {
+                self.u.alive[j]
+                    && self.u.side[j] == side
+                    && self.u.kind[j] == CardKind::Tool
+                    && geometry::adjacent(r, self.u.rect[j])
+            })
+            .count() as i32
     }
 
     pub fn is_enemy(&self, a: UnitIdx, b: UnitIdx) -> bool {
