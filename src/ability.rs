@@ -299,6 +299,8 @@ named_enum! {
         Brute = "brute",
         /// An aura: Burn on this unit's side never spreads (900.33h).
         NoBurnSpread = "no_burn_spread",
+        /// At battle start, the amount of Armor per adjacent living Tool (800.6a).
+        Braced = "braced",
     }
 }
 

@@ -38,6 +38,7 @@ pub struct Keywords {
     pub fury: bool,
     pub brute: bool,
     pub no_burn_spread: bool,
+    pub braced: Option<Amount>,
 }
 
 impl Keywords {
@@ -58,6 +59,7 @@ impl Keywords {
             (self.fury, KeywordName::Fury),
             (self.brute, KeywordName::Brute),
             (self.no_burn_spread, KeywordName::NoBurnSpread),
+            (self.braced.is_some(), KeywordName::Braced),
         ];
         for (on, name) in flags {
             if on {

@@ -714,6 +714,7 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
             KeywordName::Fury => k.fury = true,
             KeywordName::Brute => k.brute = true,
             KeywordName::NoBurnSpread => k.no_burn_spread = true,
+            KeywordName::Braced => k.braced = d.amount,
         }
     }
     k

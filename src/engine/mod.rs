@@ -511,6 +511,18 @@ impl<'c> Engine<'c> {
             "300.3",
         );
         let order = self.order;
+        // 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent
+        // living Tool; losing a Tool later takes nothing back.
+        for &u in order.as_slice() {
+            let card = self.catalog.card(self.u.card[u.i()]);
+            if let Some(a) = card.keywords.braced {
+                let per_tool = keyword_amount(a, self.u.tier[u.i()]);
+                let gain = per_tool * self.adjacent_living_tools(u);
+                if gain != 0 {
+                    self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);
+                }
+            }
+        }
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
             if self.u.kind[u.i()] == CardKind::Tool {
