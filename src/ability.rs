@@ -147,7 +147,10 @@ named_enum! {
 impl Effect {
     /// Effects that always reach every enemy, whatever the scope says.
     pub fn hits_every_enemy(self) -> bool {
-        matches!(self, Effect::Aoe | Effect::Tremor | Effect::PiercingRoar | Effect::CripplingScream | Effect::Harvest)
+        matches!(
+            self,
+            Effect::Aoe | Effect::Tremor | Effect::PiercingRoar | Effect::CripplingScream | Effect::Harvest
+        )
     }
     /// Armor setup, hoisted to the front of the activation (900.2a, 900.2c).
     pub fn is_armor_setup(self) -> bool {
@@ -164,6 +167,13 @@ impl Effect {
                 | Effect::Prismbreak
                 | Effect::Entrap
                 | Effect::GrantRelentless
+        )
+    }
+    /// Effects whose clause may name a duration.
+    pub fn takes_duration(self) -> bool {
+        matches!(
+            self,
+            Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Prismbreak | Effect::Entrap
         )
     }
     /// Effects that need an authored duration (800.65f for Smash).
@@ -196,6 +206,9 @@ named_enum! {
         /// The unit an event is about: the activating or damaged ally of a
         /// Tool package, the dying unit of `other_died` (800.71c).
         Subject = "subject",
+        /// Allied Tools sharing an edge with the actor, worn out or not: the
+        /// way to aim a `repair` (800.18e).
+        AdjacentTools = "adjacent_tools",
     }
 }
 

@@ -66,6 +66,24 @@ enum Command {
     },
 }
 
+/// Writes to standard output; a closed pipe (`gridsim coverage | head`)
+/// ends the program quietly instead of panicking.
+fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { write_out(&format!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { write_out(&format!("{}\n", format!($($arg)*))) };
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -88,9 +106,11 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             } else {
                 paths
             };
-            let (count, bad) = config::validate_paths(&paths, &cli.cards);
+            // The rules file in force sets the grid; one among the paths wins.
+            let rules = config::load_rules(&cli.rules)?;
+            let (count, bad) = config::validate_paths(&paths, &cli.cards, rules);
             if bad.is_empty() {
-                println!("{count} file{} ok", if count == 1 { "" } else { "s" });
+                outln!("{count} file{} ok", if count == 1 { "" } else { "s" });
                 Ok(ExitCode::SUCCESS)
             } else {
                 Err(bad)
@@ -114,9 +134,9 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             engine.fight(&l, &r, FightRng::for_fight(seed, 0));
             let report = output::fight_report(&mut engine, &l.name, &r.name, seed, 0, log);
             if json {
-                println!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
             } else {
-                print!("{}", output::to_text(&report));
+                out!("{}", output::to_text(&report));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -126,16 +146,16 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             let mut failed = 0;
             for r in &reports {
                 if r.passed() {
-                    println!("ok    {} ({} checks)", r.file.display(), r.checks);
+                    outln!("ok    {} ({} checks)", r.file.display(), r.checks);
                 } else {
                     failed += 1;
-                    println!("FAIL  {} ({})", r.file.display(), r.name);
+                    outln!("FAIL  {} ({})", r.file.display(), r.name);
                     for f in &r.failures {
-                        println!("      {f}");
+                        outln!("      {f}");
                     }
                 }
             }
-            println!("{} passed, {} failed", reports.len() - failed, failed);
+            outln!("{} passed, {} failed", reports.len() - failed, failed);
             Ok(if failed == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -162,12 +182,12 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                         })
                     })
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&items).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&items).unwrap_or_default());
             } else if markdown {
-                print!("{}", coverage::markdown(&rows));
+                out!("{}", coverage::markdown(&rows));
             } else {
                 for r in &rows {
-                    println!(
+                    outln!(
                         "{:<9} {:<10} {:<20} {}",
                         r.rule.id,
                         r.status.name(),

@@ -80,6 +80,7 @@ fn random_board(catalog: &Catalog, rules: &Rules, rng: &mut FightRng) -> BoardSp
     BoardSpec {
         name: "random".into(),
         units,
+        forge: Default::default(),
     }
 }
 

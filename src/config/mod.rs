@@ -264,11 +264,22 @@ impl CatalogBuilder {
         for (i, clause) in def.ability.iter().enumerate() {
             let ck = format!("{key}.ability[{i}]");
             let c = clause.get_ref();
-            let op = lower_op(src, &ck, clause.span(), &ClauseParts::from(c), &mut once_slots, &mut bad);
+            let op = lower_op(
+                src,
+                &ck,
+                clause.span(),
+                &ClauseParts::from(c),
+                &mut once_slots,
+                &mut bad,
+            );
             let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
             // 900.1a, 800.13f: authored Maim and Cull are post-damage
             // effects, whichever lane the clause names.
-            let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) { Lane::PostDamage } else { c.lane };
+            let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) {
+                Lane::PostDamage
+            } else {
+                c.lane
+            };
             match lane {
                 // 900.2a/900.2c: ordinary Crush and Smash move to the front,
                 // keeping their relative order; 900.2d: Crush on Frozen
@@ -283,6 +294,21 @@ impl CatalogBuilder {
                 Lane::PostDamage => post.push(op),
             }
         }
+        if def.kind.is_object() && (def.base_hit.is_some() || !def.keywords.is_empty()) {
+            // 800.71b, 800.33b: Tools and Hubs discard every combat interaction.
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.{}", if def.base_hit.is_some() { "base_hit" } else { "keywords" }),
+                format!("a {} has no hit and no combat keywords (800.71b, 800.33b)", def.kind),
+            ));
+        }
+        if def.kind == CardKind::Penny && def.footprint != crate::ability::Footprint::Scrip {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.footprint"),
+                "a Penny occupies a single cell: footprint = \"1x1\" (800.47a)".into(),
+            ));
+        }
         if def.kind.is_object() && !def.ability.is_empty() {
             // 800.71a, 800.33a: Tools and Hubs never activate.
             bad.push(diag(
@@ -291,7 +317,11 @@ impl CatalogBuilder {
                 format!(
                     "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines{}",
                     def.kind,
-                    if def.kind == CardKind::Tool { " or `package` tables" } else { "" }
+                    if def.kind == CardKind::Tool {
+                        " or `package` tables"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         }
@@ -300,11 +330,20 @@ impl CatalogBuilder {
             let pk = format!("{key}.passive[{i}]");
             let pd = p.get_ref();
             let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), &mut once_slots, &mut bad);
+            if pd.when == Some(crate::ability::Condition::HitLanded) {
+                bad.push(diag(
+                    Some(p.span()),
+                    format!("{pk}.when"),
+                    "a passive line has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
+                ));
+            }
             if pd.on == Trigger::WhileInsured {
                 // 800.37h: a reversible stat layer, not an event.
                 let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
-                let stat_gain =
-                    matches!(pd.effect, Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus);
+                let stat_gain = matches!(
+                    pd.effect,
+                    Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus
+                );
                 if !stat_gain || !fixed || pd.scope != Scope::SelfUnit || pd.when.is_some() || pd.once {
                     bad.push(diag(
                         Some(p.span()),
@@ -345,15 +384,37 @@ impl CatalogBuilder {
             if let Some(c) = pd.chance
                 && !(1..=100).contains(&c)
             {
-                bad.push(diag(Some(pk.span()), format!("{pkey}.chance"), format!("chance is a percent 1..=100, found {c}")));
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.chance"),
+                    format!("chance is a percent 1..=100, found {c}"),
+                ));
             }
             if pd.effects.is_empty() {
-                bad.push(diag(Some(pk.span()), format!("{pkey}.effects"), "a package resolves at least one effect".into()));
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.effects"),
+                    "a package resolves at least one effect".into(),
+                ));
             }
             let mut ops: Vec<Op> = Vec::new();
             for (j, e) in pd.effects.iter().enumerate() {
                 let ek = format!("{pkey}.effects[{j}]");
-                ops.push(lower_op(src, &ek, e.span(), &ClauseParts::from(e.get_ref()), &mut once_slots, &mut bad));
+                ops.push(lower_op(
+                    src,
+                    &ek,
+                    e.span(),
+                    &ClauseParts::from(e.get_ref()),
+                    &mut once_slots,
+                    &mut bad,
+                ));
+                if e.get_ref().when == Some(crate::ability::Condition::HitLanded) {
+                    bad.push(diag(
+                        Some(e.span()),
+                        format!("{ek}.when"),
+                        "a package has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
+                    ));
+                }
             }
             // 900.3e: within a package, Crush and Smash first (stable).
             ops.sort_by_key(|o| !o.effect.is_armor_setup());
@@ -411,7 +472,7 @@ impl CatalogBuilder {
             tribe: def.tribe.clone().unwrap_or_default(),
             stats,
             keywords,
-            base_hit: def.base_hit && !is_object,
+            base_hit: def.base_hit.unwrap_or(true) && !is_object,
             bloodletting: def.bloodletting,
             hoisted,
             activation,
@@ -515,10 +576,19 @@ fn lower_op(
         err("amount", format!("effect `{effect}` takes no `amount`"));
     }
     if effect.needs_duration() && duration_ms.is_none() {
+        let rule = if effect == Effect::Smash { "800.65f" } else { "800.68a" };
         err(
             "duration_ms",
-            format!("effect `{effect}` needs an authored `duration_ms` (800.65f)"),
+            format!("effect `{effect}` needs an authored `duration_ms` ({rule})"),
         );
+    }
+    if duration_ms.is_some() && !effect.takes_duration() {
+        let why = if effect == Effect::Crush {
+            "every Crush uses the same 2-second window (800.12a)".to_string()
+        } else {
+            format!("effect `{effect}` has no duration")
+        };
+        err("duration_ms", format!("{why}; leave `duration_ms` out"));
     }
     if let Some(d) = duration_ms
         && !(1..=600_000).contains(&d)
@@ -545,10 +615,12 @@ fn lower_op(
             ),
         );
     }
-    if effect.hits_every_enemy() && scope != Scope::Target {
+    if effect.hits_every_enemy() && !matches!(scope, Scope::Target | Scope::SelfUnit) {
         err(
             "scope",
-            format!("`{effect}` always reaches every enemy (800.2a, 800.72a, 800.50a, 800.11a, 800.30a); leave `scope` out"),
+            format!(
+                "`{effect}` always reaches every enemy (800.2a, 800.72a, 800.50a, 800.11a, 800.30a); leave `scope` out"
+            ),
         );
     }
     let once_slot = if once {
@@ -651,7 +723,7 @@ fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnosti
                 def.id.as_ref().map(|s| s.span()),
                 format!("{key}.{name}"),
                 format!(
-                    "missing ladder `{name}`; a {} prints Vitality, Power, Speed, Armor and Focus per tier",
+                    "missing ladder `{name}`; a {} card prints Vitality, Power, Speed, Armor and Focus per tier",
                     def.kind
                 ),
             )),
@@ -746,9 +818,18 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
     let mut bad = Vec::new();
     let mut units = Vec::new();
     let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
-    for (key, v) in [("forge.crush_bonus", parsed.forge.crush_bonus), ("forge.tick_reduction", parsed.forge.tick_reduction)] {
+    for (key, v) in [
+        ("forge.crush_bonus", parsed.forge.crush_bonus),
+        ("forge.tick_reduction", parsed.forge.tick_reduction),
+    ] {
         if !(0..=10_000).contains(&v) {
-            bad.push(Diagnostic::at(file, text, None, key, format!("a Forge Core bonus is 0..=10000, found {v}")));
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                key,
+                format!("a Forge Core bonus is 0..=10000, found {v}"),
+            ));
         }
     }
     for (i, u) in parsed.unit.iter().enumerate() {
@@ -772,7 +853,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             ));
             continue;
         }
-        let [col, row] = *u.cell.get_ref();
+        let schema::Cell(col, row) = *u.cell.get_ref();
         let size = i64::from(c.footprint.side());
         let (cols, rows) = (i64::from(rules.board.columns), i64::from(rules.board.rows));
         if col < 0 || row < 0 || col + size > cols || row + size > rows {
@@ -870,6 +951,8 @@ pub enum FileKind {
     Board,
     Scenario,
     Suite,
+    /// Not even TOML.
+    Broken,
     Unknown,
 }
 
@@ -880,7 +963,7 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
         return FileKind::Rules;
     }
     let Ok(table) = text.parse::<toml::Table>() else {
-        return FileKind::Unknown;
+        return FileKind::Broken;
     };
     if table.contains_key("card") {
         FileKind::Cards
@@ -899,7 +982,7 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
 /// catalog under `catalog_dirs` is added when the paths hold none), then
 /// boards and scenarios against that catalog. Returns the number of files
 /// checked and every problem found.
-pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Vec<Diagnostic>) {
+pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules) -> (usize, Vec<Diagnostic>) {
     let files = match toml_files(paths) {
         Ok(f) => f,
         Err(d) => return (0, vec![d]),
@@ -912,7 +995,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Ve
             Err(d) => bad.push(d),
         }
     }
-    let mut rules = default_rules();
+    let mut rules = rules;
     for (f, kind, t) in &texts {
         if *kind == FileKind::Rules {
             match parse_rules(f, t) {
@@ -952,6 +1035,11 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf]) -> (usize, Ve
             FileKind::Scenario => {
                 if let Err(mut d) = scenario::parse_scenario(f, t, &catalog, &rules) {
                     bad.append(&mut d);
+                }
+            }
+            FileKind::Broken => {
+                if let Err(d) = parse_toml::<toml::Table>(f, t) {
+                    bad.push(d);
                 }
             }
             FileKind::Unknown => bad.push(Diagnostic::at(

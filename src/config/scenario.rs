@@ -56,7 +56,7 @@ fn one() -> u32 {
 struct UnitDef {
     name: Spanned<String>,
     side: SideName,
-    cell: Spanned<[i64; 2]>,
+    cell: Spanned<super::schema::Cell>,
     #[serde(default = "tier_one")]
     tier: Spanned<i64>,
     #[serde(default)]
@@ -252,7 +252,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             ));
             continue;
         }
-        let [col, row] = *u.cell.get_ref();
+        let super::schema::Cell(col, row) = *u.cell.get_ref();
         let size = i64::from(builder.size_of(card));
         if col < 0 || row < 0 || col + size > i64::from(rules.board.columns) || row + size > i64::from(rules.board.rows)
         {

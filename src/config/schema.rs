@@ -55,8 +55,8 @@ pub struct CardDef {
     #[serde(default)]
     pub keywords: Vec<Spanned<KeywordDef>>,
     /// Whether the activation ends in the base hit of effective Power (300.3).
-    #[serde(default = "yes")]
-    pub base_hit: bool,
+    #[serde(default)]
+    pub base_hit: Option<bool>,
     /// Vitality paid before the hit by the first unit in reading order (800.4).
     #[serde(default)]
     pub bloodletting: Option<Amount>,
@@ -67,10 +67,6 @@ pub struct CardDef {
     /// A Tool's effect packages (800.71c).
     #[serde(default)]
     pub package: Vec<Spanned<PackageDef>>,
-}
-
-fn yes() -> bool {
-    true
 }
 
 fn combat() -> CardKind {
@@ -296,7 +292,7 @@ pub struct BoardFile {
 pub struct BoardUnitDef {
     pub card: Spanned<String>,
     pub tier: Spanned<i64>,
-    pub cell: Spanned<[i64; 2]>,
+    pub cell: Spanned<Cell>,
 }
 
 /// Forge Core modifiers a side carries into battle.
@@ -310,4 +306,21 @@ pub struct ForgeDef {
     /// Prismbreak and before Shield (800.52a, 900.11d).
     #[serde(default)]
     pub tick_reduction: i32,
+}
+
+/// A cell as `[column, row]`: exactly two whole numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cell(pub i64, pub i64);
+
+impl<'de> Deserialize<'de> for Cell {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<i64>::deserialize(d)?;
+        match v.as_slice() {
+            [c, r] => Ok(Cell(*c, *r)),
+            _ => Err(de::Error::custom(format!(
+                "a cell is `[column, row]`, two whole numbers; found {} numbers",
+                v.len()
+            ))),
+        }
+    }
 }

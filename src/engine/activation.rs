@@ -161,7 +161,12 @@ impl Engine<'_> {
         }
         // 800.71d: Tool packages after the ally's impact, then after it completes.
         self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::AfterImpact), u, target);
-        self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::AfterActivation), u, target);
+        self.run_packages(
+            PackageEvent::AllyActivated,
+            Some(PackageTiming::AfterActivation),
+            u,
+            target,
+        );
 
         // Follow-up step: passives reacting to the unit's own activation (900.8f).
         self.dispatch(u, Trigger::OwnActivation, target);
@@ -229,16 +234,14 @@ impl Engine<'_> {
         let tier = i32::from(self.u.tier[u.i()]);
         match a {
             Amount::Const(n) => n,
-            Amount::PerTier(n) => n.saturating_mul(tier).max(1),
+            Amount::PerTier(n) => n.saturating_mul(tier),
             Amount::Per { each, count } => each.saturating_mul(self.count(count, ctx)),
             Amount::PowerPercent(p) => (self.power(u).saturating_mul(p) / 100).max(1),
             // 800.8h: 75% of effective Power, at least 1.
             Amount::BurnPower => (self.power(u).saturating_mul(self.rules.burn.from_power_percent) / 100).max(1),
             Amount::CostPaidPercent(p) => ctx.cost_paid.saturating_mul(p) / 100,
             // 900.7e: the running total of the hit, base Power plus bonus so far.
-            Amount::CurrentDamagePercent(p) => {
-                (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1)
-            }
+            Amount::CurrentDamagePercent(p) => (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1),
         }
     }
 
@@ -293,6 +296,19 @@ impl Engine<'_> {
             Scope::Subject => {
                 if !ctx.subject.is_none() {
                     out.push(ctx.subject)
+                }
+            }
+            Scope::AdjacentTools => {
+                let r = self.u.rect[u.i()];
+                for &c in self.order() {
+                    let j = c.i();
+                    if c != u
+                        && !self.is_enemy(u, c)
+                        && self.u.kind[j] == CardKind::Tool
+                        && super::geometry::adjacent(r, self.u.rect[j])
+                    {
+                        out.push(c);
+                    }
                 }
             }
             Scope::AllEnemies => *out = self.enemies_of(u),
@@ -497,7 +513,9 @@ impl Engine<'_> {
     /// directly, with no activation (900.8b), while the unit lives, with
     /// nesting cut off at the configured depth (900.38e).
     pub fn dispatch(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx) {
-        if u.is_none() || !self.u.alive[u.i()] {
+        // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
+        // passives contribute nothing (an Entrapped unit still hears, 800.19g).
+        if u.is_none() || !self.u.alive[u.i()] || self.u.dormant[u.i()] {
             return;
         }
         let catalog = self.catalog;

@@ -287,8 +287,9 @@ impl Engine<'_> {
         self.u.damage_taken[i] += i64::from(lost);
         if !by.is_none() {
             self.u.damage_dealt[by.i()] += i64::from(lost);
-            // 800.22c: retaliation feeds the retaliator's Feast.
-            if feeds_feast && self.is_enemy(by, u) {
+            // 800.22c: retaliation feeds the retaliator's Feast, except
+            // retaliation into a boss, which only scores.
+            if feeds_feast && self.is_enemy(by, u) && self.u.kind[i] != crate::ability::CardKind::Boss {
                 self.feast(by, lost);
             }
         }

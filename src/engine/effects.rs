@@ -474,6 +474,10 @@ impl Engine<'_> {
                 recipients.push(e);
             }
         }
+        if recipients.is_empty() {
+            // No legal recipient: nothing is taken, so no Dread is lost.
+            return;
+        }
         let mut donors = UnitList::default();
         for &a in self.allies_of(source, true).as_slice() {
             if self.u.dread[a.i()] > 0 {
@@ -482,7 +486,9 @@ impl Engine<'_> {
         }
         let mut taken = 0;
         for _ in 0..stacks.max(0) {
-            let Some(d) = self.focus_pick(donors.as_slice()) else { break };
+            let Some(d) = self.focus_pick(donors.as_slice()) else {
+                break;
+            };
             self.u.dread[d.i()] -= 1;
             taken += 1;
             self.emit(EventKind::DreadRemoved, d, source, 1, self.u.dread[d.i()], "800.30b");
@@ -494,7 +500,9 @@ impl Engine<'_> {
         }
         // 800.30e: nothing removed, nothing applied.
         for _ in 0..taken {
-            let Some(r) = self.focus_pick(recipients.as_slice()) else { break };
+            let Some(r) = self.focus_pick(recipients.as_slice()) else {
+                break;
+            };
             self.apply_dread(source, r, 1);
         }
     }
@@ -549,7 +557,14 @@ impl Engine<'_> {
         let before = self.u.vitality[i];
         self.u.vitality[i] = (before + amount).min(self.u.max_vitality[i]);
         self.u.alive[i] = true;
-        self.emit(EventKind::Repaired, u, source, self.u.vitality[i] - before, self.u.vitality[i], "900.34d");
+        self.emit(
+            EventKind::Repaired,
+            u,
+            source,
+            self.u.vitality[i] - before,
+            self.u.vitality[i],
+            "900.34d",
+        );
     }
 
     /// A stat delta. Negative deltas are reductions and Relentless blocks

@@ -526,7 +526,13 @@ impl<'c> Engine<'c> {
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
             if self.u.kind[u.i()] == CardKind::Tool {
-                self.run_tool(u, crate::ability::PackageEvent::BattleStart, None, UnitIdx::NONE, UnitIdx::NONE);
+                self.run_tool(
+                    u,
+                    crate::ability::PackageEvent::BattleStart,
+                    None,
+                    UnitIdx::NONE,
+                    UnitIdx::NONE,
+                );
             }
         }
         self.destroy_worn_tools(Side::Left);
@@ -874,8 +880,8 @@ impl<'c> Engine<'c> {
     pub fn power(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let r = &self.rules;
-        let mut p = self.line(u).power + self.u.power_bonus[i] + self.insured(u, 0)
-            - self.u.dread[i] * r.dread.power_per_stack;
+        let mut p =
+            self.line(u).power + self.u.power_bonus[i] + self.insured(u, 0) - self.u.dread[i] * r.dread.power_per_stack;
         if self.u.fury[i] {
             p += self.focus(u).max(0) / r.fury.focus_per_power.max(1);
         }

@@ -101,7 +101,14 @@ impl Engine<'_> {
             if !self.u.permanent[i] {
                 self.u.vitality[i] = (self.u.vitality[i] - self.rules.tool.durability_per_package).max(0);
             }
-            self.emit(EventKind::PackageResolved, tool, subject, self.u.vitality[i], 0, "800.18c");
+            self.emit(
+                EventKind::PackageResolved,
+                tool,
+                subject,
+                self.u.vitality[i],
+                0,
+                "800.18c",
+            );
         }
     }
 

@@ -1,0 +1,46 @@
+//! The documentation names everything a designer can type, so nothing in
+//! the vocabulary goes undocumented when it grows.
+
+use gridsim::ability::{
+    CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope, StatName,
+    Trigger,
+};
+use gridsim::engine::EventKind;
+use gridsim::scenario::Field;
+
+fn missing(doc: &str, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| !doc.contains(&format!("`{n}`")))
+        .map(|n| n.to_string())
+        .collect()
+}
+
+#[test]
+fn card_format_documents_every_name() {
+    let doc = std::fs::read_to_string("docs/card-format.md").expect("docs/card-format.md");
+    let mut names: Vec<&str> = Vec::new();
+    names.extend(Effect::ALL.iter().map(|x| x.name()));
+    names.extend(Scope::ALL.iter().map(|x| x.name()));
+    names.extend(Lane::ALL.iter().map(|x| x.name()));
+    names.extend(Condition::ALL.iter().map(|x| x.name()));
+    names.extend(Count::ALL.iter().map(|x| x.name()));
+    names.extend(Trigger::ALL.iter().map(|x| x.name()));
+    names.extend(KeywordName::ALL.iter().map(|x| x.name()));
+    names.extend(CardKind::ALL.iter().map(|x| x.name()));
+    names.extend(Footprint::ALL.iter().map(|x| x.name()));
+    names.extend(PackageEvent::ALL.iter().map(|x| x.name()));
+    names.extend(PackageTiming::ALL.iter().map(|x| x.name()));
+    names.extend(StatName::ALL.iter().map(|x| x.name()));
+    let gaps = missing(&doc, &names);
+    assert!(gaps.is_empty(), "docs/card-format.md does not mention: {gaps:?}");
+}
+
+#[test]
+fn scenario_format_documents_every_event_and_field() {
+    let doc = std::fs::read_to_string("docs/scenarios.md").expect("docs/scenarios.md");
+    let mut names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+    names.extend(Field::ALL.iter().map(|f| f.name()));
+    let gaps = missing(&doc, &names);
+    assert!(gaps.is_empty(), "docs/scenarios.md does not mention: {gaps:?}");
+}
