@@ -141,6 +141,9 @@ named_enum! {
         GrantRelentless = "grant_relentless",
         /// Restores a Tool's Durability, even from 0 (800.18e, 900.34d).
         Repair = "repair",
+        /// Removes a Frozen target's Freeze; later clauses of the same
+        /// resolution can scale off the seconds removed (800.62a, 800.62b).
+        Shatter = "shatter",
     }
 }
 
@@ -161,6 +164,7 @@ impl Effect {
         !matches!(
             self,
             Effect::Cull
+                | Effect::Shatter
                 | Effect::Smash
                 | Effect::Stun
                 | Effect::Freeze
@@ -264,6 +268,9 @@ named_enum! {
         TargetBurn = "target_burn",
         /// Stacks, not units: the target's Maim.
         TargetMaim = "target_maim",
+        /// Seconds of Freeze a Shatter removed earlier in the same
+        /// resolution; floors after multiplying, never below 0 (800.62c, 900.4d).
+        ShatteredSecond = "shattered_second",
     }
 }
 
@@ -314,6 +321,12 @@ named_enum! {
         NoBurnSpread = "no_burn_spread",
         /// At battle start, the amount of Armor per adjacent living Tool (800.6a).
         Braced = "braced",
+        /// A fixed Vitality loss on an attacker whose hit landed Vitality
+        /// damage; a fully prevented instance does not fire it (900.26d).
+        Retort = "retort",
+        /// The boss Reflect rune: answers landed damage with a real damage
+        /// instance of the listed percent of what was taken (900.26d, 900.26f).
+        Reflect = "reflect",
     }
 }
 

@@ -39,6 +39,8 @@ pub struct Keywords {
     pub brute: bool,
     pub no_burn_spread: bool,
     pub braced: Option<Amount>,
+    pub retort: Option<Amount>,
+    pub reflect: Option<Amount>,
 }
 
 impl Keywords {
@@ -60,6 +62,8 @@ impl Keywords {
             (self.brute, KeywordName::Brute),
             (self.no_burn_spread, KeywordName::NoBurnSpread),
             (self.braced.is_some(), KeywordName::Braced),
+            (self.retort.is_some(), KeywordName::Retort),
+            (self.reflect.is_some(), KeywordName::Reflect),
         ];
         for (on, name) in flags {
             if on {

@@ -187,6 +187,9 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
             format!("{unit} refuses an effect ({why})")
         }
         EventKind::Thorns => format!("{other}'s Thorns take {a} Vitality from {unit}"),
+        EventKind::Retort => format!("{other}'s Retort takes {a} Vitality from {unit}"),
+        EventKind::Reflect => format!("{other} reflects {a} damage at {unit}"),
+        EventKind::Shattered => format!("{other} shatters {a} ms of Freeze on {unit}"),
         EventKind::Riposte => format!("{other}'s Riposte takes {a} Vitality from {unit}"),
         EventKind::SubrogatedRetaliation => format!("{other}'s Subrogated Insurance takes {a} Vitality from {unit}"),
         EventKind::Feast => format!("{unit} Feasts for {a}"),

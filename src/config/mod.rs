@@ -787,6 +787,8 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
             KeywordName::Brute => k.brute = true,
             KeywordName::NoBurnSpread => k.no_burn_spread = true,
             KeywordName::Braced => k.braced = d.amount,
+            KeywordName::Retort => k.retort = d.amount,
+            KeywordName::Reflect => k.reflect = d.amount,
         }
     }
     k

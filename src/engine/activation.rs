@@ -235,6 +235,11 @@ impl Engine<'_> {
         match a {
             Amount::Const(n) => n,
             Amount::PerTier(n) => n.saturating_mul(tier),
+            // 800.62c, 900.4d: floors after multiplying, never below 0.
+            Amount::Per {
+                each,
+                count: Count::ShatteredSecond,
+            } => (i64::from(each) * i64::from(ctx.shattered_ms) / 1000).clamp(0, i64::from(i32::MAX)) as i32,
             Amount::Per { each, count } => each.saturating_mul(self.count(count, ctx)),
             Amount::PowerPercent(p) => (self.power(u).saturating_mul(p) / 100).max(1),
             // 800.8h: 75% of effective Power, at least 1.
@@ -271,7 +276,7 @@ impl Engine<'_> {
                 Count::LivingAlly => !enemy && c != u,
                 Count::AdjacentAlly => !enemy && c != u && super::geometry::adjacent(rect, self.u.rect[j]),
                 Count::FlankAlly => !enemy && c != u && super::geometry::flanks(rect, self.u.rect[j]),
-                Count::TargetBurn | Count::TargetMaim => false,
+                Count::TargetBurn | Count::TargetMaim | Count::ShatteredSecond => false,
             };
             n += i32::from(hit);
         }
@@ -397,6 +402,12 @@ impl Engine<'_> {
         }
         let mut targets = UnitList::default();
         self.select(op, ctx, &mut targets);
+        if op.effect == Effect::Shatter {
+            for &t in targets.as_slice() {
+                ctx.shattered_ms += self.shatter(source, t);
+            }
+            return;
+        }
         for &t in targets.as_slice() {
             self.apply_effect(op, source, t, amount);
         }
@@ -428,6 +439,9 @@ impl Engine<'_> {
             Effect::Repossess => self.repossess(source, t, amount),
             Effect::GrantRelentless => self.grant_relentless(source, t),
             Effect::Repair => self.repair(source, t, amount),
+            Effect::Shatter => {
+                self.shatter(source, t);
+            }
             Effect::Burn => self.apply_burn(source, t, amount),
             Effect::Venom => self.apply_venom(source, t, amount),
             Effect::Shield => {

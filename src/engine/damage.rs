@@ -24,6 +24,9 @@ pub enum DamageKind {
     Venom,
     /// Overtime: plain damage, no attacker (900.42e).
     Overtime,
+    /// A boss Reflect rune's answer: a real instance that is itself a
+    /// retaliation (900.26f, 800.37e).
+    Reflect,
 }
 
 impl DamageKind {
@@ -33,7 +36,7 @@ impl DamageKind {
     /// Status ticks and overtime reach Entrapped units (800.19b); ability
     /// damage does not (800.19a).
     fn is_from_ability(self) -> bool {
-        matches!(self, DamageKind::Hit | DamageKind::Ability)
+        matches!(self, DamageKind::Hit | DamageKind::Ability | DamageKind::Reflect)
     }
     /// Retaliation answers a hostile actor's hit. Damage over time and
     /// overtime have no actor at the moment they land (900.42e; see the
@@ -183,8 +186,9 @@ impl Engine<'_> {
                 self.lose_vitality(source, sub_absorbed, target, true);
             }
             if dmg == 0 {
-                // 800.37e: swallowed whole, yet Thorns and Riposte still answer.
-                if retaliable {
+                // 800.37e: swallowed whole, yet Thorns and Riposte still answer,
+                // unless the instance is itself a retaliation (a Reflect).
+                if retaliable && kind != DamageKind::Reflect {
                     self.retaliate(target, source);
                 }
                 return report;
@@ -236,9 +240,30 @@ impl Engine<'_> {
         self.run_packages(crate::ability::PackageEvent::AllyDamaged, None, target, source);
         if retaliable {
             self.retaliate(target, source);
+            // 900.26d: Retort answers landed damage only.
+            let retort = self.u.retort[t];
+            if retort > 0 && lost > 0 && self.u.alive[source.i()] {
+                self.emit(EventKind::Retort, source, target, retort, 0, "900.26d");
+                self.lose_vitality(source, retort, target, true);
+            }
         }
         if !source.is_none() && lost > 0 {
             self.feast(source, lost);
+        }
+        // 900.26d, 900.26f: Reflect reads the damage actually taken and
+        // answers with a real instance, which the attacker's own Armor,
+        // Shield, Thorns and Riposte meet. A Reflect is never reflected.
+        let reflect = self.u.reflect[t];
+        if retaliable
+            && kind != DamageKind::Reflect
+            && reflect > 0
+            && lost > 0
+            && self.u.vitality[t] > 0
+            && self.u.alive[source.i()]
+        {
+            let back = (lost * reflect / 100).max(1);
+            self.emit(EventKind::Reflect, source, target, back, 0, "900.26f");
+            self.deal_damage(target, source, back, DamageKind::Reflect);
         }
         if self.u.vitality[t] <= 0 && self.u.alive[t] {
             report.killed = true;

@@ -534,6 +534,19 @@ impl Engine<'_> {
         }
     }
 
+    /// Shatter: removes a Frozen target's Freeze and returns the
+    /// milliseconds removed for the payoff to scale with (800.62a, 800.62b).
+    pub fn shatter(&mut self, source: UnitIdx, u: UnitIdx) -> i32 {
+        let i = u.i();
+        if self.u.freeze_ms[i] <= 0 || !self.passes_recipient_gate(u, source, "800.62a") {
+            return 0;
+        }
+        let removed = self.u.freeze_ms[i];
+        self.u.freeze_ms[i] = 0;
+        self.emit(EventKind::Shattered, u, source, removed, 0, "800.62b");
+        removed
+    }
+
     /// Relentless for the rest of the battle (800.56g).
     pub fn grant_relentless(&mut self, source: UnitIdx, u: UnitIdx) {
         if !self.passes_recipient_gate(u, source, "800.56g") {

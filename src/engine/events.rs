@@ -76,6 +76,12 @@ event_kinds! {
     /// An application the gates refused; `detail` is a [`Refusal`] code.
     Refused = "refused",
     Thorns = "thorns",
+    Retort = "retort",
+    /// A Reflect rune answers: `unit` is the attacker hit back, `amount` the
+    /// damage sent before mitigation.
+    Reflect = "reflect",
+    /// `amount` ms of Freeze removed by a Shatter.
+    Shattered = "shattered",
     Riposte = "riposte",
     SubrogatedRetaliation = "subrogated_retaliation",
     Feast = "feast",

@@ -165,6 +165,9 @@ pub struct Units {
     pub underwriting: Vec<i32>,
     pub thorns: Vec<i32>,
     pub riposte: Vec<i32>,
+    pub retort: Vec<i32>,
+    /// Percent of landed damage a Reflect rune sends back.
+    pub reflect: Vec<i32>,
     pub exalt: Vec<i32>,
     pub damage_cap: Vec<i32>,
     /// Remaining milliseconds of each timed status.
@@ -228,6 +231,8 @@ impl Units {
             underwriting: vec![0; n],
             thorns: vec![0; n],
             riposte: vec![0; n],
+            retort: vec![0; n],
+            reflect: vec![0; n],
             exalt: vec![0; n],
             damage_cap: vec![0; n],
             stun_ms: vec![0; n],
@@ -303,6 +308,8 @@ pub struct ActCtx {
     pub bloodlust_sample: Option<bool>,
     /// The unit an event is about (a Tool package's ally, a dying unit).
     pub subject: UnitIdx,
+    /// Freeze removed by a Shatter earlier in this resolution (800.62b).
+    pub shattered_ms: i32,
 }
 
 impl ActCtx {
@@ -317,6 +324,7 @@ impl ActCtx {
             joins_hit: false,
             bloodlust_sample: None,
             subject,
+            shattered_ms: 0,
         }
     }
 }
@@ -471,6 +479,8 @@ impl<'c> Engine<'c> {
         let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
         u.thorns[i] = eval(kw.thorns);
         u.riposte[i] = eval(kw.riposte);
+        u.retort[i] = eval(kw.retort);
+        u.reflect[i] = eval(kw.reflect);
         u.underwriting[i] = eval(kw.underwriting);
         u.exalt[i] = eval(kw.exalt);
         u.damage_cap[i] = eval(kw.damage_cap);
