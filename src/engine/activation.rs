@@ -109,7 +109,9 @@ impl Engine<'_> {
             return;
         };
         self.u.last_target[i] = target;
-        self.emit(EventKind::Activate, u, target, self.power(u), 0, "300.3");
+        if self.log.enabled {
+            self.emit(EventKind::Activate, u, target, self.power(u), 0, "300.3");
+        }
         // 800.47b: a Penny may mint Stock at the activation-start step.
         if self.u.kind[i] == CardKind::Penny && self.rng.chance_percent(self.rules.penny.stock_mint_chance_percent) {
             let side = self.u.side[i].index();

@@ -128,6 +128,8 @@ pub struct Units {
     pub kind: Vec<CardKind>,
     pub native_tier: Vec<u8>,
     pub tier: Vec<u8>,
+    /// The printed line at the current tier, cached (changes only with Smash).
+    pub line: Vec<crate::catalog::StatLine>,
     pub rect: Vec<Rect>,
     pub alive: Vec<bool>,
     pub dormant: Vec<bool>,
@@ -178,6 +180,9 @@ pub struct Units {
     pub smash_ms: Vec<i32>,
     pub crush: Vec<CrushWindows>,
     pub charge: Vec<i32>,
+    /// Charge per ms over the current step, 0 when not charging; computed
+    /// once per step by `next_event_ms` and used by `advance_clock`.
+    pub rate_now: Vec<i32>,
     pub last_target: Vec<UnitIdx>,
     // Tallies for results.
     pub activations: Vec<u32>,
@@ -198,6 +203,7 @@ impl Units {
             kind: vec![CardKind::Combat; n],
             native_tier: vec![1; n],
             tier: vec![1; n],
+            line: vec![crate::catalog::StatLine::default(); n],
             rect: vec![Rect::default(); n],
             alive: vec![false; n],
             dormant: vec![false; n],
@@ -242,6 +248,7 @@ impl Units {
             smash_ms: vec![0; n],
             crush: vec![CrushWindows::default(); n],
             charge: vec![0; n],
+            rate_now: vec![0; n],
             last_target: vec![UnitIdx::NONE; n],
             activations: vec![0; n],
             damage_dealt: vec![0; n],
@@ -345,6 +352,9 @@ pub struct Engine<'c> {
     pub first_side: Side,
     /// Units in resolution order: first side's reading order, then the other's.
     order: UnitList,
+    /// Per side, a bit per Tool package event some Tool listens to, so
+    /// events nobody listens to cost nothing.
+    pub(crate) package_mask: [u8; 2],
     /// Nesting depth of passive reactions (900.38e).
     depth: u8,
     outcome: Option<Outcome>,
@@ -365,6 +375,7 @@ impl<'c> Engine<'c> {
             overtime_next_ms: NEVER,
             first_side: Side::Left,
             order: UnitList::default(),
+            package_mask: [0; 2],
             depth: 0,
             outcome: None,
         }
@@ -386,6 +397,7 @@ impl<'c> Engine<'c> {
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
         self.first_side = Side::Left;
         self.order.clear();
+        self.package_mask = [0; 2];
         self.depth = 0;
         self.outcome = None;
     }
@@ -407,6 +419,7 @@ impl<'c> Engine<'c> {
         u.kind[i] = card.kind;
         u.native_tier[i] = tier;
         u.tier[i] = tier;
+        u.line[i] = line;
         u.rect[i] = Rect {
             column: p.column,
             row: p.row,
@@ -512,6 +525,11 @@ impl<'c> Engine<'c> {
             Side::Right
         };
         self.rebuild_order();
+        for i in 0..self.u.count {
+            for p in self.catalog.packages_of(self.u.card[i]) {
+                self.package_mask[self.u.side[i].index()] |= 1 << (p.event as u8);
+            }
+        }
         self.emit(
             EventKind::BattleStart,
             UnitIdx::NONE,
@@ -668,10 +686,11 @@ impl<'c> Engine<'c> {
             && !self.u.dormant[i]
     }
 
-    fn next_event_ms(&self) -> i32 {
+    fn next_event_ms(&mut self) -> i32 {
         let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
         let threshold = self.rules.clock.charge_to_activate;
         for i in 0..self.u.count {
+            self.u.rate_now[i] = 0;
             if !self.u.alive[i] {
                 continue;
             }
@@ -679,6 +698,7 @@ impl<'c> Engine<'c> {
             if self.is_charging(u) {
                 let missing = (threshold - self.u.charge[i]).max(0);
                 let rate = self.charge_rate(u);
+                self.u.rate_now[i] = rate;
                 let due = (missing + rate - 1) / rate;
                 next = next.min(self.now.saturating_add(due));
             }
@@ -709,11 +729,9 @@ impl<'c> Engine<'c> {
             if !self.u.alive[i] {
                 continue;
             }
-            let u = UnitIdx(i as u8);
-            if self.is_charging(u) {
-                let add = self.charge_rate(u).saturating_mul(dt);
-                self.u.charge[i] = self.u.charge[i].saturating_add(add);
-            }
+            // The rate was fixed for this step by `next_event_ms`.
+            let add = self.u.rate_now[i].saturating_mul(dt);
+            self.u.charge[i] = self.u.charge[i].saturating_add(add);
             let frozen_paused = self.u.prismbreak_ms[i] > 0;
             let tick = |v: &mut i32| *v = (*v - dt).max(0);
             tick(&mut self.u.stun_ms[i]);
@@ -871,8 +889,9 @@ impl<'c> Engine<'c> {
 
     // ----- reading stats -------------------------------------------------
 
+    #[inline]
     fn line(&self, u: UnitIdx) -> crate::catalog::StatLine {
-        self.catalog.card(self.u.card[u.i()]).at_tier(self.u.tier[u.i()])
+        self.u.line[u.i()]
     }
 
     /// The `while_insured` layer, present while any point is held (800.37h).
@@ -954,6 +973,7 @@ impl<'c> Engine<'c> {
         let i = u.i();
         let old_max = i64::from(self.u.max_vitality[i].max(1));
         self.u.tier[i] = tier;
+        self.u.line[i] = self.catalog.card(self.u.card[i]).at_tier(tier);
         let new_max = self.line(u).vitality.max(1);
         let vit = i64::from(self.u.vitality[i]);
         let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;

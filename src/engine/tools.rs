@@ -27,6 +27,9 @@ impl Engine<'_> {
             (PackageEvent::EnemyDied, Some(s)) => self.u.side[s.i()].other(),
             (_, Some(s)) => self.u.side[s.i()],
         };
+        if self.package_mask[side.index()] & (1 << (event as u8)) == 0 {
+            return;
+        }
         let mut tools = UnitList::default();
         // 900.3c: Tools holding an immediate activation Crush or Smash first.
         let hoist = event == PackageEvent::AllyActivated && timing == Some(PackageTiming::Immediate);
