@@ -381,6 +381,20 @@ impl CatalogBuilder {
                     "only `ally_activated` packages have a timing (800.71d)".into(),
                 )),
             }
+            if pd.overmatch.is_some() && !matches!(pd.on, PackageEvent::AllyActivated | PackageEvent::AllyDamaged) {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.overmatch"),
+                    "Overmatch compares a triggering ally with an enemy: only on `ally_activated` and `ally_damaged` packages (800.46a)".into(),
+                ));
+            }
+            if pd.adjacent.is_some() && matches!(pd.on, PackageEvent::BattleStart | PackageEvent::EnemyDied) {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.adjacent"),
+                    "`battle_start` and `enemy_died` packages are about no ally, so they take no `adjacent`".into(),
+                ));
+            }
             if let Some(c) = pd.chance
                 && !(1..=100).contains(&c)
             {

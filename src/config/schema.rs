@@ -266,7 +266,7 @@ impl Amount {
         }
         int(t).map(Amount::Const).map_err(|_| {
             format!(
-                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid` or `burn_power`"
+                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage` or `burn_power`"
             )
         })
     }

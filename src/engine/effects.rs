@@ -374,10 +374,13 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.27f") {
             return;
         }
+        // 800.27a, 800.27b: 4 s, and each reapplication adds 4 s more.
         let add = if duration_ms > 0 {
             duration_ms
-        } else {
+        } else if self.u.freeze_ms[u.i()] > 0 {
             self.rules.freeze.reapply_ms
+        } else {
+            self.rules.freeze.duration_ms
         };
         let i = u.i();
         self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
@@ -561,7 +564,14 @@ impl Engine<'_> {
     pub fn repair(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
         let i = u.i();
         if self.u.kind[i] != CardKind::Tool {
-            self.emit(EventKind::Refused, u, source, amount, Refusal::Object as i32, "800.18e");
+            self.emit(
+                EventKind::Refused,
+                u,
+                source,
+                amount,
+                Refusal::NotTool as i32,
+                "800.18e",
+            );
             return;
         }
         if self.u.permanent[i] || amount <= 0 {

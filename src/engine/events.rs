@@ -105,10 +105,11 @@ pub enum Refusal {
     Relentless = 5,
     TierOne = 6,
     NotEnemy = 7,
+    NotTool = 8,
 }
 
 impl Refusal {
-    pub const ALL: [Refusal; 7] = [
+    pub const ALL: [Refusal; 8] = [
         Refusal::Dead,
         Refusal::Entrapped,
         Refusal::Dormant,
@@ -116,6 +117,7 @@ impl Refusal {
         Refusal::Relentless,
         Refusal::TierOne,
         Refusal::NotEnemy,
+        Refusal::NotTool,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -126,6 +128,7 @@ impl Refusal {
             Refusal::Relentless => "relentless",
             Refusal::TierOne => "tier_one",
             Refusal::NotEnemy => "not_an_enemy",
+            Refusal::NotTool => "not_a_tool",
         }
     }
     pub fn from_code(code: i32) -> Option<Refusal> {
