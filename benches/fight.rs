@@ -1,4 +1,4 @@
-//! A standard fight: the two sample boards (seven units a side), one worker
+//! A standard fight: the two sample boards (eight units against seven), one worker
 //! scratch reused across fights as the batch runner does.
 
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ fn standard_fight(c: &mut Criterion) {
     let right = config::load_board(Path::new("configs/boards/wildfire.toml"), &catalog, &rules).expect("right");
     let mut engine = Engine::new(&catalog, rules);
     let mut index = 0u64;
-    c.bench_function("standard_fight_7v7", |b| {
+    c.bench_function("standard_fight_sample_boards", |b| {
         b.iter(|| {
             index += 1;
             std::hint::black_box(engine.fight(&left, &right, FightRng::for_fight(1, index)))
