@@ -204,6 +204,53 @@ impl Catalog {
         &self.passives[self.card(id).passives.indices()]
     }
 
+    /// The keywords a card carries, for the `boards` table and the report:
+    /// its innate keywords, the keyword effects and conditions its clauses
+    /// use, Bloodletting, and its kind when that is a keyword. Sorted, unique.
+    pub fn carried_keywords(&self, id: CardId) -> Vec<&'static str> {
+        let card = self.card(id);
+        let mut out = card.keywords.names();
+        let mut ops: Vec<&Op> = [card.hoisted, card.activation, card.lucid, card.post_damage]
+            .iter()
+            .flat_map(|r| self.ops(*r).iter())
+            .collect();
+        ops.extend(self.passives_of(id).iter().map(|p| &p.op));
+        for p in self.packages_of(id) {
+            ops.extend(self.ops(p.ops).iter());
+        }
+        for op in ops {
+            let name = match op.effect {
+                Effect::SubrogatedInsurance => Some("insurance"),
+                Effect::Damage | Effect::Heal | Effect::GrantRelentless | Effect::Repair => None,
+                Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus => None,
+                e => Some(e.name()),
+            };
+            out.extend(name);
+            match op.condition {
+                Some(Condition::Lucid) => out.push("lucid"),
+                Some(Condition::Bloodlust) => out.push("bloodlust"),
+                _ => {}
+            }
+        }
+        if card.bloodletting.is_some() {
+            out.push("bloodletting");
+        }
+        match card.kind {
+            CardKind::Penny => out.push("penny"),
+            CardKind::Hub => out.push("hub"),
+            CardKind::Tool => out.push("tool"),
+            _ => {}
+        }
+        match card.footprint {
+            Footprint::Large => out.push("large"),
+            Footprint::Huge => out.push("huge"),
+            _ => {}
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     pub fn packages_of(&self, id: CardId) -> &[Package] {
         &self.packages[self.card(id).packages.indices()]
     }

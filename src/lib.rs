@@ -3,11 +3,18 @@
 //! See the README's Architecture section for the code map and invariants.
 
 pub mod ability;
+pub mod analysis;
+pub mod batch;
 pub mod catalog;
 pub mod config;
 pub mod coverage;
+pub mod dataset;
 pub mod engine;
 pub mod output;
+pub mod render;
+pub mod report;
 pub mod scenario;
 pub mod settings;
+pub mod sink;
 pub mod spec;
+pub mod suite;

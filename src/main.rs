@@ -42,6 +42,71 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a suite's fights across all cores into datasets/<run-id>/.
+    Run {
+        /// The suite (default: configs/suites/default.toml).
+        suite: Option<PathBuf>,
+        /// Run this many fights instead of the suite's number.
+        #[arg(long)]
+        fights: Option<u64>,
+        /// Worker threads (default: one per core). Results never depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Master seed instead of the suite's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Folder that receives the run directory.
+        #[arg(long, default_value = "datasets")]
+        out: PathBuf,
+        /// Run only shard K of N (parts dealt round-robin), e.g. 0/4.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Continue an interrupted run in RUN_DIR without redoing finished parts.
+        #[arg(long, value_name = "RUN_DIR")]
+        resume: Option<PathBuf>,
+        /// Fights per part file. Rows never depend on it; a resume keeps the run's own.
+        #[arg(long, default_value_t = 16384)]
+        part_size: u64,
+        /// Write the report (reports/<run-id>/) as soon as the run is done.
+        #[arg(long)]
+        report: bool,
+    },
+    /// Re-run one fight of a run from its recorded seed, with its event log.
+    Replay {
+        run_dir: PathBuf,
+        fight_id: u64,
+        #[arg(long)]
+        log: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Aggregate runs (or the shards of one run) into reports/<run-id>/.
+    Report {
+        #[arg(required = true)]
+        run_dirs: Vec<PathBuf>,
+        /// Compare every figure with this earlier run.
+        #[arg(long, value_name = "RUN_DIR")]
+        baseline: Option<PathBuf>,
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Rows with fewer fights are greyed and not ranked.
+        #[arg(long, default_value_t = 200)]
+        min_sample: u64,
+        /// The neutral band in percent, `LOW,HIGH`.
+        #[arg(long, default_value = "45,55")]
+        band: String,
+        /// Exit with code 3 when an outlier or a change beyond noise is found.
+        #[arg(long)]
+        alarm: bool,
+    },
+    /// Run a suite without keeping its output; print fights per second.
+    Bench {
+        suite: Option<PathBuf>,
+        #[arg(long)]
+        fights: Option<u64>,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Check rules, card, board and scenario files; non-zero exit on any error.
     Validate {
         /// Files or folders (default: configs/).
@@ -140,6 +205,237 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Run {
+            suite,
+            fights,
+            threads,
+            seed,
+            out,
+            shard,
+            resume,
+            part_size,
+            report,
+        } => {
+            let rules_text = read_text(&cli.rules)?;
+            let rules = config::load_rules(&cli.rules)?;
+            let catalog = config::load_catalog(&cli.cards)?;
+            let (suite_path, fights, seed, shard, part_size, dir) = match &resume {
+                Some(dir) => {
+                    let m = gridsim::dataset::Manifest::read(dir).map_err(whole)?;
+                    (
+                        PathBuf::from(&m.suite.file),
+                        Some(m.suite.fights),
+                        Some(m.master_seed),
+                        m.shard,
+                        m.part_size,
+                        dir.clone(),
+                    )
+                }
+                None => {
+                    let shard = match &shard {
+                        Some(s) => gridsim::dataset::Shard::parse(s).map_err(whole)?,
+                        None => gridsim::dataset::Shard::WHOLE,
+                    };
+                    (
+                        suite.unwrap_or_else(default_suite),
+                        fights,
+                        seed,
+                        shard,
+                        part_size,
+                        PathBuf::new(),
+                    )
+                }
+            };
+            let suite_text = read_text(&suite_path)?;
+            let mut s = config::parse_suite(&suite_path, &suite_text, &catalog, &rules)?;
+            if let Some(f) = fights {
+                s.fights = f;
+            }
+            if let Some(seed) = seed {
+                s.master_seed = seed;
+            }
+            let dir = if resume.is_some() {
+                dir
+            } else {
+                gridsim::dataset::run_dir(&out, &s.name, s.master_seed, shard)
+            };
+            let opts = gridsim::batch::RunOptions {
+                threads: threads.unwrap_or(0),
+                part_size,
+                shard,
+                dir,
+                resume: resume.is_some(),
+                suite_file: suite_path.clone(),
+                progress: true,
+            };
+            let summary = gridsim::batch::run(&s, &catalog, &rules, &sha(&rules_text), &sha(&suite_text), &opts)
+                .map_err(whole)?;
+            outln!(
+                "{} fights in {:.1} s ({:.0} fights/s on {} threads) -> {}",
+                summary.fights_run,
+                summary.seconds,
+                summary.fights_run as f64 / summary.seconds.max(1e-9),
+                summary.threads,
+                summary.dir.display()
+            );
+            if report {
+                let r = write_report(
+                    std::slice::from_ref(&summary.dir),
+                    None,
+                    Path::new("reports"),
+                    &gridsim::report::ReportSettings::default(),
+                )?;
+                outln!(
+                    "{} outliers -> reports/{}/index.html",
+                    r.outliers.len(),
+                    gridsim::report::report_name(&summary.dir)
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay {
+            run_dir,
+            fight_id,
+            log,
+            json,
+        } => {
+            let m = gridsim::dataset::Manifest::read(&run_dir).map_err(whole)?;
+            let rules_text = read_text(&cli.rules)?;
+            if sha(&rules_text) != m.rules_hash {
+                return Err(whole(format!(
+                    "{}: differs from the rules file the run used; replaying would not reproduce it",
+                    cli.rules.display()
+                )));
+            }
+            let rules = config::load_rules(&cli.rules)?;
+            let catalog = config::load_catalog(&cli.cards)?;
+            if format!("{:016x}", catalog.fingerprint()) != m.catalog_hash {
+                return Err(whole(
+                    "the catalog differs from the one the run used; replaying would not reproduce it".to_string(),
+                ));
+            }
+            let suite_path = PathBuf::from(&m.suite.file);
+            let suite_text = read_text(&suite_path)?;
+            if sha(&suite_text) != m.suite.sha256 {
+                return Err(whole(format!(
+                    "{}: the suite changed since the run",
+                    suite_path.display()
+                )));
+            }
+            let mut s = config::parse_suite(&suite_path, &suite_text, &catalog, &rules)?;
+            s.fights = m.suite.fights;
+            s.master_seed = m.master_seed;
+            if fight_id >= s.fights {
+                return Err(whole(format!(
+                    "fight {fight_id} is not in this run (it holds fights 0..{})",
+                    s.fights
+                )));
+            }
+            let part = m
+                .parts
+                .iter()
+                .find(|p| (p.first_fight..p.first_fight + p.fights).contains(&fight_id));
+            let recorded = match part {
+                Some(p) => gridsim::sink::read_fight(&run_dir.join(&p.fights_file.path), fight_id).map_err(whole)?,
+                None => None,
+            };
+            let (l, r) = s.pairing(fight_id);
+            let (lb, rb) = (&s.boards[l as usize], &s.boards[r as usize]);
+            let mut engine = Engine::new(&catalog, rules);
+            engine.enable_log();
+            engine.fight(lb, rb, s.stream(fight_id));
+            let report = output::fight_report(&mut engine, &lb.name, &rb.name, s.master_seed, fight_id, log || json);
+            if json {
+                outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+            } else {
+                out!("{}", output::to_text(&report));
+            }
+            match recorded {
+                None => {
+                    eprintln!("note: fight {fight_id} is in a part this run has not finished or does not hold (shard)");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Some(rec) => {
+                    let same = rec.winner == report.winner
+                        && rec.end_reason == report.reason
+                        && rec.end_ms == report.end_ms
+                        && rec.left_survivors == report.left_survivors
+                        && rec.right_survivors == report.right_survivors
+                        && rec.left_vitality == report.left_vitality
+                        && rec.right_vitality == report.right_vitality;
+                    if same {
+                        Ok(ExitCode::SUCCESS)
+                    } else {
+                        Err(whole(format!("the replay differs from the recorded fight: {rec:?}")))
+                    }
+                }
+            }
+        }
+        Command::Report {
+            run_dirs,
+            baseline,
+            out,
+            min_sample,
+            band,
+            alarm,
+        } => {
+            let (low, high) = band
+                .split_once(',')
+                .and_then(|(l, h)| Some((l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?)))
+                .filter(|(l, h)| 0.0 <= *l && l < h && *h <= 100.0)
+                .ok_or_else(|| whole(format!("--band `{band}`: expected LOW,HIGH in percent, e.g. 45,55")))?;
+            let settings = gridsim::report::ReportSettings {
+                min_sample,
+                band_low: low / 100.0,
+                band_high: high / 100.0,
+            };
+            let report = write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
+            let dir = out.join(gridsim::report::report_name(&run_dirs[0]));
+            outln!(
+                "{} fights, {} outliers{} -> {}",
+                report.fights,
+                report.outliers.len(),
+                if report.baseline.is_some() {
+                    format!(", {} changes beyond noise", report.significant_changes.len())
+                } else {
+                    String::new()
+                },
+                dir.join("index.html").display()
+            );
+            let fired = !report.outliers.is_empty() || !report.significant_changes.is_empty();
+            Ok(if alarm && fired {
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Bench { suite, fights, threads } => {
+            let rules = config::load_rules(&cli.rules)?;
+            let catalog = config::load_catalog(&cli.cards)?;
+            let suite_path = suite.unwrap_or_else(default_suite);
+            let s = config::load_suite(&suite_path, &catalog, &rules)?;
+            let n = fights.unwrap_or(s.fights);
+            let stats = gridsim::batch::bench(&s, &catalog, &rules, threads.unwrap_or(0), n, 16384).map_err(whole)?;
+            outln!(
+                "suite: {} ({} boards), {} fights on {} threads",
+                s.name,
+                s.boards.len(),
+                stats.fights,
+                stats.threads
+            );
+            outln!(
+                "fights per second: {:.0}",
+                stats.fights as f64 / stats.seconds.max(1e-9)
+            );
+            outln!("wall time: {:.2} s", stats.seconds);
+            outln!("mean fight length: {:.2} game seconds", stats.mean_fight_seconds);
+            outln!("mean units per side: {:.2}", stats.mean_units_per_side);
+            match gridsim::batch::peak_memory_bytes() {
+                Some(b) => outln!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+                None => outln!("peak memory: not available on this system"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Scenario { files } => {
             let rules = config::load_rules(&cli.rules)?;
             let reports = run_scenarios(&files, &cli.cards, &rules)?;
@@ -229,4 +525,51 @@ fn load_scenario(
     let text = std::fs::read_to_string(file)
         .map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
     config::scenario::parse_scenario(file, &text, catalog, rules)
+}
+
+fn default_suite() -> PathBuf {
+    PathBuf::from("configs/suites/default.toml")
+}
+
+fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
+}
+
+fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
+    std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::whole_file(path, format!("cannot read file: {e}"))])
+}
+
+/// SHA-256 of a text, as lowercase hex.
+fn sha(text: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Builds the report of `run_dirs` (compared with `baseline` if given) and
+/// writes index.html, summary.md and summary.json under `out/<run-id>/`.
+fn write_report(
+    run_dirs: &[PathBuf],
+    baseline: Option<&Path>,
+    out: &Path,
+    settings: &gridsim::report::ReportSettings,
+) -> Result<gridsim::report::Report, Vec<Diagnostic>> {
+    let mut report = gridsim::report::from_runs(run_dirs, settings).map_err(whole)?;
+    if let Some(b) = baseline {
+        let base = gridsim::report::from_runs(&[b.to_path_buf()], settings).map_err(whole)?;
+        gridsim::report::compare(&mut report, &base, gridsim::report::report_name(b));
+    }
+    let dir = out.join(gridsim::report::report_name(&run_dirs[0]));
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let json = serde_json::to_string_pretty(&report).map_err(|e| whole(e.to_string()))?;
+    for (name, text) in [
+        ("index.html", gridsim::render::html(&report)),
+        ("summary.md", gridsim::render::markdown(&report)),
+        ("summary.json", json),
+    ] {
+        gridsim::dataset::write_atomic(&dir.join(name), text.as_bytes()).map_err(whole)?;
+    }
+    Ok(report)
 }

@@ -987,7 +987,7 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
         FileKind::Scenario
     } else if table.contains_key("unit") && !table.contains_key("step") {
         FileKind::Board
-    } else if table.contains_key("matchup") || table.contains_key("fights") {
+    } else if table.contains_key("random") || table.contains_key("round_robin") {
         FileKind::Suite
     } else {
         FileKind::Unknown
@@ -1053,6 +1053,11 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                     bad.append(&mut d);
                 }
             }
+            FileKind::Suite => {
+                if let Err(mut d) = parse_suite(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
             FileKind::Broken => {
                 if let Err(d) = parse_toml::<toml::Table>(f, t) {
                     bad.push(d);
@@ -1065,8 +1070,155 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 "",
                 "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key",
             )),
-            _ => {}
+            FileKind::Rules | FileKind::Cards => {}
         }
     }
     (texts.len(), bad)
+}
+
+/// The TOML shape of a suite (`configs/suites/*.toml`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuiteFile {
+    name: String,
+    master_seed: u64,
+    /// Fights in all; or give `fights_per_matchup`.
+    #[serde(default)]
+    fights: Option<u64>,
+    #[serde(default)]
+    fights_per_matchup: Option<u64>,
+    #[serde(default)]
+    random: Option<RandomDef>,
+    #[serde(default)]
+    round_robin: Option<RoundRobinDef>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomDef {
+    seed: u64,
+    boards: u32,
+    units: [u8; 2],
+    tiers: [u8; 2],
+    budget: u32,
+    #[serde(default)]
+    cards: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoundRobinDef {
+    /// Board files, relative to the suite file.
+    boards: Vec<Spanned<String>>,
+}
+
+/// Parses a suite and builds its boards against the catalog.
+pub fn parse_suite(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    rules: &Rules,
+) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
+    let boards = match (&parsed.random, &parsed.round_robin) {
+        (Some(r), None) => {
+            let mut cards = Vec::new();
+            let mut bad = Vec::new();
+            for (i, c) in r.cards.iter().enumerate() {
+                if let Some(id) = lookup_card(file, text, catalog, c, &format!("random.cards[{i}]"), &mut bad) {
+                    cards.push(id);
+                }
+            }
+            if !bad.is_empty() {
+                return Err(bad);
+            }
+            if r.units[0] == 0 || r.units[0] > r.units[1] || usize::from(r.units[1]) > crate::engine::MAX_UNITS_PER_SIDE
+            {
+                return Err(whole(
+                    "random.units",
+                    format!(
+                        "expected [least, most] with 1 <= least <= most <= {}",
+                        crate::engine::MAX_UNITS_PER_SIDE
+                    ),
+                ));
+            }
+            if r.tiers[0] == 0 || r.tiers[0] > r.tiers[1] {
+                return Err(whole(
+                    "random.tiers",
+                    "expected [lowest, highest] with 1 <= lowest <= highest".into(),
+                ));
+            }
+            if r.boards < 2 || r.boards > 100_000 {
+                return Err(whole("random.boards", "expected 2..=100000 boards".into()));
+            }
+            let spec = crate::suite::RandomBoards {
+                seed: r.seed,
+                boards: r.boards,
+                min_units: r.units[0],
+                max_units: r.units[1],
+                min_tier: r.tiers[0],
+                max_tier: r.tiers[1],
+                budget: r.budget,
+                cards,
+            };
+            crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?
+        }
+        (None, Some(rr)) => {
+            let base = file.parent().unwrap_or(Path::new("."));
+            let mut boards = Vec::new();
+            let mut bad = Vec::new();
+            for b in &rr.boards {
+                match load_board(&base.join(b.get_ref()), catalog, rules) {
+                    Ok(board) => boards.push(board),
+                    Err(mut d) => bad.append(&mut d),
+                }
+            }
+            if !bad.is_empty() {
+                return Err(bad);
+            }
+            if boards.len() < 2 {
+                return Err(whole(
+                    "round_robin.boards",
+                    "a round-robin needs at least two boards".into(),
+                ));
+            }
+            boards
+        }
+        _ => {
+            return Err(whole(
+                "",
+                "a suite has exactly one of `[random]` or `[round_robin]`".into(),
+            ));
+        }
+    };
+    let n = boards.len() as u64;
+    let matchups = n * (n - 1);
+    let fights = match (parsed.fights, parsed.fights_per_matchup) {
+        (Some(f), None) => f,
+        (None, Some(per)) => per.saturating_mul(matchups),
+        _ => {
+            return Err(whole(
+                "fights",
+                "give exactly one of `fights` or `fights_per_matchup`".into(),
+            ));
+        }
+    };
+    if fights == 0 || fights > 10_000_000_000 {
+        return Err(whole(
+            "fights",
+            format!("a run holds 1..=10000000000 fights, found {fights}"),
+        ));
+    }
+    Ok(crate::suite::Suite {
+        name: parsed.name,
+        master_seed: parsed.master_seed,
+        boards,
+        fights,
+    })
+}
+
+pub fn load_suite(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    let text = read(file).map_err(|d| vec![d])?;
+    parse_suite(file, &text, catalog, rules)
 }

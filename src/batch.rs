@@ -1,0 +1,463 @@
+//! The batch runner: a suite's fights in fixed parts across a rayon pool,
+//! each part written as Parquet and recorded in the manifest once finished.
+//! The only module that knows rayon.
+//!
+//! Parts are fixed ranges of fight ids, so a part's rows depend only on the
+//! suite: any thread count, any shard layout and any resume give the same
+//! files.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::catalog::Catalog;
+use crate::dataset::{self, FileEntry, Manifest, PartEntry, Shard, SuiteInfo};
+use crate::engine::Engine;
+use crate::settings::Rules;
+use crate::sink::{self, BoardRow, FightColumns, UnitColumns};
+use crate::spec::Side;
+use crate::suite::Suite;
+
+/// How to run a suite.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Fights per part.
+    pub part_size: u64,
+    pub shard: Shard,
+    /// The run directory.
+    pub dir: PathBuf,
+    /// Continue an interrupted run in `dir` instead of starting one.
+    pub resume: bool,
+    /// Where the suite came from, recorded for replays.
+    pub suite_file: PathBuf,
+    /// Show a progress bar on a terminal, or a line now and then otherwise.
+    pub progress: bool,
+}
+
+/// What a finished run did.
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    pub dir: PathBuf,
+    pub fights_run: u64,
+    pub seconds: f64,
+    pub threads: usize,
+}
+
+/// Runs (or resumes) a suite into its run directory.
+pub fn run(
+    suite: &Suite,
+    catalog: &Catalog,
+    rules: &Rules,
+    rules_hash: &str,
+    suite_sha256: &str,
+    opts: &RunOptions,
+) -> Result<RunSummary, String> {
+    let dir = &opts.dir;
+    let catalog_hash = format!("{:016x}", catalog.fingerprint());
+    let mut manifest = if opts.resume {
+        let m = Manifest::read(dir)?;
+        let mismatch = |what: &str| {
+            Err(format!(
+                "{}: cannot resume: the run was made with a different {what}",
+                dir.join(dataset::MANIFEST).display()
+            ))
+        };
+        if m.catalog_hash != catalog_hash {
+            return mismatch("catalog");
+        }
+        if m.rules_hash != rules_hash {
+            return mismatch("rules file");
+        }
+        if m.suite.sha256 != suite_sha256 || m.suite.fights != suite.fights {
+            return mismatch("suite");
+        }
+        if m.master_seed != suite.master_seed {
+            return mismatch("master seed");
+        }
+        if m.shard != opts.shard {
+            return mismatch("shard");
+        }
+        dataset::verify(dir, &m, true)?;
+        remove_unfinished(dir)?;
+        m
+    } else {
+        if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
+            return Err(format!(
+                "{}: already holds a run; resume it with `--resume {}` or choose another `--out`",
+                dir.display(),
+                dir.display()
+            ));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+        Manifest {
+            format: dataset::FORMAT,
+            gridsim_version: env!("CARGO_PKG_VERSION").to_string(),
+            catalog_hash,
+            rules_hash: rules_hash.to_string(),
+            suite: SuiteInfo {
+                name: suite.name.clone(),
+                file: opts.suite_file.display().to_string(),
+                sha256: suite_sha256.to_string(),
+                fights: suite.fights,
+                boards: suite.boards.len() as u64,
+            },
+            master_seed: suite.master_seed,
+            part_size: opts.part_size.max(1),
+            shard: opts.shard,
+            threads: opts.threads,
+            started_at: dataset::utc_now(),
+            finished_at: None,
+            complete: false,
+            boards_file: None,
+            parts: Vec::new(),
+        }
+    };
+    let threads = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    };
+    manifest.threads = threads;
+
+    if manifest.boards_file.is_none() {
+        let rows = board_rows(suite, catalog);
+        let name = "boards.parquet";
+        let written = sink::write_boards(&dir.join(name), &rows)?;
+        manifest.boards_file = Some(entry(name, &written));
+    }
+    manifest.write(dir)?;
+
+    let done: Vec<u64> = manifest.parts.iter().map(|p| p.index).collect();
+    let todo: Vec<u64> = manifest
+        .expected_parts()
+        .into_iter()
+        .filter(|p| !done.contains(p))
+        .collect();
+    let part_size = manifest.part_size;
+    let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, suite.fights)).sum();
+
+    let card_names: Vec<String> = catalog.cards.iter().map(|c| c.key.clone()).collect();
+    let manifest = Mutex::new(manifest);
+    let progress = Progress::new(opts.progress, total_todo);
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let result: Result<(), String> = pool.install(|| {
+        todo.par_iter().try_for_each_init(
+            || {
+                (
+                    Engine::new(catalog, *rules),
+                    FightColumns::default(),
+                    UnitColumns::default(),
+                )
+            },
+            |(engine, fights, units), &part| {
+                let first = part * part_size;
+                let count = part_len(part, part_size, suite.fights);
+                simulate(engine, suite, first, count, fights, units);
+                let fname = dataset::part_file("fights", part);
+                let uname = dataset::part_file("units", part);
+                let fw = sink::write_fights(&dir.join(&fname), fights)?;
+                let uw = sink::write_units(&dir.join(&uname), units, &card_names)?;
+                let mut m = manifest
+                    .lock()
+                    .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+                m.parts.push(PartEntry {
+                    index: part,
+                    first_fight: first,
+                    fights: count,
+                    fights_file: entry(&fname, &fw),
+                    units_file: entry(&uname, &uw),
+                });
+                m.write(dir)?;
+                drop(m);
+                progress.advance(count);
+                Ok(())
+            },
+        )
+    });
+    progress.finish();
+    result?;
+    let mut m = manifest
+        .into_inner()
+        .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+    m.complete = true;
+    m.finished_at = Some(dataset::utc_now());
+    m.write(dir)?;
+    Ok(RunSummary {
+        dir: dir.clone(),
+        fights_run: total_todo,
+        seconds: started.elapsed().as_secs_f64(),
+        threads,
+    })
+}
+
+fn entry(name: &str, w: &sink::WrittenFile) -> FileEntry {
+    FileEntry {
+        path: name.to_string(),
+        rows: w.rows,
+        sha256: w.sha256.clone(),
+    }
+}
+
+fn part_len(part: u64, part_size: u64, fights: u64) -> u64 {
+    let first = part * part_size;
+    part_size.min(fights.saturating_sub(first))
+}
+
+fn remove_unfinished(dir: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().ends_with(".tmp") {
+            std::fs::remove_file(e.path()).map_err(|err| format!("{}: cannot remove: {err}", e.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The `boards` table rows of a suite.
+pub fn board_rows(suite: &Suite, catalog: &Catalog) -> Vec<BoardRow> {
+    suite
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut keywords: Vec<String> = b
+                .units
+                .iter()
+                .flat_map(|p| catalog.carried_keywords(p.card))
+                .map(str::to_string)
+                .collect();
+            keywords.sort();
+            keywords.dedup();
+            BoardRow {
+                board_id: i as u32,
+                name: b.name.clone(),
+                cards: b.units.iter().map(|p| catalog.card(p.card).key.clone()).collect(),
+                tiers: b.units.iter().map(|p| i32::from(p.tier)).collect(),
+                runes: Vec::new(),
+                keywords,
+            }
+        })
+        .collect()
+}
+
+/// Runs fights `first..first + count` into the column buffers, which are
+/// cleared first and reused across parts.
+pub fn simulate(engine: &mut Engine, suite: &Suite, first: u64, count: u64, f: &mut FightColumns, u: &mut UnitColumns) {
+    clear_fights(f);
+    clear_units(u);
+    for id in first..first + count {
+        let (l, r) = suite.pairing(id);
+        let o = engine.fight(&suite.boards[l as usize], &suite.boards[r as usize], suite.stream(id));
+        let ls = engine.side_summary(Side::Left);
+        let rs = engine.side_summary(Side::Right);
+        f.fight_id.push(id);
+        f.master_seed.push(suite.master_seed);
+        f.left_board.push(l);
+        f.right_board.push(r);
+        f.winner.push(o.winner.map_or("draw", |s| s.name()));
+        f.end_reason.push(o.reason.name());
+        f.end_ms.push(o.end_ms);
+        f.left_survivors.push(ls.survivors);
+        f.right_survivors.push(rs.survivors);
+        f.left_vitality.push(ls.remaining_vitality);
+        f.right_vitality.push(rs.remaining_vitality);
+        for side in [Side::Left, Side::Right] {
+            let mut slot = 0u32;
+            for &x in engine.order() {
+                let i = x.i();
+                if engine.u.side[i] != side {
+                    continue;
+                }
+                let rect = engine.u.rect[i];
+                u.fight_id.push(id);
+                u.side.push(side.name());
+                u.slot.push(slot);
+                u.card.push(u32::from(engine.u.card[i].0));
+                u.tier.push(u32::from(engine.u.native_tier[i]));
+                u.column.push(u32::from(rect.column));
+                u.row.push(u32::from(rect.row));
+                u.damage_dealt.push(engine.u.damage_dealt[i]);
+                u.damage_taken.push(engine.u.damage_taken[i]);
+                u.healing.push(engine.u.healing[i]);
+                u.kills.push(engine.u.kills[i]);
+                u.deaths.push(engine.u.deaths[i]);
+                u.revivals.push(0);
+                u.activations.push(engine.u.activations[i]);
+                u.survived.push(engine.u.alive[i]);
+                slot += 1;
+            }
+        }
+    }
+}
+
+fn clear_fights(f: &mut FightColumns) {
+    f.fight_id.clear();
+    f.master_seed.clear();
+    f.left_board.clear();
+    f.right_board.clear();
+    f.winner.clear();
+    f.end_reason.clear();
+    f.end_ms.clear();
+    f.left_survivors.clear();
+    f.right_survivors.clear();
+    f.left_vitality.clear();
+    f.right_vitality.clear();
+}
+
+fn clear_units(u: &mut UnitColumns) {
+    u.fight_id.clear();
+    u.side.clear();
+    u.slot.clear();
+    u.card.clear();
+    u.tier.clear();
+    u.column.clear();
+    u.row.clear();
+    u.damage_dealt.clear();
+    u.damage_taken.clear();
+    u.healing.clear();
+    u.kills.clear();
+    u.deaths.clear();
+    u.revivals.clear();
+    u.activations.clear();
+    u.survived.clear();
+}
+
+/// Progress: a bar on a terminal, a line every few seconds otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    done: AtomicU64,
+    total: u64,
+    started: Instant,
+    last_line: Mutex<Instant>,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(enabled: bool, total: u64) -> Progress {
+        use std::io::IsTerminal;
+        let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
+            let b = indicatif::ProgressBar::new(total);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} fights  {per_sec}  {elapsed_precise} elapsed, {eta_precise} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b
+        });
+        Progress {
+            bar,
+            done: AtomicU64::new(0),
+            total,
+            started: Instant::now(),
+            last_line: Mutex::new(Instant::now()),
+            enabled,
+        }
+    }
+
+    fn advance(&self, n: u64) {
+        let done = self.done.fetch_add(n, Ordering::Relaxed) + n;
+        if let Some(b) = &self.bar {
+            b.inc(n);
+            return;
+        }
+        if !self.enabled {
+            return;
+        }
+        if let Ok(mut last) = self.last_line.lock()
+            && last.elapsed().as_secs() >= 5
+        {
+            *last = Instant::now();
+            let secs = self.started.elapsed().as_secs_f64().max(1e-9);
+            let rate = done as f64 / secs;
+            let left = (self.total.saturating_sub(done)) as f64 / rate.max(1e-9);
+            eprintln!("{done}/{} fights, {rate:.0} fights/s, {left:.0} s left", self.total);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+/// What `gridsim bench` measures.
+#[derive(Debug, Clone)]
+pub struct BenchStats {
+    pub fights: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    pub mean_fight_seconds: f64,
+    pub mean_units_per_side: f64,
+}
+
+/// Runs `fights` fights of a suite across the pool, building the same
+/// column buffers a run writes but keeping none of them.
+pub fn bench(
+    suite: &Suite,
+    catalog: &Catalog,
+    rules: &Rules,
+    threads: usize,
+    fights: u64,
+    part_size: u64,
+) -> Result<BenchStats, String> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let part_size = part_size.max(1);
+    let parts: Vec<u64> = (0..fights.div_ceil(part_size)).collect();
+    let end_ms = AtomicU64::new(0);
+    let units = AtomicU64::new(0);
+    let started = Instant::now();
+    pool.install(|| {
+        parts.par_iter().for_each_init(
+            || {
+                (
+                    Engine::new(catalog, *rules),
+                    FightColumns::default(),
+                    UnitColumns::default(),
+                )
+            },
+            |(engine, f, u), &part| {
+                let first = part * part_size;
+                let count = part_size.min(fights - first);
+                simulate(engine, suite, first, count, f, u);
+                end_ms.fetch_add(f.end_ms.iter().map(|&t| t as u64).sum(), Ordering::Relaxed);
+                units.fetch_add(u.fight_id.len() as u64, Ordering::Relaxed);
+            },
+        )
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let n = fights.max(1) as f64;
+    Ok(BenchStats {
+        fights,
+        seconds,
+        threads,
+        mean_fight_seconds: end_ms.load(Ordering::Relaxed) as f64 / 1000.0 / n,
+        mean_units_per_side: units.load(Ordering::Relaxed) as f64 / (2.0 * n),
+    })
+}
+
+/// Peak resident memory of this process in bytes, where the system tells it.
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

@@ -1,0 +1,360 @@
+//! Turns a [`Report`] into what people read: one self-contained HTML page
+//! with charts drawn by plotters as inline SVG, a Markdown summary for a
+//! chat, and JSON. The only module that knows plotters.
+
+use plotters::prelude::*;
+
+use crate::report::{PairRow, RateRow, Report};
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A horizontal bar chart of win rates with their Wilson intervals.
+fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
+    let shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
+    if shown.is_empty() {
+        return format!(
+            "<p class=\"note\">{}: no row reaches the minimum sample.</p>",
+            esc(title)
+        );
+    }
+    let n = shown.len() as u32;
+    let height = 60 + 22 * n;
+    let mut svg = String::new();
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(190)
+            .build_cartesian_2d(0f64..1f64, (0u32..n).into_segmented())?;
+        let names: Vec<String> = shown.iter().map(|r| r.key.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(n as usize)
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
+            .draw()?;
+        // The neutral band.
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [(band[0], SegmentValue::Exact(0)), (band[1], SegmentValue::Exact(n))],
+            RGBColor(235, 235, 235).filled(),
+        )))?;
+        chart.draw_series(shown.iter().enumerate().map(|(i, r)| {
+            let color = if r.outlier {
+                RGBColor(200, 70, 60)
+            } else {
+                RGBColor(70, 110, 180)
+            };
+            let mut bar = Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(i as u32)),
+                    (r.win_rate, SegmentValue::Exact(i as u32 + 1)),
+                ],
+                color.filled(),
+            );
+            bar.set_margin(3, 3, 0, 0);
+            bar
+        }))?;
+        chart.draw_series(shown.iter().enumerate().map(|(i, r)| {
+            ErrorBar::new_horizontal(
+                SegmentValue::CenterOf(i as u32),
+                r.low,
+                r.win_rate,
+                r.high,
+                BLACK.filled(),
+                6,
+            )
+        }))?;
+        root.present()?;
+        Ok(())
+    })();
+    match drawn {
+        Ok(()) => svg,
+        Err(e) => format!("<p class=\"note\">chart not drawn: {}</p>", esc(&e.to_string())),
+    }
+}
+
+/// A heat map of keyword against keyword: the row keyword's win rate.
+fn versus_chart(report: &Report) -> String {
+    let mut keys: Vec<&str> = report
+        .keywords
+        .iter()
+        .filter(|r| r.ranked)
+        .map(|r| r.key.as_str())
+        .collect();
+    keys.sort_unstable();
+    keys.truncate(30);
+    if keys.len() < 2 {
+        return "<p class=\"note\">Too few keywords reach the minimum sample for a heat map.</p>".into();
+    }
+    let k = keys.len() as u32;
+    let size = 220 + 20 * k;
+    let mut svg = String::new();
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::with_string(&mut svg, (size, size)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Keyword (row) against keyword (column): row's win rate",
+                ("sans-serif", 15),
+            )
+            .margin(8)
+            .x_label_area_size(150)
+            .y_label_area_size(150)
+            .build_cartesian_2d((0u32..k).into_segmented(), (0u32..k).into_segmented())?;
+        let label = |v: &SegmentValue<u32>| match v {
+            SegmentValue::CenterOf(i) => keys.get(*i as usize).map(|s| s.to_string()).unwrap_or_default(),
+            _ => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(k as usize)
+            .y_labels(k as usize)
+            .x_label_formatter(&label)
+            .y_label_formatter(&label)
+            .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+            .draw()?;
+        let cells = report.keyword_versus.iter().filter_map(|c| {
+            let a = keys.iter().position(|k| *k == c.a)? as u32;
+            let b = keys.iter().position(|k| *k == c.b)? as u32;
+            (c.fights >= report.min_sample).then_some((b, a, c.win_rate))
+        });
+        chart.draw_series(cells.map(|(x, y, rate)| {
+            // Blue above 50%, red below, white at 50%.
+            let t = ((rate - 0.5) * 4.0).clamp(-1.0, 1.0);
+            let (r, g, b) = if t >= 0.0 {
+                (255.0 - 185.0 * t, 255.0 - 145.0 * t, 255.0 - 75.0 * t)
+            } else {
+                (255.0 + 55.0 * t, 255.0 + 185.0 * t, 255.0 + 195.0 * t)
+            };
+            Rectangle::new(
+                [
+                    (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                    (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+                ],
+                RGBColor(r as u8, g as u8, b as u8).filled(),
+            )
+        }))?;
+        root.present()?;
+        Ok(())
+    })();
+    match drawn {
+        Ok(()) => svg,
+        Err(e) => format!("<p class=\"note\">heat map not drawn: {}</p>", esc(&e.to_string())),
+    }
+}
+
+fn rate_table(rows: &[RateRow], with_change: bool) -> String {
+    if rows.is_empty() {
+        return "<p class=\"note\">None in this run.</p>".into();
+    }
+    let mut out = String::from(
+        "<table><tr><th>rank</th><th>name</th><th>fights</th><th>win rate</th><th>95% interval</th><th>draws</th>",
+    );
+    if with_change {
+        out += "<th>change</th><th>beyond noise</th>";
+    }
+    out += "</tr>";
+    let mut rank = 0;
+    for r in rows {
+        let class = if !r.ranked {
+            " class=\"low\""
+        } else if r.outlier {
+            " class=\"outlier\""
+        } else {
+            ""
+        };
+        let shown_rank = if r.ranked {
+            rank += 1;
+            rank.to_string()
+        } else {
+            "-".into()
+        };
+        out += &format!(
+            "<tr{class}><td>{shown_rank}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{}</td>",
+            esc(&r.key),
+            r.fights,
+            pct(r.win_rate),
+            pct(r.low),
+            pct(r.high),
+            pct(r.draw_rate)
+        );
+        if with_change {
+            match &r.change {
+                Some(c) => {
+                    out += &format!(
+                        "<td>{:+.1} pts (±{:.1})</td><td>{}</td>",
+                        100.0 * c.delta,
+                        100.0 * c.combined_uncertainty,
+                        if c.significant { "yes" } else { "no" }
+                    )
+                }
+                None => out += "<td>new</td><td>-</td>",
+            }
+        }
+        out += "</tr>";
+    }
+    out + "</table>"
+}
+
+fn pair_table(rows: &[PairRow]) -> String {
+    let mut out = String::from(
+        "<table><tr><th>keywords</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr>",
+    );
+    for r in rows.iter().take(60) {
+        let class = if r.ranked { "" } else { " class=\"low\"" };
+        out += &format!(
+            "<tr{class}><td>{} + {}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:+.1} pts</td></tr>",
+            esc(&r.a),
+            esc(&r.b),
+            r.fights,
+            pct(r.win_rate),
+            pct(r.low),
+            pct(r.high),
+            100.0 * r.lift
+        );
+    }
+    out + "</table>"
+}
+
+/// The self-contained HTML page.
+pub fn html(report: &Report) -> String {
+    let with_change = report.baseline.is_some();
+    let mut body = String::new();
+    body += &format!(
+        "<h1>Balance report</h1><p>Runs: {}. {} fights over {} boards. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights are greyed and not ranked. Outliers: a 95% interval wholly outside {}–{}.</p>",
+        esc(&report.runs.join(", ")),
+        report.fights,
+        report.boards,
+        report.min_sample,
+        pct(report.band[0]),
+        pct(report.band[1])
+    );
+    if let Some(b) = &report.baseline {
+        body += &format!("<p>Compared with the baseline run {}.</p>", esc(b));
+    }
+    body += "<h2>Outliers</h2>";
+    if report.outliers.is_empty() {
+        body += "<p>None: every ranked interval touches the band.</p>";
+    } else {
+        body += "<ul>";
+        for o in &report.outliers {
+            body += &format!("<li>{}</li>", esc(o));
+        }
+        body += "</ul>";
+    }
+    if with_change {
+        body += "<h2>Changes beyond noise</h2>";
+        if report.significant_changes.is_empty() {
+            body += "<p>None.</p>";
+        } else {
+            body += "<ul>";
+            for c in &report.significant_changes {
+                body += &format!("<li>{}</li>", esc(c));
+            }
+            body += "</ul>";
+        }
+    }
+    body += "<h2>Cards</h2>";
+    body += &rate_chart("Card win rate", &report.cards, report.band);
+    body += &rate_table(&report.cards, with_change);
+    body += "<h2>Cards by tier</h2>";
+    body += &rate_table(&report.card_tiers, with_change);
+    body += "<h2>Runes</h2>";
+    body += &rate_table(&report.runes, with_change);
+    body += "<h2>Keywords</h2>";
+    body += &rate_chart("Keyword win rate", &report.keywords, report.band);
+    body += &rate_table(&report.keywords, with_change);
+    body += "<h2>Keyword pairs on one side</h2><p>Lift: the pair's win rate less what the two give apart, each taken as its distance from 50%.</p>";
+    body += &pair_table(&report.keyword_pairs);
+    body += "<h2>Keyword against keyword</h2>";
+    body += &versus_chart(report);
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>gridsim balance report</title><style>{}</style></head><body>{body}</body></html>\n",
+        "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}tr.low{color:#aaa}tr.outlier{background:#fde8e6}.note{color:#777}svg{display:block;margin:1em 0}"
+    )
+}
+
+fn md_rows(rows: &[RateRow], n: usize) -> String {
+    let mut out = String::from("| name | fights | win rate | 95% interval |\n|---|---:|---:|---|\n");
+    for r in rows.iter().filter(|r| r.ranked).take(n) {
+        out += &format!(
+            "| {} | {} | {} | {} – {} |\n",
+            r.key,
+            r.fights,
+            pct(r.win_rate),
+            pct(r.low),
+            pct(r.high)
+        );
+    }
+    out
+}
+
+/// The Markdown summary, short enough to paste into a chat.
+pub fn markdown(report: &Report) -> String {
+    let mut out = format!(
+        "# Balance report\n\n{} fights, {} boards ({}). Band {}–{}, minimum sample {}.\n\n",
+        report.fights,
+        report.boards,
+        report.runs.join(", "),
+        pct(report.band[0]),
+        pct(report.band[1]),
+        report.min_sample
+    );
+    out += "## Outliers\n\n";
+    if report.outliers.is_empty() {
+        out += "None.\n\n";
+    } else {
+        for o in &report.outliers {
+            out += &format!("- {o}\n");
+        }
+        out += "\n";
+    }
+    if let Some(b) = &report.baseline {
+        out += &format!("## Changes since {b} beyond noise\n\n");
+        if report.significant_changes.is_empty() {
+            out += "None.\n\n";
+        } else {
+            for c in &report.significant_changes {
+                out += &format!("- {c}\n");
+            }
+            out += "\n";
+        }
+    }
+    out += "## Strongest cards\n\n";
+    out += &md_rows(&report.cards, 5);
+    out += "\n## Weakest cards\n\n";
+    let mut weakest: Vec<RateRow> = report.cards.iter().filter(|r| r.ranked).cloned().collect();
+    weakest.reverse();
+    out += &md_rows(&weakest, 5);
+    out += "\n## Keywords\n\n";
+    out += &md_rows(&report.keywords, 10);
+    out += "\n## Best keyword pairs by lift\n\n| pair | fights | win rate | lift |\n|---|---:|---:|---:|\n";
+    for p in report.keyword_pairs.iter().filter(|p| p.ranked).take(5) {
+        out += &format!(
+            "| {} + {} | {} | {} | {:+.1} pts |\n",
+            p.a,
+            p.b,
+            p.fights,
+            pct(p.win_rate),
+            100.0 * p.lift
+        );
+    }
+    out
+}

@@ -1,0 +1,354 @@
+//! The only module that knows Arrow and Parquet: turns finished parts and
+//! board lists into Parquet files, each written under a temporary name and
+//! renamed only once complete, and reads a single fight back for replays.
+
+use std::fs::File;
+use std::io::{BufWriter, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use arrow::array::{
+    Array, ArrayRef, BooleanArray, Int32Array, Int64Array, ListBuilder, StringArray, StringBuilder, UInt32Array,
+    UInt64Array,
+};
+use arrow::datatypes::{DataType, Field, Schema};
+use arrow::record_batch::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+use sha2::{Digest, Sha256};
+
+/// Rows of the `fights` table for one part, column by column.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct FightColumns {
+    pub fight_id: Vec<u64>,
+    pub master_seed: Vec<u64>,
+    pub left_board: Vec<u32>,
+    pub right_board: Vec<u32>,
+    pub winner: Vec<&'static str>,
+    pub end_reason: Vec<&'static str>,
+    pub end_ms: Vec<i32>,
+    pub left_survivors: Vec<u32>,
+    pub right_survivors: Vec<u32>,
+    pub left_vitality: Vec<i64>,
+    pub right_vitality: Vec<i64>,
+}
+
+/// Rows of the `units` table for one part.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct UnitColumns {
+    pub fight_id: Vec<u64>,
+    pub side: Vec<&'static str>,
+    pub slot: Vec<u32>,
+    pub card: Vec<u32>,
+    pub tier: Vec<u32>,
+    pub column: Vec<u32>,
+    pub row: Vec<u32>,
+    pub damage_dealt: Vec<i64>,
+    pub damage_taken: Vec<i64>,
+    pub healing: Vec<i64>,
+    pub kills: Vec<u32>,
+    pub deaths: Vec<u32>,
+    pub revivals: Vec<u32>,
+    pub activations: Vec<u32>,
+    pub survived: Vec<bool>,
+}
+
+/// One board of the `boards` table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardRow {
+    pub board_id: u32,
+    pub name: String,
+    pub cards: Vec<String>,
+    pub tiers: Vec<i32>,
+    pub runes: Vec<String>,
+    pub keywords: Vec<String>,
+}
+
+/// A written file: where, how many rows, its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenFile {
+    pub path: PathBuf,
+    pub rows: u64,
+    pub sha256: String,
+}
+
+fn props() -> WriterProperties {
+    // Large row groups: a part is one or a few row groups, which readers scan fast.
+    WriterProperties::builder()
+        .set_compression(Compression::SNAPPY)
+        .set_max_row_group_row_count(Some(1 << 20))
+        .build()
+}
+
+fn io_err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
+    format!("{}: cannot {what}: {e}", path.display())
+}
+
+/// Writes `batch` to `path` through `path.tmp`, renaming only once the file
+/// is complete and flushed, so no half-written file ever looks finished.
+fn write_batch(path: &Path, batch: &RecordBatch) -> Result<WrittenFile, String> {
+    let tmp = path.with_extension("parquet.tmp");
+    {
+        let file = File::create(&tmp).map_err(|e| io_err(&tmp, "create", e))?;
+        let mut w = ArrowWriter::try_new(BufWriter::new(file), batch.schema(), Some(props()))
+            .map_err(|e| io_err(&tmp, "start writing", e))?;
+        w.write(batch).map_err(|e| io_err(&tmp, "write", e))?;
+        let inner = w.into_inner().map_err(|e| io_err(&tmp, "finish", e))?;
+        let file = inner.into_inner().map_err(|e| io_err(&tmp, "flush", e.error()))?;
+        file.sync_all().map_err(|e| io_err(&tmp, "sync", e))?;
+    }
+    let sha256 = file_sha256(&tmp)?;
+    std::fs::rename(&tmp, path).map_err(|e| io_err(path, "rename into place", e))?;
+    Ok(WrittenFile {
+        path: path.to_path_buf(),
+        rows: batch.num_rows() as u64,
+        sha256,
+    })
+}
+
+/// The SHA-256 of a file, as lowercase hex.
+pub fn file_sha256(path: &Path) -> Result<String, String> {
+    let mut f = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = f.read(&mut buf).map_err(|e| io_err(path, "read", e))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn strs(v: &[&'static str]) -> ArrayRef {
+    Arc::new(StringArray::from_iter_values(v.iter().copied()))
+}
+
+/// Writes the `fights` table of one part.
+pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, String> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("fight_id", DataType::UInt64, false),
+        Field::new("master_seed", DataType::UInt64, false),
+        Field::new("left_board", DataType::UInt32, false),
+        Field::new("right_board", DataType::UInt32, false),
+        Field::new("winner", DataType::Utf8, false),
+        Field::new("end_reason", DataType::Utf8, false),
+        Field::new("end_ms", DataType::Int32, false),
+        Field::new("left_survivors", DataType::UInt32, false),
+        Field::new("right_survivors", DataType::UInt32, false),
+        Field::new("left_vitality", DataType::Int64, false),
+        Field::new("right_vitality", DataType::Int64, false),
+    ]));
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(UInt64Array::from(f.fight_id.clone())),
+        Arc::new(UInt64Array::from(f.master_seed.clone())),
+        Arc::new(UInt32Array::from(f.left_board.clone())),
+        Arc::new(UInt32Array::from(f.right_board.clone())),
+        strs(&f.winner),
+        strs(&f.end_reason),
+        Arc::new(Int32Array::from(f.end_ms.clone())),
+        Arc::new(UInt32Array::from(f.left_survivors.clone())),
+        Arc::new(UInt32Array::from(f.right_survivors.clone())),
+        Arc::new(Int64Array::from(f.left_vitality.clone())),
+        Arc::new(Int64Array::from(f.right_vitality.clone())),
+    ];
+    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the fights table", e))?;
+    write_batch(path, &batch)
+}
+
+/// Writes the `units` table of one part; `card_names` turns card indices
+/// into card ids.
+pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Result<WrittenFile, String> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("fight_id", DataType::UInt64, false),
+        Field::new("side", DataType::Utf8, false),
+        Field::new("slot", DataType::UInt32, false),
+        Field::new("card", DataType::Utf8, false),
+        Field::new("tier", DataType::UInt32, false),
+        Field::new("column", DataType::UInt32, false),
+        Field::new("row", DataType::UInt32, false),
+        Field::new("damage_dealt", DataType::Int64, false),
+        Field::new("damage_taken", DataType::Int64, false),
+        Field::new("healing", DataType::Int64, false),
+        Field::new("kills", DataType::UInt32, false),
+        Field::new("deaths", DataType::UInt32, false),
+        Field::new("revivals", DataType::UInt32, false),
+        Field::new("activations", DataType::UInt32, false),
+        Field::new("survived", DataType::Boolean, false),
+    ]));
+    let cards = StringArray::from_iter_values(u.card.iter().map(|&c| card_names[c as usize].as_str()));
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(UInt64Array::from(u.fight_id.clone())),
+        strs(&u.side),
+        Arc::new(UInt32Array::from(u.slot.clone())),
+        Arc::new(cards),
+        Arc::new(UInt32Array::from(u.tier.clone())),
+        Arc::new(UInt32Array::from(u.column.clone())),
+        Arc::new(UInt32Array::from(u.row.clone())),
+        Arc::new(Int64Array::from(u.damage_dealt.clone())),
+        Arc::new(Int64Array::from(u.damage_taken.clone())),
+        Arc::new(Int64Array::from(u.healing.clone())),
+        Arc::new(UInt32Array::from(u.kills.clone())),
+        Arc::new(UInt32Array::from(u.deaths.clone())),
+        Arc::new(UInt32Array::from(u.revivals.clone())),
+        Arc::new(UInt32Array::from(u.activations.clone())),
+        Arc::new(BooleanArray::from(u.survived.clone())),
+    ];
+    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the units table", e))?;
+    write_batch(path, &batch)
+}
+
+/// Writes the `boards` table.
+pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, String> {
+    let list = |name: &str, inner: DataType| {
+        Field::new(name, DataType::List(Arc::new(Field::new("item", inner, true))), false)
+    };
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("board_id", DataType::UInt32, false),
+        Field::new("name", DataType::Utf8, false),
+        list("cards", DataType::Utf8),
+        list("tiers", DataType::Int32),
+        list("runes", DataType::Utf8),
+        list("keywords", DataType::Utf8),
+    ]));
+    let strings = |get: &dyn Fn(&BoardRow) -> &Vec<String>| -> ArrayRef {
+        let mut b = ListBuilder::new(StringBuilder::new());
+        for row in boards {
+            for s in get(row) {
+                b.values().append_value(s);
+            }
+            b.append(true);
+        }
+        Arc::new(b.finish())
+    };
+    let mut tiers = ListBuilder::new(arrow::array::Int32Builder::new());
+    for row in boards {
+        for t in &row.tiers {
+            tiers.values().append_value(*t);
+        }
+        tiers.append(true);
+    }
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(UInt32Array::from_iter_values(boards.iter().map(|b| b.board_id))),
+        Arc::new(StringArray::from_iter_values(boards.iter().map(|b| b.name.as_str()))),
+        strings(&|b| &b.cards),
+        Arc::new(tiers.finish()),
+        strings(&|b| &b.runes),
+        strings(&|b| &b.keywords),
+    ];
+    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the boards table", e))?;
+    write_batch(path, &batch)
+}
+
+/// One fight's row as recorded, for replays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedFight {
+    pub fight_id: u64,
+    pub winner: String,
+    pub end_reason: String,
+    pub end_ms: i32,
+    pub left_survivors: u32,
+    pub right_survivors: u32,
+    pub left_vitality: i64,
+    pub right_vitality: i64,
+}
+
+/// Finds fight `fight_id` in a `fights` part file.
+pub fn read_fight(path: &Path, fight_id: u64) -> Result<Option<RecordedFight>, String> {
+    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| io_err(path, "read as Parquet", e))?;
+    for batch in reader {
+        let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
+        let col = |name: &str| -> Result<&ArrayRef, String> {
+            batch
+                .column_by_name(name)
+                .ok_or_else(|| format!("{}: no column `{name}`", path.display()))
+        };
+        let ids = col("fight_id")?
+            .as_any()
+            .downcast_ref::<UInt64Array>()
+            .ok_or_else(|| format!("{}: `fight_id` is not UInt64", path.display()))?;
+        let Some(row) = (0..ids.len()).find(|&i| ids.value(i) == fight_id) else {
+            continue;
+        };
+        let s = |name: &str| -> Result<String, String> {
+            col(name)?
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .map(|a| a.value(row).to_string())
+                .ok_or_else(|| format!("{}: `{name}` is not text", path.display()))
+        };
+        let i32_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<Int32Array>().map(|a| a.value(row)));
+        let u32_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<UInt32Array>().map(|a| a.value(row)));
+        let i64_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<Int64Array>().map(|a| a.value(row)));
+        let bad = || format!("{}: unexpected column types", path.display());
+        return Ok(Some(RecordedFight {
+            fight_id,
+            winner: s("winner")?,
+            end_reason: s("end_reason")?,
+            end_ms: i32_("end_ms")?.ok_or_else(bad)?,
+            left_survivors: u32_("left_survivors")?.ok_or_else(bad)?,
+            right_survivors: u32_("right_survivors")?.ok_or_else(bad)?,
+            left_vitality: i64_("left_vitality")?.ok_or_else(bad)?,
+            right_vitality: i64_("right_vitality")?.ok_or_else(bad)?,
+        }));
+    }
+    Ok(None)
+}
+
+/// Reads a `boards` table back.
+pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
+    use arrow::array::{AsArray, ListArray};
+    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| io_err(path, "read as Parquet", e))?;
+    let bad = |what: &str| format!("{}: column `{what}` is missing or of the wrong type", path.display());
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
+        let ids = batch
+            .column_by_name("board_id")
+            .and_then(|c| c.as_any().downcast_ref::<UInt32Array>().cloned())
+            .ok_or_else(|| bad("board_id"))?;
+        let names = batch
+            .column_by_name("name")
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
+            .ok_or_else(|| bad("name"))?;
+        let list = |name: &str| -> Result<ListArray, String> {
+            batch
+                .column_by_name(name)
+                .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
+                .ok_or_else(|| bad(name))
+        };
+        let (cards, tiers, runes, keywords) = (list("cards")?, list("tiers")?, list("runes")?, list("keywords")?);
+        let strings = |l: &ListArray, i: usize| -> Vec<String> {
+            let v = l.value(i);
+            v.as_string_opt::<i32>()
+                .map(|s| s.iter().flatten().map(str::to_string).collect())
+                .unwrap_or_default()
+        };
+        for i in 0..batch.num_rows() {
+            let t = tiers.value(i);
+            let tiers_i: Vec<i32> = t
+                .as_any()
+                .downcast_ref::<Int32Array>()
+                .map(|a| a.values().to_vec())
+                .unwrap_or_default();
+            out.push(BoardRow {
+                board_id: ids.value(i),
+                name: names.value(i).to_string(),
+                cards: strings(&cards, i),
+                tiers: tiers_i,
+                runes: strings(&runes, i),
+                keywords: strings(&keywords, i),
+            });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,177 @@
+//! Which fights a run holds: a suite's boards and its fight list, expanded
+//! deterministically from the suite alone. Fight `i` always means the same
+//! two boards and the same random stream, whatever the thread count, shard
+//! or part size.
+
+use crate::catalog::{CardId, Catalog};
+use crate::engine::FightRng;
+use crate::settings::Rules;
+use crate::spec::{BoardSpec, Placement};
+
+/// How random boards are drawn from the catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RandomBoards {
+    /// Seed of the board generator's own stream.
+    pub seed: u64,
+    /// How many boards to draw.
+    pub boards: u32,
+    /// Units per board, inclusive.
+    pub min_units: u8,
+    pub max_units: u8,
+    /// Tiers, inclusive; clamped to each card's ladder.
+    pub min_tier: u8,
+    pub max_tier: u8,
+    /// The most a board's tiers may add up to (each unit costs its tier).
+    pub budget: u32,
+    /// Card ids that may be drawn; empty means every combat card, Penny and Tool.
+    pub cards: Vec<CardId>,
+}
+
+/// A suite after loading: named boards and the number of fights.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suite {
+    pub name: String,
+    pub master_seed: u64,
+    pub boards: Vec<BoardSpec>,
+    /// Fights in the whole run.
+    pub fights: u64,
+}
+
+impl Suite {
+    /// Ordered pairs of distinct boards: every board meets every other on
+    /// both sides.
+    pub fn matchups(&self) -> u64 {
+        let n = self.boards.len() as u64;
+        n * n.saturating_sub(1)
+    }
+
+    /// The two boards of fight `index`: matchups in order, repeated.
+    pub fn pairing(&self, index: u64) -> (u32, u32) {
+        let n = self.boards.len() as u64;
+        let m = self.matchups().max(1);
+        let p = index % m;
+        let left = p / (n - 1).max(1);
+        let mut right = p % (n - 1).max(1);
+        if right >= left {
+            right += 1;
+        }
+        (left as u32, right as u32)
+    }
+
+    /// The random stream of fight `index`.
+    pub fn stream(&self, index: u64) -> FightRng {
+        FightRng::for_fight(self.master_seed, index)
+    }
+}
+
+/// Draws `spec.boards` legal boards. Deterministic in the spec and catalog.
+pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> Result<Vec<BoardSpec>, String> {
+    let pool: Vec<CardId> = if spec.cards.is_empty() {
+        (0..catalog.cards.len() as u16)
+            .map(CardId)
+            .filter(|&c| {
+                let k = catalog.card(c).kind;
+                matches!(
+                    k,
+                    crate::ability::CardKind::Combat | crate::ability::CardKind::Penny | crate::ability::CardKind::Tool
+                )
+            })
+            .collect()
+    } else {
+        spec.cards.clone()
+    };
+    if pool.is_empty() {
+        return Err("no cards to draw boards from".into());
+    }
+    let (cols, rows) = (rules.board.columns, rules.board.rows);
+    let mut rng = FightRng::for_fight(spec.seed, u64::MAX);
+    let mut out = Vec::with_capacity(spec.boards as usize);
+    for b in 0..spec.boards {
+        let mut board = None;
+        // A board that cannot reach its minimum is redrawn; the attempts are
+        // bounded so a suite that asks the impossible fails instead of looping.
+        for _attempt in 0..1000 {
+            let span = u32::from(spec.max_units.saturating_sub(spec.min_units)) + 1;
+            let want = spec.min_units + rng.below(span) as u8;
+            let mut taken = vec![false; (cols * rows) as usize];
+            let mut units = Vec::new();
+            let mut spent = 0u32;
+            let mut has_combatant = false;
+            for _try in 0..64 {
+                if units.len() >= usize::from(want) {
+                    break;
+                }
+                let card = pool[rng.below(pool.len() as u32) as usize];
+                let c = catalog.card(card);
+                let top = spec.max_tier.min(c.tiers()).max(1);
+                let bottom = spec.min_tier.clamp(1, top);
+                let tier = bottom + rng.below(u32::from(top - bottom) + 1) as u8;
+                if spent + u32::from(tier) > spec.budget {
+                    continue;
+                }
+                let size = i32::from(c.footprint.side());
+                if size > cols || size > rows {
+                    continue;
+                }
+                let col = rng.below((cols - size + 1) as u32) as i32;
+                let row = rng.below((rows - size + 1) as u32) as i32;
+                let cells: Vec<usize> = (0..size)
+                    .flat_map(|dy| (0..size).map(move |dx| ((row + dy) * cols + col + dx) as usize))
+                    .collect();
+                if cells.iter().any(|&i| taken[i]) {
+                    continue;
+                }
+                cells.iter().for_each(|&i| taken[i] = true);
+                spent += u32::from(tier);
+                has_combatant |= !c.kind.is_object();
+                units.push(Placement {
+                    card,
+                    tier,
+                    column: col as u8,
+                    row: row as u8,
+                });
+            }
+            if units.len() >= usize::from(spec.min_units) && has_combatant {
+                board = Some(units);
+                break;
+            }
+        }
+        let Some(units) = board else {
+            return Err(format!(
+                "cannot draw board {b}: {}..={} units within budget {} do not fit the {cols}x{rows} grid",
+                spec.min_units, spec.max_units, spec.budget
+            ));
+        };
+        out.push(BoardSpec {
+            name: format!("random-{b:04}"),
+            units,
+            forge: Default::default(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(boards: usize) -> Suite {
+        Suite {
+            name: "t".into(),
+            master_seed: 1,
+            boards: vec![BoardSpec::default(); boards],
+            fights: 100,
+        }
+    }
+
+    #[test]
+    fn pairings_cover_every_ordered_pair_once_per_round() {
+        let s = suite(4);
+        let mut seen: Vec<(u32, u32)> = (0..s.matchups()).map(|i| s.pairing(i)).collect();
+        assert!(seen.iter().all(|(a, b)| a != b));
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 12);
+        assert_eq!(s.pairing(0), s.pairing(12), "the list repeats");
+    }
+}

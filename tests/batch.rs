@@ -1,0 +1,236 @@
+//! The batch runner's guarantees: thread count, shards and interruptions
+//! never change the data; bad run directories are named, never trusted.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use gridsim::dataset::Manifest;
+use gridsim::report::{self, ReportSettings};
+
+fn gridsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .args(args)
+        .output()
+        .expect("gridsim runs")
+}
+
+/// A fresh empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridsim-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn run(out: &Path, extra: &[&str]) -> PathBuf {
+    let mut args = vec![
+        "run",
+        "configs/suites/samples.toml",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--part-size",
+        "500",
+    ];
+    args.extend_from_slice(extra);
+    let o = gridsim(&args);
+    assert!(o.status.success(), "run failed: {}", String::from_utf8_lossy(&o.stderr));
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(out)
+        .expect("out")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    dirs.pop().expect("a run directory")
+}
+
+/// (file name, sha256) of every finished file, in part order.
+fn checksums(dir: &Path) -> Vec<(String, String)> {
+    let m = Manifest::read(dir).expect("manifest");
+    assert!(m.complete, "{} is not complete", dir.display());
+    let mut out: Vec<(String, String)> = m.files().iter().map(|f| (f.path.clone(), f.sha256.clone())).collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn one_thread_and_two_threads_write_identical_rows() {
+    let a = run(&scratch("t1"), &["--fights", "3000", "--threads", "1"]);
+    let b = run(&scratch("t2"), &["--fights", "3000", "--threads", "2"]);
+    let (ca, cb) = (checksums(&a), checksums(&b));
+    assert_eq!(ca.len(), 1 + 2 * 6, "boards plus 6 parts of fights and units");
+    assert_eq!(ca, cb, "the same suite and seed must give byte-identical files");
+}
+
+fn report_json(dirs: &[PathBuf]) -> serde_json::Value {
+    let r = report::from_runs(dirs, &ReportSettings::default()).expect("report");
+    let mut v = serde_json::to_value(&r).expect("json");
+    v["runs"] = serde_json::Value::Null;
+    v
+}
+
+#[test]
+fn shards_reported_together_match_one_unsharded_run() {
+    let whole = run(&scratch("whole"), &["--fights", "4000"]);
+    let out = scratch("shards");
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|k| {
+            let o = gridsim(&[
+                "run",
+                "configs/suites/samples.toml",
+                "--out",
+                out.to_str().expect("utf-8"),
+                "--part-size",
+                "500",
+                "--fights",
+                "4000",
+                "--shard",
+                &format!("{k}/3"),
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            out.join(format!("samples-seed1-shard{k}of3"))
+        })
+        .collect();
+    assert_eq!(report_json(&shards), report_json(std::slice::from_ref(&whole)));
+    // Fight rows are the same files too.
+    let mut sharded: Vec<(String, String)> = shards
+        .iter()
+        .flat_map(|d| checksums(d))
+        .filter(|(p, _)| p != "boards.parquet")
+        .collect();
+    sharded.sort();
+    let single: Vec<(String, String)> = checksums(&whole)
+        .into_iter()
+        .filter(|(p, _)| p != "boards.parquet")
+        .collect();
+    assert_eq!(sharded, single);
+}
+
+#[test]
+fn a_killed_run_resumed_matches_an_uninterrupted_one() {
+    let reference = run(&scratch("uninterrupted"), &["--fights", "120000", "--threads", "2"]);
+    let out = scratch("killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .args([
+            "run",
+            "configs/suites/samples.toml",
+            "--out",
+            out.to_str().expect("utf-8"),
+            "--part-size",
+            "500",
+            "--fights",
+            "120000",
+            "--threads",
+            "2",
+        ])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let dir = out.join("samples-seed1");
+    // Wait for a few finished parts, then kill it mid-run.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let parts = Manifest::read(&dir).map(|m| m.parts.len()).unwrap_or(0);
+        if parts >= 3 || std::time::Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().expect("kill");
+    let _ = child.wait();
+    let before = Manifest::read(&dir).expect("manifest survives the kill");
+    assert!(
+        !before.complete,
+        "the run should have been interrupted; raise --fights if this machine is too fast"
+    );
+    let o = gridsim(&["run", "--resume", dir.to_str().expect("utf-8")]);
+    assert!(
+        o.status.success(),
+        "resume failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(checksums(&dir), checksums(&reference));
+}
+
+#[test]
+fn missing_corrupt_and_foreign_files_are_named() {
+    let dir = run(&scratch("damaged"), &["--fights", "1500"]);
+    let d = dir.to_str().expect("utf-8");
+    let report = |dirs: &[&str]| {
+        let mut args = vec!["report", "--out"];
+        let out = scratch("damaged-report");
+        let out = out.to_str().expect("utf-8").to_string();
+        args.push(&out);
+        args.extend_from_slice(dirs);
+        let o = gridsim(&args);
+        (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    assert!(report(&[d]).0, "an intact run reports");
+
+    // Foreign file.
+    let foreign = dir.join("notes.txt");
+    std::fs::write(&foreign, "hello").expect("write");
+    let (ok, err) = report(&[d]);
+    assert!(
+        !ok && err.contains("notes.txt") && err.contains("does not list"),
+        "{err}"
+    );
+    std::fs::remove_file(&foreign).expect("rm");
+
+    // Corrupt part: one byte changed.
+    let part = dir.join("units-000001.parquet");
+    let original = std::fs::read(&part).expect("read");
+    let mut bytes = original.clone();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&part, &bytes).expect("write");
+    let (ok, err) = report(&[d]);
+    assert!(
+        !ok && err.contains("units-000001.parquet") && err.contains("corrupt"),
+        "{err}"
+    );
+    // A resume refuses too, and leaves the finished file as it was.
+    let o = gridsim(&["run", "--resume", d]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("units-000001.parquet"));
+    assert_eq!(
+        std::fs::read(&part).expect("read"),
+        bytes,
+        "nothing finished is overwritten"
+    );
+    std::fs::write(&part, &original).expect("restore");
+
+    // Missing part.
+    let gone = dir.join("fights-000002.parquet");
+    let kept = std::fs::read(&gone).expect("read");
+    std::fs::remove_file(&gone).expect("rm");
+    let (ok, err) = report(&[d]);
+    assert!(
+        !ok && err.contains("fights-000002.parquet") && err.contains("missing"),
+        "{err}"
+    );
+    std::fs::write(&gone, kept).expect("restore");
+
+    // A second run into the same place is refused rather than overwriting.
+    let o = gridsim(&[
+        "run",
+        "configs/suites/samples.toml",
+        "--out",
+        dir.parent().and_then(Path::to_str).expect("utf-8"),
+        "--fights",
+        "1500",
+    ]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("already holds a run"));
+}
+
+#[test]
+fn replay_reproduces_the_recorded_fight() {
+    let dir = run(&scratch("replay"), &["--fights", "1200"]);
+    for id in ["0", "777", "1199"] {
+        let o = gridsim(&["replay", dir.to_str().expect("utf-8"), id, "--log"]);
+        assert!(o.status.success(), "fight {id}: {}", String::from_utf8_lossy(&o.stderr));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("result:") && text.contains("log:"), "{text}");
+    }
+    let o = gridsim(&["replay", dir.to_str().expect("utf-8"), "5000"]);
+    assert!(!o.status.success(), "a fight outside the run is an error");
+}
