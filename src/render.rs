@@ -19,7 +19,9 @@ fn esc(s: &str) -> String {
 
 /// A horizontal bar chart of win rates with their Wilson intervals.
 fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
-    let shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
+    let mut shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
+    // Segment 0 is at the bottom: reversed, the highest win rate is on top.
+    shown.reverse();
     if shown.is_empty() {
         return format!(
             "<p class=\"note\">{}: no row reaches the minimum sample.</p>",
@@ -114,11 +116,20 @@ fn versus_chart(report: &Report) -> String {
                 ("sans-serif", 15),
             )
             .margin(8)
-            .x_label_area_size(150)
-            .y_label_area_size(150)
+            .x_label_area_size(30)
+            .y_label_area_size(170)
             .build_cartesian_2d((0u32..k).into_segmented(), (0u32..k).into_segmented())?;
-        let label = |v: &SegmentValue<u32>| match v {
-            SegmentValue::CenterOf(i) => keys.get(*i as usize).map(|s| s.to_string()).unwrap_or_default(),
+        // Rows read top to bottom in name order, each with its number;
+        // columns carry the numbers only, so long names never collide.
+        let row_label = |v: &SegmentValue<u32>| match v {
+            SegmentValue::CenterOf(i) if *i < k => {
+                let idx = (k - 1 - *i) as usize;
+                format!("{} ({})", keys[idx], idx + 1)
+            }
+            _ => String::new(),
+        };
+        let column_label = |v: &SegmentValue<u32>| match v {
+            SegmentValue::CenterOf(i) if *i < k => (i + 1).to_string(),
             _ => String::new(),
         };
         chart
@@ -126,14 +137,13 @@ fn versus_chart(report: &Report) -> String {
             .disable_mesh()
             .x_labels(k as usize)
             .y_labels(k as usize)
-            .x_label_formatter(&label)
-            .y_label_formatter(&label)
-            .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+            .x_label_formatter(&column_label)
+            .y_label_formatter(&row_label)
             .draw()?;
         let cells = report.keyword_versus.iter().filter_map(|c| {
             let a = keys.iter().position(|k| *k == c.a)? as u32;
             let b = keys.iter().position(|k| *k == c.b)? as u32;
-            (c.fights >= report.min_sample).then_some((b, a, c.win_rate))
+            (c.fights >= report.min_sample).then_some((b, k - 1 - a, c.win_rate))
         });
         chart.draw_series(cells.map(|(x, y, rate)| {
             // Blue above 50%, red below, white at 50%.
