@@ -243,6 +243,30 @@ fn pair_table(rows: &[PairRow]) -> String {
     out + "</table>"
 }
 
+/// The keyword-against-keyword cells furthest from 50%, both ways.
+fn versus_table(report: &Report) -> String {
+    let mut cells: Vec<_> = report
+        .keyword_versus
+        .iter()
+        .filter(|c| c.fights >= report.min_sample && c.a != c.b)
+        .collect();
+    cells.sort_by(|x, y| (y.win_rate - 0.5).abs().total_cmp(&(x.win_rate - 0.5).abs()).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    let mut out = String::from(
+        "<p>The 30 matchups of keywords furthest from even:</p><table><tr><th>keyword</th><th>against</th><th>fights</th><th>win rate</th><th>draws</th></tr>",
+    );
+    for c in cells.iter().take(30) {
+        out += &format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&c.a),
+            esc(&c.b),
+            c.fights,
+            pct(c.win_rate),
+            pct(if c.fights == 0 { 0.0 } else { c.draws as f64 / c.fights as f64 })
+        );
+    }
+    out + "</table><p class=\"note\">Every cell is in summary.json.</p>"
+}
+
 /// The self-contained HTML page.
 pub fn html(report: &Report) -> String {
     let with_change = report.baseline.is_some();
@@ -295,6 +319,7 @@ pub fn html(report: &Report) -> String {
     body += &pair_table(&report.keyword_pairs);
     body += "<h2>Keyword against keyword</h2>";
     body += &versus_chart(report);
+    body += &versus_table(report);
     format!(
         "<!doctype html><html><head><meta charset=\"utf-8\"><title>gridsim balance report</title><style>{}</style></head><body>{body}</body></html>\n",
         "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}tr.low{color:#aaa}tr.outlier{background:#fde8e6}.note{color:#777}svg{display:block;margin:1em 0}"
