@@ -250,7 +250,13 @@ fn versus_table(report: &Report) -> String {
         .iter()
         .filter(|c| c.fights >= report.min_sample && c.a != c.b)
         .collect();
-    cells.sort_by(|x, y| (y.win_rate - 0.5).abs().total_cmp(&(x.win_rate - 0.5).abs()).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    cells.sort_by(|x, y| {
+        (y.win_rate - 0.5)
+            .abs()
+            .total_cmp(&(x.win_rate - 0.5).abs())
+            .then(x.a.cmp(&y.a))
+            .then(x.b.cmp(&y.b))
+    });
     let mut out = String::from(
         "<p>The 30 matchups of keywords furthest from even:</p><table><tr><th>keyword</th><th>against</th><th>fights</th><th>win rate</th><th>draws</th></tr>",
     );
@@ -261,7 +267,11 @@ fn versus_table(report: &Report) -> String {
             esc(&c.b),
             c.fights,
             pct(c.win_rate),
-            pct(if c.fights == 0 { 0.0 } else { c.draws as f64 / c.fights as f64 })
+            pct(if c.fights == 0 {
+                0.0
+            } else {
+                c.draws as f64 / c.fights as f64
+            })
         );
     }
     out + "</table><p class=\"note\">Every cell is in summary.json.</p>"

@@ -191,23 +191,16 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
     for t in &tallies.boards {
         let Some(b) = by_id.get(&t.board_id) else { continue };
-        let mut seen_cards: Vec<&String> = b.cards.iter().collect();
-        seen_cards.sort();
-        seen_cards.dedup();
-        for c in seen_cards {
-            cards.entry(c.clone()).or_default().add(t.fights, t.wins, t.draws);
-        }
-        let mut seen_tiers: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
-        seen_tiers.sort();
-        seen_tiers.dedup();
-        for k in seen_tiers {
-            tiers.entry(k).or_default().add(t.fights, t.wins, t.draws);
-        }
-        let mut seen_runes: Vec<&String> = b.runes.iter().collect();
-        seen_runes.sort();
-        seen_runes.dedup();
-        for r in seen_runes {
-            runes.entry(r.clone()).or_default().add(t.fights, t.wins, t.draws);
+        // A board counts once per card, card and tier, or rune it holds,
+        // however many copies it holds.
+        let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
+        for (map, keys) in [(&mut cards, &b.cards), (&mut tiers, &tiered), (&mut runes, &b.runes)] {
+            let mut unique: Vec<&String> = keys.iter().collect();
+            unique.sort();
+            unique.dedup();
+            for k in unique {
+                map.entry(k.clone()).or_default().add(t.fights, t.wins, t.draws);
+            }
         }
         for (i, k) in b.keywords.iter().enumerate() {
             keywords.entry(k.clone()).or_default().add(t.fights, t.wins, t.draws);
