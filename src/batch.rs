@@ -348,9 +348,15 @@ impl Progress {
             let b = indicatif::ProgressBar::new(total);
             b.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} fights  {per_sec}  {elapsed_precise} elapsed, {eta_precise} left",
+                    "{bar:40} {pos}/{len} fights  {rate}  {elapsed_precise} elapsed, {eta_precise} left",
                 )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} fights/s", state.per_sec());
+                    },
+                ),
             );
             b
         });

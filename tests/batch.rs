@@ -234,3 +234,45 @@ fn replay_reproduces_the_recorded_fight() {
     let o = gridsim(&["replay", dir.to_str().expect("utf-8"), "5000"]);
     assert!(!o.status.success(), "a fight outside the run is an error");
 }
+
+#[test]
+fn report_writes_three_files_and_alarms_on_outliers() {
+    let dir = run(&scratch("alarm"), &["--fights", "4000"]);
+    let out = scratch("alarm-report");
+    let args = |alarm: bool| {
+        let mut a = vec![
+            "report".to_string(),
+            dir.to_str().expect("utf-8").into(),
+            "--out".into(),
+            out.to_str().expect("utf-8").into(),
+        ];
+        if alarm {
+            a.push("--alarm".into());
+        }
+        a
+    };
+    let plain = Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .args(args(false))
+        .output()
+        .expect("runs");
+    assert!(plain.status.success(), "{}", String::from_utf8_lossy(&plain.stderr));
+    let page = out.join("samples-seed1");
+    for f in ["index.html", "summary.md", "summary.json"] {
+        assert!(page.join(f).exists(), "{f} missing");
+    }
+    let html = std::fs::read_to_string(page.join("index.html")).expect("html");
+    assert!(
+        html.contains("<svg") && html.contains("Outliers"),
+        "charts are inline SVG"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(page.join("summary.json")).expect("json")).expect("valid");
+    // Two fixed boards fighting each other: every card sits on a side that wins
+    // or loses far from 50%, so there are outliers, and the alarm fires.
+    assert!(json["outliers"].as_array().is_some_and(|o| !o.is_empty()));
+    let alarmed = Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .args(args(true))
+        .output()
+        .expect("runs");
+    assert_eq!(alarmed.status.code(), Some(3));
+}
