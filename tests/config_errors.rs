@@ -256,3 +256,35 @@ fn mutated_and_random_files_never_panic() {
         "the mutations should break many files, broke {rejected}"
     );
 }
+
+#[test]
+fn suite_errors_name_the_key() {
+    let catalog = config::load_catalog(&[std::path::PathBuf::from("configs/cards")]).expect("catalog");
+    let rules = config::default_rules();
+    let parse = |text: &str| config::parse_suite(Path::new("suite.toml"), text, &catalog, &rules);
+    let base = "name = \"s\"\nmaster_seed = 1\nfights = 10\n";
+    let d = parse(&format!(
+        "{base}[random]\nseed = 1\nboards = 4\nunits = [6, 8]\ntiers = [1, 3]\nbudjet = 9\n"
+    ))
+    .expect_err("typo");
+    assert!(d[0].to_string().contains("did you mean `budget`?"), "{}", d[0]);
+    assert_eq!(d[0].line, 9);
+    let d = parse(&format!(
+        "{base}[random]\nseed = 1\nboards = 4\nunits = [6, 8]\ntiers = [1, 3]\nbudget = 9\ncards = [\"ember_fux\"]\n"
+    ))
+    .expect_err("card");
+    assert!(d[0].to_string().contains("did you mean `ember_fox`?"), "{}", d[0]);
+    let d = parse(&format!("{base}")).expect_err("no boards");
+    assert!(
+        d[0].message.contains("exactly one of `[random]` or `[round_robin]`"),
+        "{}",
+        d[0]
+    );
+    // Eight units in a budget of 4 tiers cannot be drawn: an error, not a loop.
+    let d = parse(&format!(
+        "{base}[random]\nseed = 1\nboards = 4\nunits = [8, 8]\ntiers = [1, 1]\nbudget = 4\n"
+    ))
+    .expect_err("impossible");
+    assert!(d[0].message.contains("cannot draw board"), "{}", d[0]);
+    assert!(parse(&std::fs::read_to_string("configs/suites/default.toml").expect("default")).is_ok());
+}
