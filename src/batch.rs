@@ -252,8 +252,8 @@ pub fn board_rows(suite: &Suite, catalog: &Catalog) -> Vec<BoardRow> {
 /// Runs fights `first..first + count` into the column buffers, which are
 /// cleared first and reused across parts.
 pub fn simulate(engine: &mut Engine, suite: &Suite, first: u64, count: u64, f: &mut FightColumns, u: &mut UnitColumns) {
-    clear_fights(f);
-    clear_units(u);
+    f.clear();
+    u.clear();
     for id in first..first + count {
         let (l, r) = suite.pairing(id);
         let o = engine.fight(&suite.boards[l as usize], &suite.boards[r as usize], suite.stream(id));
@@ -297,38 +297,6 @@ pub fn simulate(engine: &mut Engine, suite: &Suite, first: u64, count: u64, f: &
             }
         }
     }
-}
-
-fn clear_fights(f: &mut FightColumns) {
-    f.fight_id.clear();
-    f.master_seed.clear();
-    f.left_board.clear();
-    f.right_board.clear();
-    f.winner.clear();
-    f.end_reason.clear();
-    f.end_ms.clear();
-    f.left_survivors.clear();
-    f.right_survivors.clear();
-    f.left_vitality.clear();
-    f.right_vitality.clear();
-}
-
-fn clear_units(u: &mut UnitColumns) {
-    u.fight_id.clear();
-    u.side.clear();
-    u.slot.clear();
-    u.card.clear();
-    u.tier.clear();
-    u.column.clear();
-    u.row.clear();
-    u.damage_dealt.clear();
-    u.damage_taken.clear();
-    u.healing.clear();
-    u.kills.clear();
-    u.deaths.clear();
-    u.revivals.clear();
-    u.activations.clear();
-    u.survived.clear();
 }
 
 /// Progress: a bar on a terminal, a line every few seconds otherwise.

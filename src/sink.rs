@@ -19,40 +19,58 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 use sha2::{Digest, Sha256};
 
-/// Rows of the `fights` table for one part, column by column.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct FightColumns {
-    pub fight_id: Vec<u64>,
-    pub master_seed: Vec<u64>,
-    pub left_board: Vec<u32>,
-    pub right_board: Vec<u32>,
-    pub winner: Vec<&'static str>,
-    pub end_reason: Vec<&'static str>,
-    pub end_ms: Vec<i32>,
-    pub left_survivors: Vec<u32>,
-    pub right_survivors: Vec<u32>,
-    pub left_vitality: Vec<i64>,
-    pub right_vitality: Vec<i64>,
+/// Declares a table's column buffers and a `clear` that keeps their
+/// capacity, so a worker refills the same buffers part after part.
+macro_rules! columns {
+    ($(#[$meta:meta])* $Name:ident { $( $field:ident: $ty:ty ),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, Clone, PartialEq)]
+        pub struct $Name { $( pub $field: Vec<$ty>, )* }
+
+        impl $Name {
+            pub fn clear(&mut self) {
+                $( self.$field.clear(); )*
+            }
+        }
+    };
 }
 
-/// Rows of the `units` table for one part.
-#[derive(Debug, Default, Clone, PartialEq)]
-pub struct UnitColumns {
-    pub fight_id: Vec<u64>,
-    pub side: Vec<&'static str>,
-    pub slot: Vec<u32>,
-    pub card: Vec<u32>,
-    pub tier: Vec<u32>,
-    pub column: Vec<u32>,
-    pub row: Vec<u32>,
-    pub damage_dealt: Vec<i64>,
-    pub damage_taken: Vec<i64>,
-    pub healing: Vec<i64>,
-    pub kills: Vec<u32>,
-    pub deaths: Vec<u32>,
-    pub revivals: Vec<u32>,
-    pub activations: Vec<u32>,
-    pub survived: Vec<bool>,
+columns! {
+    /// Rows of the `fights` table for one part, column by column.
+    FightColumns {
+        fight_id: u64,
+        master_seed: u64,
+        left_board: u32,
+        right_board: u32,
+        winner: &'static str,
+        end_reason: &'static str,
+        end_ms: i32,
+        left_survivors: u32,
+        right_survivors: u32,
+        left_vitality: i64,
+        right_vitality: i64,
+    }
+}
+
+columns! {
+    /// Rows of the `units` table for one part; `card` is the catalog index.
+    UnitColumns {
+        fight_id: u64,
+        side: &'static str,
+        slot: u32,
+        card: u32,
+        tier: u32,
+        column: u32,
+        row: u32,
+        damage_dealt: i64,
+        damage_taken: i64,
+        healing: i64,
+        kills: u32,
+        deaths: u32,
+        revivals: u32,
+        activations: u32,
+        survived: bool,
+    }
 }
 
 /// One board of the `boards` table.

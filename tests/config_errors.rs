@@ -274,7 +274,7 @@ fn suite_errors_name_the_key() {
     ))
     .expect_err("card");
     assert!(d[0].to_string().contains("did you mean `ember_fox`?"), "{}", d[0]);
-    let d = parse(&format!("{base}")).expect_err("no boards");
+    let d = parse(base).expect_err("no boards");
     assert!(
         d[0].message.contains("exactly one of `[random]` or `[round_robin]`"),
         "{}",

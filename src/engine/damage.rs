@@ -387,6 +387,10 @@ impl Engine<'_> {
             return;
         }
         self.u.alive[i] = false;
+        if self.is_combatant(u) {
+            let side = self.u.side[i].index();
+            self.standing[side] = self.standing[side].saturating_sub(1);
+        }
         self.u.vitality[i] = 0;
         self.u.burn_next_ms[i] = super::NEVER;
         self.u.venom_next_ms[i] = super::NEVER;

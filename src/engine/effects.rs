@@ -133,6 +133,10 @@ impl Engine<'_> {
     /// A living, active unit with the no-spread aura on the burning unit's side.
     fn spread_warded(&self, u: UnitIdx) -> bool {
         let side = self.u.side[u.i()];
+        // Most sides carry no aura at all: skip the scan for them.
+        if !self.ward_possible[side.index()] {
+            return false;
+        }
         (0..self.u.count)
             .any(|j| self.u.side[j] == side && self.u.alive[j] && !self.u.dormant[j] && self.u.no_burn_spread[j])
     }
@@ -220,11 +224,6 @@ impl Engine<'_> {
     pub fn try_cull(&mut self, source: UnitIdx, u: UnitIdx) -> bool {
         let i = u.i();
         if !self.is_targetable(u) {
-            let why = if !self.u.alive[i] {
-                Refusal::Dead
-            } else {
-                Refusal::Entrapped
-            };
             self.emit(
                 EventKind::CullFailed,
                 u,
@@ -233,7 +232,6 @@ impl Engine<'_> {
                 self.u.vitality[i],
                 "800.13d",
             );
-            let _ = why;
             return false;
         }
         if !source.is_none() && !self.is_enemy(source, u) {

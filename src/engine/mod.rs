@@ -355,6 +355,10 @@ pub struct Engine<'c> {
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
     pub(crate) package_mask: [u8; 2],
+    /// Per side, whether any unit carries the no-spread aura (900.33h).
+    pub(crate) ward_possible: [bool; 2],
+    /// Per side, living combatants: kept by `kill`, read by `check_end`.
+    standing: [u16; 2],
     /// Nesting depth of passive reactions (900.38e).
     depth: u8,
     outcome: Option<Outcome>,
@@ -376,6 +380,8 @@ impl<'c> Engine<'c> {
             first_side: Side::Left,
             order: UnitList::default(),
             package_mask: [0; 2],
+            ward_possible: [false; 2],
+            standing: [0; 2],
             depth: 0,
             outcome: None,
         }
@@ -398,6 +404,8 @@ impl<'c> Engine<'c> {
         self.first_side = Side::Left;
         self.order.clear();
         self.package_mask = [0; 2];
+        self.ward_possible = [false; 2];
+        self.standing = [0; 2];
         self.depth = 0;
         self.outcome = None;
     }
@@ -526,8 +534,13 @@ impl<'c> Engine<'c> {
         };
         self.rebuild_order();
         for i in 0..self.u.count {
+            let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
-                self.package_mask[self.u.side[i].index()] |= 1 << (p.event as u8);
+                self.package_mask[side] |= 1 << (p.event as u8);
+            }
+            self.ward_possible[side] |= self.u.no_burn_spread[i];
+            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                self.standing[side] += 1;
             }
         }
         self.emit(
@@ -837,13 +850,14 @@ impl<'c> Engine<'c> {
         if self.outcome.is_some() {
             return;
         }
-        let mut standing = [false; 2];
-        for i in 0..self.u.count {
-            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
-                standing[self.u.side[i].index()] = true;
-            }
-        }
-        let (winner, reason) = match standing {
+        debug_assert_eq!(
+            self.standing,
+            [Side::Left, Side::Right].map(|s| (0..self.u.count)
+                .filter(|&i| self.u.side[i] == s && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)))
+                .count() as u16),
+            "the standing counts drifted from the units"
+        );
+        let (winner, reason) = match self.standing.map(|n| n > 0) {
             [true, true] => return,
             [true, false] => (Some(Side::Left), EndReason::Wipe),
             [false, true] => (Some(Side::Right), EndReason::Wipe),
