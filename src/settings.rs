@@ -124,8 +124,11 @@ impl Rules {
                 "must not exceed venom.decay_max_percent".to_string(),
             ));
         }
-        if self.crush.windows_per_unit > 64 {
-            bad.push(("crush.windows_per_unit", "at most 64".to_string()));
+        if self.crush.windows_per_unit > crate::engine::MAX_CRUSH_WINDOWS as i32 {
+            bad.push((
+                "crush.windows_per_unit",
+                format!("at most {}", crate::engine::MAX_CRUSH_WINDOWS),
+            ));
         }
         bad
     }

@@ -286,37 +286,15 @@ impl Engine<'_> {
         } else {
             UnitIdx::NONE
         };
-        let cap = self.rules.crush.windows_per_unit.clamp(1, 64) as usize;
-        let w = &mut self.u.crush[u.i()];
-        if !key.is_none()
-            && let Some(at) = w.key[..w.len as usize].iter().position(|k| *k == key)
-        {
-            let len = w.len as usize;
-            w.amount.copy_within(at + 1..len, at);
-            w.expires_ms.copy_within(at + 1..len, at);
-            w.key.copy_within(at + 1..len, at);
-            w.len -= 1;
-        }
-        let len = w.len as usize;
-        if len < cap {
-            // Windows are kept sorted by expiry.
-            let mut at = len;
-            while at > 0 && w.expires_ms[at - 1] > expires {
-                at -= 1;
-            }
-            w.amount.copy_within(at..len, at + 1);
-            w.expires_ms.copy_within(at..len, at + 1);
-            w.key.copy_within(at..len, at + 1);
-            w.amount[at] = amount;
-            w.expires_ms[at] = expires;
-            w.key[at] = key;
-            w.len += 1;
-        } else {
-            // Past the bound, the newest window absorbs the amount and takes
-            // the later expiry (see the reconstruction document).
-            w.amount[len - 1] += amount;
-            w.expires_ms[len - 1] = w.expires_ms[len - 1].max(expires);
-        }
+        let cap = self.rules.crush.windows_per_unit as usize;
+        self.u.crush[u.i()].add(
+            crate::engine::CrushWindow {
+                amount,
+                expires_ms: expires,
+                key,
+            },
+            cap,
+        );
         let armor = self.armor(u);
         self.emit(EventKind::CrushApplied, u, source, amount, armor, "800.12a");
     }

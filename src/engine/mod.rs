@@ -12,7 +12,7 @@ pub mod rng;
 mod tools;
 
 use crate::ability::{CardKind, Trigger};
-use crate::catalog::{CardId, Catalog};
+use crate::catalog::{CardId, Catalog, StatLine};
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Forge, Placement, Side};
 pub use events::{Event, EventKind, EventLog, Refusal};
@@ -87,177 +87,200 @@ impl UnitList {
     }
 }
 
-/// Crush reductions running on one unit: each its own 2-second window
-/// (800.12a, 800.12e). All last equally long, so they expire oldest first.
-#[derive(Debug, Clone, Copy)]
-pub struct CrushWindows {
-    pub len: u8,
-    pub amount: [i32; 64],
-    pub expires_ms: [i32; 64],
+/// One running Crush reduction (800.12a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrushWindow {
+    pub amount: i32,
+    pub expires_ms: i32,
     /// The Tool whose Crush this is, or NONE: a Tool's Crush on one enemy
     /// replaces its own earlier window (800.12e).
-    pub key: [UnitIdx; 64],
+    pub key: UnitIdx,
+}
+
+/// Most Crush windows one unit can hold; `crush.windows_per_unit` in the
+/// rules may lower it, never raise it.
+pub const MAX_CRUSH_WINDOWS: usize = 16;
+
+/// Crush reductions running on one unit: each its own 2-second window
+/// (800.12a, 800.12e). All last equally long, so they expire oldest first;
+/// windows are kept sorted by expiry. Each window is one record, so its
+/// amount, expiry and key can never drift apart when windows move.
+#[derive(Debug, Clone, Copy)]
+pub struct CrushWindows {
+    len: u8,
+    /// Sum of the running amounts, kept with every change.
+    total: i32,
+    windows: [CrushWindow; MAX_CRUSH_WINDOWS],
 }
 
 impl Default for CrushWindows {
     fn default() -> Self {
         CrushWindows {
             len: 0,
-            amount: [0; 64],
-            expires_ms: [0; 64],
-            key: [UnitIdx::NONE; 64],
+            total: 0,
+            windows: [CrushWindow {
+                amount: 0,
+                expires_ms: NEVER,
+                key: UnitIdx::NONE,
+            }; MAX_CRUSH_WINDOWS],
         }
     }
 }
 
 impl CrushWindows {
+    pub fn running(&self) -> &[CrushWindow] {
+        &self.windows[..self.len as usize]
+    }
     pub fn total(&self) -> i32 {
-        self.amount[..self.len as usize].iter().sum()
+        self.total
     }
     pub fn earliest_expiry(&self) -> i32 {
-        if self.len == 0 { NEVER } else { self.expires_ms[0] }
+        if self.len == 0 { NEVER } else { self.windows[0].expires_ms }
     }
-}
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.total = 0;
+    }
 
-/// Every unit field as its own column, indexed by [`UnitIdx`].
-#[derive(Clone)]
-pub struct Units {
-    pub count: usize,
-    pub card: Vec<CardId>,
-    pub side: Vec<Side>,
-    pub kind: Vec<CardKind>,
-    pub native_tier: Vec<u8>,
-    pub tier: Vec<u8>,
-    /// The printed line at the current tier, cached (changes only with Smash).
-    pub line: Vec<crate::catalog::StatLine>,
-    pub rect: Vec<Rect>,
-    pub alive: Vec<bool>,
-    pub dormant: Vec<bool>,
-    pub relentless: Vec<bool>,
-    pub feast: Vec<bool>,
-    pub rabid: Vec<bool>,
-    pub has_ability: Vec<bool>,
-    pub max_vitality: Vec<i32>,
-    pub vitality: Vec<i32>,
-    pub power_bonus: Vec<i32>,
-    pub speed_bonus: Vec<i32>,
-    pub armor_bonus: Vec<i32>,
-    pub focus_bonus: Vec<i32>,
-    pub shield: Vec<i32>,
-    pub maim: Vec<i32>,
-    pub burn: Vec<i32>,
-    pub burn_source: Vec<UnitIdx>,
-    pub burn_next_ms: Vec<i32>,
-    pub venom: Vec<i32>,
-    pub venom_source: Vec<UnitIdx>,
-    pub venom_next_ms: Vec<i32>,
-    pub insurance: Vec<i32>,
-    pub subrogated: Vec<i32>,
-    pub dread: Vec<i32>,
-    /// Stat layer held while the unit has any Insurance (800.37h):
-    /// Power, Speed, Armor, Focus.
-    pub insured_layer: Vec<[i32; 4]>,
-    /// Once-per-battle clauses already spent (900.6e), one bit per slot.
-    pub once_used: Vec<u64>,
-    /// A Tool that never wears out (800.18b).
-    pub permanent: Vec<bool>,
-    pub fury: Vec<bool>,
-    pub brute: Vec<bool>,
-    pub no_burn_spread: Vec<bool>,
-    pub underwriting: Vec<i32>,
-    pub thorns: Vec<i32>,
-    pub riposte: Vec<i32>,
-    pub retort: Vec<i32>,
-    /// Percent of landed damage a Reflect rune sends back.
-    pub reflect: Vec<i32>,
-    pub exalt: Vec<i32>,
-    pub damage_cap: Vec<i32>,
-    /// Remaining milliseconds of each timed status.
-    pub stun_ms: Vec<i32>,
-    pub freeze_ms: Vec<i32>,
-    pub entrap_ms: Vec<i32>,
-    pub prismbreak_ms: Vec<i32>,
-    pub smash_ms: Vec<i32>,
-    pub crush: Vec<CrushWindows>,
-    pub charge: Vec<i32>,
-    /// Charge per ms over the current step, 0 when not charging; computed
-    /// once per step by `next_event_ms` and used by `advance_clock`.
-    pub rate_now: Vec<i32>,
-    pub last_target: Vec<UnitIdx>,
-    // Tallies for results.
-    pub activations: Vec<u32>,
-    pub damage_dealt: Vec<i64>,
-    pub damage_taken: Vec<i64>,
-    pub healing: Vec<i64>,
-    pub kills: Vec<u32>,
-    pub deaths: Vec<u32>,
-}
-
-impl Units {
-    fn with_capacity() -> Units {
-        let n = MAX_UNITS;
-        Units {
-            count: 0,
-            card: vec![CardId(0); n],
-            side: vec![Side::Left; n],
-            kind: vec![CardKind::Combat; n],
-            native_tier: vec![1; n],
-            tier: vec![1; n],
-            line: vec![crate::catalog::StatLine::default(); n],
-            rect: vec![Rect::default(); n],
-            alive: vec![false; n],
-            dormant: vec![false; n],
-            relentless: vec![false; n],
-            feast: vec![false; n],
-            rabid: vec![false; n],
-            has_ability: vec![false; n],
-            max_vitality: vec![0; n],
-            vitality: vec![0; n],
-            power_bonus: vec![0; n],
-            speed_bonus: vec![0; n],
-            armor_bonus: vec![0; n],
-            focus_bonus: vec![0; n],
-            shield: vec![0; n],
-            maim: vec![0; n],
-            burn: vec![0; n],
-            burn_source: vec![UnitIdx::NONE; n],
-            burn_next_ms: vec![NEVER; n],
-            venom: vec![0; n],
-            venom_source: vec![UnitIdx::NONE; n],
-            venom_next_ms: vec![NEVER; n],
-            insurance: vec![0; n],
-            subrogated: vec![0; n],
-            dread: vec![0; n],
-            insured_layer: vec![[0; 4]; n],
-            once_used: vec![0; n],
-            permanent: vec![false; n],
-            fury: vec![false; n],
-            brute: vec![false; n],
-            no_burn_spread: vec![false; n],
-            underwriting: vec![0; n],
-            thorns: vec![0; n],
-            riposte: vec![0; n],
-            retort: vec![0; n],
-            reflect: vec![0; n],
-            exalt: vec![0; n],
-            damage_cap: vec![0; n],
-            stun_ms: vec![0; n],
-            freeze_ms: vec![0; n],
-            entrap_ms: vec![0; n],
-            prismbreak_ms: vec![0; n],
-            smash_ms: vec![0; n],
-            crush: vec![CrushWindows::default(); n],
-            charge: vec![0; n],
-            rate_now: vec![0; n],
-            last_target: vec![UnitIdx::NONE; n],
-            activations: vec![0; n],
-            damage_dealt: vec![0; n],
-            damage_taken: vec![0; n],
-            healing: vec![0; n],
-            kills: vec![0; n],
-            deaths: vec![0; n],
+    /// Adds a window. A keyed window first removes the window of the same
+    /// key (800.12e). Past `cap`, the newest window absorbs the amount and
+    /// takes the later expiry (see the reconstruction document).
+    pub fn add(&mut self, window: CrushWindow, cap: usize) {
+        let cap = cap.clamp(1, MAX_CRUSH_WINDOWS);
+        if !window.key.is_none()
+            && let Some(at) = self.running().iter().position(|w| w.key == window.key)
+        {
+            self.total -= self.windows[at].amount;
+            self.windows.copy_within(at + 1..self.len as usize, at);
+            self.len -= 1;
+        }
+        let len = self.len as usize;
+        self.total = self.total.saturating_add(window.amount);
+        if len < cap {
+            let mut at = len;
+            while at > 0 && self.windows[at - 1].expires_ms > window.expires_ms {
+                at -= 1;
+            }
+            self.windows.copy_within(at..len, at + 1);
+            self.windows[at] = window;
+            self.len += 1;
+        } else {
+            let last = &mut self.windows[len - 1];
+            last.amount = last.amount.saturating_add(window.amount);
+            last.expires_ms = last.expires_ms.max(window.expires_ms);
         }
     }
+
+    /// Removes every window whose time is up at `now`; returns the amount
+    /// they held.
+    pub fn expire(&mut self, now: i32) -> i32 {
+        let len = self.len as usize;
+        let expired = self.windows[..len].iter().take_while(|w| w.expires_ms <= now).count();
+        if expired == 0 {
+            return 0;
+        }
+        let amount: i32 = self.windows[..expired].iter().map(|w| w.amount).sum();
+        self.windows.copy_within(expired..len, 0);
+        self.len -= expired as u8;
+        self.total -= amount;
+        amount
+    }
+}
+
+/// Declares the unit columns once: the struct, its sizing and the reset of
+/// one unit all come from this list, so a new column cannot be left out of
+/// any of them.
+macro_rules! unit_columns {
+    ($( $(#[$meta:meta])* $field:ident : $ty:ty = $default:expr ),* $(,)?) => {
+        /// Every unit field as its own column, indexed by [`UnitIdx`].
+        #[derive(Clone)]
+        pub struct Units {
+            pub count: usize,
+            $( $(#[$meta])* pub $field: Vec<$ty>, )*
+        }
+
+        impl Units {
+            fn with_capacity() -> Units {
+                Units { count: 0, $( $field: vec![$default; MAX_UNITS], )* }
+            }
+
+            /// Puts every column of unit `i` back to its default.
+            fn reset_unit(&mut self, i: usize) {
+                $( self.$field[i] = $default; )*
+            }
+        }
+    };
+}
+
+unit_columns! {
+    card: CardId = CardId(0),
+    side: Side = Side::Left,
+    kind: CardKind = CardKind::Combat,
+    native_tier: u8 = 1,
+    tier: u8 = 1,
+    /// The printed line at the current tier, cached (changes only with Smash).
+    line: StatLine = StatLine::default(),
+    rect: Rect = Rect::default(),
+    alive: bool = false,
+    dormant: bool = false,
+    relentless: bool = false,
+    feast: bool = false,
+    rabid: bool = false,
+    has_ability: bool = false,
+    max_vitality: i32 = 0,
+    vitality: i32 = 0,
+    power_bonus: i32 = 0,
+    speed_bonus: i32 = 0,
+    armor_bonus: i32 = 0,
+    focus_bonus: i32 = 0,
+    shield: i32 = 0,
+    maim: i32 = 0,
+    burn: i32 = 0,
+    burn_source: UnitIdx = UnitIdx::NONE,
+    burn_next_ms: i32 = NEVER,
+    venom: i32 = 0,
+    venom_source: UnitIdx = UnitIdx::NONE,
+    venom_next_ms: i32 = NEVER,
+    insurance: i32 = 0,
+    subrogated: i32 = 0,
+    dread: i32 = 0,
+    /// Stat layer held while the unit has any Insurance (800.37h):
+    /// Power, Speed, Armor, Focus.
+    insured_layer: [i32; 4] = [0; 4],
+    /// Once-per-battle clauses already spent (900.6e), one bit per slot.
+    once_used: u64 = 0,
+    /// A Tool that never wears out (800.18b).
+    permanent: bool = false,
+    fury: bool = false,
+    brute: bool = false,
+    no_burn_spread: bool = false,
+    underwriting: i32 = 0,
+    thorns: i32 = 0,
+    riposte: i32 = 0,
+    retort: i32 = 0,
+    /// Percent of landed damage a Reflect rune sends back.
+    reflect: i32 = 0,
+    exalt: i32 = 0,
+    damage_cap: i32 = 0,
+    /// Remaining milliseconds of each timed status.
+    stun_ms: i32 = 0,
+    freeze_ms: i32 = 0,
+    entrap_ms: i32 = 0,
+    prismbreak_ms: i32 = 0,
+    smash_ms: i32 = 0,
+    crush: CrushWindows = CrushWindows::default(),
+    charge: i32 = 0,
+    /// Charge per ms over the current step, 0 when not charging; computed
+    /// once per step by `next_event_ms` and used by `advance_clock`.
+    rate_now: i32 = 0,
+    last_target: UnitIdx = UnitIdx::NONE,
+    // Tallies for results.
+    activations: u32 = 0,
+    damage_dealt: i64 = 0,
+    damage_taken: i64 = 0,
+    healing: i64 = 0,
+    kills: u32 = 0,
+    deaths: u32 = 0,
 }
 
 /// How a fight ended.
@@ -422,6 +445,7 @@ impl<'c> Engine<'c> {
         let tier = p.tier.clamp(1, card.tiers().max(1));
         let line = card.at_tier(tier);
         let u = &mut self.u;
+        u.reset_unit(i);
         u.card[i] = p.card;
         u.side[i] = side;
         u.kind[i] = card.kind;
@@ -434,7 +458,6 @@ impl<'c> Engine<'c> {
             size: card.footprint.side(),
         };
         u.alive[i] = true;
-        u.dormant[i] = false;
         u.relentless[i] = card.keywords.relentless;
         u.feast[i] = card.keywords.feast;
         u.rabid[i] = card.keywords.rabid;
@@ -447,22 +470,6 @@ impl<'c> Engine<'c> {
         };
         u.max_vitality[i] = vit;
         u.vitality[i] = vit;
-        u.power_bonus[i] = 0;
-        u.speed_bonus[i] = 0;
-        u.armor_bonus[i] = 0;
-        u.focus_bonus[i] = 0;
-        u.shield[i] = 0;
-        u.maim[i] = 0;
-        u.burn[i] = 0;
-        u.burn_source[i] = UnitIdx::NONE;
-        u.burn_next_ms[i] = NEVER;
-        u.venom[i] = 0;
-        u.venom_source[i] = UnitIdx::NONE;
-        u.venom_next_ms[i] = NEVER;
-        u.insurance[i] = 0;
-        u.subrogated[i] = 0;
-        u.dread[i] = 0;
-        u.once_used[i] = 0;
         u.permanent[i] = card.permanent;
         u.fury[i] = card.keywords.fury;
         u.brute[i] = card.keywords.brute;
@@ -482,20 +489,6 @@ impl<'c> Engine<'c> {
         }
         let u = &mut self.u;
         u.insured_layer[i] = layer;
-        u.stun_ms[i] = 0;
-        u.freeze_ms[i] = 0;
-        u.entrap_ms[i] = 0;
-        u.prismbreak_ms[i] = 0;
-        u.smash_ms[i] = 0;
-        u.crush[i].len = 0;
-        u.charge[i] = 0;
-        u.last_target[i] = UnitIdx::NONE;
-        u.activations[i] = 0;
-        u.damage_dealt[i] = 0;
-        u.damage_taken[i] = 0;
-        u.healing[i] = 0;
-        u.kills[i] = 0;
-        u.deaths[i] = 0;
         let kw = card.keywords;
         let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
         u.thorns[i] = eval(kw.thorns);
@@ -602,7 +595,75 @@ impl<'c> Engine<'c> {
     pub fn fight(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) -> Outcome {
         self.setup(left, right, rng);
         self.run_until(self.rules.overtime.cap_ms);
-        self.finish()
+        let outcome = self.finish();
+        #[cfg(debug_assertions)]
+        if let Err(broken) = self.check_invariants() {
+            panic!("engine invariant broken at {} ms: {broken}", self.now);
+        }
+        outcome
+    }
+
+    /// The engine's consistency checks: the state every rule keeps true,
+    /// and the incremental state (standing counts, running Crush totals)
+    /// equal to what a full scan of the columns finds. Run after every
+    /// fight in builds with debug assertions (`cargo test` in the dev
+    /// profile, as CI does), and by tests and the fuzz loop directly.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let u = &self.u;
+        if self.now > self.rules.overtime.cap_ms {
+            return Err(format!("time {} past the cap (900.42d)", self.now));
+        }
+        let mut standing = [0u16; 2];
+        for i in 0..u.count {
+            let (v, m) = (u.vitality[i], u.max_vitality[i]);
+            if !(0..=m).contains(&v) {
+                return Err(format!("unit {i}: Vitality {v} outside 0..={m}"));
+            }
+            if !u.alive[i] && v != 0 {
+                return Err(format!("unit {i}: dead but holds Vitality {v}"));
+            }
+            if u.alive[i] && v == 0 {
+                return Err(format!("unit {i}: alive at 0 Vitality (500.4)"));
+            }
+            for (name, value) in [
+                ("Shield", u.shield[i]),
+                ("Maim", u.maim[i]),
+                ("Burn", u.burn[i]),
+                ("Venom", u.venom[i]),
+                ("Insurance", u.insurance[i]),
+                ("Subrogated", u.subrogated[i]),
+                ("Dread", u.dread[i]),
+                ("Stun", u.stun_ms[i]),
+                ("Freeze", u.freeze_ms[i]),
+                ("Entrap", u.entrap_ms[i]),
+                ("charge", u.charge[i]),
+            ] {
+                if value < 0 {
+                    return Err(format!("unit {i}: {name} is negative ({value})"));
+                }
+            }
+            if u.burn[i] > self.rules.burn.cap {
+                return Err(format!("unit {i}: Burn {} over the cap (900.33e)", u.burn[i]));
+            }
+            let crush = &u.crush[i];
+            let sum: i64 = crush.running().iter().map(|w| i64::from(w.amount)).sum();
+            if sum != i64::from(crush.total()) {
+                return Err(format!("unit {i}: running Crush total {} but windows hold {sum}", crush.total()));
+            }
+            if crush.running().windows(2).any(|w| w[0].expires_ms > w[1].expires_ms) {
+                return Err(format!("unit {i}: Crush windows out of expiry order"));
+            }
+            if u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                standing[u.side[i].index()] += 1;
+            }
+        }
+        if standing != self.standing {
+            return Err(format!(
+                "standing counts {:?} but the columns hold {standing:?}",
+                self.standing
+            ));
+        }
+        Ok(())
     }
 
     /// The outcome, ending the fight at the cap if nobody has won (900.42d).
@@ -798,18 +859,8 @@ impl<'c> Engine<'c> {
 
     fn expire_timers(&mut self, u: UnitIdx) {
         let i = u.i();
-        let w = &mut self.u.crush[i];
-        let mut expired = 0;
-        let mut total = 0;
-        while expired < w.len as usize && w.expires_ms[expired] <= self.now {
-            total += w.amount[expired];
-            expired += 1;
-        }
-        if expired > 0 {
-            let len = w.len as usize;
-            w.amount.copy_within(expired..len, 0);
-            w.expires_ms.copy_within(expired..len, 0);
-            w.len -= expired as u8;
+        let total = self.u.crush[i].expire(self.now);
+        if total != 0 {
             self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
         }
         if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
