@@ -14,30 +14,12 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::catalog::Catalog;
-use crate::dataset::{self, FileEntry, Manifest, PartEntry, Shard, SuiteInfo};
+use crate::dataset::{self, FileEntry, Manifest, PartEntry};
 use crate::engine::Engine;
 use crate::settings::Rules;
 use crate::sink::{self, BoardRow, FightColumns, UnitColumns};
 use crate::spec::Side;
 use crate::suite::Suite;
-
-/// How to run a suite.
-#[derive(Debug, Clone)]
-pub struct RunOptions {
-    /// Worker threads; 0 means one per core.
-    pub threads: usize,
-    /// Fights per part.
-    pub part_size: u64,
-    pub shard: Shard,
-    /// The run directory.
-    pub dir: PathBuf,
-    /// Continue an interrupted run in `dir` instead of starting one.
-    pub resume: bool,
-    /// Where the suite came from, recorded for replays.
-    pub suite_file: PathBuf,
-    /// Show a progress bar on a terminal, or a line now and then otherwise.
-    pub progress: bool,
-}
 
 /// What a finished run did.
 #[derive(Debug, Clone)]
@@ -48,79 +30,23 @@ pub struct RunSummary {
     pub threads: usize,
 }
 
-/// Runs (or resumes) a suite into its run directory.
+/// Runs the parts of `manifest` that are not finished yet into `dir`,
+/// recording each in the manifest as it finishes. The manifest is prepared
+/// by [`crate::runs`] (a new run, or a resumed one with its damaged parts
+/// removed); `threads` 0 means one per core.
 pub fn run(
     suite: &Suite,
     catalog: &Catalog,
     rules: &Rules,
-    rules_hash: &str,
-    suite_sha256: &str,
-    opts: &RunOptions,
+    mut manifest: Manifest,
+    dir: &Path,
+    threads: usize,
+    show_progress: bool,
 ) -> Result<RunSummary, String> {
-    let dir = &opts.dir;
-    let catalog_hash = format!("{:016x}", catalog.fingerprint());
-    let mut manifest = if opts.resume {
-        let m = Manifest::read(dir)?;
-        let mismatch = |what: &str| {
-            Err(format!(
-                "{}: cannot resume: the run was made with a different {what}",
-                dir.join(dataset::MANIFEST).display()
-            ))
-        };
-        if m.catalog_hash != catalog_hash {
-            return mismatch("catalog");
-        }
-        if m.rules_hash != rules_hash {
-            return mismatch("rules file");
-        }
-        if m.suite.sha256 != suite_sha256 || m.suite.fights != suite.fights {
-            return mismatch("suite");
-        }
-        if m.master_seed != suite.master_seed {
-            return mismatch("master seed");
-        }
-        if m.shard != opts.shard {
-            return mismatch("shard");
-        }
-        dataset::verify(dir, &m, true)?;
-        remove_unfinished(dir)?;
-        m
-    } else {
-        if dir.exists() && std::fs::read_dir(dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
-            return Err(format!(
-                "{}: already holds a run; resume it with `--resume {}` or choose another `--out`",
-                dir.display(),
-                dir.display()
-            ));
-        }
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-        Manifest {
-            format: dataset::FORMAT,
-            gridsim_version: env!("CARGO_PKG_VERSION").to_string(),
-            catalog_hash,
-            rules_hash: rules_hash.to_string(),
-            suite: SuiteInfo {
-                name: suite.name.clone(),
-                file: opts.suite_file.display().to_string(),
-                sha256: suite_sha256.to_string(),
-                fights: suite.fights,
-                boards: suite.boards.len() as u64,
-            },
-            master_seed: suite.master_seed,
-            part_size: opts.part_size.max(1),
-            shard: opts.shard,
-            threads: opts.threads,
-            started_at: dataset::utc_now(),
-            finished_at: None,
-            complete: false,
-            boards_file: None,
-            parts: Vec::new(),
-        }
-    };
-    let threads = if opts.threads == 0 {
+    let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
-        opts.threads
+        threads
     };
     manifest.threads = threads;
 
@@ -138,12 +64,12 @@ pub fn run(
         .into_iter()
         .filter(|p| !done.contains(p))
         .collect();
-    let part_size = manifest.part_size;
+    let part_size = manifest.identity.part_size;
     let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, suite.fights)).sum();
 
     let card_names: Vec<String> = catalog.cards.iter().map(|c| c.key.clone()).collect();
     let manifest = Mutex::new(manifest);
-    let progress = Progress::new(opts.progress, total_todo);
+    let progress = Progress::new(show_progress, total_todo);
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -192,7 +118,7 @@ pub fn run(
     m.finished_at = Some(dataset::utc_now());
     m.write(dir)?;
     Ok(RunSummary {
-        dir: dir.clone(),
+        dir: dir.to_path_buf(),
         fights_run: total_todo,
         seconds: started.elapsed().as_secs_f64(),
         threads,
@@ -210,16 +136,6 @@ fn entry(name: &str, w: &sink::WrittenFile) -> FileEntry {
 fn part_len(part: u64, part_size: u64, fights: u64) -> u64 {
     let first = part * part_size;
     part_size.min(fights.saturating_sub(first))
-}
-
-fn remove_unfinished(dir: &Path) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
-    for e in entries.flatten() {
-        if e.file_name().to_string_lossy().ends_with(".tmp") {
-            std::fs::remove_file(e.path()).map_err(|err| format!("{}: cannot remove: {err}", e.path().display()))?;
-        }
-    }
-    Ok(())
 }
 
 /// The `boards` table rows of a suite.

@@ -6,9 +6,18 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// The manifest's format version.
-pub const FORMAT: u32 = 1;
+/// The manifest's format version. 2: one [`RunIdentity`], and the run's
+/// own copies of its inputs.
+pub const FORMAT: u32 = 2;
 pub const MANIFEST: &str = "manifest.json";
+/// The folder of a run directory holding the rules, catalog and suite the
+/// run used, so the run documents itself and replays from anywhere.
+pub const INPUTS: &str = "inputs";
+pub const INPUT_RULES: &str = "inputs/rules.toml";
+pub const INPUT_SUITE: &str = "inputs/suite.toml";
+pub const INPUT_CARDS: &str = "inputs/cards";
+/// Copies of the board files a round-robin suite lists, in its order.
+pub const INPUT_BOARDS: &str = "inputs/boards";
 
 /// A finished file of the run, relative to the run directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,12 +37,53 @@ pub struct PartEntry {
     pub units_file: FileEntry,
 }
 
+/// What makes two run directories the same run: the same inputs, seed,
+/// fight count and part layout. Resume, replay and shard merging all ask
+/// [`RunIdentity::same_run`] and nothing else.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunIdentity {
+    /// SHA-256 of the rules file's text.
+    pub rules_sha256: String,
+    /// Fingerprint of the compiled catalog.
+    pub catalog_hash: String,
+    /// SHA-256 of the suite file's text followed by each board file it lists.
+    pub suite_sha256: String,
+    pub master_seed: u64,
+    pub fights: u64,
+    pub part_size: u64,
+}
+
+impl RunIdentity {
+    /// `Ok` when `other` is the same run; otherwise an error naming every
+    /// field that differs with both values, `this` and `that` saying where
+    /// each side comes from.
+    pub fn same_run(&self, this: &str, other: &RunIdentity, that: &str) -> Result<(), String> {
+        let mut diffs = Vec::new();
+        let mut field = |name: &str, a: String, b: String| {
+            if a != b {
+                diffs.push(format!("{name}: {a} in {this}, {b} in {that}"));
+            }
+        };
+        field("rules (SHA-256)", self.rules_sha256.clone(), other.rules_sha256.clone());
+        field("catalog (fingerprint)", self.catalog_hash.clone(), other.catalog_hash.clone());
+        field("suite (SHA-256)", self.suite_sha256.clone(), other.suite_sha256.clone());
+        field("master seed", self.master_seed.to_string(), other.master_seed.to_string());
+        field("fights", self.fights.to_string(), other.fights.to_string());
+        field("part size", self.part_size.to_string(), other.part_size.to_string());
+        if diffs.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("not the same run: {}", diffs.join("; ")))
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteInfo {
     pub name: String,
+    /// Where the suite was read from when the run started (for people; the
+    /// run reads its own copy, `inputs/suite.toml`).
     pub file: String,
-    pub sha256: String,
-    pub fights: u64,
     pub boards: u64,
 }
 
@@ -76,17 +126,16 @@ impl Shard {
 pub struct Manifest {
     pub format: u32,
     pub gridsim_version: String,
-    pub catalog_hash: String,
-    pub rules_hash: String,
+    pub identity: RunIdentity,
     pub suite: SuiteInfo,
-    pub master_seed: u64,
-    pub part_size: u64,
     pub shard: Shard,
     /// For information only: results never depend on it.
     pub threads: usize,
     pub started_at: String,
     pub finished_at: Option<String>,
     pub complete: bool,
+    /// The run's copies of its rules, suite and card files (`inputs/`).
+    pub inputs: Vec<FileEntry>,
     pub boards_file: Option<FileEntry>,
     /// Finished parts only, sorted by index.
     pub parts: Vec<PartEntry>,
@@ -95,7 +144,7 @@ pub struct Manifest {
 impl Manifest {
     /// The parts this shard must hold, in order.
     pub fn expected_parts(&self) -> Vec<u64> {
-        let total = self.suite.fights.div_ceil(self.part_size.max(1));
+        let total = self.identity.fights.div_ceil(self.identity.part_size.max(1));
         (0..total).filter(|&p| self.shard.owns(p)).collect()
     }
 
@@ -103,7 +152,7 @@ impl Manifest {
         let mut sorted = self.clone();
         sorted.parts.sort_by_key(|p| p.index);
         let text = serde_json::to_string_pretty(&sorted).map_err(|e| format!("cannot encode the manifest: {e}"))?;
-        write_atomic(&dir.join(MANIFEST), text.as_bytes())
+        crate::atomic::write(&dir.join(MANIFEST), text.as_bytes()).map(|_| ())
     }
 
     pub fn read(dir: &Path) -> Result<Manifest, String> {
@@ -114,21 +163,25 @@ impl Manifest {
                 path.display()
             )
         })?;
-        let m: Manifest =
+        #[derive(Deserialize)]
+        struct Version {
+            format: u32,
+        }
+        let version: Version =
             serde_json::from_str(&text).map_err(|e| format!("{}: not a gridsim manifest: {e}", path.display()))?;
-        if m.format != FORMAT {
+        if version.format != FORMAT {
             return Err(format!(
-                "{}: manifest format {} is not {FORMAT}",
+                "{}: manifest format {} is not {FORMAT}; this run was written by another gridsim version",
                 path.display(),
-                m.format
+                version.format
             ));
         }
-        Ok(m)
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a gridsim manifest: {e}", path.display()))
     }
 
     /// Every file the manifest lists.
     pub fn files(&self) -> Vec<&FileEntry> {
-        let mut out: Vec<&FileEntry> = self.boards_file.iter().collect();
+        let mut out: Vec<&FileEntry> = self.inputs.iter().chain(self.boards_file.iter()).collect();
         for p in &self.parts {
             out.push(&p.fights_file);
             out.push(&p.units_file);
@@ -137,47 +190,62 @@ impl Manifest {
     }
 }
 
-/// Writes a small file atomically: temporary name, sync, rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    let tmp = path.with_extension("tmp");
-    {
-        let mut f = std::fs::File::create(&tmp).map_err(|e| format!("{}: cannot create: {e}", tmp.display()))?;
-        f.write_all(bytes)
-            .map_err(|e| format!("{}: cannot write: {e}", tmp.display()))?;
-        f.sync_all()
-            .map_err(|e| format!("{}: cannot sync: {e}", tmp.display()))?;
+/// Why a listed file cannot be trusted, or `None` when it can.
+fn check_file(dir: &Path, f: &FileEntry) -> Result<Option<String>, String> {
+    let path = dir.join(&f.path);
+    if !path.exists() {
+        return Ok(Some(format!(
+            "{}: missing; the manifest lists it as finished",
+            path.display()
+        )));
     }
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: cannot rename into place: {e}", path.display()))
+    let sum = crate::atomic::file_sha256(&path)?;
+    Ok((sum != f.sha256).then(|| {
+        format!(
+            "{}: corrupt: its SHA-256 is {sum}, the manifest recorded {}",
+            path.display(),
+            f.sha256
+        )
+    }))
 }
 
-/// Checks a run directory against its manifest: every listed file present
-/// with its checksum, and no file the manifest does not explain. With
-/// `allow_unfinished`, leftover temporary files of an interrupted run are
-/// tolerated (a resume removes them); otherwise they are errors too.
-pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), String> {
-    for f in m.files() {
-        let path = dir.join(&f.path);
-        if !path.exists() {
-            return Err(format!(
-                "{}: missing; the manifest lists it as finished",
-                path.display()
-            ));
+/// What an audit of a run directory found.
+#[derive(Debug, Default)]
+pub struct Audit {
+    /// Parts with a missing or corrupt file, with the reason. They can be
+    /// run again: a part's rows depend only on the run's identity.
+    pub bad_parts: Vec<(u64, String)>,
+    /// The boards table is missing or corrupt (it can be written again).
+    pub bad_boards: Option<String>,
+    /// What cannot be regenerated: a damaged copy of the inputs, or a file
+    /// the manifest does not explain.
+    pub fatal: Vec<String>,
+}
+
+/// Checks every file of a run directory against its manifest. With
+/// `allow_unfinished`, temporary files of an interrupted run are tolerated.
+pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, String> {
+    let mut a = Audit::default();
+    for f in &m.inputs {
+        if let Some(why) = check_file(dir, f)? {
+            a.fatal.push(format!("{why}; the run's copy of its inputs cannot be regenerated"));
         }
-        let sum = crate::sink::file_sha256(&path)?;
-        if sum != f.sha256 {
-            return Err(format!(
-                "{}: corrupt: its SHA-256 is {sum}, the manifest recorded {}",
-                path.display(),
-                f.sha256
-            ));
+    }
+    if let Some(f) = &m.boards_file
+        && let Some(why) = check_file(dir, f)?
+    {
+        a.bad_boards = Some(why);
+    }
+    for p in &m.parts {
+        for f in [&p.fights_file, &p.units_file] {
+            if let Some(why) = check_file(dir, f)? {
+                a.bad_parts.push((p.index, why));
+                break;
+            }
         }
     }
     let listed: Vec<&str> = m.files().iter().map(|f| f.path.as_str()).collect();
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
+    for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
         if name == MANIFEST || listed.contains(&name.as_str()) || (allow_unfinished && unfinished) {
             continue;
@@ -187,9 +255,46 @@ pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), St
         } else {
             "a file the manifest does not list; remove it or move it out of the run directory"
         };
-        return Err(format!("{}: {why}", dir.join(&name).display()));
+        a.fatal.push(format!("{}: {why}", path.display()));
     }
-    Ok(())
+    Ok(a)
+}
+
+/// Every file under `dir`, as (path relative to `dir` with `/`, full path).
+fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+    let mut out = Vec::new();
+    let mut stack = vec![(String::new(), dir.to_path_buf())];
+    while let Some((prefix, folder)) = stack.pop() {
+        let entries = std::fs::read_dir(&folder).map_err(|e| format!("{}: cannot list: {e}", folder.display()))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| format!("{}: cannot list: {e}", folder.display()))?;
+            let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            if entry.path().is_dir() {
+                stack.push((format!("{name}/"), entry.path()));
+            } else {
+                out.push((name, entry.path()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Checks a run directory against its manifest: every listed file present
+/// with its checksum, and no file the manifest does not explain. The first
+/// problem is the error.
+pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), String> {
+    let a = audit(dir, m, allow_unfinished)?;
+    let first = a
+        .fatal
+        .into_iter()
+        .chain(a.bad_boards)
+        .chain(a.bad_parts.into_iter().map(|(_, why)| why))
+        .next();
+    match first {
+        None => Ok(()),
+        Some(why) => Err(why),
+    }
 }
 
 /// Part file names: zero-padded so they sort in order.

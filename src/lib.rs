@@ -4,6 +4,7 @@
 
 pub mod ability;
 pub mod analysis;
+pub mod atomic;
 pub mod batch;
 pub mod catalog;
 pub mod config;
@@ -13,6 +14,7 @@ pub mod engine;
 pub mod output;
 pub mod render;
 pub mod report;
+pub mod runs;
 pub mod scenario;
 pub mod settings;
 pub mod sink;

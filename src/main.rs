@@ -10,6 +10,7 @@ use gridsim::config::{self, Diagnostic};
 use gridsim::coverage;
 use gridsim::engine::{Engine, FightRng};
 use gridsim::output;
+use gridsim::runs;
 use gridsim::scenario;
 use gridsim::settings::Rules;
 
@@ -216,60 +217,28 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             part_size,
             report,
         } => {
-            let rules_text = read_text(&cli.rules)?;
-            let rules = config::load_rules(&cli.rules)?;
-            let catalog = config::load_catalog(&cli.cards)?;
-            let (suite_path, fights, seed, shard, part_size, dir) = match &resume {
-                Some(dir) => {
-                    let m = gridsim::dataset::Manifest::read(dir).map_err(whole)?;
-                    (
-                        PathBuf::from(&m.suite.file),
-                        Some(m.suite.fights),
-                        Some(m.master_seed),
-                        m.shard,
-                        m.part_size,
-                        dir.clone(),
-                    )
-                }
+            let threads = threads.unwrap_or(0);
+            let summary = match resume {
+                Some(dir) => runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
                 None => {
                     let shard = match &shard {
                         Some(s) => gridsim::dataset::Shard::parse(s).map_err(whole)?,
                         None => gridsim::dataset::Shard::WHOLE,
                     };
-                    (
-                        suite.unwrap_or_else(default_suite),
+                    runs::start(&runs::NewRun {
+                        rules: cli.rules,
+                        cards: cli.cards,
+                        suite: suite.unwrap_or_else(default_suite),
                         fights,
                         seed,
+                        out,
                         shard,
                         part_size,
-                        PathBuf::new(),
-                    )
+                        threads,
+                        progress: true,
+                    })?
                 }
             };
-            let suite_text = read_text(&suite_path)?;
-            let mut s = config::parse_suite(&suite_path, &suite_text, &catalog, &rules)?;
-            if let Some(f) = fights {
-                s.fights = f;
-            }
-            if let Some(seed) = seed {
-                s.master_seed = seed;
-            }
-            let dir = if resume.is_some() {
-                dir
-            } else {
-                gridsim::dataset::run_dir(&out, &s.name, s.master_seed, shard)
-            };
-            let opts = gridsim::batch::RunOptions {
-                threads: threads.unwrap_or(0),
-                part_size,
-                shard,
-                dir,
-                resume: resume.is_some(),
-                suite_file: suite_path.clone(),
-                progress: true,
-            };
-            let summary = gridsim::batch::run(&s, &catalog, &rules, &sha(&rules_text), &sha(&suite_text), &opts)
-                .map_err(whole)?;
             outln!(
                 "{} fights in {:.1} s ({:.0} fights/s on {} threads) -> {}",
                 summary.fights_run,
@@ -279,17 +248,13 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 summary.dir.display()
             );
             if report {
-                let r = write_report(
+                let (r, dir) = runs::write_report(
                     std::slice::from_ref(&summary.dir),
                     None,
                     Path::new("reports"),
                     &gridsim::report::ReportSettings::default(),
                 )?;
-                outln!(
-                    "{} outliers -> reports/{}/index.html",
-                    r.outliers.len(),
-                    gridsim::report::report_name(&summary.dir)
-                );
+                outln!("{} outliers -> {}", r.outliers.len(), dir.join("index.html").display());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -299,76 +264,19 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             log,
             json,
         } => {
-            let m = gridsim::dataset::Manifest::read(&run_dir).map_err(whole)?;
-            let rules_text = read_text(&cli.rules)?;
-            if sha(&rules_text) != m.rules_hash {
-                return Err(whole(format!(
-                    "{}: differs from the rules file the run used; replaying would not reproduce it",
-                    cli.rules.display()
-                )));
-            }
-            let rules = config::load_rules(&cli.rules)?;
-            let catalog = config::load_catalog(&cli.cards)?;
-            if format!("{:016x}", catalog.fingerprint()) != m.catalog_hash {
-                return Err(whole(
-                    "the catalog differs from the one the run used; replaying would not reproduce it".to_string(),
-                ));
-            }
-            let suite_path = PathBuf::from(&m.suite.file);
-            let suite_text = read_text(&suite_path)?;
-            if sha(&suite_text) != m.suite.sha256 {
-                return Err(whole(format!(
-                    "{}: the suite changed since the run",
-                    suite_path.display()
-                )));
-            }
-            let mut s = config::parse_suite(&suite_path, &suite_text, &catalog, &rules)?;
-            s.fights = m.suite.fights;
-            s.master_seed = m.master_seed;
-            if fight_id >= s.fights {
-                return Err(whole(format!(
-                    "fight {fight_id} is not in this run (it holds fights 0..{})",
-                    s.fights
-                )));
-            }
-            let part = m
-                .parts
-                .iter()
-                .find(|p| (p.first_fight..p.first_fight + p.fights).contains(&fight_id));
-            let recorded = match part {
-                Some(p) => gridsim::sink::read_fight(&run_dir.join(&p.fights_file.path), fight_id).map_err(whole)?,
-                None => None,
-            };
-            let (l, r) = s.pairing(fight_id);
-            let (lb, rb) = (&s.boards[l as usize], &s.boards[r as usize]);
-            let mut engine = Engine::new(&catalog, rules);
-            engine.enable_log();
-            engine.fight(lb, rb, s.stream(fight_id));
-            let report = output::fight_report(&mut engine, &lb.name, &rb.name, s.master_seed, fight_id, log || json);
+            let replayed = runs::replay(&run_dir, fight_id, log || json)?;
             if json {
-                outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&replayed.report).unwrap_or_default());
             } else {
-                out!("{}", output::to_text(&report));
+                out!("{}", output::to_text(&replayed.report));
             }
-            match recorded {
+            match &replayed.recorded {
                 None => {
                     eprintln!("note: fight {fight_id} is in a part this run has not finished or does not hold (shard)");
                     Ok(ExitCode::SUCCESS)
                 }
-                Some(rec) => {
-                    let same = rec.winner == report.winner
-                        && rec.end_reason == report.reason
-                        && rec.end_ms == report.end_ms
-                        && rec.left_survivors == report.left_survivors
-                        && rec.right_survivors == report.right_survivors
-                        && rec.left_vitality == report.left_vitality
-                        && rec.right_vitality == report.right_vitality;
-                    if same {
-                        Ok(ExitCode::SUCCESS)
-                    } else {
-                        Err(whole(format!("the replay differs from the recorded fight: {rec:?}")))
-                    }
-                }
+                Some(_) if replayed.reproduces() => Ok(ExitCode::SUCCESS),
+                Some(rec) => Err(whole(format!("the replay differs from the recorded fight: {rec:?}"))),
             }
         }
         Command::Report {
@@ -389,8 +297,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 band_low: low / 100.0,
                 band_high: high / 100.0,
             };
-            let report = write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
-            let dir = out.join(gridsim::report::report_name(&run_dirs[0]));
+            let (report, dir) = runs::write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
             outln!(
                 "{} fights, {} outliers{} -> {}",
                 report.fights,
@@ -535,41 +442,3 @@ fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
 }
 
-fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
-    std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::whole_file(path, format!("cannot read file: {e}"))])
-}
-
-/// SHA-256 of a text, as lowercase hex.
-fn sha(text: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// Builds the report of `run_dirs` (compared with `baseline` if given) and
-/// writes index.html, summary.md and summary.json under `out/<run-id>/`.
-fn write_report(
-    run_dirs: &[PathBuf],
-    baseline: Option<&Path>,
-    out: &Path,
-    settings: &gridsim::report::ReportSettings,
-) -> Result<gridsim::report::Report, Vec<Diagnostic>> {
-    let mut report = gridsim::report::from_runs(run_dirs, settings).map_err(whole)?;
-    if let Some(b) = baseline {
-        let base = gridsim::report::from_runs(&[b.to_path_buf()], settings).map_err(whole)?;
-        gridsim::report::compare(&mut report, &base, gridsim::report::report_name(b));
-    }
-    let dir = out.join(gridsim::report::report_name(&run_dirs[0]));
-    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
-    let json = serde_json::to_string_pretty(&report).map_err(|e| whole(e.to_string()))?;
-    for (name, text) in [
-        ("index.html", gridsim::render::html(&report)),
-        ("summary.md", gridsim::render::markdown(&report)),
-        ("summary.json", json),
-    ] {
-        gridsim::dataset::write_atomic(&dir.join(name), text.as_bytes()).map_err(whole)?;
-    }
-    Ok(report)
-}

@@ -361,31 +361,16 @@ pub fn compare(report: &mut Report, baseline: &Report, baseline_name: String) {
     report.baseline = Some(baseline_name);
 }
 
-/// Loads one run (or the shards of one run) and builds its report.
-pub fn from_runs(dirs: &[std::path::PathBuf], s: &ReportSettings) -> Result<Report, String> {
-    use crate::dataset::{self, Manifest};
-    let mut manifests = Vec::new();
-    for d in dirs {
-        let m = Manifest::read(d)?;
-        dataset::verify(d, &m, false)?;
-        manifests.push((d.clone(), m));
-    }
+/// Builds the report of run directories already verified and checked to
+/// be one run (see [`crate::runs::report_of`]).
+pub fn from_verified_runs(
+    manifests: &[(std::path::PathBuf, crate::dataset::Manifest)],
+    s: &ReportSettings,
+) -> Result<Report, String> {
     let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
     let mut fight_files = Vec::new();
     let mut seen_parts = std::collections::BTreeSet::new();
-    for (d, m) in &manifests {
-        let same = m.suite.sha256 == first.suite.sha256
-            && m.master_seed == first.master_seed
-            && m.catalog_hash == first.catalog_hash
-            && m.part_size == first.part_size
-            && m.suite.fights == first.suite.fights;
-        if !same {
-            return Err(format!(
-                "{}: not a shard of the same run as {} (suite, seed, catalog or part size differ)",
-                d.display(),
-                first_dir.display()
-            ));
-        }
+    for (d, m) in manifests {
         for p in &m.parts {
             if !seen_parts.insert(p.index) {
                 return Err(format!(

@@ -3,7 +3,6 @@
 //! renamed only once complete, and reads a single fight back for replays.
 
 use std::fs::File;
-use std::io::{BufWriter, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,7 +16,8 @@ use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
-use sha2::{Digest, Sha256};
+
+use crate::atomic::AtomicFile;
 
 /// Declares a table's column buffers and a `clear` that keeps their
 /// capacity, so a worker refills the same buffers part after part.
@@ -104,41 +104,21 @@ fn io_err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
     format!("{}: cannot {what}: {e}", path.display())
 }
 
-/// Writes `batch` to `path` through `path.tmp`, renaming only once the file
-/// is complete and flushed, so no half-written file ever looks finished.
+/// Writes `batch` to `path` through an [`AtomicFile`]: hashed as it is
+/// written and renamed only once complete, so no half-written file ever
+/// looks finished.
 fn write_batch(path: &Path, batch: &RecordBatch) -> Result<WrittenFile, String> {
-    let tmp = path.with_extension("parquet.tmp");
-    {
-        let file = File::create(&tmp).map_err(|e| io_err(&tmp, "create", e))?;
-        let mut w = ArrowWriter::try_new(BufWriter::new(file), batch.schema(), Some(props()))
-            .map_err(|e| io_err(&tmp, "start writing", e))?;
-        w.write(batch).map_err(|e| io_err(&tmp, "write", e))?;
-        let inner = w.into_inner().map_err(|e| io_err(&tmp, "finish", e))?;
-        let file = inner.into_inner().map_err(|e| io_err(&tmp, "flush", e.error()))?;
-        file.sync_all().map_err(|e| io_err(&tmp, "sync", e))?;
-    }
-    let sha256 = file_sha256(&tmp)?;
-    std::fs::rename(&tmp, path).map_err(|e| io_err(path, "rename into place", e))?;
+    let file = AtomicFile::create(path)?;
+    let tmp = crate::atomic::temporary_name(path);
+    let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props())).map_err(|e| io_err(&tmp, "start writing", e))?;
+    w.write(batch).map_err(|e| io_err(&tmp, "write", e))?;
+    let file = w.into_inner().map_err(|e| io_err(&tmp, "finish", e))?;
+    let done = file.finish()?;
     Ok(WrittenFile {
         path: path.to_path_buf(),
         rows: batch.num_rows() as u64,
-        sha256,
+        sha256: done.sha256,
     })
-}
-
-/// The SHA-256 of a file, as lowercase hex.
-pub fn file_sha256(path: &Path) -> Result<String, String> {
-    let mut f = File::open(path).map_err(|e| io_err(path, "open", e))?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = f.read(&mut buf).map_err(|e| io_err(path, "read", e))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hasher.finalize().iter().map(|b| format!("{b:02x}")).collect())
 }
 
 fn strs(v: &[&'static str]) -> ArrayRef {

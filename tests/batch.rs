@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use gridsim::dataset::Manifest;
-use gridsim::report::{self, ReportSettings};
+use gridsim::report::ReportSettings;
+use gridsim::runs;
 
 fn gridsim(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gridsim"))
@@ -57,12 +58,13 @@ fn one_thread_and_two_threads_write_identical_rows() {
     let a = run(&scratch("t1"), &["--fights", "3000", "--threads", "1"]);
     let b = run(&scratch("t2"), &["--fights", "3000", "--threads", "2"]);
     let (ca, cb) = (checksums(&a), checksums(&b));
-    assert_eq!(ca.len(), 1 + 2 * 6, "boards plus 6 parts of fights and units");
+    let data = ca.iter().filter(|(p, _)| !p.starts_with("inputs/")).count();
+    assert_eq!(data, 1 + 2 * 6, "boards plus 6 parts of fights and units");
     assert_eq!(ca, cb, "the same suite and seed must give byte-identical files");
 }
 
 fn report_json(dirs: &[PathBuf]) -> serde_json::Value {
-    let r = report::from_runs(dirs, &ReportSettings::default()).expect("report");
+    let r = runs::report_of(dirs, &ReportSettings::default()).expect("report");
     let mut v = serde_json::to_value(&r).expect("json");
     v["runs"] = serde_json::Value::Null;
     v
@@ -95,12 +97,12 @@ fn shards_reported_together_match_one_unsharded_run() {
     let mut sharded: Vec<(String, String)> = shards
         .iter()
         .flat_map(|d| checksums(d))
-        .filter(|(p, _)| p != "boards.parquet")
+        .filter(|(p, _)| p != "boards.parquet" && !p.starts_with("inputs/"))
         .collect();
     sharded.sort();
     let single: Vec<(String, String)> = checksums(&whole)
         .into_iter()
-        .filter(|(p, _)| p != "boards.parquet")
+        .filter(|(p, _)| p != "boards.parquet" && !p.starts_with("inputs/"))
         .collect();
     assert_eq!(sharded, single);
 }
@@ -188,15 +190,6 @@ fn missing_corrupt_and_foreign_files_are_named() {
         !ok && err.contains("units-000001.parquet") && err.contains("corrupt"),
         "{err}"
     );
-    // A resume refuses too, and leaves the finished file as it was.
-    let o = gridsim(&["run", "--resume", d]);
-    assert!(!o.status.success());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("units-000001.parquet"));
-    assert_eq!(
-        std::fs::read(&part).expect("read"),
-        bytes,
-        "nothing finished is overwritten"
-    );
     std::fs::write(&part, &original).expect("restore");
 
     // Missing part.
@@ -220,6 +213,85 @@ fn missing_corrupt_and_foreign_files_are_named() {
         "1500",
     ]);
     assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("already holds a run"));
+}
+
+#[test]
+fn a_resume_runs_missing_and_corrupt_parts_again_and_refuses_what_it_cannot_regenerate() {
+    // Parts are deterministic, so a damaged part is regenerated, not refused.
+    let dir = run(&scratch("regenerate"), &["--fights", "1500"]);
+    let d = dir.to_str().expect("utf-8");
+    let intact = checksums(&dir);
+    let part = dir.join("units-000001.parquet");
+    let mut bytes = std::fs::read(&part).expect("read");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&part, &bytes).expect("write");
+    std::fs::remove_file(dir.join("fights-000002.parquet")).expect("rm");
+    let o = gridsim(&["run", "--resume", d]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("units-000001.parquet") && err.contains("running part 1 again"), "{err}");
+    assert!(err.contains("fights-000002.parquet") && err.contains("running part 2 again"), "{err}");
+    assert_eq!(checksums(&dir), intact, "the regenerated parts are byte-identical");
+
+    // The run's copy of its inputs cannot be regenerated: refused, named.
+    let rules = dir.join("inputs/rules.toml");
+    let text = std::fs::read_to_string(&rules).expect("rules copy");
+    std::fs::write(&rules, text.replace("value = 120000", "value = 90000")).expect("write");
+    let o = gridsim(&["run", "--resume", d]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "a damaged input copy is refused");
+    assert!(err.contains("inputs/rules.toml") && err.contains("cannot be regenerated"), "{err}");
+}
+
+#[test]
+fn replay_and_resume_work_from_any_directory() {
+    // The run directory keeps its own rules, cards and suite.
+    let dir = run(&scratch("anywhere"), &["--fights", "1200"]);
+    let elsewhere = scratch("anywhere-cwd");
+    let o = Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .current_dir(&elsewhere)
+        .args(["replay", dir.to_str().expect("utf-8"), "777"])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::remove_file(dir.join("fights-000001.parquet")).expect("rm");
+    let o = Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .current_dir(&elsewhere)
+        .args(["run", "--resume", dir.to_str().expect("utf-8")])
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn shards_of_different_rules_are_not_merged() {
+    let out = scratch("rules-shards");
+    let rules = out.join("rules.toml");
+    let text = std::fs::read_to_string("configs/rules.toml").expect("rules");
+    std::fs::write(&rules, text.replace("value = 120000", "value = 90000")).expect("write");
+    let shard = |k: u32, rules: &str| {
+        let o = gridsim(&[
+            "--rules",
+            rules,
+            "run",
+            "configs/suites/samples.toml",
+            "--out",
+            out.to_str().expect("utf-8"),
+            "--fights",
+            "1000",
+            "--part-size",
+            "500",
+            "--shard",
+            &format!("{k}/2"),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out.join(format!("samples-seed1-shard{k}of2"))
+    };
+    let a = shard(0, "configs/rules.toml");
+    let b = shard(1, rules.to_str().expect("utf-8"));
+    let err = runs::report_of(&[a, b], &ReportSettings::default()).expect_err("refused");
+    assert!(err.contains("not a shard of the same run") && err.contains("rules (SHA-256)"), "{err}");
 }
 
 #[test]

@@ -3,7 +3,11 @@
 
 use std::path::Path;
 
+use gridsim::catalog::{CardId, Catalog};
 use gridsim::config::{self, CatalogBuilder};
+use gridsim::engine::{Engine, FightRng};
+use gridsim::settings::Rules;
+use gridsim::spec::{BoardSpec, Placement};
 
 const GOOD_CARD: &str = r#"
 [[card]]
@@ -175,6 +179,29 @@ fn rules_file_rejects_a_setting_without_its_rule() {
     assert!(shipped.is_ok(), "{:?}", shipped.err());
 }
 
+#[test]
+fn a_setting_out_of_range_is_reported_at_its_own_line() {
+    // A grid of 81 columns is valid TOML but breaks a bound of the rules
+    // file; the diagnostic names the setting's line, not 1:1.
+    let text = config::DEFAULT_RULES_TOML.replace(
+        "columns = { value = 8, rule = \"100.4\" }",
+        "columns = { value = 81, rule = \"100.4\" }",
+    );
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("columns = { value = 81"))
+        .expect("the edited line")
+        + 1;
+    let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("81 columns");
+    assert_eq!(d[0].key, "board.columns.value");
+    assert_eq!(d[0].line, line, "{}", d[0]);
+    assert!(d[0].column > 1, "{}", d[0]);
+    // A rule number that is not one is reported at its line too.
+    let text = config::DEFAULT_RULES_TOML.replace("rule = \"800.8b\" }", "rule = \"eight\" }");
+    let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("bad rule id");
+    assert!(d[0].key.ends_with(".rule") && d[0].line > 1, "{}", d[0]);
+}
+
 /// A tiny deterministic byte mangler, so the fuzz corpus is reproducible.
 struct Lcg(u64);
 impl Lcg {
@@ -198,7 +225,19 @@ fn mutate(text: &str, rng: &mut Lcg) -> String {
             break;
         }
         let at = rng.below(bytes.len());
-        match rng.below(4) {
+        match rng.below(5) {
+            // A number made extreme: what the loader accepts must still fight
+            // without overflow (checked in the dev profile) or broken invariants.
+            4 => {
+                let Some(start) = (at..bytes.len()).find(|&i| bytes[i].is_ascii_digit()) else {
+                    continue;
+                };
+                let end = (start..bytes.len())
+                    .find(|&i| !bytes[i].is_ascii_digit())
+                    .unwrap_or(bytes.len());
+                let extreme: &[u8] = [b"0" as &[u8], b"1", b"999999", b"2147483647", b"65535"][rng.below(5)];
+                bytes.splice(start..end, extreme.iter().copied());
+            }
             0 => bytes[at] = alphabet[rng.below(alphabet.len())],
             1 => {
                 bytes.remove(at);
@@ -215,15 +254,62 @@ fn mutate(text: &str, rng: &mut Lcg) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// Every card of `catalog` that fits, placed in reading order at its top
+/// tier: a board that exercises whatever a mutated card file defines.
+fn board_of(catalog: &Catalog, rules: &Rules, skip: usize) -> BoardSpec {
+    let (columns, rows) = (rules.board.columns.max(0), rules.board.rows.max(0));
+    let mut taken = vec![false; (columns * rows) as usize];
+    let mut units = Vec::new();
+    for (k, card) in catalog.cards.iter().enumerate().skip(skip) {
+        let size = i32::from(card.footprint.side());
+        'place: for row in 0..=rows - size {
+            for col in 0..=columns - size {
+                let cells: Vec<usize> = (0..size)
+                    .flat_map(|dy| (0..size).map(move |dx| ((row + dy) * columns + col + dx) as usize))
+                    .collect();
+                if cells.iter().any(|&c| taken[c]) {
+                    continue;
+                }
+                cells.iter().for_each(|&c| taken[c] = true);
+                units.push(Placement {
+                    card: CardId(k as u16),
+                    tier: card.tiers(),
+                    column: col as u8,
+                    row: row as u8,
+                });
+                break 'place;
+            }
+        }
+    }
+    BoardSpec {
+        name: "fuzz".into(),
+        units,
+        forge: Default::default(),
+    }
+}
+
+/// Fights two boards with the engine's consistency checks; a broken
+/// invariant is reported like a panic.
+fn fight_checked(catalog: &Catalog, rules: Rules, l: &BoardSpec, r: &BoardSpec, seed: u64) -> Result<(), String> {
+    let mut e = Engine::new(catalog, rules);
+    let o = e.fight(l, r, FightRng::for_fight(seed, 0));
+    if o.end_ms > rules.overtime.cap_ms {
+        return Err(format!("ended at {} ms, past the cap (900.42d)", o.end_ms));
+    }
+    e.check_invariants()
+}
+
 #[test]
-fn mutated_and_random_files_never_panic() {
+fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
     let starter = std::fs::read_to_string("configs/cards/starter.toml").expect("starter");
     let board = std::fs::read_to_string("configs/boards/wildfire.toml").expect("board");
     let scenario = std::fs::read_to_string("tests/conformance/ruling_900_1_cull_sees_maim.toml").expect("scenario");
     let catalog = config::load_catalog(&[std::path::PathBuf::from("configs/cards")]).expect("catalog");
     let rules = config::default_rules();
+    let wildfire = config::parse_board(Path::new("b.toml"), &board, &catalog, &rules).expect("wildfire");
     let mut rng = Lcg(0x5eed);
     let mut rejected = 0;
+    let mut fought = 0;
     for i in 0..1500 {
         let card_text = mutate(&starter, &mut rng);
         let board_text = mutate(&board, &mut rng);
@@ -233,21 +319,56 @@ fn mutated_and_random_files_never_panic() {
             .map(|_| (b' ' + rng.below(95) as u8) as char)
             .collect();
         let outcome = std::panic::catch_unwind(|| {
-            let mut n = 0;
+            let (mut n, mut fights) = (0, 0);
+            let mut problems = Vec::new();
             let mut b = CatalogBuilder::new();
-            n += usize::from(b.add_file(Path::new("c.toml"), &card_text).is_err());
+            match b.add_file(Path::new("c.toml"), &card_text) {
+                Err(_) => n += 1,
+                Ok(()) => {
+                    // An accepted card file must also fight within the rules.
+                    let mutated = b.finish();
+                    let (l, r) = (board_of(&mutated, &rules, 0), board_of(&mutated, &rules, 1));
+                    problems.push(fight_checked(&mutated, rules, &l, &r, i).map_err(|e| format!("cards: {e}")));
+                    fights += 1;
+                }
+            }
             n += usize::from(CatalogBuilder::new().add_file(Path::new("r.toml"), &random).is_err());
-            n += usize::from(config::parse_board(Path::new("b.toml"), &board_text, &catalog, &rules).is_err());
-            n += usize::from(
-                config::scenario::parse_scenario(Path::new("s.toml"), &scenario_text, &catalog, &rules).is_err(),
-            );
-            n += usize::from(config::parse_rules(Path::new("rules.toml"), &rules_text).is_err());
-            n
+            match config::parse_board(Path::new("b.toml"), &board_text, &catalog, &rules) {
+                Err(_) => n += 1,
+                Ok(b) => {
+                    problems.push(fight_checked(&catalog, rules, &b, &wildfire, i).map_err(|e| format!("board: {e}")));
+                    fights += 1;
+                }
+            }
+            match config::scenario::parse_scenario(Path::new("s.toml"), &scenario_text, &catalog, &rules) {
+                Err(_) => n += 1,
+                Ok(s) => {
+                    // Whether its expectations hold is not the point: it must run.
+                    let _report = gridsim::scenario::run(&s, &rules);
+                }
+            }
+            match config::parse_rules(Path::new("rules.toml"), &rules_text) {
+                Err(_) => n += 1,
+                Ok((mutated, _)) => {
+                    problems.push(
+                        fight_checked(&catalog, mutated, &wildfire, &wildfire, i).map_err(|e| format!("rules: {e}")),
+                    );
+                    fights += 1;
+                }
+            }
+            (n, fights, problems.into_iter().filter_map(Result::err).collect::<Vec<_>>())
         });
         match outcome {
-            Ok(n) => rejected += n,
+            Ok((n, f, problems)) => {
+                rejected += n;
+                fought += f;
+                assert!(
+                    problems.is_empty(),
+                    "iteration {i}: {problems:?} on:\n--- cards\n{card_text}\n--- board\n{board_text}\n--- rules\n{rules_text}"
+                );
+            }
             Err(_) => panic!(
-                "iteration {i} panicked on:\n--- cards\n{card_text}\n--- board\n{board_text}\n--- scenario\n{scenario_text}"
+                "iteration {i} panicked on:\n--- cards\n{card_text}\n--- board\n{board_text}\n--- scenario\n{scenario_text}\n--- rules\n{rules_text}"
             ),
         }
     }
@@ -255,6 +376,7 @@ fn mutated_and_random_files_never_panic() {
         rejected > 1500,
         "the mutations should break many files, broke {rejected}"
     );
+    assert!(fought > 300, "the accepted mutants should have been fought, fought {fought}");
 }
 
 #[test]

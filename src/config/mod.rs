@@ -63,19 +63,37 @@ pub fn parse_rules(file: &Path, text: &str) -> Result<(Rules, RulesFile), Vec<Di
     let mut bad = Vec::new();
     for (key, _, rule) in Rules::citations(&parsed) {
         if !is_rule_id(&rule) {
+            let key = format!("{key}.rule");
             bad.push(Diagnostic::at(
                 file,
                 text,
-                None,
-                format!("{key}.rule"),
+                setting_span(text, &key),
+                key,
                 format!("`{rule}` is not a rule number such as `800.8b` or `300.2`"),
             ));
         }
     }
     for (key, problem) in rules.check() {
-        bad.push(Diagnostic::at(file, text, None, format!("{key}.value"), problem));
+        let key = format!("{key}.value");
+        bad.push(Diagnostic::at(file, text, setting_span(text, &key), key, problem));
     }
     if bad.is_empty() { Ok((rules, parsed)) } else { Err(bad) }
+}
+
+/// The byte span of a dotted key's value in a TOML text (such as
+/// `board.columns.value`), so a diagnostic about a setting names its line.
+fn setting_span(text: &str, key: &str) -> Option<std::ops::Range<usize>> {
+    let root = toml::de::DeTable::parse(text).ok()?;
+    let mut table: &toml::de::DeTable = root.get_ref();
+    let mut span = None;
+    for part in key.split('.') {
+        let value = table.iter().find(|(k, _)| &**k.get_ref() == part).map(|(_, v)| v)?;
+        span = Some(value.span());
+        if let toml::de::DeValue::Table(t) = value.get_ref() {
+            table = t;
+        }
+    }
+    span
 }
 
 fn is_rule_id(text: &str) -> bool {
@@ -1119,6 +1137,44 @@ pub fn parse_suite(
     catalog: &Catalog,
     rules: &Rules,
 ) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    parse_suite_from(file, text, catalog, rules, BoardSource::NextToSuite)
+}
+
+/// Where a round-robin suite's listed board files are read from.
+#[derive(Debug, Clone, Copy)]
+pub enum BoardSource<'a> {
+    /// Each listed path, relative to the suite file's folder.
+    NextToSuite,
+    /// Copies named by [`board_copy_name`] in this folder (a run directory's
+    /// `inputs/boards`).
+    Copies(&'a Path),
+}
+
+/// The name a run directory gives its copy of a suite's `k`-th listed board.
+pub fn board_copy_name(k: usize, listed: &Path) -> String {
+    let name = listed.file_name().map_or_else(|| "board.toml".into(), |n| n.to_string_lossy());
+    format!("{k:03}-{name}")
+}
+
+/// The board files a suite lists, resolved next to the suite (none for a
+/// suite of random boards).
+pub fn suite_board_files(file: &Path, text: &str) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
+    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let base = file.parent().unwrap_or(Path::new("."));
+    Ok(parsed
+        .round_robin
+        .map(|rr| rr.boards.iter().map(|b| base.join(b.get_ref())).collect())
+        .unwrap_or_default())
+}
+
+/// [`parse_suite`], reading listed boards from `source`.
+pub fn parse_suite_from(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    rules: &Rules,
+    source: BoardSource,
+) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
     let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
     let boards = match (&parsed.random, &parsed.round_robin) {
@@ -1168,8 +1224,12 @@ pub fn parse_suite(
             let base = file.parent().unwrap_or(Path::new("."));
             let mut boards = Vec::new();
             let mut bad = Vec::new();
-            for b in &rr.boards {
-                match load_board(&base.join(b.get_ref()), catalog, rules) {
+            for (k, b) in rr.boards.iter().enumerate() {
+                let path = match source {
+                    BoardSource::NextToSuite => base.join(b.get_ref()),
+                    BoardSource::Copies(dir) => dir.join(board_copy_name(k, Path::new(b.get_ref()))),
+                };
+                match load_board(&path, catalog, rules) {
                     Ok(board) => boards.push(board),
                     Err(mut d) => bad.append(&mut d),
                 }

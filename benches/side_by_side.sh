@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Side-by-side speed: two gridsim binaries, run alternately on the same
+# machine in one script, so a busy machine slows both alike.
+#
+#   benches/side_by_side.sh OLD NEW [ROUNDS]
+#
+# For each round, in alternating order (old first on even rounds, new first
+# on odd ones):
+#   - engine throughput: `gridsim bench --fights $BENCH_FIGHTS --threads 1`
+#     on the default suite (fights per second, one thread);
+#   - end to end: `gridsim run --fights $RUN_FIGHTS` with full Parquet output
+#     on all cores (wall seconds), into a scratch folder removed afterwards.
+# Prints every measurement, then the median of each and the ratio new/old.
+# Run it from the repository root (both binaries read configs/).
+set -euo pipefail
+old=${1:?usage: benches/side_by_side.sh OLD NEW [ROUNDS]}
+new=${2:?usage: benches/side_by_side.sh OLD NEW [ROUNDS]}
+rounds=${3:-3}
+bench_fights=${BENCH_FIGHTS:-300000}
+run_fights=${RUN_FIGHTS:-1000000}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+bench_rate() { "$1" bench --fights "$bench_fights" --threads 1 | awk '/fights per second/ {print $4}'; }
+run_seconds() {
+  local out="$scratch/$2"
+  rm -rf "$out"
+  local start end
+  start=$(date +%s.%N)
+  "$1" run --fights "$run_fights" --out "$out" > /dev/null
+  end=$(date +%s.%N)
+  rm -rf "$out"
+  echo "$end - $start" | bc -l
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+: > "$scratch/old.bench"; : > "$scratch/new.bench"; : > "$scratch/old.run"; : > "$scratch/new.run"
+for r in $(seq 1 "$rounds"); do
+  if (( r % 2 )); then order="old new"; else order="new old"; fi
+  for which in $order; do
+    bin=$old; [[ $which == new ]] && bin=$new
+    rate=$(bench_rate "$bin")
+    secs=$(run_seconds "$bin" "$which")
+    echo "$rate" >> "$scratch/$which.bench"
+    echo "$secs" >> "$scratch/$which.run"
+    printf 'round %d %-3s  bench %8.0f fights/s (1 thread)   run %7.2f s (%d fights, all cores)\n' \
+      "$r" "$which" "$rate" "$secs" "$run_fights"
+  done
+done
+ob=$(median < "$scratch/old.bench"); nb=$(median < "$scratch/new.bench")
+orun=$(median < "$scratch/old.run"); nrun=$(median < "$scratch/new.run")
+printf '\nmedian  old: %8.0f fights/s, %7.2f s    new: %8.0f fights/s, %7.2f s\n' "$ob" "$orun" "$nb" "$nrun"
+printf 'engine throughput new/old: %.2fx    end to end old/new: %.2fx\n' \
+  "$(echo "$nb / $ob" | bc -l)" "$(echo "$orun / $nrun" | bc -l)"

@@ -1,0 +1,371 @@
+//! Runs as a person asks for them: start one, resume one, replay a fight of
+//! one, report on one or on its shards. The command line turns arguments
+//! into one of these calls; everything that decides what a run is lives
+//! here and in [`crate::dataset`].
+//!
+//! A run directory keeps its own copy of the rules, card and suite files it
+//! ran (`inputs/`), so resume and replay read the run, not the working
+//! directory, and work from anywhere.
+
+use std::path::{Path, PathBuf};
+
+use crate::atomic;
+use crate::batch::{self, RunSummary};
+use crate::catalog::Catalog;
+use crate::config::{self, Diagnostic};
+use crate::dataset::{self, FileEntry, Manifest, RunIdentity, Shard, SuiteInfo};
+use crate::engine::Engine;
+use crate::output::{self, FightReport};
+use crate::report::{self, Report, ReportSettings};
+use crate::settings::Rules;
+use crate::sink::RecordedFight;
+use crate::suite::Suite;
+
+fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
+}
+
+fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
+    std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::whole_file(path, format!("cannot read file: {e}"))])
+}
+
+/// Everything a run is made of, loaded and checked.
+pub struct Loaded {
+    pub rules_text: String,
+    pub rules: Rules,
+    pub catalog: Catalog,
+    /// The card files in loading order, with their text.
+    pub card_files: Vec<(PathBuf, String)>,
+    pub suite_text: String,
+    /// The board files the suite lists, in its order, with their text.
+    pub board_files: Vec<(PathBuf, String)>,
+    pub suite: Suite,
+}
+
+impl Loaded {
+    /// Loads rules, catalog and suite (with the boards it lists) from where a
+    /// person keeps them.
+    pub fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+        Loaded::load(rules, cards, suite, config::BoardSource::NextToSuite)
+    }
+
+    fn load(
+        rules: &Path,
+        cards: &[PathBuf],
+        suite: &Path,
+        boards: config::BoardSource,
+    ) -> Result<Loaded, Vec<Diagnostic>> {
+        let rules_text = read_text(rules)?;
+        let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
+        let files = config::toml_files(cards).map_err(|d| vec![d])?;
+        let mut card_files = Vec::new();
+        for f in files {
+            let text = read_text(&f)?;
+            card_files.push((f, text));
+        }
+        let catalog = config::load_catalog(cards)?;
+        let suite_text = read_text(suite)?;
+        let parsed_suite = config::parse_suite_from(suite, &suite_text, &catalog, &parsed_rules, boards)?;
+        let mut board_files = Vec::new();
+        for (k, listed) in config::suite_board_files(suite, &suite_text)?.into_iter().enumerate() {
+            let text = match boards {
+                config::BoardSource::NextToSuite => read_text(&listed)?,
+                config::BoardSource::Copies(dir) => read_text(&dir.join(config::board_copy_name(k, &listed)))?,
+            };
+            board_files.push((listed, text));
+        }
+        Ok(Loaded {
+            rules_text,
+            rules: parsed_rules,
+            catalog,
+            card_files,
+            suite_text,
+            board_files,
+            suite: parsed_suite,
+        })
+    }
+
+    /// Loads the copies a run directory keeps of its inputs, and checks that
+    /// they still make the run the manifest describes.
+    pub fn from_run(dir: &Path, m: &Manifest) -> Result<Loaded, Vec<Diagnostic>> {
+        let boards = dir.join(dataset::INPUT_BOARDS);
+        let mut loaded = Loaded::load(
+            &dir.join(dataset::INPUT_RULES),
+            &[dir.join(dataset::INPUT_CARDS)],
+            &dir.join(dataset::INPUT_SUITE),
+            config::BoardSource::Copies(&boards),
+        )?;
+        loaded.suite.fights = m.identity.fights;
+        loaded.suite.master_seed = m.identity.master_seed;
+        let here = loaded.identity(m.identity.part_size);
+        here.same_run("its inputs/", &m.identity, "its manifest")
+            .map_err(|e| whole(format!("{}: {e}", dir.display())))?;
+        Ok(loaded)
+    }
+
+    pub fn identity(&self, part_size: u64) -> RunIdentity {
+        RunIdentity {
+            rules_sha256: atomic::sha256(self.rules_text.as_bytes()),
+            catalog_hash: format!("{:016x}", self.catalog.fingerprint()),
+            suite_sha256: self.suite_sha256(),
+            master_seed: self.suite.master_seed,
+            fights: self.suite.fights,
+            part_size,
+        }
+    }
+
+    /// SHA-256 of the suite file followed by each board file it lists: a
+    /// changed board changes the suite.
+    fn suite_sha256(&self) -> String {
+        let mut bytes = self.suite_text.clone().into_bytes();
+        for (_, text) in &self.board_files {
+            bytes.push(0);
+            bytes.extend_from_slice(text.as_bytes());
+        }
+        atomic::sha256(&bytes)
+    }
+
+    /// Writes the copies of the inputs into a new run directory.
+    fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
+        let cards_dir = dir.join(dataset::INPUT_CARDS);
+        std::fs::create_dir_all(&cards_dir).map_err(|e| format!("{}: cannot create: {e}", cards_dir.display()))?;
+        let mut files = vec![
+            (dataset::INPUT_RULES.to_string(), self.rules_text.as_str()),
+            (dataset::INPUT_SUITE.to_string(), self.suite_text.as_str()),
+        ];
+        // The number keeps the loading order, and with it every card's index.
+        for (k, (path, text)) in self.card_files.iter().enumerate() {
+            let name = path.file_name().map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
+            files.push((format!("{}/{k:03}-{name}", dataset::INPUT_CARDS), text.as_str()));
+        }
+        for (k, (path, text)) in self.board_files.iter().enumerate() {
+            let rel = format!("{}/{}", dataset::INPUT_BOARDS, config::board_copy_name(k, path));
+            files.push((rel, text.as_str()));
+        }
+        if !self.board_files.is_empty() {
+            let boards_dir = dir.join(dataset::INPUT_BOARDS);
+            std::fs::create_dir_all(&boards_dir)
+                .map_err(|e| format!("{}: cannot create: {e}", boards_dir.display()))?;
+        }
+        files
+            .into_iter()
+            .map(|(rel, text)| {
+                let done = atomic::write(&dir.join(&rel), text.as_bytes())?;
+                Ok(FileEntry {
+                    path: rel,
+                    rows: 0,
+                    sha256: done.sha256,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A new run, as asked for on the command line.
+#[derive(Debug, Clone)]
+pub struct NewRun {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+    pub suite: PathBuf,
+    pub fights: Option<u64>,
+    pub seed: Option<u64>,
+    /// Folder that receives the run directory.
+    pub out: PathBuf,
+    pub shard: Shard,
+    pub part_size: u64,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// Starts a run in a new run directory.
+pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
+    let mut loaded = Loaded::from_files(&req.rules, &req.cards, &req.suite)?;
+    if let Some(f) = req.fights {
+        loaded.suite.fights = f;
+    }
+    if let Some(seed) = req.seed {
+        loaded.suite.master_seed = seed;
+    }
+    let dir = dataset::run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard);
+    if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
+        return Err(whole(format!(
+            "{}: already holds a run; resume it with `--resume {}` or choose another `--out`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let inputs = loaded.write_inputs(&dir).map_err(whole)?;
+    let manifest = Manifest {
+        format: dataset::FORMAT,
+        gridsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        identity: loaded.identity(req.part_size.max(1)),
+        suite: SuiteInfo {
+            name: loaded.suite.name.clone(),
+            file: req.suite.display().to_string(),
+            boards: loaded.suite.boards.len() as u64,
+        },
+        shard: req.shard,
+        threads: req.threads,
+        started_at: dataset::utc_now(),
+        finished_at: None,
+        complete: false,
+        inputs,
+        boards_file: None,
+        parts: Vec::new(),
+    };
+    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, manifest, &dir, req.threads, req.progress)
+        .map_err(whole)
+}
+
+/// Continues a run: finished parts are kept, a part whose file is missing
+/// or corrupt is run again (parts are deterministic), and only what cannot
+/// be regenerated — a damaged copy of the inputs, a foreign file — stops it.
+/// `notes` receives one line per part that will be run again.
+pub fn resume(
+    dir: &Path,
+    threads: usize,
+    progress: bool,
+    notes: &mut dyn FnMut(String),
+) -> Result<RunSummary, Vec<Diagnostic>> {
+    let mut m = Manifest::read(dir).map_err(whole)?;
+    let audit = dataset::audit(dir, &m, true).map_err(whole)?;
+    if !audit.fatal.is_empty() {
+        return Err(audit
+            .fatal
+            .into_iter()
+            .map(|why| Diagnostic::whole_file(dir, format!("cannot resume: {why}")))
+            .collect());
+    }
+    let loaded = Loaded::from_run(dir, &m)?;
+    for (part, why) in &audit.bad_parts {
+        notes(format!("{why}; running part {part} again"));
+    }
+    let bad: Vec<u64> = audit.bad_parts.iter().map(|(p, _)| *p).collect();
+    for p in m.parts.iter().filter(|p| bad.contains(&p.index)) {
+        for f in [&p.fights_file, &p.units_file] {
+            let _ = std::fs::remove_file(dir.join(&f.path));
+        }
+    }
+    m.parts.retain(|p| !bad.contains(&p.index));
+    if let Some(why) = audit.bad_boards {
+        notes(format!("{why}; writing the boards table again"));
+        m.boards_file = None;
+    }
+    remove_unfinished(dir).map_err(whole)?;
+    m.complete = false;
+    m.finished_at = None;
+    m.threads = threads;
+    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, m, dir, threads, progress).map_err(whole)
+}
+
+fn remove_unfinished(dir: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().ends_with(".tmp") {
+            std::fs::remove_file(e.path()).map_err(|err| format!("{}: cannot remove: {err}", e.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One fight of a run, re-run from its recorded seed.
+pub struct Replayed {
+    pub report: FightReport,
+    /// The row the run recorded, when this run directory holds its part.
+    pub recorded: Option<RecordedFight>,
+}
+
+impl Replayed {
+    /// Whether the replay reproduced the recorded row (true when there is
+    /// no recorded row to compare with).
+    pub fn reproduces(&self) -> bool {
+        self.recorded.as_ref().is_none_or(|rec| {
+            let r = &self.report;
+            rec.winner == r.winner
+                && rec.end_reason == r.reason
+                && rec.end_ms == r.end_ms
+                && rec.left_survivors == r.left_survivors
+                && rec.right_survivors == r.right_survivors
+                && rec.left_vitality == r.left_vitality
+                && rec.right_vitality == r.right_vitality
+        })
+    }
+}
+
+/// Re-runs fight `fight_id` of the run in `dir` with its event log, from the
+/// run's own copy of its inputs.
+pub fn replay(dir: &Path, fight_id: u64, with_log: bool) -> Result<Replayed, Vec<Diagnostic>> {
+    let m = Manifest::read(dir).map_err(whole)?;
+    let loaded = Loaded::from_run(dir, &m)?;
+    let s = &loaded.suite;
+    if fight_id >= s.fights {
+        return Err(whole(format!(
+            "fight {fight_id} is not in this run (it holds fights 0..{})",
+            s.fights
+        )));
+    }
+    let part = m
+        .parts
+        .iter()
+        .find(|p| (p.first_fight..p.first_fight + p.fights).contains(&fight_id));
+    let recorded = match part {
+        Some(p) => crate::sink::read_fight(&dir.join(&p.fights_file.path), fight_id).map_err(whole)?,
+        None => None,
+    };
+    let (l, r) = s.pairing(fight_id);
+    let (lb, rb) = (&s.boards[l as usize], &s.boards[r as usize]);
+    let mut engine = Engine::new(&loaded.catalog, loaded.rules);
+    engine.enable_log();
+    engine.fight(lb, rb, s.stream(fight_id));
+    let report = output::fight_report(&mut engine, &lb.name, &rb.name, s.master_seed, fight_id, with_log);
+    Ok(Replayed { report, recorded })
+}
+
+/// Reads run directories (one run, or the shards of one run) into a
+/// report: every directory verified, every pair checked to be the same run.
+pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
+    let mut manifests = Vec::new();
+    for d in dirs {
+        let m = Manifest::read(d)?;
+        dataset::verify(d, &m, false)?;
+        manifests.push((d.clone(), m));
+    }
+    let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
+    for (d, m) in &manifests[1..] {
+        first
+            .identity
+            .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
+            .map_err(|e| format!("{}: not a shard of the same run as {}: {e}", d.display(), first_dir.display()))?;
+    }
+    report::from_verified_runs(&manifests, s)
+}
+
+/// Builds the report of `run_dirs` (compared with `baseline` if given) and
+/// writes index.html, summary.md and summary.json under `out/<run-id>/`.
+/// Returns the report and its directory.
+pub fn write_report(
+    run_dirs: &[PathBuf],
+    baseline: Option<&Path>,
+    out: &Path,
+    settings: &ReportSettings,
+) -> Result<(Report, PathBuf), Vec<Diagnostic>> {
+    let first = run_dirs.first().ok_or_else(|| whole("name at least one run directory"))?;
+    let mut rep = report_of(run_dirs, settings).map_err(whole)?;
+    if let Some(b) = baseline {
+        let base = report_of(&[b.to_path_buf()], settings).map_err(whole)?;
+        report::compare(&mut rep, &base, report::report_name(b));
+    }
+    let dir = out.join(report::report_name(first));
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
+    for (name, text) in [
+        ("index.html", crate::render::html(&rep)),
+        ("summary.md", crate::render::markdown(&rep)),
+        ("summary.json", json),
+    ] {
+        atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
+    }
+    Ok((rep, dir))
+}
