@@ -50,7 +50,10 @@ impl AtomicFile {
 
     /// Flushes, syncs and renames the file into place; returns its hash.
     pub fn finish(mut self) -> Result<Finished, String> {
-        let out = self.out.take().ok_or_else(|| format!("{}: already finished", self.path.display()))?;
+        let out = self
+            .out
+            .take()
+            .ok_or_else(|| format!("{}: already finished", self.path.display()))?;
         let file = out
             .into_inner()
             .map_err(|e| format!("{}: cannot flush: {}", self.tmp.display(), e.error()))?;
@@ -108,7 +111,9 @@ pub fn file_sha256(path: &Path) -> Result<String, String> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; 1 << 20];
     loop {
-        let n = f.read(&mut buf).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let n = f
+            .read(&mut buf)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         if n == 0 {
             break;
         }

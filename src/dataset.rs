@@ -65,9 +65,17 @@ impl RunIdentity {
             }
         };
         field("rules (SHA-256)", self.rules_sha256.clone(), other.rules_sha256.clone());
-        field("catalog (fingerprint)", self.catalog_hash.clone(), other.catalog_hash.clone());
+        field(
+            "catalog (fingerprint)",
+            self.catalog_hash.clone(),
+            other.catalog_hash.clone(),
+        );
         field("suite (SHA-256)", self.suite_sha256.clone(), other.suite_sha256.clone());
-        field("master seed", self.master_seed.to_string(), other.master_seed.to_string());
+        field(
+            "master seed",
+            self.master_seed.to_string(),
+            other.master_seed.to_string(),
+        );
         field("fights", self.fights.to_string(), other.fights.to_string());
         field("part size", self.part_size.to_string(), other.part_size.to_string());
         if diffs.is_empty() {
@@ -228,7 +236,8 @@ pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, 
     let mut a = Audit::default();
     for f in &m.inputs {
         if let Some(why) = check_file(dir, f)? {
-            a.fatal.push(format!("{why}; the run's copy of its inputs cannot be regenerated"));
+            a.fatal
+                .push(format!("{why}; the run's copy of its inputs cannot be regenerated"));
         }
     }
     if let Some(f) = &m.boards_file

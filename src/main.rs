@@ -441,4 +441,3 @@ fn default_suite() -> PathBuf {
 fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
 }
-

@@ -135,7 +135,9 @@ impl Loaded {
         ];
         // The number keeps the loading order, and with it every card's index.
         for (k, (path, text)) in self.card_files.iter().enumerate() {
-            let name = path.file_name().map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
+            let name = path
+                .file_name()
+                .map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
             files.push((format!("{}/{k:03}-{name}", dataset::INPUT_CARDS), text.as_str()));
         }
         for (k, (path, text)) in self.board_files.iter().enumerate() {
@@ -215,8 +217,16 @@ pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
         boards_file: None,
         parts: Vec::new(),
     };
-    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, manifest, &dir, req.threads, req.progress)
-        .map_err(whole)
+    batch::run(
+        &loaded.suite,
+        &loaded.catalog,
+        &loaded.rules,
+        manifest,
+        &dir,
+        req.threads,
+        req.progress,
+    )
+    .map_err(whole)
 }
 
 /// Continues a run: finished parts are kept, a part whose file is missing
@@ -337,7 +347,13 @@ pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String>
         first
             .identity
             .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
-            .map_err(|e| format!("{}: not a shard of the same run as {}: {e}", d.display(), first_dir.display()))?;
+            .map_err(|e| {
+                format!(
+                    "{}: not a shard of the same run as {}: {e}",
+                    d.display(),
+                    first_dir.display()
+                )
+            })?;
     }
     report::from_verified_runs(&manifests, s)
 }
@@ -351,7 +367,9 @@ pub fn write_report(
     out: &Path,
     settings: &ReportSettings,
 ) -> Result<(Report, PathBuf), Vec<Diagnostic>> {
-    let first = run_dirs.first().ok_or_else(|| whole("name at least one run directory"))?;
+    let first = run_dirs
+        .first()
+        .ok_or_else(|| whole("name at least one run directory"))?;
     let mut rep = report_of(run_dirs, settings).map_err(whole)?;
     if let Some(b) = baseline {
         let base = report_of(&[b.to_path_buf()], settings).map_err(whole)?;

@@ -110,7 +110,8 @@ fn io_err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
 fn write_batch(path: &Path, batch: &RecordBatch) -> Result<WrittenFile, String> {
     let file = AtomicFile::create(path)?;
     let tmp = crate::atomic::temporary_name(path);
-    let mut w = ArrowWriter::try_new(file, batch.schema(), Some(props())).map_err(|e| io_err(&tmp, "start writing", e))?;
+    let mut w =
+        ArrowWriter::try_new(file, batch.schema(), Some(props())).map_err(|e| io_err(&tmp, "start writing", e))?;
     w.write(batch).map_err(|e| io_err(&tmp, "write", e))?;
     let file = w.into_inner().map_err(|e| io_err(&tmp, "finish", e))?;
     let done = file.finish()?;

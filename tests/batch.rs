@@ -230,8 +230,14 @@ fn a_resume_runs_missing_and_corrupt_parts_again_and_refuses_what_it_cannot_rege
     let o = gridsim(&["run", "--resume", d]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    assert!(err.contains("units-000001.parquet") && err.contains("running part 1 again"), "{err}");
-    assert!(err.contains("fights-000002.parquet") && err.contains("running part 2 again"), "{err}");
+    assert!(
+        err.contains("units-000001.parquet") && err.contains("running part 1 again"),
+        "{err}"
+    );
+    assert!(
+        err.contains("fights-000002.parquet") && err.contains("running part 2 again"),
+        "{err}"
+    );
     assert_eq!(checksums(&dir), intact, "the regenerated parts are byte-identical");
 
     // The run's copy of its inputs cannot be regenerated: refused, named.
@@ -241,7 +247,10 @@ fn a_resume_runs_missing_and_corrupt_parts_again_and_refuses_what_it_cannot_rege
     let o = gridsim(&["run", "--resume", d]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "a damaged input copy is refused");
-    assert!(err.contains("inputs/rules.toml") && err.contains("cannot be regenerated"), "{err}");
+    assert!(
+        err.contains("inputs/rules.toml") && err.contains("cannot be regenerated"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -291,7 +300,10 @@ fn shards_of_different_rules_are_not_merged() {
     let a = shard(0, "configs/rules.toml");
     let b = shard(1, rules.to_str().expect("utf-8"));
     let err = runs::report_of(&[a, b], &ReportSettings::default()).expect_err("refused");
-    assert!(err.contains("not a shard of the same run") && err.contains("rules (SHA-256)"), "{err}");
+    assert!(
+        err.contains("not a shard of the same run") && err.contains("rules (SHA-256)"),
+        "{err}"
+    );
 }
 
 #[test]

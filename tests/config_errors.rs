@@ -356,7 +356,11 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
                     fights += 1;
                 }
             }
-            (n, fights, problems.into_iter().filter_map(Result::err).collect::<Vec<_>>())
+            (
+                n,
+                fights,
+                problems.into_iter().filter_map(Result::err).collect::<Vec<_>>(),
+            )
         });
         match outcome {
             Ok((n, f, problems)) => {
@@ -376,7 +380,10 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
         rejected > 1500,
         "the mutations should break many files, broke {rejected}"
     );
-    assert!(fought > 300, "the accepted mutants should have been fought, fought {fought}");
+    assert!(
+        fought > 300,
+        "the accepted mutants should have been fought, fought {fought}"
+    );
 }
 
 #[test]

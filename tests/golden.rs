@@ -167,7 +167,10 @@ fn describe_differences(expected: &[&str], actual: &[String]) -> String {
     if expected.len() != actual.len() {
         let _ = writeln!(text, "  {} rows expected, {} produced", expected.len(), actual.len());
     }
-    format!("{differing} of {} fights differ from the golden results:\n{text}", expected.len())
+    format!(
+        "{differing} of {} fights differ from the golden results:\n{text}",
+        expected.len()
+    )
 }
 
 #[test]
@@ -180,7 +183,10 @@ fn the_default_suite_produces_the_golden_results() {
         summary_rows(f, u, &mut rows);
     }
     let table = rows.join("\n") + "\n";
-    let sum = format!("{}  first {DIGEST_FIGHTS} fights of configs/suites/default.toml\n", digest(&parts));
+    let sum = format!(
+        "{}  first {DIGEST_FIGHTS} fights of configs/suites/default.toml\n",
+        digest(&parts)
+    );
 
     if std::env::var_os("GRIDSIM_BLESS").is_some() {
         std::fs::create_dir_all("tests/golden").expect("tests/golden");
@@ -192,7 +198,11 @@ fn the_default_suite_produces_the_golden_results() {
     let regen = "if a rule changed on purpose, regenerate with `GRIDSIM_BLESS=1 cargo test --release --test golden` and name the rule in the commit";
     let expected = std::fs::read_to_string(ROWS_FILE).unwrap_or_else(|e| panic!("{ROWS_FILE}: {e}; {regen}"));
     let expected_rows: Vec<&str> = expected.lines().skip(1).collect();
-    assert_eq!(expected.lines().next(), Some(HEADER), "{ROWS_FILE}: the header changed; {regen}");
+    assert_eq!(
+        expected.lines().next(),
+        Some(HEADER),
+        "{ROWS_FILE}: the header changed; {regen}"
+    );
     assert!(
         expected == table,
         "{ROWS_FILE}: {}{regen}",
@@ -213,6 +223,9 @@ fn a_difference_is_described_fight_by_fight() {
     let actual = vec!["0\t1\t2\tright\twipe\t9100\t0\t2\t0\t80\t300\t600".to_string()];
     let text = describe_differences(&expected, &actual);
     assert!(text.starts_with("1 of 1 fights differ"), "{text}");
-    assert!(text.contains("fight 0: winner left -> right, end_ms 9000 -> 9100"), "{text}");
+    assert!(
+        text.contains("fight 0: winner left -> right, end_ms 9000 -> 9100"),
+        "{text}"
+    );
     assert!(text.contains("right_damage 400 -> 600"), "{text}");
 }

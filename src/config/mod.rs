@@ -1152,7 +1152,9 @@ pub enum BoardSource<'a> {
 
 /// The name a run directory gives its copy of a suite's `k`-th listed board.
 pub fn board_copy_name(k: usize, listed: &Path) -> String {
-    let name = listed.file_name().map_or_else(|| "board.toml".into(), |n| n.to_string_lossy());
+    let name = listed
+        .file_name()
+        .map_or_else(|| "board.toml".into(), |n| n.to_string_lossy());
     format!("{k:03}-{name}")
 }
 

@@ -135,7 +135,11 @@ impl CrushWindows {
         self.total
     }
     pub fn earliest_expiry(&self) -> i32 {
-        if self.len == 0 { NEVER } else { self.windows[0].expires_ms }
+        if self.len == 0 {
+            NEVER
+        } else {
+            self.windows[0].expires_ms
+        }
     }
     pub fn clear(&mut self) {
         self.len = 0;
@@ -648,7 +652,10 @@ impl<'c> Engine<'c> {
             let crush = &u.crush[i];
             let sum: i64 = crush.running().iter().map(|w| i64::from(w.amount)).sum();
             if sum != i64::from(crush.total()) {
-                return Err(format!("unit {i}: running Crush total {} but windows hold {sum}", crush.total()));
+                return Err(format!(
+                    "unit {i}: running Crush total {} but windows hold {sum}",
+                    crush.total()
+                ));
             }
             if crush.running().windows(2).any(|w| w[0].expires_ms > w[1].expires_ms) {
                 return Err(format!("unit {i}: Crush windows out of expiry order"));
