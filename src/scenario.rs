@@ -401,7 +401,7 @@ fn run_once(
 
 fn apply_state(e: &mut Engine, u: UnitIdx, s: &InitialState) {
     let i = u.i();
-    let set = |col: &mut Vec<i32>, v: Option<i32>| {
+    let set = |col: &mut [i32], v: Option<i32>| {
         if let Some(v) = v {
             col[i] = v;
         }

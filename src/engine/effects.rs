@@ -137,7 +137,8 @@ impl Engine<'_> {
         if !self.ward_possible[side.index()] {
             return false;
         }
-        (0..self.u.count)
+        self.u
+            .indices()
             .any(|j| self.u.side[j] == side && self.u.alive[j] && !self.u.dormant[j] && self.u.no_burn_spread[j])
     }
 
@@ -148,7 +149,7 @@ impl Engine<'_> {
         let side = self.u.side[from.i()];
         let mut best = i32::MAX;
         let mut pool = UnitList::default();
-        for j in 0..self.u.count {
+        for j in self.u.indices() {
             let c = super::UnitIdx(j as u8);
             if c == from || self.u.side[j] != side || !self.is_targetable(c) {
                 continue;

@@ -32,9 +32,17 @@ pub struct UnitIdx(pub u8);
 
 impl UnitIdx {
     pub const NONE: UnitIdx = UnitIdx(u8::MAX);
+    /// The column index. Masked so the compiler knows it is in bounds;
+    /// indexing with `NONE` is a bug, caught by the assertion in builds
+    /// with debug assertions.
     #[inline]
     pub fn i(self) -> usize {
-        self.0 as usize
+        debug_assert!(
+            (self.0 as usize) < MAX_UNITS,
+            "unit index {} used as a column index",
+            self.0
+        );
+        self.0 as usize & (MAX_UNITS - 1)
     }
     pub fn is_none(self) -> bool {
         self == UnitIdx::NONE
@@ -197,15 +205,23 @@ impl CrushWindows {
 macro_rules! unit_columns {
     ($( $(#[$meta:meta])* $field:ident : $ty:ty = $default:expr ),* $(,)?) => {
         /// Every unit field as its own column, indexed by [`UnitIdx`].
+        /// Columns are fixed-size arrays: no pointer to follow, and an index
+        /// below [`MAX_UNITS`] needs no bounds check.
         #[derive(Clone)]
         pub struct Units {
             pub count: usize,
-            $( $(#[$meta])* pub $field: Vec<$ty>, )*
+            $( $(#[$meta])* pub $field: [$ty; MAX_UNITS], )*
         }
 
         impl Units {
-            fn with_capacity() -> Units {
-                Units { count: 0, $( $field: vec![$default; MAX_UNITS], )* }
+            fn with_capacity() -> Box<Units> {
+                Box::new(Units { count: 0, $( $field: [$default; MAX_UNITS], )* })
+            }
+
+            /// The indices of the units placed, provably below [`MAX_UNITS`].
+            #[inline]
+            pub fn indices(&self) -> std::ops::Range<usize> {
+                0..self.count.min(MAX_UNITS)
             }
 
             /// Puts every column of unit `i` back to its default.
@@ -367,7 +383,7 @@ impl ActCtx {
 pub struct Engine<'c> {
     pub catalog: &'c Catalog,
     pub rules: Rules,
-    pub u: Units,
+    pub u: Box<Units>,
     pub now: i32,
     pub rng: FightRng,
     pub log: EventLog,
@@ -530,7 +546,7 @@ impl<'c> Engine<'c> {
             Side::Right
         };
         self.rebuild_order();
-        for i in 0..self.u.count {
+        for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
                 self.package_mask[side] |= 1 << (p.event as u8);
@@ -582,7 +598,7 @@ impl<'c> Engine<'c> {
         self.order.clear();
         for side in [self.first_side, self.first_side.other()] {
             let mut list = UnitList::default();
-            for i in 0..self.u.count {
+            for i in self.u.indices() {
                 if self.u.side[i] == side {
                     list.push(UnitIdx(i as u8));
                 }
@@ -706,7 +722,7 @@ impl<'c> Engine<'c> {
             stock: self.stock[side.index()],
             ..SideSummary::default()
         };
-        for i in 0..self.u.count {
+        for i in self.u.indices() {
             if self.u.side[i] == side && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 s.survivors += 1;
                 s.remaining_vitality += i64::from(self.u.vitality[i]);
@@ -770,7 +786,7 @@ impl<'c> Engine<'c> {
     fn next_event_ms(&mut self) -> i32 {
         let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
         let threshold = self.rules.clock.charge_to_activate;
-        for i in 0..self.u.count {
+        for i in self.u.indices() {
             self.u.rate_now[i] = 0;
             if !self.u.alive[i] {
                 continue;
@@ -806,7 +822,7 @@ impl<'c> Engine<'c> {
     /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
     /// it never crosses an event, so rates and pauses are constant over it.
     fn advance_clock(&mut self, dt: i32) {
-        for i in 0..self.u.count {
+        for i in self.u.indices() {
             if !self.u.alive[i] {
                 continue;
             }
@@ -910,7 +926,9 @@ impl<'c> Engine<'c> {
         }
         debug_assert_eq!(
             self.standing,
-            [Side::Left, Side::Right].map(|s| (0..self.u.count)
+            [Side::Left, Side::Right].map(|s| self
+                .u
+                .indices()
                 .filter(|&i| self.u.side[i] == s && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)))
                 .count() as u16),
             "the standing counts drifted from the units"
@@ -1013,7 +1031,8 @@ impl<'c> Engine<'c> {
     pub fn adjacent_living_tools(&self, u: UnitIdx) -> i32 {
         let r = self.u.rect[u.i()];
         let side = self.u.side[u.i()];
-        (0..self.u.count)
+        self.u
+            .indices()
             .filter(|&j| {
                 self.u.alive[j]
                     && self.u.side[j] == side

@@ -135,7 +135,7 @@ impl Engine<'_> {
     /// it (800.18c, 800.71c). Adjacency-derived stats such as Brute are read
     /// live, so they refresh at once (900.34e).
     pub(crate) fn destroy_worn_tools(&mut self, side: crate::spec::Side) {
-        for j in 0..self.u.count {
+        for j in self.u.indices() {
             let t = UnitIdx(j as u8);
             if self.u.kind[j] == CardKind::Tool
                 && self.u.side[j] == side
