@@ -9,7 +9,7 @@ use toml::Spanned;
 
 use super::schema::{self, CardDef, CardFile};
 use super::{Diagnostic, parse_toml, read, toml_files};
-use crate::ability::{Amount, CardKind, Effect, KeywordName, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
 use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine};
 
 /// Where a card definition came from, for diagnostics.
@@ -662,24 +662,7 @@ fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnost
                 "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string(),
             ));
         }
-        match d.name {
-            KeywordName::Relentless => k.relentless = true,
-            KeywordName::Feast => k.feast = true,
-            KeywordName::Rabid => k.rabid = true,
-            KeywordName::Thorns => k.thorns = d.amount,
-            KeywordName::Riposte => k.riposte = d.amount,
-            KeywordName::Underwriting => k.underwriting = d.amount,
-            KeywordName::Exalt => k.exalt = d.amount,
-            KeywordName::Insurance => k.insurance = d.amount,
-            KeywordName::Subrogated => k.subrogated = d.amount,
-            KeywordName::DamageCap => k.damage_cap = d.amount,
-            KeywordName::Fury => k.fury = true,
-            KeywordName::Brute => k.brute = true,
-            KeywordName::NoBurnSpread => k.no_burn_spread = true,
-            KeywordName::Braced => k.braced = d.amount,
-            KeywordName::Retort => k.retort = d.amount,
-            KeywordName::Reflect => k.reflect = d.amount,
-        }
+        k.set(d.name, d.amount);
     }
     k
 }
