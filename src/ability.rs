@@ -331,6 +331,9 @@ named_enum! {
 }
 
 impl KeywordName {
+    /// How many keywords there are: the size of a table indexed by keyword.
+    pub const COUNT: usize = KeywordName::ALL.len();
+
     pub fn takes_amount(self) -> bool {
         !matches!(
             self,

@@ -22,55 +22,72 @@ pub struct StatLine {
     pub settle: i32,
 }
 
-/// Innate keywords; amounts are evaluated at the unit's tier at battle start.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Keywords {
-    pub relentless: bool,
-    pub feast: bool,
-    pub rabid: bool,
-    pub thorns: Option<Amount>,
-    pub riposte: Option<Amount>,
-    pub underwriting: Option<Amount>,
-    pub exalt: Option<Amount>,
-    pub insurance: Option<Amount>,
-    pub subrogated: Option<Amount>,
-    pub damage_cap: Option<Amount>,
-    pub fury: bool,
-    pub brute: bool,
-    pub no_burn_spread: bool,
-    pub braced: Option<Amount>,
-    pub retort: Option<Amount>,
-    pub reflect: Option<Amount>,
+/// Innate keywords, one slot per [`KeywordName`]: `None` when the card does
+/// not print the keyword, `Some(None)` for a printed flag keyword (one that
+/// takes no amount), `Some(Some(amount))` for a printed keyword with its
+/// amount. Amounts are evaluated at the unit's tier when the unit is placed.
+/// Indexed by the enum itself, so a new keyword needs no new field or list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Keywords([Option<Option<Amount>>; KeywordName::COUNT]);
+
+// The table is indexed by `name as usize`, which must be the keyword's place
+// in `KeywordName::ALL` (so `names()` reads the table in the enum's order).
+const _: () = {
+    let mut i = 0;
+    while i < KeywordName::COUNT {
+        assert!(KeywordName::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+impl Default for Keywords {
+    fn default() -> Keywords {
+        Keywords([None; KeywordName::COUNT])
+    }
 }
 
 impl Keywords {
+    /// Whether the card prints `name`.
+    pub fn has(&self, name: KeywordName) -> bool {
+        self.0[name as usize].is_some()
+    }
+
+    /// The printed amount of `name`; `None` when it is absent or a flag.
+    pub fn amount(&self, name: KeywordName) -> Option<Amount> {
+        self.0[name as usize].flatten()
+    }
+
+    /// Marks `name` as printed, with its amount (`None` for a flag keyword).
+    pub fn set(&mut self, name: KeywordName, amount: Option<Amount>) {
+        debug_assert_eq!(amount.is_some(), name.takes_amount(), "keyword `{name}`");
+        self.0[name as usize] = Some(amount);
+    }
+
     /// Names of the keywords present, for the `boards` table and reports.
     pub fn names(&self) -> Vec<&'static str> {
-        let mut out = Vec::new();
-        let flags = [
-            (self.relentless, KeywordName::Relentless),
-            (self.feast, KeywordName::Feast),
-            (self.rabid, KeywordName::Rabid),
-            (self.thorns.is_some(), KeywordName::Thorns),
-            (self.riposte.is_some(), KeywordName::Riposte),
-            (self.underwriting.is_some(), KeywordName::Underwriting),
-            (self.exalt.is_some(), KeywordName::Exalt),
-            (self.insurance.is_some(), KeywordName::Insurance),
-            (self.subrogated.is_some(), KeywordName::Subrogated),
-            (self.damage_cap.is_some(), KeywordName::DamageCap),
-            (self.fury, KeywordName::Fury),
-            (self.brute, KeywordName::Brute),
-            (self.no_burn_spread, KeywordName::NoBurnSpread),
-            (self.braced.is_some(), KeywordName::Braced),
-            (self.retort.is_some(), KeywordName::Retort),
-            (self.reflect.is_some(), KeywordName::Reflect),
-        ];
-        for (on, name) in flags {
-            if on {
-                out.push(name.name());
+        KeywordName::ALL
+            .iter()
+            .filter(|&&k| self.has(k))
+            .map(|k| k.name())
+            .collect()
+    }
+}
+
+/// The same text as a struct with one field per keyword (a flag as a bool,
+/// an amount keyword as its `Option<Amount>`), because the catalog's
+/// fingerprint hashes the debug form and run directories record it: the same
+/// cards keep the same fingerprint.
+impl std::fmt::Debug for Keywords {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let mut s = f.debug_struct("Keywords");
+        for &k in KeywordName::ALL {
+            if k.takes_amount() {
+                s.field(k.name(), &self.amount(k));
+            } else {
+                s.field(k.name(), &self.has(k));
             }
         }
-        out
+        s.finish()
     }
 }
 

@@ -478,9 +478,9 @@ impl<'c> Engine<'c> {
             size: card.footprint.side(),
         };
         u.alive[i] = true;
-        u.relentless[i] = card.keywords.relentless;
-        u.feast[i] = card.keywords.feast;
-        u.rabid[i] = card.keywords.rabid;
+        u.relentless[i] = card.keywords.has(crate::ability::KeywordName::Relentless);
+        u.feast[i] = card.keywords.has(crate::ability::KeywordName::Feast);
+        u.rabid[i] = card.keywords.has(crate::ability::KeywordName::Rabid);
         u.has_ability[i] = card.has_ability() && !card.kind.is_object();
         // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
         let vit = match card.kind {
@@ -491,9 +491,9 @@ impl<'c> Engine<'c> {
         u.max_vitality[i] = vit;
         u.vitality[i] = vit;
         u.permanent[i] = card.permanent;
-        u.fury[i] = card.keywords.fury;
-        u.brute[i] = card.keywords.brute;
-        u.no_burn_spread[i] = card.keywords.no_burn_spread;
+        u.fury[i] = card.keywords.has(crate::ability::KeywordName::Fury);
+        u.brute[i] = card.keywords.has(crate::ability::KeywordName::Brute);
+        u.no_burn_spread[i] = card.keywords.has(crate::ability::KeywordName::NoBurnSpread);
         let mut layer = [0; 4];
         for passive in self.catalog.passives_of(p.card) {
             if passive.trigger == Trigger::WhileInsured {
@@ -511,15 +511,15 @@ impl<'c> Engine<'c> {
         u.insured_layer[i] = layer;
         let kw = card.keywords;
         let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
-        u.thorns[i] = eval(kw.thorns);
-        u.riposte[i] = eval(kw.riposte);
-        u.retort[i] = eval(kw.retort);
-        u.reflect[i] = eval(kw.reflect);
-        u.underwriting[i] = eval(kw.underwriting);
-        u.exalt[i] = eval(kw.exalt);
-        u.damage_cap[i] = eval(kw.damage_cap);
-        u.insurance[i] = eval(kw.insurance);
-        u.subrogated[i] = eval(kw.subrogated);
+        u.thorns[i] = eval(kw.amount(crate::ability::KeywordName::Thorns));
+        u.riposte[i] = eval(kw.amount(crate::ability::KeywordName::Riposte));
+        u.retort[i] = eval(kw.amount(crate::ability::KeywordName::Retort));
+        u.reflect[i] = eval(kw.amount(crate::ability::KeywordName::Reflect));
+        u.underwriting[i] = eval(kw.amount(crate::ability::KeywordName::Underwriting));
+        u.exalt[i] = eval(kw.amount(crate::ability::KeywordName::Exalt));
+        u.damage_cap[i] = eval(kw.amount(crate::ability::KeywordName::DamageCap));
+        u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
+        u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
         Some(idx)
     }
 
@@ -569,7 +569,7 @@ impl<'c> Engine<'c> {
         // living Tool; losing a Tool later takes nothing back.
         for &u in order.as_slice() {
             let card = self.catalog.card(self.u.card[u.i()]);
-            if let Some(a) = card.keywords.braced {
+            if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
                 let per_tool = keyword_amount(a, self.u.tier[u.i()]);
                 let gain = per_tool * self.adjacent_living_tools(u);
                 if gain != 0 {

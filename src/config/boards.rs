@@ -1,0 +1,143 @@
+//! Loads board files: each unit's card, tier and cell checked against the
+//! catalog and the grid, giving a [`BoardSpec`].
+
+use std::path::Path;
+
+use toml::Spanned;
+
+use super::schema::{self, BoardFile};
+use super::{Diagnostic, diagnostics, parse_toml, read};
+use crate::catalog::{CardId, Catalog};
+use crate::settings::Rules;
+use crate::spec::{BoardSpec, Placement};
+
+/// Parses and checks a board against the catalog and the grid.
+pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
+    let parsed: BoardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let mut bad = Vec::new();
+    let mut units = Vec::new();
+    let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
+    for (key, v) in [
+        ("forge.crush_bonus", parsed.forge.crush_bonus),
+        ("forge.tick_reduction", parsed.forge.tick_reduction),
+    ] {
+        if !(0..=10_000).contains(&v) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                key,
+                format!("a Forge Core bonus is 0..=10000, found {v}"),
+            ));
+        }
+    }
+    for (i, u) in parsed.unit.iter().enumerate() {
+        let key = format!("unit[{i}]");
+        let Some(card) = lookup_card(file, text, catalog, &u.card, &format!("{key}.card"), &mut bad) else {
+            continue;
+        };
+        let c = catalog.card(card);
+        let tier = *u.tier.get_ref();
+        if tier < 1 || tier > i64::from(c.tiers()) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(u.tier.span()),
+                format!("{key}.tier"),
+                format!(
+                    "tier {tier} is outside `{}`'s ladder; expected 1..={}",
+                    c.key,
+                    c.tiers()
+                ),
+            ));
+            continue;
+        }
+        let schema::Cell(col, row) = *u.cell.get_ref();
+        let size = i64::from(c.footprint.side());
+        let (cols, rows) = (i64::from(rules.board.columns), i64::from(rules.board.rows));
+        if col < 0 || row < 0 || col + size > cols || row + size > rows {
+            bad.push(Diagnostic::at(file, text, Some(u.cell.span()), format!("{key}.cell"),
+                format!("a {} footprint at [{col}, {row}] leaves the {cols}x{rows} grid; expected column 0..={} and row 0..={} (100.4)",
+                    c.footprint, cols - size, rows - size)));
+            continue;
+        }
+        let rect = [col, row, col + size, row + size];
+        if let Some((j, _)) = occupied
+            .iter()
+            .find(|(_, r)| r[0] < rect[2] && rect[0] < r[2] && r[1] < rect[3] && rect[1] < r[3])
+        {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(u.cell.span()),
+                format!("{key}.cell"),
+                format!("footprint overlaps unit[{j}]; footprints may not share a cell (100.4)"),
+            ));
+            continue;
+        }
+        occupied.push((i, rect));
+        units.push(Placement {
+            card,
+            tier: tier as u8,
+            column: col as u8,
+            row: row as u8,
+        });
+    }
+    if units.len() > crate::engine::MAX_UNITS_PER_SIDE {
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            None,
+            "unit",
+            format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE),
+        ));
+    }
+    let name = parsed.name.unwrap_or_else(|| {
+        file.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    });
+    if bad.is_empty() {
+        Ok(BoardSpec {
+            name,
+            units,
+            forge: crate::spec::Forge {
+                crush_bonus: parsed.forge.crush_bonus,
+                tick_reduction: parsed.forge.tick_reduction,
+            },
+        })
+    } else {
+        Err(bad)
+    }
+}
+
+pub fn load_board(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
+    let text = read(file).map_err(|d| vec![d])?;
+    parse_board(file, &text, catalog, rules)
+}
+
+pub(super) fn lookup_card(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    name: &Spanned<String>,
+    key: &str,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<CardId> {
+    let found = catalog.find(name.get_ref());
+    if found.is_none() {
+        let names: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            Some(name.span()),
+            key,
+            format!(
+                "unknown card id `{}`; expected a card of the catalog{}",
+                name.get_ref(),
+                diagnostics::suggestion(name.get_ref(), &names)
+            ),
+        ));
+    }
+    found
+}

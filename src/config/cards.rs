@@ -1,0 +1,688 @@
+//! Loads card files: checks each card and lowers it into the [`Catalog`],
+//! with its tier ladders, innate keywords, ability lanes, passive lines and
+//! Tool packages.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use super::schema::{self, CardDef, CardFile};
+use super::{Diagnostic, parse_toml, read, toml_files};
+use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine};
+
+/// Where a card definition came from, for diagnostics.
+pub struct Source<'a> {
+    pub file: &'a Path,
+    pub text: &'a str,
+}
+
+/// Builds a catalog one card at a time.
+#[derive(Default)]
+pub struct CatalogBuilder {
+    catalog: Catalog,
+    seen: BTreeMap<String, PathBuf>,
+}
+
+impl CatalogBuilder {
+    pub fn new() -> CatalogBuilder {
+        CatalogBuilder::default()
+    }
+
+    pub fn finish(self) -> Catalog {
+        self.catalog
+    }
+
+    /// Starts from an existing catalog, so scenario cards extend it.
+    pub fn from_catalog(catalog: Catalog) -> CatalogBuilder {
+        let seen = catalog
+            .cards
+            .iter()
+            .map(|c| (c.key.clone(), PathBuf::from("catalog")))
+            .collect();
+        CatalogBuilder { catalog, seen }
+    }
+
+    pub fn find(&self, key: &str) -> Option<CardId> {
+        self.catalog.find(key)
+    }
+
+    pub fn card_keys(&self) -> Vec<String> {
+        self.catalog.cards.iter().map(|c| c.key.clone()).collect()
+    }
+
+    pub fn tiers_of(&self, id: CardId) -> u8 {
+        self.catalog.card(id).tiers()
+    }
+
+    pub fn size_of(&self, id: CardId) -> u8 {
+        self.catalog.card(id).footprint.side()
+    }
+
+    /// Parses a card file and adds its cards.
+    pub fn add_file(&mut self, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
+        let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+        let src = Source { file, text };
+        let mut bad = Vec::new();
+        for (i, def) in parsed.card.iter().enumerate() {
+            if let Err(mut d) = self.add_card(&src, &format!("card[{i}]"), def, None) {
+                bad.append(&mut d);
+            }
+        }
+        if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+
+    /// Checks one card and lowers it into the catalog.
+    /// `inline_id` names a scenario's inline card, which prints no id.
+    pub fn add_card(
+        &mut self,
+        src: &Source,
+        key: &str,
+        def: &CardDef,
+        inline_id: Option<&str>,
+    ) -> Result<CardId, Vec<Diagnostic>> {
+        let mut bad = Vec::new();
+        let diag =
+            |span: Option<std::ops::Range<usize>>, k: String, m: String| Diagnostic::at(src.file, src.text, span, k, m);
+        let id_span = def.id.as_ref().map(|s| s.span());
+        let id = match (&def.id, inline_id) {
+            (Some(id), _) => id.get_ref().clone(),
+            (None, Some(inline)) => inline.to_string(),
+            (None, None) => {
+                return Err(vec![diag(
+                    None,
+                    format!("{key}.id"),
+                    "missing field `id`: every card in a card file needs an id".into(),
+                )]);
+            }
+        };
+        let name = match (&def.name, inline_id) {
+            (Some(n), _) => n.clone(),
+            (None, Some(_)) => id.clone(),
+            (None, None) => {
+                return Err(vec![diag(
+                    id_span,
+                    format!("{key}.name"),
+                    "missing field `name`: every card in a card file needs a display name".into(),
+                )]);
+            }
+        };
+        if inline_id.is_none()
+            && (id.is_empty()
+                || !id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
+        {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.id"),
+                format!("card id `{id}` must be lowercase letters, digits and `_`"),
+            ));
+        }
+        if let Some(first) = self.seen.get(&id) {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.id"),
+                format!("card id `{id}` is already defined in {}", first.display()),
+            ));
+        }
+
+        let stats = lower_ladders(src, key, def, &mut bad);
+        let keywords = lower_keywords(src, key, def, &mut bad);
+
+        // Ability clauses, split into lanes (300.3).
+        let mut once_slots: u8 = 0;
+        let mut hoisted = Vec::new();
+        let mut activation = Vec::new();
+        let mut lucid = Vec::new();
+        let mut post = Vec::new();
+        for (i, clause) in def.ability.iter().enumerate() {
+            let ck = format!("{key}.ability[{i}]");
+            let c = clause.get_ref();
+            let op = lower_op(
+                src,
+                &ck,
+                clause.span(),
+                &ClauseParts::from(c),
+                &mut once_slots,
+                &mut bad,
+            );
+            let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
+            // 900.1a, 800.13f: authored Maim and Cull are post-damage
+            // effects, whichever lane the clause names.
+            let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) {
+                Lane::PostDamage
+            } else {
+                c.lane
+            };
+            match lane {
+                // 900.2a/900.2c: ordinary Crush and Smash move to the front,
+                // keeping their relative order; 900.2d: Crush on Frozen
+                // enemies stays in authored order.
+                Lane::Activation if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid => {
+                    hoisted.push(op)
+                }
+                // 800.41b: Lucid clauses resolve after the ordinary ones.
+                Lane::Activation if is_lucid => lucid.push(op),
+                Lane::Activation => activation.push(op),
+                // 900.1a: post-damage effects resolve in authored order.
+                Lane::PostDamage => post.push(op),
+            }
+        }
+        if def.kind.is_object() && (def.base_hit.is_some() || !def.keywords.is_empty()) {
+            // 800.71b, 800.33b: Tools and Hubs discard every combat interaction.
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.{}", if def.base_hit.is_some() { "base_hit" } else { "keywords" }),
+                format!("a {} has no hit and no combat keywords (800.71b, 800.33b)", def.kind),
+            ));
+        }
+        if def.kind == CardKind::Penny && def.footprint != crate::ability::Footprint::Scrip {
+            bad.push(diag(
+                id_span.clone(),
+                format!("{key}.footprint"),
+                "a Penny occupies a single cell: footprint = \"1x1\" (800.47a)".into(),
+            ));
+        }
+        if def.kind.is_object() && !def.ability.is_empty() {
+            // 800.71a, 800.33a: Tools and Hubs never activate.
+            bad.push(diag(
+                Some(def.ability[0].span()),
+                format!("{key}.ability"),
+                format!(
+                    "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines{}",
+                    def.kind,
+                    if def.kind == CardKind::Tool {
+                        " or `package` tables"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+        let mut passives = Vec::new();
+        for (i, p) in def.passive.iter().enumerate() {
+            let pk = format!("{key}.passive[{i}]");
+            let pd = p.get_ref();
+            let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), &mut once_slots, &mut bad);
+            if pd.when == Some(crate::ability::Condition::HitLanded) {
+                bad.push(diag(
+                    Some(p.span()),
+                    format!("{pk}.when"),
+                    "a passive line has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
+                ));
+            }
+            if pd.on == Trigger::WhileInsured {
+                // 800.37h: a reversible stat layer, not an event.
+                let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
+                let stat_gain = matches!(
+                    pd.effect,
+                    Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus
+                );
+                if !stat_gain || !fixed || pd.scope != Scope::SelfUnit || pd.when.is_some() || pd.once {
+                    bad.push(diag(
+                        Some(p.span()),
+                        pk.clone(),
+                        "a `while_insured` line is a stat layer on the unit itself: a `gain_*` effect with a whole number or `N x tier`, scope `self`, no condition (800.37h)".into(),
+                    ));
+                }
+            }
+            passives.push(Passive { trigger: pd.on, op });
+        }
+
+        // Tool packages (800.71c): effects with Crush and Smash first
+        // (900.3e), armor-setup packages first (900.3d).
+        let mut packages: Vec<(Package, Vec<Op>)> = Vec::new();
+        if !def.package.is_empty() && def.kind != CardKind::Tool {
+            bad.push(diag(
+                Some(def.package[0].span()),
+                format!("{key}.package"),
+                "only a Tool has effect packages (800.71c)".into(),
+            ));
+        }
+        for (i, pk) in def.package.iter().enumerate() {
+            let pkey = format!("{key}.package[{i}]");
+            let pd = pk.get_ref();
+            match (pd.on, pd.timing) {
+                (PackageEvent::AllyActivated, None) => bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.timing"),
+                    "an `ally_activated` package names its pass: `immediate`, `after_impact` or `after_activation` (800.71d)".into(),
+                )),
+                (PackageEvent::AllyActivated, Some(_)) | (_, None) => {}
+                (_, Some(_)) => bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.timing"),
+                    "only `ally_activated` packages have a timing (800.71d)".into(),
+                )),
+            }
+            if pd.overmatch.is_some() && !matches!(pd.on, PackageEvent::AllyActivated | PackageEvent::AllyDamaged) {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.overmatch"),
+                    "Overmatch compares a triggering ally with an enemy: only on `ally_activated` and `ally_damaged` packages (800.46a)".into(),
+                ));
+            }
+            if pd.adjacent.is_some() && matches!(pd.on, PackageEvent::BattleStart | PackageEvent::EnemyDied) {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.adjacent"),
+                    "`battle_start` and `enemy_died` packages are about no ally, so they take no `adjacent`".into(),
+                ));
+            }
+            if let Some(c) = pd.chance
+                && !(1..=100).contains(&c)
+            {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.chance"),
+                    format!("chance is a percent 1..=100, found {c}"),
+                ));
+            }
+            if pd.effects.is_empty() {
+                bad.push(diag(
+                    Some(pk.span()),
+                    format!("{pkey}.effects"),
+                    "a package resolves at least one effect".into(),
+                ));
+            }
+            let mut ops: Vec<Op> = Vec::new();
+            for (j, e) in pd.effects.iter().enumerate() {
+                let ek = format!("{pkey}.effects[{j}]");
+                ops.push(lower_op(
+                    src,
+                    &ek,
+                    e.span(),
+                    &ClauseParts::from(e.get_ref()),
+                    &mut once_slots,
+                    &mut bad,
+                ));
+                if e.get_ref().when == Some(crate::ability::Condition::HitLanded) {
+                    bad.push(diag(
+                        Some(e.span()),
+                        format!("{ek}.when"),
+                        "a package has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
+                    ));
+                }
+            }
+            // 900.3e: within a package, Crush and Smash first (stable).
+            ops.sort_by_key(|o| !o.effect.is_armor_setup());
+            let armor_setup = pd.on == PackageEvent::AllyActivated
+                && pd.timing == Some(PackageTiming::Immediate)
+                && ops.iter().any(|o| o.effect.is_armor_setup());
+            let adjacent = pd.adjacent.unwrap_or(matches!(
+                pd.on,
+                PackageEvent::AllyActivated | PackageEvent::AllyDamaged | PackageEvent::ToolDepleted
+            ));
+            let package = Package {
+                event: pd.on,
+                timing: pd.timing,
+                adjacent,
+                chance_percent: pd.chance,
+                overmatch: pd.overmatch,
+                ops: OpRange::default(),
+                armor_setup,
+            };
+            packages.push((package, ops));
+        }
+        // 900.3d: armor-setup packages ahead of the Tool's others (stable).
+        packages.sort_by_key(|(p, _)| !p.armor_setup);
+        let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
+
+        if !bad.is_empty() {
+            return Err(bad);
+        }
+        let c = &mut self.catalog;
+        let hoisted = push_ops(&mut c.ops, hoisted);
+        let activation = push_ops(&mut c.ops, activation);
+        let lucid = push_ops(&mut c.ops, lucid);
+        let post_damage = push_ops(&mut c.ops, post);
+        let pstart = c.passives.len() as u32;
+        c.passives.extend(passives);
+        let passives = OpRange {
+            start: pstart,
+            end: c.passives.len() as u32,
+        };
+        let kstart = c.packages.len() as u32;
+        for (mut package, ops) in packages {
+            package.ops = push_ops(&mut c.ops, ops);
+            c.packages.push(package);
+        }
+        let packages = OpRange {
+            start: kstart,
+            end: c.packages.len() as u32,
+        };
+        let is_object = def.kind.is_object();
+        c.cards.push(Card {
+            key: id.clone(),
+            name,
+            kind: def.kind,
+            footprint: def.footprint,
+            tribe: def.tribe.clone().unwrap_or_default(),
+            stats,
+            keywords,
+            base_hit: def.base_hit.unwrap_or(true) && !is_object,
+            bloodletting: def.bloodletting,
+            hoisted,
+            activation,
+            lucid,
+            post_damage,
+            passives,
+            packages,
+            armor_setup_tool,
+            permanent: def.kind == CardKind::Tool && def.durability.is_none(),
+        });
+        if c.cards.len() > u16::MAX as usize {
+            return Err(vec![diag(
+                None,
+                key.to_string(),
+                "too many cards (at most 65535)".into(),
+            )]);
+        }
+        self.seen.insert(id, src.file.to_path_buf());
+        Ok(CardId((self.catalog.cards.len() - 1) as u16))
+    }
+}
+
+fn push_ops(arena: &mut Vec<Op>, ops: Vec<Op>) -> OpRange {
+    let start = arena.len() as u32;
+    arena.extend(ops);
+    OpRange {
+        start,
+        end: arena.len() as u32,
+    }
+}
+
+/// The fields every clause shape shares.
+struct ClauseParts {
+    effect: Effect,
+    amount: Option<Amount>,
+    scope: Scope,
+    count: Option<u8>,
+    when: Option<crate::ability::Condition>,
+    duration_ms: Option<i32>,
+    once: bool,
+}
+
+impl From<&schema::ClauseDef> for ClauseParts {
+    fn from(c: &schema::ClauseDef) -> Self {
+        ClauseParts {
+            effect: c.effect,
+            amount: c.amount,
+            scope: c.scope,
+            count: c.count,
+            when: c.when,
+            duration_ms: c.duration_ms,
+            once: c.once,
+        }
+    }
+}
+
+impl From<&schema::PassiveDef> for ClauseParts {
+    fn from(c: &schema::PassiveDef) -> Self {
+        ClauseParts {
+            effect: c.effect,
+            amount: c.amount,
+            scope: c.scope,
+            count: c.count,
+            when: c.when,
+            duration_ms: c.duration_ms,
+            once: c.once,
+        }
+    }
+}
+
+fn lower_op(
+    src: &Source,
+    key: &str,
+    span: std::ops::Range<usize>,
+    c: &ClauseParts,
+    once_slots: &mut u8,
+    bad: &mut Vec<Diagnostic>,
+) -> Op {
+    let ClauseParts {
+        effect,
+        amount,
+        scope,
+        count,
+        when,
+        duration_ms,
+        once,
+    } = *c;
+    let mut err = |k: &str, m: String| {
+        bad.push(Diagnostic::at(
+            src.file,
+            src.text,
+            Some(span.clone()),
+            format!("{key}.{k}"),
+            m,
+        ));
+    };
+    if effect.needs_amount() && amount.is_none() {
+        err("amount", format!("effect `{effect}` needs an `amount`"));
+    }
+    if !effect.needs_amount() && amount.is_some() {
+        err("amount", format!("effect `{effect}` takes no `amount`"));
+    }
+    if effect.needs_duration() && duration_ms.is_none() {
+        let rule = if effect == Effect::Smash { "800.65f" } else { "800.68a" };
+        err(
+            "duration_ms",
+            format!("effect `{effect}` needs an authored `duration_ms` ({rule})"),
+        );
+    }
+    if duration_ms.is_some() && !effect.takes_duration() {
+        let why = if effect == Effect::Crush {
+            "every Crush uses the same 2-second window (800.12a)".to_string()
+        } else {
+            format!("effect `{effect}` has no duration")
+        };
+        err("duration_ms", format!("{why}; leave `duration_ms` out"));
+    }
+    if let Some(d) = duration_ms
+        && !(1..=600_000).contains(&d)
+    {
+        err("duration_ms", format!("duration must be 1..=600000 ms, found {d}"));
+    }
+    match (scope.is_count_limited(), count) {
+        (true, None) => err("count", format!("scope `{scope}` needs a `count` of units to pick")),
+        (true, Some(0)) => err("count", "count must be at least 1".to_string()),
+        (false, Some(_)) => err("count", format!("scope `{scope}` takes no `count`")),
+        _ => {}
+    }
+    if effect == Effect::Cull
+        && !matches!(
+            scope,
+            Scope::Target | Scope::AdjacentToTarget | Scope::FocusMaimedEnemies
+        )
+    {
+        // 800.13i: the primary target, its neighbours, or a Maimed Focus pick.
+        err(
+            "scope",
+            format!(
+                "Cull may target `target`, `adjacent_to_target` or `focus_maimed_enemies`, not `{scope}` (800.13i)"
+            ),
+        );
+    }
+    if effect.hits_every_enemy() && !matches!(scope, Scope::Target | Scope::SelfUnit) {
+        err(
+            "scope",
+            format!(
+                "`{effect}` always reaches every enemy (800.2a, 800.72a, 800.50a, 800.11a, 800.30a); leave `scope` out"
+            ),
+        );
+    }
+    let once_slot = if once {
+        if *once_slots >= 64 {
+            err("once", "a card has at most 64 once-per-battle clauses".to_string());
+            Op::NOT_ONCE
+        } else {
+            *once_slots += 1;
+            *once_slots - 1
+        }
+    } else {
+        Op::NOT_ONCE
+    };
+    Op {
+        effect,
+        amount,
+        scope,
+        count: count.unwrap_or(0),
+        condition: when,
+        duration_ms: duration_ms.unwrap_or(0),
+        once_slot,
+    }
+}
+
+fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnostic>) -> Vec<StatLine> {
+    let named: [(&str, &Option<Spanned<Vec<i32>>>); 7] = [
+        ("vitality", &def.vitality),
+        ("power", &def.power),
+        ("speed", &def.speed),
+        ("armor", &def.armor),
+        ("focus", &def.focus),
+        ("durability", &def.durability),
+        ("settle", &def.settle),
+    ];
+    let combat = def.kind.has_combat_stats();
+    let mut tiers: Option<(usize, &str)> = None;
+    for (name, ladder) in named {
+        let is_combat_stat = !matches!(name, "durability" | "settle");
+        let allowed = match def.kind {
+            CardKind::Tool => name == "durability",
+            CardKind::Hub => name == "settle",
+            _ => is_combat_stat,
+        };
+        match ladder {
+            Some(l) if !allowed => bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(l.span()),
+                format!("{key}.{name}"),
+                match def.kind {
+                    CardKind::Tool => "a Tool prints only `durability` in place of combat stats (800.18a)".to_string(),
+                    CardKind::Hub => "a Hub prints only `settle` in place of combat stats (800.61a)".to_string(),
+                    _ => format!(
+                        "only a {} prints `{name}`",
+                        if name == "durability" { "Tool" } else { "Hub" }
+                    ),
+                },
+            )),
+            Some(l) => {
+                let len = l.get_ref().len();
+                if len == 0 || len > 9 {
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        format!("a tier ladder has 1 to 9 entries, found {len}"),
+                    ));
+                }
+                if l.get_ref().iter().any(|v| !(-100_000..=1_000_000).contains(v)) {
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        "ladder values must lie in -100000..=1000000".to_string(),
+                    ));
+                }
+                if name == "vitality" && l.get_ref().iter().any(|v| *v <= 0) {
+                    bad.push(Diagnostic::at(
+                        src.file,
+                        src.text,
+                        Some(l.span()),
+                        format!("{key}.{name}"),
+                        "Vitality must be greater than 0 at every tier".to_string(),
+                    ));
+                }
+                match tiers {
+                    None => tiers = Some((len, name)),
+                    Some((n, first)) if n != len => bad.push(Diagnostic::at(
+                        src.file, src.text, Some(l.span()), format!("{key}.{name}"),
+                        format!("ladder has {len} tiers but `{first}` has {n}; every ladder of a card has one entry per tier"),
+                    )),
+                    _ => {}
+                }
+            }
+            None if combat && is_combat_stat => bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                def.id.as_ref().map(|s| s.span()),
+                format!("{key}.{name}"),
+                format!(
+                    "missing ladder `{name}`; a {} card prints Vitality, Power, Speed, Armor and Focus per tier",
+                    def.kind
+                ),
+            )),
+            None => {}
+        }
+    }
+    let n = tiers.map_or(1, |(n, _)| n.clamp(1, 9));
+    let at =
+        |l: &Option<Spanned<Vec<i32>>>, i: usize| l.as_ref().and_then(|l| l.get_ref().get(i).copied()).unwrap_or(0);
+    (0..n)
+        .map(|i| StatLine {
+            vitality: at(&def.vitality, i),
+            power: at(&def.power, i),
+            speed: at(&def.speed, i),
+            armor: at(&def.armor, i),
+            focus: at(&def.focus, i),
+            durability: at(&def.durability, i),
+            settle: at(&def.settle, i),
+        })
+        .collect()
+}
+
+fn lower_keywords(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnostic>) -> Keywords {
+    let mut k = Keywords::default();
+    let mut seen = Vec::new();
+    for (i, kw) in def.keywords.iter().enumerate() {
+        let d = kw.get_ref();
+        if seen.contains(&d.name) {
+            bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(kw.span()),
+                format!("{key}.keywords[{i}]"),
+                format!("keyword `{}` is listed twice", d.name),
+            ));
+        }
+        seen.push(d.name);
+        if let Some(a) = d.amount
+            && !matches!(a, crate::ability::Amount::Const(_) | crate::ability::Amount::PerTier(_))
+        {
+            bad.push(Diagnostic::at(
+                src.file,
+                src.text,
+                Some(kw.span()),
+                format!("{key}.keywords[{i}]"),
+                "a keyword amount is a whole number or `N x tier`; it reads no board state".to_string(),
+            ));
+        }
+        k.set(d.name, d.amount);
+    }
+    k
+}
+
+/// Loads every card file under `paths` into one catalog.
+pub fn load_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnostic>> {
+    let files = toml_files(paths).map_err(|d| vec![d])?;
+    let mut builder = CatalogBuilder::new();
+    let mut bad = Vec::new();
+    for f in files {
+        let text = match read(&f) {
+            Ok(t) => t,
+            Err(d) => {
+                bad.push(d);
+                continue;
+            }
+        };
+        if let Err(mut d) = builder.add_file(&f, &text) {
+            bad.append(&mut d);
+        }
+    }
+    if bad.is_empty() { Ok(builder.finish()) } else { Err(bad) }
+}

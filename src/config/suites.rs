@@ -1,0 +1,203 @@
+//! Loads suites (`configs/suites/*.toml`): a round-robin of listed board
+//! files or a draw of random boards, with the fight count, giving a
+//! [`Suite`](crate::suite::Suite).
+
+use std::path::{Path, PathBuf};
+
+use toml::Spanned;
+
+use super::boards::lookup_card;
+use super::{Diagnostic, load_board, parse_toml, read};
+use crate::catalog::Catalog;
+use crate::settings::Rules;
+
+/// The TOML shape of a suite (`configs/suites/*.toml`).
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuiteFile {
+    name: String,
+    master_seed: u64,
+    /// Fights in all; or give `fights_per_matchup`.
+    #[serde(default)]
+    fights: Option<u64>,
+    #[serde(default)]
+    fights_per_matchup: Option<u64>,
+    #[serde(default)]
+    random: Option<RandomDef>,
+    #[serde(default)]
+    round_robin: Option<RoundRobinDef>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomDef {
+    seed: u64,
+    boards: u32,
+    units: [u8; 2],
+    tiers: [u8; 2],
+    budget: u32,
+    #[serde(default)]
+    cards: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RoundRobinDef {
+    /// Board files, relative to the suite file.
+    boards: Vec<Spanned<String>>,
+}
+
+/// Parses a suite and builds its boards against the catalog.
+pub fn parse_suite(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    rules: &Rules,
+) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    parse_suite_from(file, text, catalog, rules, BoardSource::NextToSuite)
+}
+
+/// Where a round-robin suite's listed board files are read from.
+#[derive(Debug, Clone, Copy)]
+pub enum BoardSource<'a> {
+    /// Each listed path, relative to the suite file's folder.
+    NextToSuite,
+    /// Copies named by [`board_copy_name`] in this folder (a run directory's
+    /// `inputs/boards`).
+    Copies(&'a Path),
+}
+
+/// The name a run directory gives its copy of a suite's `k`-th listed board.
+pub fn board_copy_name(k: usize, listed: &Path) -> String {
+    let name = listed
+        .file_name()
+        .map_or_else(|| "board.toml".into(), |n| n.to_string_lossy());
+    format!("{k:03}-{name}")
+}
+
+/// The board files a suite lists, resolved next to the suite (none for a
+/// suite of random boards).
+pub fn suite_board_files(file: &Path, text: &str) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
+    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let base = file.parent().unwrap_or(Path::new("."));
+    Ok(parsed
+        .round_robin
+        .map(|rr| rr.boards.iter().map(|b| base.join(b.get_ref())).collect())
+        .unwrap_or_default())
+}
+
+/// [`parse_suite`], reading listed boards from `source`.
+pub fn parse_suite_from(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    rules: &Rules,
+    source: BoardSource,
+) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
+    let boards = match (&parsed.random, &parsed.round_robin) {
+        (Some(r), None) => {
+            let mut cards = Vec::new();
+            let mut bad = Vec::new();
+            for (i, c) in r.cards.iter().enumerate() {
+                if let Some(id) = lookup_card(file, text, catalog, c, &format!("random.cards[{i}]"), &mut bad) {
+                    cards.push(id);
+                }
+            }
+            if !bad.is_empty() {
+                return Err(bad);
+            }
+            if r.units[0] == 0 || r.units[0] > r.units[1] || usize::from(r.units[1]) > crate::engine::MAX_UNITS_PER_SIDE
+            {
+                return Err(whole(
+                    "random.units",
+                    format!(
+                        "expected [least, most] with 1 <= least <= most <= {}",
+                        crate::engine::MAX_UNITS_PER_SIDE
+                    ),
+                ));
+            }
+            if r.tiers[0] == 0 || r.tiers[0] > r.tiers[1] {
+                return Err(whole(
+                    "random.tiers",
+                    "expected [lowest, highest] with 1 <= lowest <= highest".into(),
+                ));
+            }
+            if r.boards < 2 || r.boards > 100_000 {
+                return Err(whole("random.boards", "expected 2..=100000 boards".into()));
+            }
+            let spec = crate::suite::RandomBoards {
+                seed: r.seed,
+                boards: r.boards,
+                min_units: r.units[0],
+                max_units: r.units[1],
+                min_tier: r.tiers[0],
+                max_tier: r.tiers[1],
+                budget: r.budget,
+                cards,
+            };
+            crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?
+        }
+        (None, Some(rr)) => {
+            let base = file.parent().unwrap_or(Path::new("."));
+            let mut boards = Vec::new();
+            let mut bad = Vec::new();
+            for (k, b) in rr.boards.iter().enumerate() {
+                let path = match source {
+                    BoardSource::NextToSuite => base.join(b.get_ref()),
+                    BoardSource::Copies(dir) => dir.join(board_copy_name(k, Path::new(b.get_ref()))),
+                };
+                match load_board(&path, catalog, rules) {
+                    Ok(board) => boards.push(board),
+                    Err(mut d) => bad.append(&mut d),
+                }
+            }
+            if !bad.is_empty() {
+                return Err(bad);
+            }
+            if boards.len() < 2 {
+                return Err(whole(
+                    "round_robin.boards",
+                    "a round-robin needs at least two boards".into(),
+                ));
+            }
+            boards
+        }
+        _ => {
+            return Err(whole(
+                "",
+                "a suite has exactly one of `[random]` or `[round_robin]`".into(),
+            ));
+        }
+    };
+    let n = boards.len() as u64;
+    let matchups = n * (n - 1);
+    let fights = match (parsed.fights, parsed.fights_per_matchup) {
+        (Some(f), None) => f,
+        (None, Some(per)) => per.saturating_mul(matchups),
+        _ => {
+            return Err(whole(
+                "fights",
+                "give exactly one of `fights` or `fights_per_matchup`".into(),
+            ));
+        }
+    };
+    if fights == 0 || fights > 10_000_000_000 {
+        return Err(whole(
+            "fights",
+            format!("a run holds 1..=10000000000 fights, found {fights}"),
+        ));
+    }
+    Ok(crate::suite::Suite {
+        name: parsed.name,
+        master_seed: parsed.master_seed,
+        boards,
+        fights,
+    })
+}
+
+pub fn load_suite(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
+    let text = read(file).map_err(|d| vec![d])?;
+    parse_suite(file, &text, catalog, rules)
+}

@@ -1,0 +1,126 @@
+//! Loads any mix of TOML files for `validate`: guesses each file's kind and
+//! checks it with the loader for that kind.
+
+use std::path::{Path, PathBuf};
+
+use super::{
+    CatalogBuilder, Diagnostic, parse_board, parse_rules, parse_suite, parse_toml, read, scenario, toml_files,
+};
+use crate::settings::Rules;
+
+/// What one file was taken to be by [`validate_paths`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Rules,
+    Cards,
+    Board,
+    Scenario,
+    Suite,
+    /// Not even TOML.
+    Broken,
+    Unknown,
+}
+
+/// Guesses a file's kind from its top-level keys, so `validate` checks any
+/// mix of files.
+pub fn file_kind(path: &Path, text: &str) -> FileKind {
+    if path.file_name().is_some_and(|n| n == "rules.toml") {
+        return FileKind::Rules;
+    }
+    let Ok(table) = text.parse::<toml::Table>() else {
+        return FileKind::Broken;
+    };
+    if table.contains_key("card") {
+        FileKind::Cards
+    } else if table.contains_key("step") || table.contains_key("covers") {
+        FileKind::Scenario
+    } else if table.contains_key("unit") && !table.contains_key("step") {
+        FileKind::Board
+    } else if table.contains_key("random") || table.contains_key("round_robin") {
+        FileKind::Suite
+    } else {
+        FileKind::Unknown
+    }
+}
+
+/// Checks every TOML file under `paths`. Card files are loaded first (the
+/// catalog under `catalog_dirs` is added when the paths hold none), then
+/// boards and scenarios against that catalog. Returns the number of files
+/// checked and every problem found.
+pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules) -> (usize, Vec<Diagnostic>) {
+    let files = match toml_files(paths) {
+        Ok(f) => f,
+        Err(d) => return (0, vec![d]),
+    };
+    let mut bad = Vec::new();
+    let mut texts = Vec::new();
+    for f in &files {
+        match read(f) {
+            Ok(t) => texts.push((f.clone(), file_kind(f, &t), t)),
+            Err(d) => bad.push(d),
+        }
+    }
+    let mut rules = rules;
+    for (f, kind, t) in &texts {
+        if *kind == FileKind::Rules {
+            match parse_rules(f, t) {
+                Ok((r, _)) => rules = r,
+                Err(mut d) => bad.append(&mut d),
+            }
+        }
+    }
+    let mut builder = CatalogBuilder::new();
+    let has_cards = texts.iter().any(|(_, k, _)| *k == FileKind::Cards);
+    if !has_cards && let Ok(extra) = toml_files(catalog_dirs) {
+        // Boards and scenarios are checked against the default catalog;
+        // its own problems are reported when it is validated itself.
+        for f in extra {
+            if let Ok(t) = read(&f)
+                && file_kind(&f, &t) == FileKind::Cards
+            {
+                let _ = builder.add_file(&f, &t);
+            }
+        }
+    }
+    for (f, kind, t) in &texts {
+        if *kind == FileKind::Cards
+            && let Err(mut d) = builder.add_file(f, t)
+        {
+            bad.append(&mut d);
+        }
+    }
+    let catalog = builder.finish();
+    for (f, kind, t) in &texts {
+        match kind {
+            FileKind::Board => {
+                if let Err(mut d) = parse_board(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::Scenario => {
+                if let Err(mut d) = scenario::parse_scenario(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::Suite => {
+                if let Err(mut d) = parse_suite(f, t, &catalog, &rules) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::Broken => {
+                if let Err(d) = parse_toml::<toml::Table>(f, t) {
+                    bad.push(d);
+                }
+            }
+            FileKind::Unknown => bad.push(Diagnostic::at(
+                f,
+                t,
+                None,
+                "",
+                "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key",
+            )),
+            FileKind::Rules | FileKind::Cards => {}
+        }
+    }
+    (texts.len(), bad)
+}
