@@ -52,7 +52,7 @@ pub fn run(
 
     if manifest.boards_file.is_none() {
         let rows = board_rows(suite, catalog);
-        let name = "boards.parquet";
+        let name = dataset::BOARDS;
         let written = sink::write_boards(&dir.join(name), &rows)?;
         manifest.boards_file = Some(entry(name, &written));
     }

@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 /// own copies of its inputs.
 pub const FORMAT: u32 = 2;
 pub const MANIFEST: &str = "manifest.json";
+/// The boards table of a run.
+pub const BOARDS: &str = "boards.parquet";
 /// The folder of a run directory holding the rules, catalog and suite the
 /// run used, so the run documents itself and replays from anywhere.
 pub const INPUTS: &str = "inputs";
@@ -228,6 +230,9 @@ pub struct Audit {
     /// What cannot be regenerated: a damaged copy of the inputs, or a file
     /// the manifest does not explain.
     pub fatal: Vec<String>,
+    /// Files of the run's own names written but not yet recorded when the
+    /// run stopped (only looked for when resuming); a resume removes them.
+    pub unrecorded: Vec<PathBuf>,
 }
 
 /// Checks every file of a run directory against its manifest. With
@@ -254,9 +259,23 @@ pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, 
         }
     }
     let listed: Vec<&str> = m.files().iter().map(|f| f.path.as_str()).collect();
+    // A run stopped between renaming a finished file into place and
+    // recording it in the manifest leaves a complete file the manifest does
+    // not list yet. Those names are the run's own, so a resume writes them
+    // again; anything else unlisted is foreign.
+    let own_unrecorded = |name: &str| {
+        name == BOARDS
+            || m.expected_parts()
+                .iter()
+                .any(|&p| name == part_file("fights", p) || name == part_file("units", p))
+    };
     for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
         if name == MANIFEST || listed.contains(&name.as_str()) || (allow_unfinished && unfinished) {
+            continue;
+        }
+        if allow_unfinished && own_unrecorded(&name) {
+            a.unrecorded.push(path);
             continue;
         }
         let why = if unfinished {

@@ -263,6 +263,13 @@ pub fn resume(
         notes(format!("{why}; writing the boards table again"));
         m.boards_file = None;
     }
+    for path in &audit.unrecorded {
+        notes(format!(
+            "{}: written but not recorded when the run stopped; writing it again",
+            path.display()
+        ));
+        std::fs::remove_file(path).map_err(|e| whole(format!("{}: cannot remove: {e}", path.display())))?;
+    }
     remove_unfinished(dir).map_err(whole)?;
     m.complete = false;
     m.finished_at = None;

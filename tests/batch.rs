@@ -240,6 +240,21 @@ fn a_resume_runs_missing_and_corrupt_parts_again_and_refuses_what_it_cannot_rege
     );
     assert_eq!(checksums(&dir), intact, "the regenerated parts are byte-identical");
 
+    // Stopped after a part's files were renamed into place but before the
+    // manifest recorded them: the files are the run's own, written again.
+    let mut m = Manifest::read(&dir).expect("manifest");
+    m.parts.retain(|p| p.index != 2);
+    m.complete = false;
+    m.write(&dir).expect("manifest without part 2");
+    let o = gridsim(&["run", "--resume", d]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("fights-000002.parquet") && err.contains("not recorded"),
+        "{err}"
+    );
+    assert_eq!(checksums(&dir), intact);
+
     // The run's copy of its inputs cannot be regenerated: refused, named.
     let rules = dir.join("inputs/rules.toml");
     let text = std::fs::read_to_string(&rules).expect("rules copy");
