@@ -210,7 +210,9 @@ impl Engine<'_> {
     /// Bloodlust: some living targetable enemy below half its maximum (800.5a).
     fn bloodlust(&self, u: UnitIdx) -> bool {
         self.order().iter().any(|&c| {
-            self.is_enemy(u, c) && self.is_targetable(c) && self.u.vitality[c.i()] * 2 < self.u.max_vitality[c.i()]
+            self.is_enemy(u, c)
+                && self.is_targetable(c)
+                && i64::from(self.u.vitality[c.i()]) * 2 < i64::from(self.u.max_vitality[c.i()])
         })
     }
 

@@ -261,7 +261,7 @@ impl Engine<'_> {
             && self.u.vitality[t] > 0
             && self.u.alive[source.i()]
         {
-            let back = (lost * reflect / 100).max(1);
+            let back = percent_of(lost, reflect).max(1);
             self.emit(EventKind::Reflect, source, target, back, 0, "900.26f");
             self.deal_damage(target, source, back, DamageKind::Reflect);
         }
@@ -295,7 +295,7 @@ impl Engine<'_> {
             return;
         }
         let f = self.rules.feast;
-        let amount = (landed * f.percent / 100).max(f.minimum);
+        let amount = percent_of(landed, f.percent).max(f.minimum);
         let restored = self.recover(source, amount, source);
         self.emit(EventKind::Feast, source, UnitIdx::NONE, restored, amount, "800.22a");
     }
@@ -352,9 +352,10 @@ impl Engine<'_> {
         if amount <= 0 || !self.passes_recipient_gate(u, source, "800.63e") {
             return 0;
         }
-        let exalted = amount + amount * self.u.exalt[i] * self.rules.exalt.percent_per_stack / 100;
+        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
+        let exalted = amount.saturating_add(percent_of(amount, exalt_percent));
         let gained = exalted - self.maim_prevents(u, exalted);
-        self.u.shield[i] += gained;
+        self.u.shield[i] = self.u.shield[i].saturating_add(gained);
         self.emit(EventKind::ShieldGained, u, source, gained, self.u.shield[i], "800.63c");
         gained
     }
@@ -413,12 +414,40 @@ impl Engine<'_> {
 }
 
 pub(crate) fn div_ceil(a: i32, b: i32) -> i32 {
-    if a <= 0 { 0 } else { (a + b - 1) / b }
+    if a <= 0 {
+        0
+    } else {
+        ((i64::from(a) + i64::from(b) - 1) / i64::from(b)) as i32
+    }
+}
+
+/// `amount * percent / 100` (rounded toward zero, as in i32), computed in
+/// 64 bits and clamped to the i32 range: every percentage of a state value
+/// goes through here, so a large Reflect, Exalt stack or Feast cannot
+/// overflow.
+pub(crate) fn percent_of(amount: i32, percent: i32) -> i32 {
+    clamp_i32(i64::from(amount) * i64::from(percent) / 100)
+}
+
+/// A 64-bit intermediate back into the i32 state range.
+pub(crate) fn clamp_i32(v: i64) -> i32 {
+    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn percentages_of_large_values_clamp_instead_of_overflowing() {
+        // Reflect of a huge loss (900.26f), Exalt stacks (800.63c), Feast:
+        // every percentage goes through percent_of.
+        assert_eq!(percent_of(2_000_000_000, 150), i32::MAX);
+        assert_eq!(percent_of(-2_000_000_000, 150), i32::MIN);
+        assert_eq!(percent_of(1_000, 33), 330);
+        assert_eq!(percent_of(7, 50), 3, "rounds toward zero like i32 division");
+        assert_eq!(div_ceil(i32::MAX, 2), 1_073_741_824);
+    }
 
     #[test]
     fn tremor_worked_example_halves() {

@@ -571,7 +571,7 @@ impl<'c> Engine<'c> {
             let card = self.catalog.card(self.u.card[u.i()]);
             if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
                 let per_tool = keyword_amount(a, self.u.tier[u.i()]);
-                let gain = per_tool * self.adjacent_living_tools(u);
+                let gain = per_tool.saturating_mul(self.adjacent_living_tools(u));
                 if gain != 0 {
                     self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);
                 }
@@ -765,9 +765,9 @@ impl<'c> Engine<'c> {
     /// plus Speed, never below the minimum; Freeze halves it (800.27a).
     pub fn charge_rate(&self, u: UnitIdx) -> i32 {
         let c = self.rules.clock;
-        let mut rate = (c.rate_at_zero_speed + self.speed(u)).max(c.minimum_rate);
+        let mut rate = c.rate_at_zero_speed.saturating_add(self.speed(u)).max(c.minimum_rate);
         if self.u.freeze_ms[u.i()] > 0 {
-            rate = (rate * c.freeze_rate_percent / 100).max(1);
+            rate = damage::percent_of(rate, c.freeze_rate_percent).max(1);
         }
         rate
     }
@@ -999,32 +999,41 @@ impl<'c> Engine<'c> {
     pub fn power(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let r = &self.rules;
-        let mut p =
-            self.line(u).power + self.u.power_bonus[i] + self.insured(u, 0) - self.u.dread[i] * r.dread.power_per_stack;
+        // Sums in 64 bits: stat layers added together never overflow.
+        let mut p = damage::clamp_i32(
+            i64::from(self.line(u).power) + i64::from(self.u.power_bonus[i]) + i64::from(self.insured(u, 0))
+                - i64::from(self.u.dread[i]) * i64::from(r.dread.power_per_stack),
+        );
         if self.u.fury[i] {
-            p += self.focus(u).max(0) / r.fury.focus_per_power.max(1);
+            p = p.saturating_add(self.focus(u).max(0) / r.fury.focus_per_power.max(1));
         }
         if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
-            p -= p.max(0) * r.brute.power_loss_percent / 100;
+            p -= damage::percent_of(p.max(0), r.brute.power_loss_percent);
         }
         p.max(0)
     }
     /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a).
     pub fn speed(&self, u: UnitIdx) -> i32 {
         let i = u.i();
-        self.line(u).speed + self.u.speed_bonus[i] + self.insured(u, 1)
-            - self.u.dread[i] / 2 * self.rules.dread.speed_per_two_stacks
+        damage::clamp_i32(
+            i64::from(self.line(u).speed) + i64::from(self.u.speed_bonus[i]) + i64::from(self.insured(u, 1))
+                - i64::from(self.u.dread[i] / 2) * i64::from(self.rules.dread.speed_per_two_stacks),
+        )
     }
     /// Effective Armor: printed, plus gains, less Dread and running Crushes;
     /// may be negative (800.12h).
     pub fn armor(&self, u: UnitIdx) -> i32 {
         let i = u.i();
-        self.line(u).armor + self.u.armor_bonus[i] + self.insured(u, 2)
-            - self.u.dread[i] * self.rules.dread.armor_per_stack
-            - self.u.crush[i].total()
+        damage::clamp_i32(
+            i64::from(self.line(u).armor) + i64::from(self.u.armor_bonus[i]) + i64::from(self.insured(u, 2))
+                - i64::from(self.u.dread[i]) * i64::from(self.rules.dread.armor_per_stack)
+                - i64::from(self.u.crush[i].total()),
+        )
     }
     pub fn focus(&self, u: UnitIdx) -> i32 {
-        self.line(u).focus + self.u.focus_bonus[u.i()] + self.insured(u, 3)
+        damage::clamp_i32(
+            i64::from(self.line(u).focus) + i64::from(self.u.focus_bonus[u.i()]) + i64::from(self.insured(u, 3)),
+        )
     }
 
     /// Distinct living allied Tools sharing an edge with `u` (800.7b).
