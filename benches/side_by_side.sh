@@ -27,7 +27,7 @@ run_seconds() {
   rm -rf "$out"
   local start end
   start=$(date +%s.%N)
-  "$1" run --fights "$run_fights" --out "$out" > /dev/null
+  "$1" run --fights "$run_fights" --out "$out" > /dev/null 2>&1
   end=$(date +%s.%N)
   rm -rf "$out"
   echo "$end - $start" | bc -l

@@ -112,10 +112,16 @@ impl Engine<'_> {
             return report;
         }
         report.dealt = true;
-        let r = self.rules;
+        // The two sections this reads, not a copy of every rule.
+        let (armor_rules, insurance_rules) = (self.rules.armor, self.rules.insurance);
         let mut dmg = amount;
         if !kind.ignores_armor() {
-            dmg = armor_mitigate(dmg, self.armor(target), r.armor.curve_constant, r.armor.flat_divisor);
+            dmg = armor_mitigate(
+                dmg,
+                self.armor(target),
+                armor_rules.curve_constant,
+                armor_rules.flat_divisor,
+            );
         }
         if self.u.damage_cap[t] > 0 {
             dmg = dmg.min(self.u.damage_cap[t]);
@@ -137,7 +143,10 @@ impl Engine<'_> {
 
         // Insurance: measured after Armor and the cap, before Shield (800.37c).
         if self.u.insurance[t] > 0 || self.u.subrogated[t] > 0 {
-            let capacity = (r.insurance.point_capacity + self.u.underwriting[t]).max(1);
+            let capacity = insurance_rules
+                .point_capacity
+                .saturating_add(self.u.underwriting[t])
+                .max(1);
             // 800.37f: Subrogated points are spent first.
             let sub_spent = self.u.subrogated[t].min(div_ceil(dmg, capacity));
             let sub_absorbed = dmg.min(sub_spent.saturating_mul(capacity));

@@ -303,6 +303,35 @@ unit_columns! {
     deaths: u32 = 0,
 }
 
+/// A unit's timed statuses, read together by the clock.
+#[derive(Clone, Copy)]
+struct Timers {
+    stun: i32,
+    entrap: i32,
+    prismbreak: i32,
+    smash: i32,
+    freeze: i32,
+}
+
+impl Timers {
+    #[inline]
+    fn of(u: &Units, i: usize) -> Timers {
+        Timers {
+            stun: u.stun_ms[i],
+            entrap: u.entrap_ms[i],
+            prismbreak: u.prismbreak_ms[i],
+            smash: u.smash_ms[i],
+            freeze: u.freeze_ms[i],
+        }
+    }
+
+    /// Whether any is non-zero: one OR of all five tells.
+    #[inline]
+    fn any(self) -> bool {
+        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze) != 0
+    }
+}
+
 /// How a fight ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum EndReason {
@@ -784,51 +813,55 @@ impl<'c> Engine<'c> {
     }
 
     fn next_event_ms(&mut self) -> i32 {
+        let now = self.now;
         let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
         let threshold = self.rules.clock.charge_to_activate;
         for i in self.u.indices() {
-            self.u.rate_now[i] = 0;
             if !self.u.alive[i] {
+                self.u.rate_now[i] = 0;
                 continue;
             }
             let u = UnitIdx(i as u8);
+            let mut rate = 0;
             if self.is_charging(u) {
+                rate = self.charge_rate(u);
                 let missing = (threshold - self.u.charge[i]).max(0);
-                let rate = self.charge_rate(u);
-                self.u.rate_now[i] = rate;
-                let due = (missing + rate - 1) / rate;
-                next = next.min(self.now.saturating_add(due));
+                next = next.min(now.saturating_add((missing + rate - 1) / rate));
             }
-            next = next.min(self.u.burn_next_ms[i]).min(self.u.venom_next_ms[i]);
-            next = next.min(self.u.crush[i].earliest_expiry());
-            for remaining in [
-                self.u.stun_ms[i],
-                self.u.entrap_ms[i],
-                self.u.prismbreak_ms[i],
-                self.u.smash_ms[i],
-            ] {
-                if remaining > 0 {
-                    next = next.min(self.now.saturating_add(remaining));
+            self.u.rate_now[i] = rate;
+            next = next
+                .min(self.u.burn_next_ms[i])
+                .min(self.u.venom_next_ms[i])
+                .min(self.u.crush[i].earliest_expiry());
+            let timers = Timers::of(&self.u, i);
+            if timers.any() {
+                for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
+                    if remaining > 0 {
+                        next = next.min(now.saturating_add(remaining));
+                    }
+                }
+                // 800.27c: Freeze's timer pauses while Prismbroken.
+                if timers.freeze > 0 && timers.prismbreak == 0 {
+                    next = next.min(now.saturating_add(timers.freeze));
                 }
             }
-            // 800.27c: Freeze's timer pauses while Prismbroken.
-            if self.u.freeze_ms[i] > 0 && self.u.prismbreak_ms[i] == 0 {
-                next = next.min(self.now.saturating_add(self.u.freeze_ms[i]));
-            }
         }
-        next.max(self.now)
+        next.max(now)
     }
 
     /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
     /// it never crosses an event, so rates and pauses are constant over it.
     fn advance_clock(&mut self, dt: i32) {
         for i in self.u.indices() {
-            if !self.u.alive[i] {
+            // The rate was fixed for this step by `next_event_ms` (0 when the
+            // unit is dead or not charging).
+            let rate = self.u.rate_now[i];
+            if rate != 0 {
+                self.u.charge[i] = self.u.charge[i].saturating_add(rate.saturating_mul(dt));
+            }
+            if !self.u.alive[i] || !Timers::of(&self.u, i).any() {
                 continue;
             }
-            // The rate was fixed for this step by `next_event_ms`.
-            let add = self.u.rate_now[i].saturating_mul(dt);
-            self.u.charge[i] = self.u.charge[i].saturating_add(add);
             let frozen_paused = self.u.prismbreak_ms[i] > 0;
             let tick = |v: &mut i32| *v = (*v - dt).max(0);
             tick(&mut self.u.stun_ms[i]);
@@ -837,9 +870,7 @@ impl<'c> Engine<'c> {
             if !frozen_paused {
                 tick(&mut self.u.freeze_ms[i]);
             }
-            if self.u.smash_ms[i] > 0 {
-                self.u.smash_ms[i] = (self.u.smash_ms[i] - dt).max(0);
-            }
+            tick(&mut self.u.smash_ms[i]);
         }
     }
 
@@ -854,10 +885,10 @@ impl<'c> Engine<'c> {
             if self.outcome.is_some() {
                 return;
             }
-            if self.u.alive[u.i()] && self.u.burn_next_ms[u.i()] <= self.now {
+            if self.u.burn_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.burn_tick(u);
             }
-            if self.u.alive[u.i()] && self.u.venom_next_ms[u.i()] <= self.now {
+            if self.u.venom_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.venom_tick(u);
             }
         }
@@ -872,7 +903,7 @@ impl<'c> Engine<'c> {
                 return;
             }
             let i = u.i();
-            if self.is_charging(u) && self.u.charge[i] >= threshold {
+            if self.u.charge[i] >= threshold && self.is_charging(u) {
                 self.u.charge[i] -= threshold;
                 self.activate(u, UnitIdx::NONE);
                 self.check_end();
@@ -882,9 +913,11 @@ impl<'c> Engine<'c> {
 
     fn expire_timers(&mut self, u: UnitIdx) {
         let i = u.i();
-        let total = self.u.crush[i].expire(self.now);
-        if total != 0 {
-            self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
+        if self.u.crush[i].earliest_expiry() <= self.now {
+            let total = self.u.crush[i].expire(self.now);
+            if total != 0 {
+                self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
+            }
         }
         if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
             let native = self.u.native_tier[i];
