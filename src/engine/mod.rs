@@ -424,6 +424,8 @@ pub struct Engine<'c> {
     pub first_side: Side,
     /// Units in resolution order: first side's reading order, then the other's.
     order: UnitList,
+    /// Each side's Tools in resolution order, for package events (800.71).
+    pub(crate) tools: [UnitList; 2],
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
     pub(crate) package_mask: [u8; 2],
@@ -451,6 +453,7 @@ impl<'c> Engine<'c> {
             overtime_next_ms: NEVER,
             first_side: Side::Left,
             order: UnitList::default(),
+            tools: [UnitList::default(); 2],
             package_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
@@ -475,6 +478,7 @@ impl<'c> Engine<'c> {
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
         self.first_side = Side::Left;
         self.order.clear();
+        self.tools = [UnitList::default(); 2];
         self.package_mask = [0; 2];
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
@@ -636,6 +640,12 @@ impl<'c> Engine<'c> {
             slice.sort_by_key(|u| geometry::reading_key(self.u.rect[u.i()]));
             for &u in list.as_slice() {
                 self.order.push(u);
+            }
+        }
+        self.tools = [UnitList::default(); 2];
+        for &u in self.order.as_slice() {
+            if self.u.kind[u.i()] == CardKind::Tool {
+                self.tools[self.u.side[u.i()].index()].push(u);
             }
         }
     }

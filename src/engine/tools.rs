@@ -34,10 +34,11 @@ impl Engine<'_> {
         // 900.3c: Tools holding an immediate activation Crush or Smash first.
         let hoist = event == PackageEvent::AllyActivated && timing == Some(PackageTiming::Immediate);
         let passes: &[bool] = if hoist { &[true, false] } else { &[true] };
+        let side_tools = self.tools[side.index()];
         for &want_setup in passes {
-            for &t in self.order() {
+            for &t in side_tools.as_slice() {
                 let j = t.i();
-                if self.u.kind[j] != CardKind::Tool || self.u.side[j] != side || !self.u.alive[j] || t == subject {
+                if !self.u.alive[j] || t == subject {
                     continue;
                 }
                 if hoist && self.catalog.card(self.u.card[j]).armor_setup_tool != want_setup {
