@@ -77,8 +77,9 @@ impl Engine<'_> {
     /// Living targetable enemies of `u`, in resolution order.
     pub(crate) fn enemies_of(&self, u: UnitIdx) -> UnitList {
         let mut list = UnitList::default();
-        for &c in self.order() {
-            if self.is_enemy(u, c) && self.is_targetable(c) {
+        let enemy_side = self.u.side[u.i()].other().index();
+        for &c in self.side_order[enemy_side].as_slice() {
+            if self.is_targetable(c) {
                 list.push(c);
             }
         }
@@ -87,8 +88,8 @@ impl Engine<'_> {
 
     pub(crate) fn allies_of(&self, u: UnitIdx, include_self: bool) -> UnitList {
         let mut list = UnitList::default();
-        for &c in self.order() {
-            if !self.is_enemy(u, c) && (include_self || c != u) && self.is_targetable(c) {
+        for &c in self.side_order[self.u.side[u.i()].index()].as_slice() {
+            if (include_self || c != u) && self.is_targetable(c) {
                 list.push(c);
             }
         }
@@ -234,10 +235,9 @@ impl Engine<'_> {
 
     /// Bloodlust: some living targetable enemy below half its maximum (800.5a).
     fn bloodlust(&self, u: UnitIdx) -> bool {
-        self.order().iter().any(|&c| {
-            self.is_enemy(u, c)
-                && self.is_targetable(c)
-                && i64::from(self.u.vitality[c.i()]) * 2 < i64::from(self.u.max_vitality[c.i()])
+        let enemy_side = self.u.side[u.i()].other().index();
+        self.side_order[enemy_side].as_slice().iter().any(|&c| {
+            self.is_targetable(c) && i64::from(self.u.vitality[c.i()]) * 2 < i64::from(self.u.max_vitality[c.i()])
         })
     }
 

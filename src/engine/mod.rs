@@ -426,6 +426,8 @@ pub struct Engine<'c> {
     order: UnitList,
     /// Each side's Tools in resolution order, for package events (800.71).
     pub(crate) tools: [UnitList; 2],
+    /// Each side's units in resolution order, so a side's scan skips the other.
+    pub(crate) side_order: [UnitList; 2],
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
     pub(crate) package_mask: [u8; 2],
@@ -454,6 +456,7 @@ impl<'c> Engine<'c> {
             first_side: Side::Left,
             order: UnitList::default(),
             tools: [UnitList::default(); 2],
+            side_order: [UnitList::default(); 2],
             package_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
@@ -479,6 +482,7 @@ impl<'c> Engine<'c> {
         self.first_side = Side::Left;
         self.order.clear();
         self.tools = [UnitList::default(); 2];
+        self.side_order = [UnitList::default(); 2];
         self.package_mask = [0; 2];
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
@@ -643,7 +647,9 @@ impl<'c> Engine<'c> {
             }
         }
         self.tools = [UnitList::default(); 2];
+        self.side_order = [UnitList::default(); 2];
         for &u in self.order.as_slice() {
+            self.side_order[self.u.side[u.i()].index()].push(u);
             if self.u.kind[u.i()] == CardKind::Tool {
                 self.tools[self.u.side[u.i()].index()].push(u);
             }
