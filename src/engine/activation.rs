@@ -562,12 +562,14 @@ impl Engine<'_> {
             return;
         }
         let catalog = self.catalog;
-        let card = catalog.card(self.u.card[u.i()]);
-        if card.passives.is_empty() || i32::from(self.depth) >= self.rules.limits.trigger_depth {
+        let card = self.u.card[u.i()];
+        if self.listens[usize::from(card.0)] & super::trigger_bit(trigger) == 0
+            || i32::from(self.depth) >= self.rules.limits.trigger_depth
+        {
             return;
         }
         self.depth += 1;
-        for p in catalog.passives_of(self.u.card[u.i()]) {
+        for p in catalog.passives_of(card) {
             if p.trigger != trigger {
                 continue;
             }

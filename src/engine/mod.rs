@@ -428,6 +428,9 @@ pub struct Engine<'c> {
     pub(crate) tools: [UnitList; 2],
     /// Each side's units in resolution order, so a side's scan skips the other.
     pub(crate) side_order: [UnitList; 2],
+    /// Per card, a bit per passive trigger it listens to (made once per
+    /// scratch): an event no passive of the card hears costs one test.
+    pub(crate) listens: Vec<u32>,
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
     pub(crate) package_mask: [u8; 2],
@@ -457,6 +460,14 @@ impl<'c> Engine<'c> {
             order: UnitList::default(),
             tools: [UnitList::default(); 2],
             side_order: [UnitList::default(); 2],
+            listens: (0..catalog.cards.len())
+                .map(|c| {
+                    catalog
+                        .passives_of(CardId(c as u16))
+                        .iter()
+                        .fold(0u32, |mask, p| mask | trigger_bit(p.trigger))
+                })
+                .collect(),
             package_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
@@ -1132,6 +1143,15 @@ impl<'c> Engine<'c> {
         }
     }
 }
+
+/// The bit of a passive trigger in [`Engine::listens`].
+#[inline]
+pub(crate) fn trigger_bit(t: Trigger) -> u32 {
+    1 << (t as u32)
+}
+
+// Every trigger needs its own bit in a `u32`.
+const _: () = assert!(Trigger::ALL.len() <= 32);
 
 /// Keyword amounts scale with tier but read no board state.
 fn keyword_amount(a: crate::ability::Amount, tier: u8) -> i32 {
