@@ -189,7 +189,8 @@ impl Manifest {
         serde_json::from_str(&text).map_err(|e| format!("{}: not a gridsim manifest: {e}", path.display()))
     }
 
-    /// Every file the manifest lists.
+    /// Every file the manifest lists: the inputs, the boards table, then
+    /// each part's fights and units files (the order audits rely on).
     pub fn files(&self) -> Vec<&FileEntry> {
         let mut out: Vec<&FileEntry> = self.inputs.iter().chain(self.boards_file.iter()).collect();
         for p in &self.parts {
@@ -219,6 +220,34 @@ fn check_file(dir: &Path, f: &FileEntry) -> Result<Option<String>, String> {
     }))
 }
 
+/// [`check_file`] for each (directory, file), in order. Hashing every file
+/// is most of the work of reading a large run (873 MB for ten million
+/// fights), so the files are shared out over every core.
+fn check_files(files: &[(&Path, &FileEntry)]) -> Result<Vec<Option<String>>, String> {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let results: Vec<OnceLock<Result<Option<String>, String>>> = files.iter().map(|_| OnceLock::new()).collect();
+    let next = AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((dir, f)) = files.get(i) else { break };
+                    let _ = results[i].set(check_file(dir, f));
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|r| r.into_inner().unwrap_or_else(|| Err("a file was not checked".into())))
+        .collect()
+}
+
 /// What an audit of a run directory found.
 #[derive(Debug, Default)]
 pub struct Audit {
@@ -238,27 +267,39 @@ pub struct Audit {
 /// Checks every file of a run directory against its manifest. With
 /// `allow_unfinished`, temporary files of an interrupted run are tolerated.
 pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, String> {
+    let files: Vec<(&Path, &FileEntry)> = m.files().into_iter().map(|f| (dir, f)).collect();
+    audit_checked(dir, m, allow_unfinished, check_files(&files)?)
+}
+
+/// The audit of a run directory whose listed files were checked already:
+/// `problems` holds the result of each file of [`Manifest::files`], in its
+/// order.
+fn audit_checked(
+    dir: &Path,
+    m: &Manifest,
+    allow_unfinished: bool,
+    problems: Vec<Option<String>>,
+) -> Result<Audit, String> {
     let mut a = Audit::default();
-    for f in &m.inputs {
-        if let Some(why) = check_file(dir, f)? {
+    let mut problems = problems.into_iter();
+    for _ in &m.inputs {
+        if let Some(why) = problems.next().flatten() {
             a.fatal
                 .push(format!("{why}; the run's copy of its inputs cannot be regenerated"));
         }
     }
-    if let Some(f) = &m.boards_file
-        && let Some(why) = check_file(dir, f)?
-    {
-        a.bad_boards = Some(why);
+    if m.boards_file.is_some() {
+        a.bad_boards = problems.next().flatten();
     }
     for p in &m.parts {
-        for f in [&p.fights_file, &p.units_file] {
-            if let Some(why) = check_file(dir, f)? {
-                a.bad_parts.push((p.index, why));
-                break;
-            }
+        // The first problem of a part names it; both files are run again.
+        let (fights, units) = (problems.next().flatten(), problems.next().flatten());
+        if let Some(why) = fights.or(units) {
+            a.bad_parts.push((p.index, why));
         }
     }
-    let listed: Vec<&str> = m.files().iter().map(|f| f.path.as_str()).collect();
+    // A set: a run of a hundred million fights lists twelve thousand files.
+    let listed: std::collections::BTreeSet<&str> = m.files().iter().map(|f| f.path.as_str()).collect();
     // A run stopped between renaming a finished file into place and
     // recording it in the manifest leaves a complete file the manifest does
     // not list yet. Those names are the run's own, so a resume writes them
@@ -271,7 +312,7 @@ pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, 
     };
     for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
-        if name == MANIFEST || listed.contains(&name.as_str()) || (allow_unfinished && unfinished) {
+        if name == MANIFEST || listed.contains(name.as_str()) || (allow_unfinished && unfinished) {
             continue;
         }
         if allow_unfinished && own_unrecorded(&name) {
@@ -312,7 +353,10 @@ fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 /// with its checksum, and no file the manifest does not explain. The first
 /// problem is the error.
 pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), String> {
-    let a = audit(dir, m, allow_unfinished)?;
+    first_problem(audit(dir, m, allow_unfinished)?)
+}
+
+fn first_problem(a: Audit) -> Result<(), String> {
     let first = a
         .fatal
         .into_iter()
@@ -323,6 +367,63 @@ pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), St
         None => Ok(()),
         Some(why) => Err(why),
     }
+}
+
+/// [`verify`]s finished run directories while `work` reads them, and returns
+/// what `work` returned only when every directory passed (otherwise the
+/// first directory's first problem, as [`verify`] names it).
+///
+/// `work` may read the inputs, boards tables and fights parts: those are
+/// checked before it starts. The units parts, seven bytes in eight of a run
+/// and read by nothing `work` does, are hashed alongside it instead of
+/// before it, so the cores hashing them and the cores aggregating overlap.
+pub fn verify_while<T>(runs: &[(PathBuf, Manifest)], work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let files: Vec<Vec<&FileEntry>> = runs.iter().map(|(_, m)| m.files()).collect();
+    // (run, index in its files) of each file: what `work` reads, the rest.
+    let (mut read, mut rest) = (Vec::new(), Vec::new());
+    for (r, (_, m)) in runs.iter().enumerate() {
+        let units: std::collections::BTreeSet<&str> = m.parts.iter().map(|p| p.units_file.path.as_str()).collect();
+        for (i, f) in files[r].iter().enumerate() {
+            let round = if units.contains(f.path.as_str()) {
+                &mut rest
+            } else {
+                &mut read
+            };
+            round.push((r, i));
+        }
+    }
+    let check = |which: &[(usize, usize)]| {
+        let jobs: Vec<(&Path, &FileEntry)> = which.iter().map(|&(r, i)| (runs[r].0.as_path(), files[r][i])).collect();
+        check_files(&jobs)
+    };
+    let mut problems: Vec<Vec<Option<String>>> = files.iter().map(|fs| vec![None; fs.len()]).collect();
+    let mut record = |which: &[(usize, usize)], found: Vec<Option<String>>| {
+        for (&(r, i), why) in which.iter().zip(found) {
+            problems[r][i] = why;
+        }
+    };
+    let first = check(&read)?;
+    let clean = first.iter().all(Option::is_none);
+    record(&read, first);
+    let out = if clean {
+        let (later, out) = std::thread::scope(|s| {
+            let later = s.spawn(|| check(&rest));
+            let out = work();
+            (later.join(), out)
+        });
+        record(
+            &rest,
+            later.map_err(|_| "checking the run's files failed".to_string())??,
+        );
+        Some(out)
+    } else {
+        record(&rest, check(&rest)?);
+        None
+    };
+    for ((dir, m), found) in runs.iter().zip(problems) {
+        first_problem(audit_checked(dir, m, false, found)?)?;
+    }
+    out.unwrap_or_else(|| Err("checking the run's files failed".into()))
 }
 
 /// Part file names: zero-padded so they sort in order.

@@ -248,34 +248,41 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
             .then(x.b.cmp(&y.b))
     });
 
-    // Keyword against keyword, from both sides of every matchup.
-    let mut versus: BTreeMap<(String, String), Acc> = BTreeMap::new();
+    // Keyword against keyword, from both sides of every matchup: counted in
+    // a grid indexed by keyword (numbered in name order), since a suite of
+    // 120 boards has 14,400 matchups, each adding to a hundred cells or so.
+    let names: Vec<&String> = {
+        let mut all: Vec<&String> = boards.iter().flat_map(|b| &b.keywords).collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let index: BTreeMap<&String, usize> = names.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let board_keywords: BTreeMap<u32, Vec<usize>> = boards
+        .iter()
+        .map(|b| (b.board_id, b.keywords.iter().map(|k| index[k]).collect()))
+        .collect();
+    let k = names.len();
+    let mut versus: Vec<Option<Acc>> = vec![None; k * k];
     for m in &tallies.matchups {
-        let (Some(l), Some(r)) = (by_id.get(&m.left), by_id.get(&m.right)) else {
+        let (Some(l), Some(r)) = (board_keywords.get(&m.left), board_keywords.get(&m.right)) else {
             continue;
         };
-        for a in &l.keywords {
-            for b in &r.keywords {
-                versus
-                    .entry((a.clone(), b.clone()))
-                    .or_default()
-                    .add(m.fights, m.left_wins, m.draws);
-            }
-        }
-        for a in &r.keywords {
-            for b in &l.keywords {
-                versus
-                    .entry((a.clone(), b.clone()))
-                    .or_default()
-                    .add(m.fights, m.right_wins, m.draws);
+        for (mine, theirs, wins) in [(l, r, m.left_wins), (r, l, m.right_wins)] {
+            for &a in mine {
+                for &b in theirs {
+                    versus[a * k + b].get_or_insert_default().add(m.fights, wins, m.draws);
+                }
             }
         }
     }
     let keyword_versus = versus
         .into_iter()
-        .map(|((a, b), acc)| VersusCell {
-            a,
-            b,
+        .enumerate()
+        .filter_map(|(cell, acc)| acc.map(|acc| (cell, acc)))
+        .map(|(cell, acc)| VersusCell {
+            a: names[cell / k].clone(),
+            b: names[cell % k].clone(),
             fights: acc.n,
             wins: acc.wins,
             draws: acc.draws,

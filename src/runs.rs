@@ -342,27 +342,29 @@ pub fn replay(dir: &Path, fight_id: u64, with_log: bool) -> Result<Replayed, Vec
 
 /// Reads run directories (one run, or the shards of one run) into a
 /// report: every directory verified, every pair checked to be the same run.
+/// The report is built while the files it does not read are still being
+/// hashed, and returned only once every file of every directory passed.
 pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
     let mut manifests = Vec::new();
     for d in dirs {
-        let m = Manifest::read(d)?;
-        dataset::verify(d, &m, false)?;
-        manifests.push((d.clone(), m));
+        manifests.push((d.clone(), Manifest::read(d)?));
     }
-    let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
-    for (d, m) in &manifests[1..] {
-        first
-            .identity
-            .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
-            .map_err(|e| {
-                format!(
-                    "{}: not a shard of the same run as {}: {e}",
-                    d.display(),
-                    first_dir.display()
-                )
-            })?;
-    }
-    report::from_verified_runs(&manifests, s)
+    dataset::verify_while(&manifests, || {
+        let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
+        for (d, m) in &manifests[1..] {
+            first
+                .identity
+                .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
+                .map_err(|e| {
+                    format!(
+                        "{}: not a shard of the same run as {}: {e}",
+                        d.display(),
+                        first_dir.display()
+                    )
+                })?;
+        }
+        report::from_verified_runs(&manifests, s)
+    })
 }
 
 /// Builds the report of `run_dirs` (compared with `baseline` if given) and

@@ -375,3 +375,166 @@ fn report_writes_three_files_and_alarms_on_outliers() {
         .expect("runs");
     assert_eq!(alarmed.status.code(), Some(3));
 }
+
+/// The tallies the old in-memory query gave: per matchup, and per board as
+/// the union of a left and a right selection. The streamed tallies must
+/// equal them.
+fn in_memory_tallies(files: &[PathBuf]) -> (Vec<[u64; 6]>, Vec<[u64; 4]>) {
+    use polars::prelude::*;
+    let frames: Vec<LazyFrame> = files
+        .iter()
+        .map(|f| {
+            let path = PlRefPath::try_from_path(f).expect("path");
+            LazyFrame::scan_parquet(path, ScanArgsParquet::default()).expect("scan")
+        })
+        .collect();
+    let fights = concat(frames, UnionArgs::default()).expect("concat");
+    let win = |side: &str| col("winner").eq(lit(side.to_string())).cast(DataType::UInt64);
+    let rows = |df: DataFrame| -> Vec<Vec<u64>> {
+        let columns: Vec<Vec<u64>> = df
+            .columns()
+            .iter()
+            .map(|c| {
+                let s = c.as_materialized_series().cast(&DataType::UInt64).expect("cast");
+                s.u64().expect("u64").into_no_null_iter().collect()
+            })
+            .collect();
+        (0..df.height())
+            .map(|i| columns.iter().map(|c| c[i]).collect())
+            .collect()
+    };
+    let matchups = fights
+        .clone()
+        .group_by([col("left_board"), col("right_board")])
+        .agg([
+            len().alias("n"),
+            win("left").sum().alias("lw"),
+            win("right").sum().alias("rw"),
+            win("draw").sum().alias("d"),
+        ])
+        .sort(["left_board", "right_board"], SortMultipleOptions::default())
+        .collect()
+        .expect("matchups");
+    let side = |board: &str, me: &str| {
+        fights
+            .clone()
+            .select([col(board).alias("board_id"), win(me).alias("w"), win("draw").alias("d")])
+    };
+    let boards = concat(
+        [side("left_board", "left"), side("right_board", "right")],
+        UnionArgs::default(),
+    )
+    .expect("union")
+    .group_by([col("board_id")])
+    .agg([len().alias("n"), col("w").sum(), col("d").sum()])
+    .sort(["board_id"], SortMultipleOptions::default())
+    .collect()
+    .expect("boards");
+    (
+        rows(matchups)
+            .into_iter()
+            .map(|r| [r[0], r[1], r[2], r[3], r[4], r[5]])
+            .collect(),
+        rows(boards).into_iter().map(|r| [r[0], r[1], r[2], r[3]]).collect(),
+    )
+}
+
+fn streamed_tallies(files: &[PathBuf]) -> (Vec<[u64; 6]>, Vec<[u64; 4]>) {
+    let t = gridsim::analysis::tally(files).expect("tally");
+    let matchups = t
+        .matchups
+        .iter()
+        .map(|m| {
+            let (l, r) = (u64::from(m.left), u64::from(m.right));
+            [l, r, m.fights, m.left_wins, m.right_wins, m.draws]
+        })
+        .collect();
+    let boards = t
+        .boards
+        .iter()
+        .map(|b| [u64::from(b.board_id), b.fights, b.wins, b.draws])
+        .collect();
+    assert_eq!(t.fights, t.matchups.iter().map(|m| m.fights).sum::<u64>());
+    (matchups, boards)
+}
+
+#[test]
+fn streamed_tallies_equal_the_in_memory_query_with_more_matchups_than_polars_keeps_hot() {
+    // The default suite's 120 boards make 14,400 matchups: more groups than
+    // polars' streaming group-by keeps in its hot table (4,096).
+    let out = scratch("many-matchups");
+    let o = gridsim(&[
+        "run",
+        "configs/suites/default.toml",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--fights",
+        "40000",
+        "--part-size",
+        "6000",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = out.join("default-seed20261129");
+    let m = Manifest::read(&dir).expect("manifest");
+    let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.fights_file.path)).collect();
+    let (matchups, boards) = streamed_tallies(&files);
+    assert!(matchups.len() > 4096, "{} matchups", matchups.len());
+    assert_eq!(matchups.iter().map(|m| m[2]).sum::<u64>(), 40_000);
+    assert_eq!((matchups, boards), in_memory_tallies(&files));
+}
+
+#[test]
+fn tallies_count_odd_rows_as_the_in_memory_query_does() {
+    use polars::prelude::*;
+    // Rows gridsim never writes: board ids past the dense grid, a board
+    // against itself, a winner that is no outcome, no winner at all.
+    let dir = scratch("odd-rows");
+    let path = dir.join("fights-000000.parquet");
+    let mut df = DataFrame::new_infer_height(vec![
+        Column::new("left_board".into(), [0u32, 0, 5000, 5000, 7, 7, 7]),
+        Column::new("right_board".into(), [1u32, 1, 2, 2, 7, 7, 1]),
+        Column::new(
+            "winner".into(),
+            [
+                Some("left"),
+                Some("draw"),
+                Some("right"),
+                Some("nobody"),
+                Some("left"),
+                None,
+                Some("right"),
+            ],
+        ),
+    ])
+    .expect("frame");
+    let file = std::fs::File::create(&path).expect("create");
+    ParquetWriter::new(file).finish(&mut df).expect("write");
+    let files = vec![path];
+    let (matchups, boards) = streamed_tallies(&files);
+    assert_eq!(
+        matchups,
+        vec![
+            [0, 1, 2, 1, 0, 1],
+            [7, 1, 1, 0, 1, 0],
+            [7, 7, 2, 1, 0, 0],
+            [5000, 2, 2, 0, 1, 0]
+        ]
+    );
+    // Board 7 met itself twice: two fights on each side, its one win counted
+    // once (on the left), as the union of a left and a right selection does.
+    assert_eq!(
+        boards,
+        vec![[0, 2, 1, 1], [1, 3, 1, 1], [2, 2, 1, 0], [7, 5, 1, 0], [5000, 2, 0, 0]]
+    );
+    assert_eq!((matchups, boards), in_memory_tallies(&files));
+}
+
+#[test]
+fn a_run_in_a_folder_whose_name_looks_like_a_pattern_reports() {
+    // The report reads exactly the files the manifest lists: `[` and `*` in
+    // a folder's name are characters, not a pattern to expand.
+    let out = scratch("pattern").join("runs [v2] *");
+    let dir = run(&out, &["--fights", "1500"]);
+    let plain = run(&scratch("pattern-plain"), &["--fights", "1500"]);
+    assert_eq!(report_json(&[dir]), report_json(&[plain]));
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# gridsim's report against DuckDB on the same run directory, on the same
+# machine, alternately, so a busy machine slows each alike.
+#
+#   benches/duckdb_compare.sh RUN_DIR [ROUNDS]
+#
+# GRIDSIM names the binary (default: target/release/gridsim, or
+# $CARGO_TARGET_DIR/release/gridsim). DuckDB is installed with pip if
+# missing. One untimed round of each warms the page cache and gives the
+# figures checked: DuckDB's per-card fights, wins and draws (and the losses
+# and rates derived from them) must equal the `cards` table of gridsim's
+# summary.json exactly. Then, for each round, in rotating order:
+#   - gridsim: `gridsim report RUN_DIR` as a person runs it (wall seconds of
+#     the whole command: the SHA-256 of every file of the run, the
+#     aggregation, every table of the report, HTML, Markdown and JSON);
+#   - duckdb: a Python process computing the card table with DuckDB (wall
+#     seconds, Python start and `import duckdb` included), and its query
+#     alone;
+#   - duckdb+sha: the same process also checking the SHA-256 of every file
+#     the manifest lists, as gridsim does, so both give the same guarantee.
+# Prints every measurement, the medians, and whether the figures agree;
+# exits non-zero when they do not.
+set -euo pipefail
+run=${1:?usage: benches/duckdb_compare.sh RUN_DIR [ROUNDS]}
+rounds=${2:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+gridsim=${GRIDSIM:-${CARGO_TARGET_DIR:-$here/../target}/release/gridsim}
+[[ -x $gridsim ]] || { echo "no gridsim binary at $gridsim (cargo build --release, or set GRIDSIM)" >&2; exit 2; }
+python3 -c 'import duckdb' 2>/dev/null || python3 -m pip install --quiet duckdb
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+now() { date +%s.%N; }
+seconds_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["seconds"])' "$1"; }
+# Each prints "wall [query-alone]".
+time_gridsim() {
+  local start end
+  start=$(now)
+  "$gridsim" report "$run" --out "$scratch/report" > /dev/null
+  end=$(now)
+  echo "$end - $start" | bc -l
+}
+time_duckdb() {
+  local start end
+  start=$(now)
+  python3 "$here/duckdb_compare.py" query "$run" "$scratch/$1.json" ${2:-}
+  end=$(now)
+  echo "$(echo "$end - $start" | bc -l) $(seconds_of "$scratch/$1.json")"
+}
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+fights=$(python3 -c 'import json,sys; print(sum(p["fights"] for p in json.load(open(sys.argv[1]))["parts"]))' "$run/manifest.json")
+echo "run: $run ($fights fights, $(du -sh "$run" | cut -f1)); gridsim: $gridsim"
+echo "duckdb $(python3 -c 'import duckdb; print(duckdb.__version__)'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+time_gridsim > /dev/null
+time_duckdb duck > /dev/null
+time_duckdb sha --checksums > /dev/null
+agree=yes
+python3 "$here/duckdb_compare.py" check "$scratch/duck.json" "$scratch"/report/*/summary.json || agree=no
+python3 "$here/duckdb_compare.py" check "$scratch/sha.json" "$scratch"/report/*/summary.json > /dev/null || agree=no
+
+: > "$scratch/g"; : > "$scratch/d"; : > "$scratch/q"; : > "$scratch/s"
+orders=("gridsim duckdb sha" "duckdb sha gridsim" "sha gridsim duckdb")
+for r in $(seq 1 "$rounds"); do
+  for which in ${orders[$(( (r - 1) % 3 ))]}; do
+    case $which in
+      gridsim)
+        g=$(time_gridsim); echo "$g" >> "$scratch/g"
+        printf 'round %d  gridsim report  %7.3f s\n' "$r" "$g" ;;
+      duckdb)
+        read -r d q < <(time_duckdb duck); echo "$d" >> "$scratch/d"; echo "$q" >> "$scratch/q"
+        printf 'round %d  duckdb          %7.3f s  (query alone %.3f s)\n' "$r" "$d" "$q" ;;
+      sha)
+        read -r s _ < <(time_duckdb sha --checksums); echo "$s" >> "$scratch/s"
+        printf 'round %d  duckdb+sha      %7.3f s\n' "$r" "$s" ;;
+    esac
+  done
+done
+g=$(median < "$scratch/g"); d=$(median < "$scratch/d"); q=$(median < "$scratch/q"); s=$(median < "$scratch/s")
+printf '\nmedian  gridsim report %.3f s   duckdb %.3f s (query alone %.3f s)   duckdb+sha %.3f s\n' "$g" "$d" "$q" "$s"
+printf 'time over gridsim'"'"'s: duckdb %.2fx, its query alone %.2fx, duckdb+sha %.2fx   figures agree: %s\n' \
+  "$(echo "$d / $g" | bc -l)" "$(echo "$q / $g" | bc -l)" "$(echo "$s / $g" | bc -l)" "$agree"
+[[ $agree == yes ]]
