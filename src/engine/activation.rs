@@ -24,11 +24,8 @@ impl Engine<'_> {
             _ => {}
         }
         let floor = self.rules.targeting.focus_floor;
-        // Each candidate's Focus is read once (a pool is one side's units).
-        let mut weights = [0i32; super::MAX_UNITS_PER_SIDE];
-        if pool.len() > weights.len() {
-            return self.focus_pick_wide(pool);
-        }
+        // Each candidate's Focus is read once.
+        let mut weights = [0i32; super::MAX_UNITS];
         let mut total: i64 = 0;
         for (w, &u) in weights.iter_mut().zip(pool) {
             *w = self.focus(u).max(floor);
@@ -38,22 +35,6 @@ impl Engine<'_> {
         let mut roll = i64::from(self.rng.below(total));
         for (&w, &u) in weights.iter().zip(pool) {
             roll -= i64::from(w);
-            if roll < 0 {
-                return Some(u);
-            }
-        }
-        pool.last().copied()
-    }
-
-    /// [`Engine::focus_pick`] for a pool wider than one side: the same draw,
-    /// reading each Focus twice instead of keeping it.
-    fn focus_pick_wide(&mut self, pool: &[UnitIdx]) -> Option<UnitIdx> {
-        let floor = self.rules.targeting.focus_floor;
-        let total: i64 = pool.iter().map(|&u| i64::from(self.focus(u).max(floor))).sum();
-        let total = total.clamp(1, i64::from(u32::MAX)) as u32;
-        let mut roll = i64::from(self.rng.below(total));
-        for &u in pool {
-            roll -= i64::from(self.focus(u).max(floor));
             if roll < 0 {
                 return Some(u);
             }
