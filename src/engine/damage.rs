@@ -161,6 +161,8 @@ impl Engine<'_> {
             self.u.insurance[t] -= plain_spent;
             dmg -= plain_absorbed;
             report.insurance_absorbed = sub_absorbed + plain_absorbed;
+            // The insured stat layer (Speed too) leaves with the last point.
+            self.touch_clock(target);
             if sub_spent > 0 {
                 self.emit(
                     EventKind::SubrogatedSpent,
@@ -397,6 +399,7 @@ impl Engine<'_> {
             return;
         }
         self.u.alive[i] = false;
+        self.touch_clock(u);
         if self.is_combatant(u) {
             let side = self.u.side[i].index();
             self.standing[side] = self.standing[side].saturating_sub(1);

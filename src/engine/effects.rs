@@ -64,6 +64,7 @@ impl Engine<'_> {
         self.u.burn_source[i] = source;
         if self.u.burn_next_ms[i] == NEVER {
             self.u.burn_next_ms[i] = self.now.saturating_add(self.rules.burn.tick_ms);
+            self.touch_clock(u);
         }
         self.emit(kind, u, source, amount, self.u.burn[i], rule);
     }
@@ -78,6 +79,7 @@ impl Engine<'_> {
         self.u.venom_source[i] = source;
         if self.u.venom_next_ms[i] == NEVER {
             self.u.venom_next_ms[i] = self.now.saturating_add(self.rules.venom.tick_ms);
+            self.touch_clock(u);
         }
         self.emit(EventKind::VenomApplied, u, source, amount, self.u.venom[i], "800.73a");
     }
@@ -97,6 +99,8 @@ impl Engine<'_> {
     /// of the burning unit (800.8b-800.8g, 900.33a-900.33c).
     pub fn burn_tick(&mut self, u: UnitIdx) {
         let i = u.i();
+        // Every path below reschedules or ends the tick.
+        self.touch_clock(u);
         let burn = self.u.burn[i];
         if burn <= 0 {
             self.u.burn_next_ms[i] = NEVER;
@@ -185,6 +189,8 @@ impl Engine<'_> {
     /// roll) rounded down, at least 1 (800.73a).
     pub fn venom_tick(&mut self, u: UnitIdx) {
         let i = u.i();
+        // Every path below reschedules or ends the tick.
+        self.touch_clock(u);
         let stacks = self.u.venom[i];
         if stacks <= 0 {
             self.u.venom_next_ms[i] = NEVER;
@@ -288,6 +294,7 @@ impl Engine<'_> {
             UnitIdx::NONE
         };
         let cap = self.rules.crush.windows_per_unit as usize;
+        self.touch_clock(u);
         self.u.crush[u.i()].add(
             crate::engine::CrushWindow {
                 amount,
@@ -308,6 +315,7 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
+        self.touch_clock(u);
         if self.u.smash_ms[i] > 0 {
             self.u.smash_ms[i] = self.u.smash_ms[i].saturating_add(duration_ms);
             self.emit(
@@ -343,6 +351,7 @@ impl Engine<'_> {
             return;
         }
         self.u.stun_ms[u.i()] = duration_ms;
+        self.touch_clock(u);
         self.emit(EventKind::Stunned, u, source, duration_ms, 0, "800.68a");
     }
 
@@ -361,6 +370,7 @@ impl Engine<'_> {
         };
         let i = u.i();
         self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
+        self.touch_clock(u);
         self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
     }
 
@@ -376,6 +386,7 @@ impl Engine<'_> {
         };
         let i = u.i();
         self.u.prismbreak_ms[i] = self.u.prismbreak_ms[i].saturating_add(add);
+        self.touch_clock(u);
         self.emit(
             EventKind::Prismbroken,
             u,
@@ -398,6 +409,7 @@ impl Engine<'_> {
             self.rules.entrap.duration_ms
         };
         self.u.entrap_ms[u.i()] = d;
+        self.touch_clock(u);
         self.emit(EventKind::Entrapped, u, source, d, 0, "800.19a");
     }
 
@@ -407,6 +419,8 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
+        // Holding Insurance brings in the insured stat layer, Speed included.
+        self.touch_clock(u);
         if subrogated {
             self.u.subrogated[i] = self.u.subrogated[i].saturating_add(points);
         } else {
@@ -440,6 +454,7 @@ impl Engine<'_> {
         }
         let i = u.i();
         self.u.dread[i] = self.u.dread[i].saturating_add(stacks);
+        self.touch_clock(u);
         self.emit(EventKind::DreadApplied, u, source, stacks, self.u.dread[i], "800.17a");
     }
 
@@ -470,6 +485,7 @@ impl Engine<'_> {
                 break;
             };
             self.u.dread[d.i()] -= 1;
+            self.touch_clock(d);
             taken += 1;
             self.emit(EventKind::DreadRemoved, d, source, 1, self.u.dread[d.i()], "800.30b");
             if self.u.dread[d.i()] == 0
@@ -523,6 +539,7 @@ impl Engine<'_> {
         }
         let removed = self.u.freeze_ms[i];
         self.u.freeze_ms[i] = 0;
+        self.touch_clock(u);
         self.emit(EventKind::Shattered, u, source, removed, 0, "800.62b");
         removed
     }
@@ -557,6 +574,7 @@ impl Engine<'_> {
         let before = self.u.vitality[i];
         self.u.vitality[i] = before.saturating_add(amount).min(self.u.max_vitality[i]);
         self.u.alive[i] = true;
+        self.touch_clock(u);
         self.emit(
             EventKind::Repaired,
             u,
@@ -586,6 +604,7 @@ impl Engine<'_> {
             Stat::Focus => &mut self.u.focus_bonus[i],
         };
         *col = col.saturating_add(delta);
+        self.touch_clock(u);
         self.emit(EventKind::StatChanged, u, source, delta, stat as i32, "900.10a");
     }
 }

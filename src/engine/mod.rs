@@ -293,6 +293,12 @@ unit_columns! {
     /// Charge per ms over the current step, 0 when not charging; computed
     /// once per step by `next_event_ms` and used by `advance_clock`.
     rate_now: i32 = 0,
+    /// The unit's next own event (charge full, a timed status ending, a
+    /// Crush or Smash expiry, a Burn or Venom tick), absolute ms, and the
+    /// latter two kinds apart: cached by `refresh_clock`, see `Engine::clock_stale`.
+    next_ms: i32 = NEVER,
+    next_expiry_ms: i32 = NEVER,
+    next_tick_ms: i32 = NEVER,
     last_target: UnitIdx = UnitIdx::NONE,
     // Tallies for results.
     activations: u32 = 0,
@@ -301,6 +307,12 @@ unit_columns! {
     healing: i64 = 0,
     kills: u32 = 0,
     deaths: u32 = 0,
+}
+
+/// One bit for each of the first `count` units.
+#[inline]
+fn live_mask(count: usize) -> u64 {
+    if count >= 64 { u64::MAX } else { (1u64 << count) - 1 }
 }
 
 /// A unit's timed statuses, read together by the clock.
@@ -438,6 +450,21 @@ pub struct Engine<'c> {
     pub(crate) ward_possible: [bool; 2],
     /// Per side, living combatants: kept by `kill`, read by `check_end`.
     standing: [u16; 2],
+    /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
+    /// all units, found by `next_event_ms`: `resolve_due` skips a pass
+    /// whose first event is later than now.
+    expiry_next_ms: i32,
+    tick_next_ms: i32,
+    /// Units whose cached clock (`rate_now`, `next_ms`, ...) may be out of
+    /// date, one bit per unit. Every write to a column the clock reads
+    /// marks its unit (`touch_clock`); `next_event_ms` refreshes only the
+    /// marked units. Between events a unit's absolute next event does not
+    /// move (its remaining times shrink as `now` grows), so an untouched
+    /// unit's cache stays exact. Debug builds check this every step.
+    clock_stale: u64,
+    /// Units with a timed status running, one bit per unit, so the clock
+    /// ticks only those.
+    timed: u64,
     /// Nesting depth of passive reactions (900.38e).
     depth: u8,
     outcome: Option<Outcome>,
@@ -471,6 +498,10 @@ impl<'c> Engine<'c> {
             package_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
+            expiry_next_ms: NEVER,
+            tick_next_ms: NEVER,
+            clock_stale: u64::MAX,
+            timed: 0,
             depth: 0,
             outcome: None,
         }
@@ -497,6 +528,8 @@ impl<'c> Engine<'c> {
         self.package_mask = [0; 2];
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
+        self.clock_stale = u64::MAX;
+        self.timed = 0;
         self.depth = 0;
         self.outcome = None;
     }
@@ -839,58 +872,128 @@ impl<'c> Engine<'c> {
             && !self.u.dormant[i]
     }
 
-    fn next_event_ms(&mut self) -> i32 {
+    /// Sets a unit's charge from outside the clock (activation, scenario
+    /// state): its cached due time no longer holds.
+    pub(crate) fn set_charge(&mut self, u: UnitIdx, charge: i32) {
+        self.u.charge[u.i()] = charge;
+        self.touch_clock(u);
+    }
+
+    /// Marks a unit whose clock inputs changed: alive, charging gates,
+    /// Speed and its layers, timed statuses, tier, Crush windows, Burn and
+    /// Venom schedules, charge.
+    #[inline]
+    pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
+        self.clock_stale |= 1u64 << u.i();
+    }
+
+    /// A unit's clock from its columns: charge rate, next event, next
+    /// expiry, next damage-over-time tick, and whether a timer runs.
+    fn clock_of(&self, i: usize) -> (i32, i32, i32, i32, bool) {
+        if !self.u.alive[i] {
+            return (0, NEVER, NEVER, NEVER, false);
+        }
         let now = self.now;
-        let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
-        let threshold = self.rules.clock.charge_to_activate;
-        for i in self.u.indices() {
-            if !self.u.alive[i] {
-                self.u.rate_now[i] = 0;
-                continue;
-            }
-            let u = UnitIdx(i as u8);
-            let mut rate = 0;
-            if self.is_charging(u) {
-                rate = self.charge_rate(u);
-                let missing = (threshold - self.u.charge[i]).max(0);
-                next = next.min(now.saturating_add((missing + rate - 1) / rate));
-            }
-            self.u.rate_now[i] = rate;
-            next = next
-                .min(self.u.burn_next_ms[i])
-                .min(self.u.venom_next_ms[i])
-                .min(self.u.crush[i].earliest_expiry());
-            let timers = Timers::of(&self.u, i);
-            if timers.any() {
-                for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
-                    if remaining > 0 {
-                        next = next.min(now.saturating_add(remaining));
-                    }
+        let u = UnitIdx(i as u8);
+        let mut next = NEVER;
+        let mut rate = 0;
+        if self.is_charging(u) {
+            rate = self.charge_rate(u);
+            let missing = (self.rules.clock.charge_to_activate - self.u.charge[i]).max(0);
+            next = now.saturating_add((missing + rate - 1) / rate);
+        }
+        let tick = self.u.burn_next_ms[i].min(self.u.venom_next_ms[i]);
+        let mut expiry = self.u.crush[i].earliest_expiry();
+        let timers = Timers::of(&self.u, i);
+        if timers.any() {
+            for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
+                if remaining > 0 {
+                    next = next.min(now.saturating_add(remaining));
                 }
-                // 800.27c: Freeze's timer pauses while Prismbroken.
-                if timers.freeze > 0 && timers.prismbreak == 0 {
-                    next = next.min(now.saturating_add(timers.freeze));
-                }
+            }
+            // 800.27c: Freeze's timer pauses while Prismbroken.
+            if timers.freeze > 0 && timers.prismbreak == 0 {
+                next = next.min(now.saturating_add(timers.freeze));
             }
         }
-        next.max(now)
+        // 800.65a: a Smashed unit returns to its tier when Smash ends.
+        if self.u.tier[i] != self.u.native_tier[i] {
+            expiry = expiry.min(now.saturating_add(timers.smash));
+        }
+        (rate, next.min(tick).min(expiry), expiry, tick, timers.any())
+    }
+
+    fn refresh_clock(&mut self, i: usize) {
+        let (rate, next, expiry, tick, timed) = self.clock_of(i);
+        self.u.rate_now[i] = rate;
+        self.u.next_ms[i] = next;
+        self.u.next_expiry_ms[i] = expiry;
+        self.u.next_tick_ms[i] = tick;
+        let bit = 1u64 << i;
+        self.timed = if timed { self.timed | bit } else { self.timed & !bit };
+    }
+
+    fn next_event_ms(&mut self) -> i32 {
+        let live = self.u.indices();
+        let mut stale = self.clock_stale & live_mask(live.end);
+        while stale != 0 {
+            self.refresh_clock(stale.trailing_zeros() as usize);
+            stale &= stale - 1;
+        }
+        self.clock_stale = 0;
+        #[cfg(debug_assertions)]
+        for i in self.u.indices() {
+            let (rate, next, expiry, tick, timed) = self.clock_of(i);
+            let cached = (
+                self.u.rate_now[i],
+                self.u.next_ms[i],
+                self.u.next_expiry_ms[i],
+                self.u.next_tick_ms[i],
+                self.timed & (1u64 << i) != 0,
+            );
+            debug_assert_eq!(
+                cached,
+                (rate, next, expiry, tick, timed),
+                "unit {i}'s cached clock went stale at {} ms: a write missed touch_clock",
+                self.now
+            );
+        }
+        let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
+        let mut expiry_next = NEVER;
+        let mut tick_next = NEVER;
+        for i in live {
+            next = next.min(self.u.next_ms[i]);
+            expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
+            tick_next = tick_next.min(self.u.next_tick_ms[i]);
+        }
+        self.tick_next_ms = tick_next;
+        self.expiry_next_ms = expiry_next;
+        next.max(self.now)
     }
 
     /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
     /// it never crosses an event, so rates and pauses are constant over it.
     fn advance_clock(&mut self, dt: i32) {
         for i in self.u.indices() {
-            // The rate was fixed for this step by `next_event_ms` (0 when the
-            // unit is dead or not charging).
+            // The rate was fixed by `refresh_clock` (0 when the unit is dead
+            // or not charging).
             let rate = self.u.rate_now[i];
             if rate != 0 {
                 self.u.charge[i] = self.u.charge[i].saturating_add(rate.saturating_mul(dt));
             }
-            if !self.u.alive[i] || !Timers::of(&self.u, i).any() {
-                continue;
-            }
+        }
+        let mut timed = self.timed;
+        while timed != 0 {
+            let i = timed.trailing_zeros() as usize;
+            timed &= timed - 1;
             let frozen_paused = self.u.prismbreak_ms[i] > 0;
-            let tick = |v: &mut i32| *v = (*v - dt).max(0);
+            let mut ended = false;
+            let mut tick = |v: &mut i32| {
+                if *v > 0 {
+                    *v = (*v - dt).max(0);
+                    ended |= *v == 0;
+                }
+            };
             tick(&mut self.u.stun_ms[i]);
             tick(&mut self.u.entrap_ms[i]);
             tick(&mut self.u.prismbreak_ms[i]);
@@ -898,6 +1001,11 @@ impl<'c> Engine<'c> {
                 tick(&mut self.u.freeze_ms[i]);
             }
             tick(&mut self.u.smash_ms[i]);
+            // A status ending changes what the unit does next (charging,
+            // Freeze's pause, Smash's expiry).
+            if ended {
+                self.clock_stale |= 1u64 << i;
+            }
         }
     }
 
@@ -905,12 +1013,17 @@ impl<'c> Engine<'c> {
     /// then overtime, then activations, each in resolution order.
     fn resolve_due(&mut self) {
         let order = self.order;
-        for &u in order.as_slice() {
-            self.expire_timers(u);
+        // Nothing before these passes moves an expiry or a tick earlier, so
+        // the earliest found by `next_event_ms` still decides (burn and
+        // venom ticks are scheduled at least one positive interval ahead).
+        if self.expiry_next_ms <= self.now {
+            for &u in order.as_slice() {
+                self.expire_timers(u);
+            }
         }
         for &u in order.as_slice() {
-            if self.outcome.is_some() {
-                return;
+            if self.outcome.is_some() || self.tick_next_ms > self.now {
+                break;
             }
             if self.u.burn_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.burn_tick(u);
@@ -931,7 +1044,7 @@ impl<'c> Engine<'c> {
             }
             let i = u.i();
             if self.u.charge[i] >= threshold && self.is_charging(u) {
-                self.u.charge[i] -= threshold;
+                self.set_charge(u, self.u.charge[i] - threshold);
                 self.activate(u, UnitIdx::NONE);
                 self.check_end();
             }
@@ -942,6 +1055,7 @@ impl<'c> Engine<'c> {
         let i = u.i();
         if self.u.crush[i].earliest_expiry() <= self.now {
             let total = self.u.crush[i].expire(self.now);
+            self.touch_clock(u);
             if total != 0 {
                 self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
             }
@@ -1134,6 +1248,7 @@ impl<'c> Engine<'c> {
         let old_max = i64::from(self.u.max_vitality[i].max(1));
         self.u.tier[i] = tier;
         self.u.line[i] = self.catalog.card(self.u.card[i]).at_tier(tier);
+        self.touch_clock(u);
         let new_max = self.line(u).vitality.max(1);
         let vit = i64::from(self.u.vitality[i]);
         let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;
@@ -1152,6 +1267,8 @@ pub(crate) fn trigger_bit(t: Trigger) -> u32 {
 
 // Every trigger needs its own bit in a `u32`.
 const _: () = assert!(Trigger::ALL.len() <= 32);
+// The clock's unit masks (`clock_stale`, `timed`) hold one bit per unit.
+const _: () = assert!(MAX_UNITS <= 64);
 
 /// Keyword amounts scale with tier but read no board state.
 fn keyword_amount(a: crate::ability::Amount, tier: u8) -> i32 {
