@@ -536,19 +536,27 @@ impl Engine<'_> {
     /// Resolves `u`'s passive lines for `trigger` (400.6, reconstructed):
     /// directly, with no activation (900.8b), while the unit lives, with
     /// nesting cut off at the configured depth (900.38e).
+    #[inline]
     pub fn dispatch(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx) {
         // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
         // passives contribute nothing (an Entrapped unit still hears, 800.19g).
         if u.is_none() || !self.u.alive[u.i()] || self.u.dormant[u.i()] {
             return;
         }
-        let catalog = self.catalog;
         let card = self.u.card[u.i()];
         if self.listens[usize::from(card.0)] & super::trigger_bit(trigger) == 0
             || i32::from(self.depth) >= self.rules.limits.trigger_depth
         {
             return;
         }
+        self.resolve_passives(u, card, trigger, other);
+    }
+
+    /// The body of `dispatch`, kept out of line so the common case (nobody
+    /// listens) is a few tests at the call site.
+    #[inline(never)]
+    fn resolve_passives(&mut self, u: UnitIdx, card: crate::catalog::CardId, trigger: Trigger, other: UnitIdx) {
+        let catalog = self.catalog;
         self.depth += 1;
         for p in catalog.passives_of(card) {
             if p.trigger != trigger {

@@ -32,14 +32,18 @@ impl FightRng {
     /// Uniform in `0..n`; `n` must be at least 1.
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        // Lemire's multiply-shift with rejection: unbiased and cheap.
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            let m = u64::from(self.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
-                return (m >> 32) as u32;
+        // Lemire's multiply-shift with rejection: unbiased and cheap. The
+        // rejection threshold (2^32 mod n) is below n, so a low half of at
+        // least n is always accepted and the division is needed only when
+        // it is smaller: the same draws, without a division per draw.
+        let mut m = u64::from(self.next_u32()) * u64::from(n);
+        if (m as u32) < n {
+            let threshold = n.wrapping_neg() % n;
+            while (m as u32) < threshold {
+                m = u64::from(self.next_u32()) * u64::from(n);
             }
         }
+        (m >> 32) as u32
     }
 
     /// True with probability `percent`/100 (clamped into 0..=100).
@@ -72,6 +76,28 @@ mod tests {
 
     const SNAPSHOT_SEED42_FIGHT0: [u32; 4] = [962419617, 2928721845, 628724104, 4081401798];
     const SNAPSHOT_SEED42_FIGHT7: [u32; 2] = [901654480, 551931016];
+
+    /// The division-free fast path draws exactly what the plain rejection
+    /// loop draws (same values, same stream consumption).
+    #[test]
+    fn below_matches_the_plain_rejection_loop() {
+        let plain = |r: &mut FightRng, n: u32| {
+            let threshold = n.wrapping_neg() % n;
+            loop {
+                let m = u64::from(r.next_u32()) * u64::from(n);
+                if (m as u32) >= threshold {
+                    return (m >> 32) as u32;
+                }
+            }
+        };
+        let (mut fast, mut slow) = (FightRng::for_fight(9, 3), FightRng::for_fight(9, 3));
+        for n in (1..200u32).chain([1 << 31, (1 << 31) + 1, u32::MAX, 3_000_000_019]) {
+            for _ in 0..50 {
+                assert_eq!(fast.below(n), plain(&mut slow, n), "n = {n}");
+            }
+        }
+        assert_eq!(fast.next_u32(), slow.next_u32(), "streams drifted apart");
+    }
 
     #[test]
     fn below_stays_in_range_and_reaches_every_value() {

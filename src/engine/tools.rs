@@ -10,6 +10,7 @@ impl Engine<'_> {
     /// ally-activated passes). `subject` is the unit the event is about;
     /// `target` the activating ally's target, or the attacker or killer.
     /// Tools worn to 0 are destroyed at the end of the pass (900.34c).
+    #[inline]
     pub(crate) fn run_packages(
         &mut self,
         event: PackageEvent,
@@ -30,6 +31,20 @@ impl Engine<'_> {
         if self.package_mask[side.index()] & (1 << (event as u8)) == 0 {
             return;
         }
+        self.run_side_packages(side, event, timing, subject, target);
+    }
+
+    /// The body of `run_packages`, kept out of line so an event no Tool
+    /// listens to costs a few tests at the call site.
+    #[inline(never)]
+    fn run_side_packages(
+        &mut self,
+        side: crate::spec::Side,
+        event: PackageEvent,
+        timing: Option<PackageTiming>,
+        subject: UnitIdx,
+        target: UnitIdx,
+    ) {
         let mut tools = UnitList::default();
         // 900.3c: Tools holding an immediate activation Crush or Smash first.
         let hoist = event == PackageEvent::AllyActivated && timing == Some(PackageTiming::Immediate);
