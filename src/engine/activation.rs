@@ -150,8 +150,11 @@ impl Engine<'_> {
         }
         ctx.joins_hit = false;
 
-        // 800.5c: Bloodlust's wounded-enemy sample is taken before the hit.
-        ctx.bloodlust_sample = Some(self.bloodlust(u));
+        // 800.5c: Bloodlust's wounded-enemy sample is taken before the hit,
+        // for the post-damage clauses that read it.
+        if self.facts[usize::from(card_id.0)].samples_bloodlust {
+            ctx.bloodlust_sample = Some(self.bloodlust(u));
+        }
 
         if card.base_hit || ctx.bonus > 0 {
             let base = if card.base_hit { self.power(u) } else { 0 };
@@ -544,7 +547,7 @@ impl Engine<'_> {
             return;
         }
         let card = self.u.card[u.i()];
-        if self.listens[usize::from(card.0)] & super::trigger_bit(trigger) == 0
+        if self.facts[usize::from(card.0)].listens & super::trigger_bit(trigger) == 0
             || i32::from(self.depth) >= self.rules.limits.trigger_depth
         {
             return;

@@ -440,9 +440,9 @@ pub struct Engine<'c> {
     pub(crate) tools: [UnitList; 2],
     /// Each side's units in resolution order, so a side's scan skips the other.
     pub(crate) side_order: [UnitList; 2],
-    /// Per card, a bit per passive trigger it listens to (made once per
-    /// scratch): an event no passive of the card hears costs one test.
-    pub(crate) listens: Vec<u32>,
+    /// Per card, the facts the fight loop asks about on every event (made
+    /// once per scratch from the catalog).
+    pub(crate) facts: Vec<CardFacts>,
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
     pub(crate) package_mask: [u8; 2],
@@ -487,13 +487,8 @@ impl<'c> Engine<'c> {
             order: UnitList::default(),
             tools: [UnitList::default(); 2],
             side_order: [UnitList::default(); 2],
-            listens: (0..catalog.cards.len())
-                .map(|c| {
-                    catalog
-                        .passives_of(CardId(c as u16))
-                        .iter()
-                        .fold(0u32, |mask, p| mask | trigger_bit(p.trigger))
-                })
+            facts: (0..catalog.cards.len())
+                .map(|c| CardFacts::of(catalog, CardId(c as u16)))
                 .collect(),
             package_mask: [0; 2],
             ward_possible: [false; 2],
@@ -1259,7 +1254,34 @@ impl<'c> Engine<'c> {
     }
 }
 
-/// The bit of a passive trigger in [`Engine::listens`].
+/// A card's hot facts: what the fight loop would otherwise find by
+/// walking the card's clauses on every event.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CardFacts {
+    /// A bit per passive trigger the card listens to ([`trigger_bit`]): an
+    /// event no passive of the card hears costs one test.
+    pub listens: u32,
+    /// Some post-damage clause asks for Bloodlust, so the activation takes
+    /// the pre-hit sample (800.5c); other activations skip the scan.
+    pub samples_bloodlust: bool,
+}
+
+impl CardFacts {
+    fn of(catalog: &Catalog, card: CardId) -> CardFacts {
+        CardFacts {
+            listens: catalog
+                .passives_of(card)
+                .iter()
+                .fold(0u32, |mask, p| mask | trigger_bit(p.trigger)),
+            samples_bloodlust: catalog
+                .ops(catalog.card(card).post_damage)
+                .iter()
+                .any(|op| op.condition == Some(crate::ability::Condition::Bloodlust)),
+        }
+    }
+}
+
+/// The bit of a passive trigger in [`CardFacts::listens`].
 #[inline]
 pub(crate) fn trigger_bit(t: Trigger) -> u32 {
     1 << (t as u32)
