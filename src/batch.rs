@@ -186,29 +186,30 @@ pub fn simulate(engine: &mut Engine, suite: &Suite, first: u64, count: u64, f: &
         f.right_survivors.push(rs.survivors);
         f.left_vitality.push(ls.remaining_vitality);
         f.right_vitality.push(rs.remaining_vitality);
+        let units = engine.units();
         for side in [Side::Left, Side::Right] {
             let mut slot = 0u32;
             for &x in engine.order() {
                 let i = x.i();
-                if engine.u.side[i] != side {
+                if units.side[i] != side {
                     continue;
                 }
-                let rect = engine.u.rect[i];
+                let rect = units.rect[i];
                 u.fight_id.push(id);
                 u.side.push(side.name());
                 u.slot.push(slot);
-                u.card.push(u32::from(engine.u.card[i].0));
-                u.tier.push(u32::from(engine.u.native_tier[i]));
+                u.card.push(u32::from(units.card[i].0));
+                u.tier.push(u32::from(units.native_tier[i]));
                 u.column.push(u32::from(rect.column));
                 u.row.push(u32::from(rect.row));
-                u.damage_dealt.push(engine.u.damage_dealt[i]);
-                u.damage_taken.push(engine.u.damage_taken[i]);
-                u.healing.push(engine.u.healing[i]);
-                u.kills.push(engine.u.kills[i]);
-                u.deaths.push(engine.u.deaths[i]);
+                u.damage_dealt.push(units.damage_dealt[i]);
+                u.damage_taken.push(units.damage_taken[i]);
+                u.healing.push(units.healing[i]);
+                u.kills.push(units.kills[i]);
+                u.deaths.push(units.deaths[i]);
                 u.revivals.push(0);
-                u.activations.push(engine.u.activations[i]);
-                u.survived.push(engine.u.alive[i]);
+                u.activations.push(units.activations[i]);
+                u.survived.push(units.alive[i]);
                 slot += 1;
             }
         }

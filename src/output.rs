@@ -59,15 +59,15 @@ pub fn unit_label(e: &Engine, u: UnitIdx) -> String {
     if u.is_none() {
         return "-".to_string();
     }
-    let side = e.u.side[u.i()];
+    let side = e.units().side[u.i()];
     let rank = e
         .order()
         .iter()
-        .filter(|x| e.u.side[x.i()] == side)
+        .filter(|x| e.units().side[x.i()] == side)
         .position(|x| *x == u)
         .map_or(0, |p| p + 1);
     let letter = if side == Side::Left { 'L' } else { 'R' };
-    format!("{letter}{rank} {}", e.catalog.card(e.u.card[u.i()]).name)
+    format!("{letter}{rank} {}", e.catalog.card(e.units().card[u.i()]).name)
 }
 
 /// Builds the report of a finished fight in `e`.
@@ -87,18 +87,19 @@ pub fn fight_report(
         .iter()
         .map(|&u| {
             let i = u.i();
+            let c = e.units();
             UnitReport {
                 label: unit_label(e, u),
-                card: e.catalog.card(e.u.card[i]).key.clone(),
-                side: e.u.side[i].name().to_string(),
-                tier: e.u.native_tier[i],
-                alive: e.u.alive[i],
-                vitality: e.u.vitality[i],
-                max_vitality: e.u.max_vitality[i],
-                damage_dealt: e.u.damage_dealt[i],
-                damage_taken: e.u.damage_taken[i],
-                activations: e.u.activations[i],
-                kills: e.u.kills[i],
+                card: e.catalog.card(c.card[i]).key.clone(),
+                side: c.side[i].name().to_string(),
+                tier: c.native_tier[i],
+                alive: c.alive[i],
+                vitality: c.vitality[i],
+                max_vitality: c.max_vitality[i],
+                damage_dealt: c.damage_dealt[i],
+                damage_taken: c.damage_taken[i],
+                activations: c.activations[i],
+                kills: c.kills[i],
             }
         })
         .collect();

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use crate::catalog::{Catalog, Op};
+pub use crate::engine::InitialState;
 use crate::engine::{EndReason, Engine, Event, FightRng, UnitIdx};
 use crate::settings::Rules;
 use crate::spec::{Placement, Side};
@@ -34,29 +35,6 @@ pub struct ScenarioUnit {
     pub rect: [i64; 4],
     pub placement: Placement,
     pub state: InitialState,
-}
-
-/// State set on a unit before the battle starts.
-#[derive(Debug, Clone, Default)]
-pub struct InitialState {
-    pub vitality: Option<i32>,
-    pub shield: Option<i32>,
-    pub maim: Option<i32>,
-    pub burn: Option<i32>,
-    pub venom: Option<i32>,
-    pub insurance: Option<i32>,
-    pub subrogated: Option<i32>,
-    pub armor_bonus: Option<i32>,
-    pub power_bonus: Option<i32>,
-    pub focus_bonus: Option<i32>,
-    pub speed_bonus: Option<i32>,
-    pub stun_ms: Option<i32>,
-    pub freeze_ms: Option<i32>,
-    pub entrap_ms: Option<i32>,
-    pub prismbreak_ms: Option<i32>,
-    pub charge: Option<i32>,
-    pub relentless: Option<bool>,
-    pub dormant: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -174,33 +152,34 @@ fields! {
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
     let i = u.i();
+    let c = e.units();
     let n = |v: i32| Want::Number(i64::from(v));
     match f {
-        Field::Vitality => n(e.u.vitality[i]),
-        Field::MaxVitality => n(e.u.max_vitality[i]),
-        Field::Shield => n(e.u.shield[i]),
-        Field::Maim => n(e.u.maim[i]),
-        Field::Burn => n(e.u.burn[i]),
-        Field::Venom => n(e.u.venom[i]),
-        Field::Insurance => n(e.u.insurance[i]),
-        Field::Subrogated => n(e.u.subrogated[i]),
+        Field::Vitality => n(c.vitality[i]),
+        Field::MaxVitality => n(c.max_vitality[i]),
+        Field::Shield => n(c.shield[i]),
+        Field::Maim => n(c.maim[i]),
+        Field::Burn => n(c.burn[i]),
+        Field::Venom => n(c.venom[i]),
+        Field::Insurance => n(c.insurance[i]),
+        Field::Subrogated => n(c.subrogated[i]),
         Field::Armor => n(e.armor(u)),
         Field::Power => n(e.power(u)),
         Field::Speed => n(e.speed(u)),
         Field::Focus => n(e.focus(u)),
-        Field::Tier => n(i32::from(e.u.tier[i])),
-        Field::Charge => n(e.u.charge[i]),
-        Field::StunMs => n(e.u.stun_ms[i]),
-        Field::FreezeMs => n(e.u.freeze_ms[i]),
-        Field::EntrapMs => n(e.u.entrap_ms[i]),
-        Field::PrismbreakMs => n(e.u.prismbreak_ms[i]),
-        Field::SmashMs => n(e.u.smash_ms[i]),
-        Field::Activations => n(e.u.activations[i] as i32),
-        Field::Kills => n(e.u.kills[i] as i32),
-        Field::DamageDealt => Want::Number(e.u.damage_dealt[i]),
-        Field::DamageTaken => Want::Number(e.u.damage_taken[i]),
-        Field::Stock => n(e.stock[e.u.side[i].index()]),
-        Field::Alive => Want::Flag(e.u.alive[i]),
+        Field::Tier => n(i32::from(c.tier[i])),
+        Field::Charge => n(c.charge[i]),
+        Field::StunMs => n(c.stun_ms[i]),
+        Field::FreezeMs => n(c.freeze_ms[i]),
+        Field::EntrapMs => n(c.entrap_ms[i]),
+        Field::PrismbreakMs => n(c.prismbreak_ms[i]),
+        Field::SmashMs => n(c.smash_ms[i]),
+        Field::Activations => n(c.activations[i] as i32),
+        Field::Kills => n(c.kills[i] as i32),
+        Field::DamageDealt => Want::Number(c.damage_dealt[i]),
+        Field::DamageTaken => Want::Number(c.damage_taken[i]),
+        Field::Stock => n(e.stock[c.side[i].index()]),
+        Field::Alive => Want::Flag(c.alive[i]),
     }
 }
 
@@ -293,7 +272,10 @@ fn run_once(
             failures.push("too many units".to_string());
             return;
         };
-        apply_state(e, idx, &u.state);
+        if let Err(why) = e.set_initial_state(idx, &u.state) {
+            failures.push(format!("{}: {why}", u.name));
+            return;
+        }
     }
     e.start_battle();
     let name = |i: usize| s.units[i].name.as_str();
@@ -396,43 +378,6 @@ fn run_once(
                 }
             }
         }
-    }
-}
-
-fn apply_state(e: &mut Engine, u: UnitIdx, s: &InitialState) {
-    let i = u.i();
-    let set = |col: &mut [i32], v: Option<i32>| {
-        if let Some(v) = v {
-            col[i] = v;
-        }
-    };
-    set(&mut e.u.vitality, s.vitality.map(|v| v.clamp(1, e.u.max_vitality[i])));
-    set(&mut e.u.shield, s.shield);
-    set(&mut e.u.maim, s.maim);
-    set(&mut e.u.insurance, s.insurance);
-    set(&mut e.u.subrogated, s.subrogated);
-    set(&mut e.u.armor_bonus, s.armor_bonus);
-    set(&mut e.u.power_bonus, s.power_bonus);
-    set(&mut e.u.focus_bonus, s.focus_bonus);
-    set(&mut e.u.speed_bonus, s.speed_bonus);
-    set(&mut e.u.stun_ms, s.stun_ms);
-    set(&mut e.u.freeze_ms, s.freeze_ms);
-    set(&mut e.u.entrap_ms, s.entrap_ms);
-    set(&mut e.u.prismbreak_ms, s.prismbreak_ms);
-    set(&mut e.u.charge, s.charge);
-    if let Some(b) = s.burn.filter(|b| *b > 0) {
-        e.u.burn[i] = b;
-        e.u.burn_next_ms[i] = e.rules.burn.tick_ms;
-    }
-    if let Some(v) = s.venom.filter(|v| *v > 0) {
-        e.u.venom[i] = v;
-        e.u.venom_next_ms[i] = e.rules.venom.tick_ms;
-    }
-    if let Some(r) = s.relentless {
-        e.u.relentless[i] = r;
-    }
-    if let Some(d) = s.dormant {
-        e.u.dormant[i] = d;
     }
 }
 

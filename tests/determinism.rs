@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use gridsim::catalog::{CardId, Catalog};
 use gridsim::config;
-use gridsim::engine::{Engine, FightRng};
+use gridsim::engine::{Engine, FightRng, InitialState};
 use gridsim::output;
 use gridsim::settings::Rules;
-use gridsim::spec::{BoardSpec, Placement};
+use gridsim::spec::{BoardSpec, Placement, Side};
 
 fn setup() -> (Catalog, Rules, BoardSpec, BoardSpec) {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
@@ -95,15 +95,39 @@ fn random_boards_keep_invariants_and_end_by_the_cap() {
         let o = e.fight(&l, &r, FightRng::for_fight(seed, 0));
         // 900.42d: every fight ends by the cap.
         assert!(o.end_ms <= rules.overtime.cap_ms, "seed {seed}: ended at {}", o.end_ms);
-        for i in 0..e.u.count {
-            let (v, m) = (e.u.vitality[i], e.u.max_vitality[i]);
-            assert!(
-                (0..=m).contains(&v),
-                "seed {seed}: unit {i} Vitality {v} outside 0..={m}"
-            );
-            assert!(e.u.alive[i] || v == 0, "seed {seed}: dead unit {i} holds Vitality {v}");
-            assert!(e.u.maim[i] >= 0 && e.u.shield[i] >= 0 && e.u.insurance[i] >= 0);
-            assert!(e.u.burn[i] <= rules.burn.cap, "900.33e: Burn over the cap");
+        // The engine's own check: Vitality within 0..=maximum, the dead at
+        // 0, no negative status, Burn under its cap (900.33e), Crush totals,
+        // standing counts.
+        if let Err(why) = e.check_invariants() {
+            panic!("seed {seed}: {why}");
         }
     }
+}
+
+#[test]
+fn starting_state_is_set_through_the_engine_and_only_before_the_battle() {
+    let (c, rules, l, r) = setup();
+    let mut e = Engine::new(&c, rules);
+    e.reset(FightRng::for_fight(5, 0));
+    let left: Vec<_> = l.units.iter().filter_map(|p| e.add_unit(Side::Left, *p)).collect();
+    for p in &r.units {
+        e.add_unit(Side::Right, *p);
+    }
+    // 300.2: a unit one point short of the threshold activates within its
+    // first millisecond of charging; the cached clock must see the charge.
+    let primed = left[0];
+    let state = InitialState {
+        charge: Some(rules.clock.charge_to_activate - 1),
+        ..InitialState::default()
+    };
+    e.set_initial_state(primed, &state).expect("before the battle");
+    e.start_battle();
+    assert!(e.battle_started());
+    assert!(e.set_initial_state(primed, &state).is_err(), "after the battle started");
+    e.run_until(1);
+    assert_eq!(
+        e.units().activations[primed.i()],
+        1,
+        "the primed unit activated at 1 ms"
+    );
 }

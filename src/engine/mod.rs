@@ -9,6 +9,7 @@ mod effects;
 pub mod events;
 pub mod geometry;
 pub mod rng;
+mod state;
 mod tools;
 
 use crate::ability::{CardKind, Trigger};
@@ -18,6 +19,7 @@ use crate::spec::{BoardSpec, Forge, Placement, Side};
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use rng::FightRng;
+pub use state::InitialState;
 
 /// A board holds at most this many units per side.
 pub const MAX_UNITS_PER_SIDE: usize = 32;
@@ -424,7 +426,9 @@ impl ActCtx {
 pub struct Engine<'c> {
     pub catalog: &'c Catalog,
     pub rules: Rules,
-    pub u: Box<Units>,
+    /// The unit columns: written only by the engine, read by others
+    /// through [`Engine::units`].
+    u: Box<Units>,
     pub now: i32,
     pub rng: FightRng,
     pub log: EventLog,
