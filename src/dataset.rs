@@ -369,61 +369,44 @@ fn first_problem(a: Audit) -> Result<(), String> {
     }
 }
 
-/// [`verify`]s finished run directories while `work` reads them, and returns
-/// what `work` returned only when every directory passed (otherwise the
-/// first directory's first problem, as [`verify`] names it).
+/// Checks what a report reads of finished run directories, then runs
+/// `work`, and returns what it returned only when every directory passed
+/// (otherwise the first directory's first problem, as [`verify`] names it).
 ///
 /// `work` may read the inputs, boards tables and fights parts: those are
-/// checked before it starts. The units parts, seven bytes in eight of a run
-/// and read by nothing `work` does, are hashed alongside it instead of
-/// before it, so the cores hashing them and the cores aggregating overlap.
-pub fn verify_while<T>(runs: &[(PathBuf, Manifest)], work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
-    let files: Vec<Vec<&FileEntry>> = runs.iter().map(|(_, m)| m.files()).collect();
-    // (run, index in its files) of each file: what `work` reads, the rest.
-    let (mut read, mut rest) = (Vec::new(), Vec::new());
-    for (r, (_, m)) in runs.iter().enumerate() {
+/// hashed and compared with their manifests before it starts. The units
+/// parts, seven bytes in eight of a run and read by nothing `work` does,
+/// are only required to be present; [`verify`] (`gridsim verify`) and a
+/// resume hash them too. A report's figures so rest on checked bytes only,
+/// without paying for hashing bytes it never reads.
+pub fn verify_read<T>(runs: &[(PathBuf, Manifest)], work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    let mut problems: Vec<Vec<Option<String>>> = Vec::new();
+    for (dir, m) in runs {
         let units: std::collections::BTreeSet<&str> = m.parts.iter().map(|p| p.units_file.path.as_str()).collect();
-        for (i, f) in files[r].iter().enumerate() {
-            let round = if units.contains(f.path.as_str()) {
-                &mut rest
-            } else {
-                &mut read
-            };
-            round.push((r, i));
-        }
+        let files = m.files();
+        let read: Vec<(&Path, &FileEntry)> = files
+            .iter()
+            .filter(|f| !units.contains(f.path.as_str()))
+            .map(|f| (dir.as_path(), *f))
+            .collect();
+        let mut hashed = check_files(&read)?.into_iter();
+        let found = files
+            .iter()
+            .map(|f| {
+                if units.contains(f.path.as_str()) {
+                    let path = dir.join(&f.path);
+                    (!path.exists()).then(|| format!("{}: missing; the manifest lists it as finished", path.display()))
+                } else {
+                    hashed.next().flatten()
+                }
+            })
+            .collect();
+        problems.push(found);
     }
-    let check = |which: &[(usize, usize)]| {
-        let jobs: Vec<(&Path, &FileEntry)> = which.iter().map(|&(r, i)| (runs[r].0.as_path(), files[r][i])).collect();
-        check_files(&jobs)
-    };
-    let mut problems: Vec<Vec<Option<String>>> = files.iter().map(|fs| vec![None; fs.len()]).collect();
-    let mut record = |which: &[(usize, usize)], found: Vec<Option<String>>| {
-        for (&(r, i), why) in which.iter().zip(found) {
-            problems[r][i] = why;
-        }
-    };
-    let first = check(&read)?;
-    let clean = first.iter().all(Option::is_none);
-    record(&read, first);
-    let out = if clean {
-        let (later, out) = std::thread::scope(|s| {
-            let later = s.spawn(|| check(&rest));
-            let out = work();
-            (later.join(), out)
-        });
-        record(
-            &rest,
-            later.map_err(|_| "checking the run's files failed".to_string())??,
-        );
-        Some(out)
-    } else {
-        record(&rest, check(&rest)?);
-        None
-    };
     for ((dir, m), found) in runs.iter().zip(problems) {
         first_problem(audit_checked(dir, m, false, found)?)?;
     }
-    out.unwrap_or_else(|| Err("checking the run's files failed".into()))
+    work()
 }
 
 /// Part file names: zero-padded so they sort in order.

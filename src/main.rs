@@ -100,6 +100,12 @@ enum Command {
         #[arg(long)]
         alarm: bool,
     },
+    /// Hash every file of run directories against their manifests; non-zero
+    /// exit when a file is missing, corrupt or not listed.
+    Verify {
+        #[arg(required = true)]
+        run_dirs: Vec<PathBuf>,
+    },
     /// Run a suite without keeping its output; print fights per second.
     Bench {
         suite: Option<PathBuf>,
@@ -315,6 +321,20 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Command::Verify { run_dirs } => {
+            let mut intact = true;
+            for dir in &run_dirs {
+                let v = runs::verify(dir).map_err(whole)?;
+                if v.problems.is_empty() {
+                    outln!("{}: intact ({} files)", dir.display(), v.files);
+                }
+                for why in &v.problems {
+                    eprintln!("{why}");
+                }
+                intact &= v.problems.is_empty();
+            }
+            Ok(if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Bench { suite, fights, threads } => {
             let rules = config::load_rules(&cli.rules)?;

@@ -178,19 +178,31 @@ fn missing_corrupt_and_foreign_files_are_named() {
     );
     std::fs::remove_file(&foreign).expect("rm");
 
-    // Corrupt part: one byte changed.
-    let part = dir.join("units-000001.parquet");
-    let original = std::fs::read(&part).expect("read");
-    let mut bytes = original.clone();
-    let mid = bytes.len() / 2;
-    bytes[mid] ^= 0xff;
-    std::fs::write(&part, &bytes).expect("write");
-    let (ok, err) = report(&[d]);
-    assert!(
-        !ok && err.contains("units-000001.parquet") && err.contains("corrupt"),
-        "{err}"
-    );
-    std::fs::write(&part, &original).expect("restore");
+    // Corrupt part, one byte changed: a fights part stops the report; a
+    // units part, which the report does not read, stops `gridsim verify`.
+    let verify = || {
+        let o = gridsim(&["verify", d]);
+        (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    assert!(verify().0, "an intact run verifies");
+    for table in ["fights", "units"] {
+        let name = format!("{table}-000001.parquet");
+        let part = dir.join(&name);
+        let original = std::fs::read(&part).expect("read");
+        let mut bytes = original.clone();
+        let mid = bytes.len() / 2;
+        bytes[mid] ^= 0xff;
+        std::fs::write(&part, &bytes).expect("write");
+        let (ok, err) = verify();
+        assert!(!ok && err.contains(&name) && err.contains("corrupt"), "{err}");
+        let (ok, err) = report(&[d]);
+        if table == "fights" {
+            assert!(!ok && err.contains(&name) && err.contains("corrupt"), "{err}");
+        } else {
+            assert!(ok, "the report reads no units part: {err}");
+        }
+        std::fs::write(&part, &original).expect("restore");
+    }
 
     // Missing part.
     let gone = dir.join("fights-000002.parquet");
