@@ -11,13 +11,15 @@
 # and rates derived from them) must equal the `cards` table of gridsim's
 # summary.json exactly. Then, for each round, in rotating order:
 #   - gridsim: `gridsim report RUN_DIR` as a person runs it (wall seconds of
-#     the whole command: the SHA-256 of every file of the run, the
-#     aggregation, every table of the report, HTML, Markdown and JSON);
+#     the whole command: the SHA-256 of every file it reads (inputs, boards
+#     table, fights parts), the aggregation, every table of the report,
+#     HTML, Markdown and JSON);
 #   - duckdb: a Python process computing the card table with DuckDB (wall
 #     seconds, Python start and `import duckdb` included), and its query
 #     alone;
 #   - duckdb+sha: the same process also checking the SHA-256 of every file
-#     the manifest lists, as gridsim does, so both give the same guarantee.
+#     it reads before reading, as gridsim does, so both give the same
+#     guarantee.
 # Prints every measurement, the medians, and whether the figures agree;
 # exits non-zero when they do not.
 set -euo pipefail

@@ -11,6 +11,7 @@ pub mod config;
 pub mod coverage;
 pub mod dataset;
 pub mod engine;
+pub mod jobs;
 pub mod output;
 pub mod render;
 pub mod report;

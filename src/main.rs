@@ -8,11 +8,9 @@ use clap::{Parser, Subcommand};
 
 use gridsim::config::{self, Diagnostic};
 use gridsim::coverage;
-use gridsim::engine::{Engine, FightRng};
+use gridsim::jobs;
 use gridsim::output;
 use gridsim::runs;
-use gridsim::scenario;
-use gridsim::settings::Rules;
 
 #[derive(Parser)]
 #[command(name = "gridsim", version, about = "Balance-analysis batch simulator for Gridforged")]
@@ -195,16 +193,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             log,
             json,
         } => {
-            let rules = config::load_rules(&cli.rules)?;
-            let catalog = config::load_catalog(&cli.cards)?;
-            let l = config::load_board(&left, &catalog, &rules)?;
-            let r = config::load_board(&right, &catalog, &rules)?;
-            let mut engine = Engine::new(&catalog, rules);
-            if log {
-                engine.enable_log();
-            }
-            engine.fight(&l, &r, FightRng::for_fight(seed, 0));
-            let report = output::fight_report(&mut engine, &l.name, &r.name, seed, 0, log);
+            let report = jobs::fight(&cli.rules, &cli.cards, &left, &right, seed, log)?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
             } else {
@@ -337,16 +326,13 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             Ok(if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE })
         }
         Command::Bench { suite, fights, threads } => {
-            let rules = config::load_rules(&cli.rules)?;
-            let catalog = config::load_catalog(&cli.cards)?;
-            let suite_path = suite.unwrap_or_else(default_suite);
-            let s = config::load_suite(&suite_path, &catalog, &rules)?;
-            let n = fights.unwrap_or(s.fights);
-            let stats = gridsim::batch::bench(&s, &catalog, &rules, threads.unwrap_or(0), n, 16384).map_err(whole)?;
+            let suite = suite.unwrap_or_else(default_suite);
+            let b = jobs::bench(&cli.rules, &cli.cards, &suite, fights, threads.unwrap_or(0))?;
+            let stats = &b.stats;
             outln!(
                 "suite: {} ({} boards), {} fights on {} threads",
-                s.name,
-                s.boards.len(),
+                b.suite,
+                b.boards,
                 stats.fights,
                 stats.threads
             );
@@ -364,8 +350,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scenario { files } => {
-            let rules = config::load_rules(&cli.rules)?;
-            let reports = run_scenarios(&files, &cli.cards, &rules)?;
+            let reports = jobs::scenarios(&cli.rules, &cli.cards, &files)?;
             let mut failed = 0;
             for r in &reports {
                 if r.passed() {
@@ -390,8 +375,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             json,
             markdown,
         } => {
-            let rules = config::load_rules(&cli.rules)?;
-            let reports = run_scenarios(&scenarios, &cli.cards, &rules)?;
+            let reports = jobs::scenarios(&cli.rules, &cli.cards, &scenarios)?;
             let rows = coverage::table(&reports);
             if json {
                 let items: Vec<serde_json::Value> = rows
@@ -423,35 +407,6 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             Ok(if failing { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
     }
-}
-
-/// Loads the catalog and runs every scenario under `paths`, in path order.
-fn run_scenarios(
-    paths: &[PathBuf],
-    cards: &[PathBuf],
-    rules: &Rules,
-) -> Result<Vec<scenario::ScenarioReport>, Vec<Diagnostic>> {
-    let catalog = config::load_catalog(cards)?;
-    let files = config::toml_files(paths).map_err(|d| vec![d])?;
-    let mut reports = Vec::new();
-    let mut bad = Vec::new();
-    for f in files {
-        match load_scenario(&f, &catalog, rules) {
-            Ok(s) => reports.push(scenario::run(&s, rules)),
-            Err(mut d) => bad.append(&mut d),
-        }
-    }
-    if bad.is_empty() { Ok(reports) } else { Err(bad) }
-}
-
-fn load_scenario(
-    file: &Path,
-    catalog: &gridsim::catalog::Catalog,
-    rules: &Rules,
-) -> Result<scenario::Scenario, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
-    config::scenario::parse_scenario(file, &text, catalog, rules)
 }
 
 fn default_suite() -> PathBuf {

@@ -1,0 +1,90 @@
+//! The commands that read files and compute without writing a run: one
+//! fight between two board files, a bench of a suite, the conformance
+//! scenarios. Each is one call from the command line's validated arguments;
+//! runs, resumes, replays and reports live in `runs.rs`.
+
+use std::path::{Path, PathBuf};
+
+use crate::batch::{self, BenchStats};
+use crate::catalog::Catalog;
+use crate::config::{self, Diagnostic};
+use crate::engine::{Engine, FightRng};
+use crate::output::{self, FightReport};
+use crate::scenario::{self, ScenarioReport};
+use crate::settings::Rules;
+
+/// Fights per part a bench fills before starting the next, as a run does.
+const BENCH_PART_SIZE: u64 = 16_384;
+
+/// One fight between two board files under a rules file and a catalog,
+/// on stream 0 of `seed`; the event log kept when `with_log`.
+pub fn fight(
+    rules: &Path,
+    cards: &[PathBuf],
+    left: &Path,
+    right: &Path,
+    seed: u64,
+    with_log: bool,
+) -> Result<FightReport, Vec<Diagnostic>> {
+    let rules = config::load_rules(rules)?;
+    let catalog = config::load_catalog(cards)?;
+    let l = config::load_board(left, &catalog, &rules)?;
+    let r = config::load_board(right, &catalog, &rules)?;
+    let mut engine = Engine::new(&catalog, rules);
+    if with_log {
+        engine.enable_log();
+    }
+    engine.fight(&l, &r, FightRng::for_fight(seed, 0));
+    Ok(output::fight_report(&mut engine, &l.name, &r.name, seed, 0, with_log))
+}
+
+/// What `gridsim bench` measured, with the suite it ran.
+pub struct Benched {
+    pub suite: String,
+    pub boards: usize,
+    pub stats: BenchStats,
+}
+
+/// Runs a suite's fights (or `fights` of them) without keeping output.
+pub fn bench(
+    rules: &Path,
+    cards: &[PathBuf],
+    suite: &Path,
+    fights: Option<u64>,
+    threads: usize,
+) -> Result<Benched, Vec<Diagnostic>> {
+    let rules = config::load_rules(rules)?;
+    let catalog = config::load_catalog(cards)?;
+    let s = config::load_suite(suite, &catalog, &rules)?;
+    let n = fights.unwrap_or(s.fights);
+    let stats = batch::bench(&s, &catalog, &rules, threads, n, BENCH_PART_SIZE)
+        .map_err(|e| vec![Diagnostic::whole_file(suite, e)])?;
+    Ok(Benched {
+        suite: s.name.clone(),
+        boards: s.boards.len(),
+        stats,
+    })
+}
+
+/// Loads the catalog and runs every scenario file under `paths`, in path
+/// order; every file that does not load is reported, none is skipped.
+pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<Vec<ScenarioReport>, Vec<Diagnostic>> {
+    let rules = config::load_rules(rules)?;
+    let catalog = config::load_catalog(cards)?;
+    let files = config::toml_files(paths).map_err(|d| vec![d])?;
+    let mut reports = Vec::new();
+    let mut bad = Vec::new();
+    for f in files {
+        match load_scenario(&f, &catalog, &rules) {
+            Ok(s) => reports.push(scenario::run(&s, &rules)),
+            Err(mut d) => bad.append(&mut d),
+        }
+    }
+    if bad.is_empty() { Ok(reports) } else { Err(bad) }
+}
+
+fn load_scenario(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<scenario::Scenario, Vec<Diagnostic>> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
+    config::scenario::parse_scenario(file, &text, catalog, rules)
+}
