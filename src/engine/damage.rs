@@ -69,25 +69,72 @@ impl DamageReport {
 /// `sqrt(A) / (sqrt(A) + K)` with the result rounded up, then 1 less per
 /// `flat_divisor` Armor. Negative Armor mirrors both steps into
 /// amplification (800.12h, 800.57b; reconstructed).
+#[cfg(test)]
 pub fn armor_mitigate(damage: i32, armor: i32, curve_constant: i32, flat_divisor: i32) -> i32 {
+    mitigate(damage, armor, armor_share(armor, curve_constant), flat_divisor)
+}
+
+/// The percentage step's share of `armor`: sqrt(|A|) / (sqrt(|A|) + c).
+pub fn armor_share(armor: i32, curve_constant: i32) -> f64 {
+    let root = f64::from(armor.unsigned_abs().min(1_000_000)).sqrt();
+    root / (root + f64::from(curve_constant))
+}
+
+/// [`armor_mitigate`] with the share already known (from
+/// [`ArmorShares`], the same number computed once).
+#[inline]
+fn mitigate(damage: i32, armor: i32, share: f64, flat_divisor: i32) -> i32 {
     if damage <= 0 {
         return 0;
     }
     if armor == 0 {
         return damage;
     }
-    let a = f64::from(armor.unsigned_abs().min(1_000_000));
-    let root = a.sqrt();
-    let share = root / (root + f64::from(curve_constant));
-    let flat = (armor.unsigned_abs() as i64 / i64::from(flat_divisor.max(1))) as f64;
+    let flat = f64::from(armor.unsigned_abs() / flat_divisor.max(1).unsigned_abs());
     // The small epsilon keeps an exact product such as 8.0000000001 from
     // rounding up to 9 through floating-point noise.
     let out = if armor > 0 {
-        (f64::from(damage) * (1.0 - share) - 1e-9).ceil() - flat
+        ceil(f64::from(damage) * (1.0 - share) - 1e-9) - flat
     } else {
-        (f64::from(damage) * (1.0 + share) - 1e-9).ceil() + flat
+        ceil(f64::from(damage) * (1.0 + share) - 1e-9) + flat
     };
     out.clamp(0.0, f64::from(i32::MAX / 2)) as i32
+}
+
+/// `x.ceil()` for the magnitudes damage takes (|x| < 2^52), without the
+/// library call the baseline x86-64 target makes for it.
+#[inline]
+fn ceil(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    if t < x { t + 1.0 } else { t }
+}
+
+/// The percentage step's share for every Armor from -1023 to 1023, made
+/// once per engine: the square root and division leave the damage path.
+pub(crate) struct ArmorShares {
+    shares: Box<[f64; 2 * Self::REACH + 1]>,
+    curve_constant: i32,
+}
+
+impl ArmorShares {
+    const REACH: usize = 1023;
+
+    pub(crate) fn new(curve_constant: i32) -> ArmorShares {
+        let mut shares = Box::new([0.0; 2 * Self::REACH + 1]);
+        for (i, s) in shares.iter_mut().enumerate() {
+            *s = armor_share(i as i32 - Self::REACH as i32, curve_constant);
+        }
+        ArmorShares { shares, curve_constant }
+    }
+
+    #[inline]
+    fn share(&self, armor: i32) -> f64 {
+        if armor.unsigned_abs() as usize <= Self::REACH {
+            self.shares[(armor + Self::REACH as i32) as usize]
+        } else {
+            armor_share(armor, self.curve_constant)
+        }
+    }
 }
 
 impl Engine<'_> {
@@ -116,12 +163,8 @@ impl Engine<'_> {
         let (armor_rules, insurance_rules) = (self.rules.armor, self.rules.insurance);
         let mut dmg = amount;
         if !kind.ignores_armor() {
-            dmg = armor_mitigate(
-                dmg,
-                self.armor(target),
-                armor_rules.curve_constant,
-                armor_rules.flat_divisor,
-            );
+            let armor = self.armor(target);
+            dmg = mitigate(dmg, armor, self.armor_shares.share(armor), armor_rules.flat_divisor);
         }
         if self.u.damage_cap[t] > 0 {
             dmg = dmg.min(self.u.damage_cap[t]);
@@ -476,6 +519,56 @@ mod tests {
         assert_eq!(armor_mitigate(10, 25, 20, 5), 3);
         // 400 Armor: share 20/40 = 50%; 30 -> 15, then 80 flat.
         assert_eq!(armor_mitigate(30, 400, 20, 5), 0);
+    }
+
+    /// The table and the division-free rounding give what the formula
+    /// computed in full gives, for every Armor the table holds and beyond.
+    #[test]
+    fn table_and_rounding_match_the_formula() {
+        let full = |damage: i32, armor: i32, c: i32, flat_divisor: i32| -> i32 {
+            if damage <= 0 {
+                return 0;
+            }
+            if armor == 0 {
+                return damage;
+            }
+            let root = f64::from(armor.unsigned_abs().min(1_000_000)).sqrt();
+            let share = root / (root + f64::from(c));
+            let flat = (armor.unsigned_abs() as i64 / i64::from(flat_divisor.max(1))) as f64;
+            let out = if armor > 0 {
+                (f64::from(damage) * (1.0 - share) - 1e-9).ceil() - flat
+            } else {
+                (f64::from(damage) * (1.0 + share) - 1e-9).ceil() + flat
+            };
+            out.clamp(0.0, f64::from(i32::MAX / 2)) as i32
+        };
+        let shares = ArmorShares::new(20);
+        for armor in (-1100..=1100).chain([i32::MIN, -1_000_000, 1_000_000, i32::MAX]) {
+            for damage in [
+                -3,
+                0,
+                1,
+                2,
+                7,
+                10,
+                27,
+                28,
+                55,
+                99,
+                1000,
+                123_456,
+                i32::MAX / 3,
+                i32::MAX,
+            ] {
+                let expected = full(damage, armor, 20, 5);
+                assert_eq!(armor_mitigate(damage, armor, 20, 5), expected, "{damage} vs {armor}");
+                assert_eq!(
+                    mitigate(damage, armor, shares.share(armor), 5),
+                    expected,
+                    "{damage} vs {armor}"
+                );
+            }
+        }
     }
 
     #[test]

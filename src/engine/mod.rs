@@ -444,6 +444,8 @@ pub struct Engine<'c> {
     pub(crate) tools: [UnitList; 2],
     /// Each side's units in resolution order, so a side's scan skips the other.
     pub(crate) side_order: [UnitList; 2],
+    /// Armor's percentage step for every common Armor value (900.29).
+    armor_shares: damage::ArmorShares,
     /// Per card, the facts the fight loop asks about on every event (made
     /// once per scratch from the catalog).
     pub(crate) facts: Vec<CardFacts>,
@@ -491,6 +493,7 @@ impl<'c> Engine<'c> {
             order: UnitList::default(),
             tools: [UnitList::default(); 2],
             side_order: [UnitList::default(); 2],
+            armor_shares: damage::ArmorShares::new(rules.armor.curve_constant),
             facts: (0..catalog.cards.len())
                 .map(|c| CardFacts::of(catalog, CardId(c as u16)))
                 .collect(),
