@@ -299,6 +299,8 @@ unit_columns! {
     /// Crush or Smash expiry, a Burn or Venom tick), absolute ms, and the
     /// latter two kinds apart: cached by `refresh_clock`, see `Engine::clock_stale`.
     next_ms: i32 = NEVER,
+    /// When the charge fills at `rate_now` (NEVER when not charging).
+    full_ms: i32 = NEVER,
     next_expiry_ms: i32 = NEVER,
     next_tick_ms: i32 = NEVER,
     last_target: UnitIdx = UnitIdx::NONE,
@@ -315,6 +317,30 @@ unit_columns! {
 #[inline]
 fn live_mask(count: usize) -> u64 {
     if count >= 64 { u64::MAX } else { (1u64 << count) - 1 }
+}
+
+/// What the clock knows of one unit: its charge rate, when its charge
+/// fills, its next event of any kind, next expiry, next damage-over-time
+/// tick, and whether a timed status runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct UnitClock {
+    rate: i32,
+    full: i32,
+    next: i32,
+    expiry: i32,
+    tick: i32,
+    timed: bool,
+}
+
+impl UnitClock {
+    const STOPPED: UnitClock = UnitClock {
+        rate: 0,
+        full: NEVER,
+        next: NEVER,
+        expiry: NEVER,
+        tick: NEVER,
+        timed: false,
+    };
 }
 
 /// A unit's timed statuses, read together by the clock.
@@ -471,6 +497,10 @@ pub struct Engine<'c> {
     /// Units with a timed status running, one bit per unit, so the clock
     /// ticks only those.
     timed: u64,
+    /// Candidates to activate this step, one bit per resolution rank.
+    due_ranks: u64,
+    /// Each unit's place in `order`.
+    rank: [u8; MAX_UNITS],
     /// Nesting depth of passive reactions (900.38e).
     depth: u8,
     outcome: Option<Outcome>,
@@ -504,6 +534,8 @@ impl<'c> Engine<'c> {
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
             timed: 0,
+            due_ranks: 0,
+            rank: [0; MAX_UNITS],
             depth: 0,
             outcome: None,
         }
@@ -532,6 +564,7 @@ impl<'c> Engine<'c> {
         self.standing = [0; 2];
         self.clock_stale = u64::MAX;
         self.timed = 0;
+        self.due_ranks = 0;
         self.depth = 0;
         self.outcome = None;
     }
@@ -694,6 +727,9 @@ impl<'c> Engine<'c> {
         }
         self.tools = [UnitList::default(); 2];
         self.side_order = [UnitList::default(); 2];
+        for (rank, &u) in self.order.as_slice().iter().enumerate() {
+            self.rank[u.i()] = rank as u8;
+        }
         for &u in self.order.as_slice() {
             self.side_order[self.u.side[u.i()].index()].push(u);
             if self.u.kind[u.i()] == CardKind::Tool {
@@ -883,56 +919,80 @@ impl<'c> Engine<'c> {
 
     /// Marks a unit whose clock inputs changed: alive, charging gates,
     /// Speed and its layers, timed statuses, tier, Crush windows, Burn and
-    /// Venom schedules, charge.
+    /// Venom schedules, charge. A unit holding a full charge is also put
+    /// among this step's candidates to activate, as a scan in resolution
+    /// order would find it.
     #[inline]
     pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
         self.clock_stale |= 1u64 << u.i();
+        if self.u.charge[u.i()] >= self.rules.clock.charge_to_activate {
+            self.due_ranks |= 1u64 << self.rank[u.i()];
+        }
     }
 
-    /// A unit's clock from its columns: charge rate, next event, next
-    /// expiry, next damage-over-time tick, and whether a timer runs.
-    fn clock_of(&self, i: usize) -> (i32, i32, i32, i32, bool) {
+    /// A unit's clock from its columns.
+    fn clock_of(&self, i: usize) -> UnitClock {
         if !self.u.alive[i] {
-            return (0, NEVER, NEVER, NEVER, false);
+            return UnitClock::STOPPED;
         }
         let now = self.now;
         let u = UnitIdx(i as u8);
-        let mut next = NEVER;
-        let mut rate = 0;
+        let (mut rate, mut full) = (0, NEVER);
         if self.is_charging(u) {
             rate = self.charge_rate(u);
             let missing = (self.rules.clock.charge_to_activate - self.u.charge[i]).max(0);
-            next = now.saturating_add((missing + rate - 1) / rate);
+            full = now.saturating_add((missing + rate - 1) / rate);
         }
         let tick = self.u.burn_next_ms[i].min(self.u.venom_next_ms[i]);
         let mut expiry = self.u.crush[i].earliest_expiry();
+        let mut status_end = NEVER;
         let timers = Timers::of(&self.u, i);
         if timers.any() {
             for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
                 if remaining > 0 {
-                    next = next.min(now.saturating_add(remaining));
+                    status_end = status_end.min(now.saturating_add(remaining));
                 }
             }
             // 800.27c: Freeze's timer pauses while Prismbroken.
             if timers.freeze > 0 && timers.prismbreak == 0 {
-                next = next.min(now.saturating_add(timers.freeze));
+                status_end = status_end.min(now.saturating_add(timers.freeze));
             }
         }
         // 800.65a: a Smashed unit returns to its tier when Smash ends.
         if self.u.tier[i] != self.u.native_tier[i] {
             expiry = expiry.min(now.saturating_add(timers.smash));
         }
-        (rate, next.min(tick).min(expiry), expiry, tick, timers.any())
+        UnitClock {
+            rate,
+            full,
+            next: full.min(status_end).min(tick).min(expiry),
+            expiry,
+            tick,
+            timed: timers.any(),
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    fn cached_clock(&self, i: usize) -> UnitClock {
+        UnitClock {
+            rate: self.u.rate_now[i],
+            full: self.u.full_ms[i],
+            next: self.u.next_ms[i],
+            expiry: self.u.next_expiry_ms[i],
+            tick: self.u.next_tick_ms[i],
+            timed: self.timed & (1u64 << i) != 0,
+        }
     }
 
     fn refresh_clock(&mut self, i: usize) {
-        let (rate, next, expiry, tick, timed) = self.clock_of(i);
-        self.u.rate_now[i] = rate;
-        self.u.next_ms[i] = next;
-        self.u.next_expiry_ms[i] = expiry;
-        self.u.next_tick_ms[i] = tick;
+        let c = self.clock_of(i);
+        self.u.rate_now[i] = c.rate;
+        self.u.full_ms[i] = c.full;
+        self.u.next_ms[i] = c.next;
+        self.u.next_expiry_ms[i] = c.expiry;
+        self.u.next_tick_ms[i] = c.tick;
         let bit = 1u64 << i;
-        self.timed = if timed { self.timed | bit } else { self.timed & !bit };
+        self.timed = if c.timed { self.timed | bit } else { self.timed & !bit };
     }
 
     fn next_event_ms(&mut self) -> i32 {
@@ -945,17 +1005,9 @@ impl<'c> Engine<'c> {
         self.clock_stale = 0;
         #[cfg(debug_assertions)]
         for i in self.u.indices() {
-            let (rate, next, expiry, tick, timed) = self.clock_of(i);
-            let cached = (
-                self.u.rate_now[i],
-                self.u.next_ms[i],
-                self.u.next_expiry_ms[i],
-                self.u.next_tick_ms[i],
-                self.timed & (1u64 << i) != 0,
-            );
             debug_assert_eq!(
-                cached,
-                (rate, next, expiry, tick, timed),
+                self.cached_clock(i),
+                self.clock_of(i),
                 "unit {i}'s cached clock went stale at {} ms: a write missed touch_clock",
                 self.now
             );
@@ -963,14 +1015,24 @@ impl<'c> Engine<'c> {
         let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
         let mut expiry_next = NEVER;
         let mut tick_next = NEVER;
+        // The units whose charge fills first, as resolution ranks.
+        let (mut full_first, mut full_ranks) = (NEVER, 0u64);
         for i in live {
             next = next.min(self.u.next_ms[i]);
             expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
             tick_next = tick_next.min(self.u.next_tick_ms[i]);
+            let full = self.u.full_ms[i];
+            if full <= full_first {
+                let bit = 1u64 << self.rank[i];
+                full_ranks = if full < full_first { bit } else { full_ranks | bit };
+                full_first = full;
+            }
         }
         self.tick_next_ms = tick_next;
         self.expiry_next_ms = expiry_next;
-        next.max(self.now)
+        let next = next.max(self.now);
+        self.due_ranks = if full_first <= next { full_ranks } else { 0 };
+        next
     }
 
     /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
@@ -1039,11 +1101,20 @@ impl<'c> Engine<'c> {
             self.overtime_tick();
             self.check_end();
         }
+        // In resolution order, every unit holding a full charge: those whose
+        // charge filled now, and any a write during this step left full
+        // further down the order (`touch_clock`), exactly as a scan of the
+        // whole order would find them.
         let threshold = self.rules.clock.charge_to_activate;
-        for &u in order.as_slice() {
-            if self.outcome.is_some() {
+        let mut from_rank = 0u32;
+        loop {
+            let pending = self.due_ranks & (u64::MAX << from_rank.min(63));
+            if pending == 0 || from_rank >= 64 || self.outcome.is_some() {
                 return;
             }
+            let rank = pending.trailing_zeros();
+            from_rank = rank + 1;
+            let u = order.as_slice()[rank as usize];
             let i = u.i();
             if self.u.charge[i] >= threshold && self.is_charging(u) {
                 self.set_charge(u, self.u.charge[i] - threshold);
