@@ -20,4 +20,5 @@ pub mod scenario;
 pub mod settings;
 pub mod sink;
 pub mod spec;
+pub mod stats;
 pub mod suite;

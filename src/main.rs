@@ -291,6 +291,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 min_sample,
                 band_low: low / 100.0,
                 band_high: high / 100.0,
+                ..gridsim::report::ReportSettings::default()
             };
             let (report, dir) = runs::write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
             outln!(

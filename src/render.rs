@@ -17,7 +17,7 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A horizontal bar chart of win rates with their Wilson intervals.
+/// A horizontal bar chart of win rates with their board-bootstrap intervals.
 fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
     let mut shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
     // Segment 0 is at the bottom: reversed, the highest win rate is on top.
@@ -175,7 +175,7 @@ fn rate_table(rows: &[RateRow], with_change: bool) -> String {
         return "<p class=\"note\">None in this run.</p>".into();
     }
     let mut out = String::from(
-        "<table><tr><th>rank</th><th>name</th><th>fights</th><th>win rate</th><th>95% interval</th><th>draws</th>",
+        "<table><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>draws</th>",
     );
     if with_change {
         out += "<th>change</th><th>beyond noise</th>";
@@ -197,8 +197,9 @@ fn rate_table(rows: &[RateRow], with_change: bool) -> String {
             "-".into()
         };
         out += &format!(
-            "<tr{class}><td>{shown_rank}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{}</td>",
+            "<tr{class}><td>{shown_rank}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{}</td>",
             esc(&r.key),
+            r.boards,
             r.fights,
             pct(r.win_rate),
             pct(r.low),
@@ -225,14 +226,15 @@ fn rate_table(rows: &[RateRow], with_change: bool) -> String {
 
 fn pair_table(rows: &[PairRow]) -> String {
     let mut out = String::from(
-        "<table><tr><th>keywords</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr>",
+        "<table><tr><th>keywords</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr>",
     );
     for r in rows.iter().take(60) {
         let class = if r.ranked { "" } else { " class=\"low\"" };
         out += &format!(
-            "<tr{class}><td>{} + {}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:+.1} pts</td></tr>",
+            "<tr{class}><td>{} + {}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:+.1} pts</td></tr>",
             esc(&r.a),
             esc(&r.b),
+            r.boards,
             r.fights,
             pct(r.win_rate),
             pct(r.low),
@@ -282,24 +284,27 @@ pub fn html(report: &Report) -> String {
     let with_change = report.baseline.is_some();
     let mut body = String::new();
     body += &format!(
-        "<h1>Balance report</h1><p>Runs: {}. {} fights over {} boards. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights are greyed and not ranked. Outliers: a 95% interval wholly outside {}–{}.</p>",
+        "<h1>Balance report</h1><p>Runs: {}. {} fights over {} boards. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval redraws the suite's boards ({} board-bootstrap replicates), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
         esc(&report.runs.join(", ")),
         report.fights,
         report.boards,
         report.min_sample,
+        report.min_boards,
+        report.bootstrap_replicates,
         pct(report.band[0]),
-        pct(report.band[1])
+        pct(report.band[1]),
+        pct(report.false_discovery_rate)
     );
     if let Some(b) = &report.baseline {
         body += &format!("<p>Compared with the baseline run {}.</p>", esc(b));
     }
     body += "<h2>Outliers</h2>";
     if report.outliers.is_empty() {
-        body += "<p>None: every ranked interval touches the band.</p>";
+        body += "<p>None: no ranked rate lies outside the band beyond noise.</p>";
     } else {
         body += "<ul>";
         for o in &report.outliers {
-            body += &format!("<li>{}</li>", esc(o));
+            body += &format!("<li>{}</li>", esc(&o.describe()));
         }
         body += "</ul>";
     }
@@ -337,11 +342,12 @@ pub fn html(report: &Report) -> String {
 }
 
 fn md_rows(rows: &[RateRow], n: usize) -> String {
-    let mut out = String::from("| name | fights | win rate | 95% interval |\n|---|---:|---:|---|\n");
+    let mut out = String::from("| name | boards | fights | win rate | 95% interval |\n|---|---:|---:|---:|---|\n");
     for r in rows.iter().filter(|r| r.ranked).take(n) {
         out += &format!(
-            "| {} | {} | {} | {} – {} |\n",
+            "| {} | {} | {} | {} | {} – {} |\n",
             r.key,
+            r.boards,
             r.fights,
             pct(r.win_rate),
             pct(r.low),
@@ -367,7 +373,7 @@ pub fn markdown(report: &Report) -> String {
         out += "None.\n\n";
     } else {
         for o in &report.outliers {
-            out += &format!("- {o}\n");
+            out += &format!("- {}\n", o.describe());
         }
         out += "\n";
     }

@@ -1,6 +1,8 @@
 //! The balance report: win rates per card, card and tier, rune and keyword
-//! with Wilson 95% intervals; keyword pairs with their lift; keyword against
-//! keyword; outliers; and changes since a baseline run. Built from the
+//! with 95% intervals that count boards (a board bootstrap, `stats.rs`);
+//! keyword pairs with their lift; keyword against keyword; outliers and
+//! changes since a baseline run, each flagged after a Benjamini–Hochberg
+//! correction for testing many items at once. Built from the
 //! run's tallies and its boards, written as HTML (charts as inline SVG),
 //! Markdown and JSON.
 
@@ -10,43 +12,42 @@ use serde::Serialize;
 
 use crate::analysis::Tallies;
 use crate::sink::BoardRow;
+use crate::stats::{self, BoardInterval, BootstrapSettings, PairResult};
 
 /// Report settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReportSettings {
     /// Rows with fewer fights are greyed and not ranked.
     pub min_sample: u64,
+    /// Rows held by fewer boards are greyed and not ranked either: with a
+    /// handful of boards the bootstrap cannot see how much other boards
+    /// holding the item would differ, so its interval would be too narrow.
+    pub min_boards: u64,
     /// The band a win rate's whole interval must leave to be an outlier.
     pub band_low: f64,
     pub band_high: f64,
+    /// The board bootstrap behind every interval.
+    pub bootstrap: BootstrapSettings,
+    /// False discovery rate of the outlier flags and of the changes beyond
+    /// noise (Benjamini–Hochberg).
+    pub false_discovery_rate: f64,
 }
 
 impl Default for ReportSettings {
     fn default() -> Self {
         ReportSettings {
             min_sample: 200,
+            min_boards: 5,
             band_low: 0.45,
             band_high: 0.55,
+            bootstrap: BootstrapSettings::default(),
+            false_discovery_rate: 0.05,
         }
     }
 }
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
-
-/// Wilson score interval for `wins` out of `n` at 95%.
-pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let n = n as f64;
-    let p = wins as f64 / n;
-    let z2 = Z95 * Z95;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
 
 /// One row of a win-rate table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,10 +60,17 @@ pub struct RateRow {
     /// Wins over fights; a draw counts as no win.
     pub win_rate: f64,
     pub draw_rate: f64,
+    /// Boards holding the item: the effective sample behind the interval.
+    pub boards: u64,
+    /// 95% board-bootstrap interval and standard error.
     pub low: f64,
     pub high: f64,
+    pub se: f64,
     /// At least the minimum sample: ranked and eligible as an outlier.
     pub ranked: bool,
+    /// P-value that the true rate lies inside the band (1 when the
+    /// estimate does); flagged as an outlier after the correction.
+    pub p_outside_band: f64,
     pub outlier: bool,
     /// Filled when a baseline is given.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,16 +83,21 @@ pub struct Change {
     pub baseline_win_rate: f64,
     pub baseline_fights: u64,
     pub delta: f64,
-    /// 1.96 x the combined standard error of the two rates.
+    /// 1.96 x the combined standard error of the two rates (each from its
+    /// own board bootstrap).
     pub combined_uncertainty: f64,
+    pub p_value: f64,
+    /// Beyond noise after the correction for testing many items.
     pub significant: bool,
 }
 
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 struct Acc {
     n: u64,
     wins: u64,
     draws: u64,
+    /// Dense indices of the boards holding the item.
+    holders: Vec<u32>,
 }
 
 impl Acc {
@@ -93,14 +106,42 @@ impl Acc {
         self.wins += wins;
         self.draws += draws;
     }
+    fn add_board(&mut self, board: u32, n: u64, wins: u64, draws: u64) {
+        self.add(n, wins, draws);
+        self.holders.push(board);
+    }
 }
 
-fn rows(map: BTreeMap<String, Acc>, s: &ReportSettings) -> Vec<RateRow> {
+/// Every item's board-bootstrap interval, one redraw of the boards serving
+/// every table at once; each table's intervals in its map's order.
+fn intervals(
+    maps: &[&BTreeMap<String, Acc>],
+    pairs: &BTreeMap<(String, String), Acc>,
+    evidence: &Evidence,
+    s: &ReportSettings,
+) -> (Vec<Vec<BoardInterval>>, Vec<BoardInterval>) {
+    let mut holders: Vec<Vec<u32>> = Vec::new();
+    for m in maps {
+        holders.extend(m.values().map(|a| a.holders.clone()));
+    }
+    holders.extend(pairs.values().map(|a| a.holders.clone()));
+    let mut all = stats::board_bootstrap(evidence.boards, &evidence.pairs, &holders, s.bootstrap).into_iter();
+    let tables = maps.iter().map(|m| all.by_ref().take(m.len()).collect()).collect();
+    (tables, all.collect())
+}
+
+/// What the bootstrap reads: every ordered pair of boards, from each side.
+struct Evidence {
+    boards: usize,
+    pairs: Vec<PairResult>,
+}
+
+fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSettings) -> Vec<RateRow> {
     let mut out: Vec<RateRow> = map
         .into_iter()
-        .map(|(key, a)| {
-            let (low, high) = wilson(a.wins, a.n);
-            let ranked = a.n >= s.min_sample;
+        .zip(found)
+        .map(|((key, a), interval)| {
+            let ranked = a.n >= s.min_sample && a.holders.len() as u64 >= s.min_boards;
             let rate = |x: u64| if a.n == 0 { 0.0 } else { x as f64 / a.n as f64 };
             RateRow {
                 key,
@@ -110,10 +151,14 @@ fn rows(map: BTreeMap<String, Acc>, s: &ReportSettings) -> Vec<RateRow> {
                 losses: a.n - a.wins - a.draws,
                 win_rate: rate(a.wins),
                 draw_rate: rate(a.draws),
-                low,
-                high,
+                boards: a.holders.len() as u64,
+                low: interval.low,
+                high: interval.high,
+                se: interval.se,
                 ranked,
-                outlier: ranked && (high < s.band_low || low > s.band_high),
+                p_outside_band: stats::outside_band_p(rate(a.wins), interval.se, s.band_low, s.band_high),
+                // Set once every section's p-values are known.
+                outlier: false,
                 change: None,
             }
         })
@@ -141,6 +186,8 @@ pub struct PairRow {
     pub wins: u64,
     pub draws: u64,
     pub win_rate: f64,
+    /// Boards holding both keywords, and the board-bootstrap interval.
+    pub boards: u64,
     pub low: f64,
     pub high: f64,
     /// The pair's win rate less what the two give apart, each measured as
@@ -168,29 +215,99 @@ pub struct Report {
     pub fights: u64,
     pub boards: u64,
     pub min_sample: u64,
+    pub min_boards: u64,
     pub band: [f64; 2],
+    /// The false discovery rate of the flags (Benjamini–Hochberg).
+    pub false_discovery_rate: f64,
+    /// Redraws of the board pool behind every interval.
+    pub bootstrap_replicates: u32,
     pub cards: Vec<RateRow>,
     pub card_tiers: Vec<RateRow>,
     pub runes: Vec<RateRow>,
     pub keywords: Vec<RateRow>,
     pub keyword_pairs: Vec<PairRow>,
     pub keyword_versus: Vec<VersusCell>,
-    /// `section: key` of every outlier, listed first in the page.
-    pub outliers: Vec<String>,
+    /// Every outlier with its numbers, listed first in the page.
+    pub outliers: Vec<Outlier>,
     /// `section: key` of every significant change since the baseline.
     pub significant_changes: Vec<String>,
+}
+
+/// An item whose win rate lies outside the band beyond noise.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Outlier {
+    pub section: String,
+    pub key: String,
+    pub win_rate: f64,
+    pub low: f64,
+    pub high: f64,
+    /// `above` or `below` the band.
+    pub direction: &'static str,
+    pub fights: u64,
+    pub boards: u64,
+    pub p_value: f64,
+}
+
+impl Outlier {
+    /// One line a person reads: what, how far, on what sample.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} {}: {:.1}% (95% interval {:.1}–{:.1}%), {} the band; {} boards, {} fights",
+            self.section,
+            self.key,
+            100.0 * self.win_rate,
+            100.0 * self.low,
+            100.0 * self.high,
+            self.direction,
+            self.boards,
+            self.fights
+        )
+    }
 }
 
 /// Builds the report's figures from tallies and the boards table.
 pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Report {
     let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
+    // Dense board indices for the bootstrap, in boards-table order.
+    let dense: BTreeMap<u32, u32> = boards.iter().enumerate().map(|(i, b)| (b.board_id, i as u32)).collect();
+    let mut pairs_seen = Vec::with_capacity(2 * tallies.matchups.len());
+    for m in &tallies.matchups {
+        let (Some(&l), Some(&r)) = (dense.get(&m.left), dense.get(&m.right)) else {
+            continue;
+        };
+        for (holder, opponent, wins) in [(l, r, m.left_wins), (r, l, m.right_wins)] {
+            pairs_seen.push(PairResult {
+                holder,
+                opponent,
+                fights: m.fights,
+                wins,
+            });
+        }
+    }
+    // Both orders of a matchup meet the same pair of boards: one entry per
+    // (holder, opponent) halves the bootstrap's work.
+    pairs_seen.sort_by_key(|p| (p.holder, p.opponent));
+    pairs_seen.dedup_by(|later, kept| {
+        let same = (later.holder, later.opponent) == (kept.holder, kept.opponent);
+        if same {
+            kept.fights += later.fights;
+            kept.wins += later.wins;
+        }
+        same
+    });
+    let evidence = Evidence {
+        boards: boards.len(),
+        pairs: pairs_seen,
+    };
     let mut cards: BTreeMap<String, Acc> = BTreeMap::new();
     let mut tiers: BTreeMap<String, Acc> = BTreeMap::new();
     let mut runes: BTreeMap<String, Acc> = BTreeMap::new();
     let mut keywords: BTreeMap<String, Acc> = BTreeMap::new();
     let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
     for t in &tallies.boards {
-        let Some(b) = by_id.get(&t.board_id) else { continue };
+        let (Some(b), Some(&d)) = (by_id.get(&t.board_id), dense.get(&t.board_id)) else {
+            continue;
+        };
         // A board counts once per card, card and tier, or rune it holds,
         // however many copies it holds.
         let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
@@ -199,30 +316,39 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
             unique.sort();
             unique.dedup();
             for k in unique {
-                map.entry(k.clone()).or_default().add(t.fights, t.wins, t.draws);
+                map.entry(k.clone())
+                    .or_default()
+                    .add_board(d, t.fights, t.wins, t.draws);
             }
         }
         for (i, k) in b.keywords.iter().enumerate() {
-            keywords.entry(k.clone()).or_default().add(t.fights, t.wins, t.draws);
+            keywords
+                .entry(k.clone())
+                .or_default()
+                .add_board(d, t.fights, t.wins, t.draws);
             for k2 in &b.keywords[i + 1..] {
                 pairs
                     .entry((k.clone(), k2.clone()))
                     .or_default()
-                    .add(t.fights, t.wins, t.draws);
+                    .add_board(d, t.fights, t.wins, t.draws);
             }
         }
     }
-    let keyword_rows = rows(keywords, s);
+    let (tables, pair_intervals) = intervals(&[&cards, &tiers, &runes, &keywords], &pairs, &evidence, s);
+    let [card_found, tier_found, rune_found, keyword_found]: [Vec<BoardInterval>; 4] = tables
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("four tables in, four out"));
+    let keyword_rows = rows(keywords, keyword_found, s);
     let single: BTreeMap<&str, f64> = keyword_rows.iter().map(|r| (r.key.as_str(), r.win_rate)).collect();
     let mut keyword_pairs: Vec<PairRow> = pairs
         .into_iter()
-        .map(|((a, b), acc)| {
+        .zip(pair_intervals)
+        .map(|(((a, b), acc), interval)| {
             let rate = if acc.n == 0 {
                 0.0
             } else {
                 acc.wins as f64 / acc.n as f64
             };
-            let (low, high) = wilson(acc.wins, acc.n);
             let lift =
                 rate - single.get(a.as_str()).copied().unwrap_or(0.5) - single.get(b.as_str()).copied().unwrap_or(0.5)
                     + 0.5;
@@ -233,10 +359,11 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
                 wins: acc.wins,
                 draws: acc.draws,
                 win_rate: rate,
-                low,
-                high,
+                boards: acc.holders.len() as u64,
+                low: interval.low,
+                high: interval.high,
                 lift,
-                ranked: acc.n >= s.min_sample,
+                ranked: acc.n >= s.min_sample && acc.holders.len() as u64 >= s.min_boards,
             }
         })
         .collect();
@@ -300,70 +427,117 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         fights: tallies.fights,
         boards: boards.len() as u64,
         min_sample: s.min_sample,
+        min_boards: s.min_boards,
         band: [s.band_low, s.band_high],
-        cards: rows(cards, s),
-        card_tiers: rows(tiers, s),
-        runes: rows(runes, s),
+        false_discovery_rate: s.false_discovery_rate,
+        bootstrap_replicates: s.bootstrap.replicates,
+        cards: rows(cards, card_found, s),
+        card_tiers: rows(tiers, tier_found, s),
+        runes: rows(runes, rune_found, s),
         keywords: keyword_rows,
         keyword_pairs,
         keyword_versus,
         outliers: Vec::new(),
         significant_changes: Vec::new(),
     };
-    report.outliers = sections(&report)
-        .into_iter()
-        .flat_map(|(name, rows)| {
-            rows.iter()
-                .filter(|r| r.outlier)
-                .map(move |r| format!("{name}: {}", r.key))
-        })
-        .collect();
+    flag_outliers(&mut report, s.false_discovery_rate);
     report
 }
 
-fn sections(r: &Report) -> Vec<(&'static str, &Vec<RateRow>)> {
+/// Flags the ranked rows whose rate lies outside the band beyond noise:
+/// Benjamini–Hochberg over every ranked row of every section at once.
+fn flag_outliers(report: &mut Report, q: f64) {
+    let mut tested: Vec<(usize, usize, f64)> = Vec::new();
+    for (section, (_, rows)) in sections_mut(report).into_iter().enumerate() {
+        for (i, r) in rows.iter().enumerate() {
+            if r.ranked {
+                tested.push((section, i, r.p_outside_band));
+            }
+        }
+    }
+    let p: Vec<f64> = tested.iter().map(|t| t.2).collect();
+    let found = stats::benjamini_hochberg(&p, q);
+    let band = report.band;
+    let mut outliers = Vec::new();
+    let mut sections = sections_mut(report);
+    for (&(section, i, p_value), flagged) in tested.iter().zip(found) {
+        if !flagged {
+            continue;
+        }
+        let (name, rows) = &mut sections[section];
+        let r = &mut rows[i];
+        r.outlier = true;
+        outliers.push(Outlier {
+            section: name.to_string(),
+            key: r.key.clone(),
+            win_rate: r.win_rate,
+            low: r.low,
+            high: r.high,
+            direction: if r.win_rate > band[1] { "above" } else { "below" },
+            fights: r.fights,
+            boards: r.boards,
+            p_value,
+        });
+    }
+    report.outliers = outliers;
+}
+
+fn sections_mut(r: &mut Report) -> Vec<(&'static str, &mut Vec<RateRow>)> {
     vec![
-        ("card", &r.cards),
-        ("card and tier", &r.card_tiers),
-        ("rune", &r.runes),
-        ("keyword", &r.keywords),
+        ("card", &mut r.cards),
+        ("card and tier", &mut r.card_tiers),
+        ("rune", &mut r.runes),
+        ("keyword", &mut r.keywords),
     ]
 }
 
 /// Compares every figure with the baseline report's: the change in win
-/// rate and whether it exceeds the combined 95% uncertainty of the two.
+/// rate, its combined 95% uncertainty (1.96 x the root of the two squared
+/// bootstrap standard errors), and whether it is beyond noise after a
+/// Benjamini–Hochberg correction over every compared row.
 pub fn compare(report: &mut Report, baseline: &Report, baseline_name: String) {
-    fn mark(name: &str, rows: &mut [RateRow], base: &[RateRow], significant: &mut Vec<String>) {
-        for row in rows.iter_mut() {
-            let Some(b) = base.iter().find(|b| b.key == row.key) else {
+    let q = report.false_discovery_rate;
+    let mut tested: Vec<(usize, usize)> = Vec::new();
+    let mut p_values = Vec::new();
+    let base = [
+        &baseline.cards,
+        &baseline.card_tiers,
+        &baseline.runes,
+        &baseline.keywords,
+    ];
+    for (section, (_, rows)) in sections_mut(report).into_iter().enumerate() {
+        for (i, row) in rows.iter_mut().enumerate() {
+            let Some(b) = base[section].iter().find(|b| b.key == row.key) else {
                 continue;
             };
-            let var = |p: f64, n: u64| if n == 0 { 0.25 } else { p * (1.0 - p) / n as f64 };
-            let combined = Z95 * (var(row.win_rate, row.fights) + var(b.win_rate, b.fights)).sqrt();
+            let se = (row.se * row.se + b.se * b.se).sqrt();
             let delta = row.win_rate - b.win_rate;
-            let is_significant = delta.abs() > combined;
-            if is_significant {
-                significant.push(format!("{name}: {}", row.key));
-            }
+            let p_value = stats::difference_p(delta, se);
             row.change = Some(Change {
                 baseline_win_rate: b.win_rate,
                 baseline_fights: b.fights,
                 delta,
-                combined_uncertainty: combined,
-                significant: is_significant,
+                combined_uncertainty: Z95 * se,
+                p_value,
+                significant: false,
             });
+            tested.push((section, i));
+            p_values.push(p_value);
         }
     }
+    let found = stats::benjamini_hochberg(&p_values, q);
     let mut significant = Vec::new();
-    mark("card", &mut report.cards, &baseline.cards, &mut significant);
-    mark(
-        "card and tier",
-        &mut report.card_tiers,
-        &baseline.card_tiers,
-        &mut significant,
-    );
-    mark("rune", &mut report.runes, &baseline.runes, &mut significant);
-    mark("keyword", &mut report.keywords, &baseline.keywords, &mut significant);
+    let mut sections = sections_mut(report);
+    for (&(section, i), beyond) in tested.iter().zip(found) {
+        if !beyond {
+            continue;
+        }
+        let (name, rows) = &mut sections[section];
+        if let Some(change) = rows[i].change.as_mut() {
+            change.significant = true;
+        }
+        significant.push(format!("{name}: {}", rows[i].key));
+    }
     report.significant_changes = significant;
     report.baseline = Some(baseline_name);
 }
@@ -419,16 +593,6 @@ pub fn report_name(run_dir: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wilson_matches_known_intervals() {
-        // 50 of 100: 40.4% to 59.6%.
-        let (lo, hi) = wilson(50, 100);
-        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
-        // 0 of 10 stays inside [0, 1] and is not degenerate.
-        let (lo, hi) = wilson(0, 10);
-        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
-    }
 
     fn tallies() -> (Tallies, Vec<BoardRow>) {
         use crate::analysis::{BoardTally, MatchupTally};
@@ -488,10 +652,21 @@ mod tests {
         let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default());
         let crab = r.cards.iter().find(|c| c.key == "crab").expect("crab");
         assert_eq!((crab.fights, crab.wins, crab.draws, crab.losses), (1000, 800, 50, 150));
+        assert_eq!(crab.boards, 1);
         let fox = r.cards.iter().find(|c| c.key == "fox").expect("fox");
-        assert_eq!((fox.fights, fox.wins), (2000, 950), "fox is on both boards");
-        // Crab's interval lies wholly above 55%: an outlier, listed.
-        assert!(crab.outlier && r.outliers.contains(&"card: crab".to_string()));
+        assert_eq!(
+            (fox.fights, fox.wins, fox.boards),
+            (2000, 950, 2),
+            "fox is on both boards"
+        );
+        // One board holds crab: its 1,000 fights say how that board does,
+        // not how crab does, so crab is not ranked and no outlier however
+        // far from 50%.
+        assert!(
+            !crab.ranked && !crab.outlier && r.outliers.is_empty(),
+            "{:?}",
+            r.outliers
+        );
         let burn = r.keywords.iter().find(|k| k.key == "burn").expect("burn");
         assert_eq!(burn.fights, 2000);
         let pair = &r.keyword_pairs[0];
@@ -506,21 +681,81 @@ mod tests {
         assert_eq!((maim_vs_burn.fights, maim_vs_burn.wins), (1000, 800));
     }
 
+    /// `boards` boards, every ordered pair fought `fights` times; the
+    /// boards in `strong` hold "crab" and win with probability 0.5 + edge
+    /// against the others; every board holds "fox".
+    fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, Vec<BoardRow>) {
+        use crate::analysis::{BoardTally, MatchupTally};
+        let rows: Vec<BoardRow> = (0..boards)
+            .map(|id| BoardRow {
+                board_id: id,
+                name: format!("b{id}"),
+                cards: if id < strong {
+                    vec!["crab".into(), "fox".into()]
+                } else {
+                    vec!["fox".into()]
+                },
+                tiers: vec![1; if id < strong { 2 } else { 1 }],
+                runes: Vec::new(),
+                keywords: Vec::new(),
+            })
+            .collect();
+        let mut t = Tallies::default();
+        let mut per_board = vec![BoardTally::default(); boards as usize];
+        for l in 0..boards {
+            for r in 0..boards {
+                let p = 0.5 + edge * (f64::from(u8::from(l < strong)) - f64::from(u8::from(r < strong)));
+                let left_wins = (p * fights as f64).round() as u64;
+                let m = MatchupTally {
+                    left: l,
+                    right: r,
+                    fights,
+                    left_wins,
+                    right_wins: fights - left_wins,
+                    draws: 0,
+                };
+                t.fights += fights;
+                for (b, w) in [(l, m.left_wins), (r, m.right_wins)] {
+                    let tally = &mut per_board[b as usize];
+                    tally.board_id = b;
+                    tally.fights += fights;
+                    tally.wins += w;
+                }
+                t.matchups.push(m);
+            }
+        }
+        t.boards = per_board;
+        (t, rows)
+    }
+
+    #[test]
+    fn an_item_strong_on_many_boards_is_an_outlier_with_its_numbers() {
+        let (t, boards) = field(40, 10, 0.2, 100);
+        let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default());
+        let crab = r.cards.iter().find(|c| c.key == "crab").expect("crab");
+        assert_eq!(crab.boards, 10);
+        assert!(crab.outlier && crab.low > 0.55, "{crab:?}");
+        let o = r.outliers.iter().find(|o| o.key == "crab").expect("listed");
+        assert_eq!((o.section.as_str(), o.direction, o.boards), ("card", "above", 10));
+        assert!(o.describe().contains("10 boards"), "{}", o.describe());
+        // Every board holds fox: it wins exactly half, and is no outlier.
+        let fox = r.cards.iter().find(|c| c.key == "fox").expect("fox");
+        assert!((fox.win_rate - 0.5).abs() < 1e-9 && !fox.outlier);
+    }
+
     #[test]
     fn changes_beyond_noise_are_flagged() {
-        let (t, boards) = tallies();
         let s = ReportSettings::default();
+        let (t, boards) = field(40, 10, 0.2, 100);
         let base = build(vec!["base".into()], &t, &boards, &s);
-        let (mut t2, _) = tallies();
-        t2.boards[0].wins = 500;
-        let mut now = build(vec!["now".into()], &t2, &boards, &s);
+        let (weaker, _) = field(40, 10, 0.02, 100);
+        let mut now = build(vec!["now".into()], &weaker, &boards, &s);
         compare(&mut now, &base, "base".into());
         let crab = now.cards.iter().find(|c| c.key == "crab").expect("crab");
         let change = crab.change.as_ref().expect("compared");
-        assert!((change.delta + 0.3).abs() < 1e-9 && change.significant);
+        assert!(change.delta < -0.1 && change.significant, "{change:?}");
         assert!(now.significant_changes.contains(&"card: crab".to_string()));
-        let same = build(vec!["again".into()], &t, &boards, &s);
-        let mut same = same;
+        let mut same = build(vec!["again".into()], &t, &boards, &s);
         compare(&mut same, &base, "base".into());
         assert!(same.significant_changes.is_empty());
     }

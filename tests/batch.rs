@@ -348,7 +348,38 @@ fn replay_reproduces_the_recorded_fight() {
 
 #[test]
 fn report_writes_three_files_and_alarms_on_outliers() {
-    let dir = run(&scratch("alarm"), &["--fights", "4000"]);
+    // Two boards cannot make an outlier, however lopsided their fights:
+    // an item on one board is not ranked (too few boards), so no alarm.
+    let two = run(&scratch("two-boards"), &["--fights", "4000"]);
+    let out = scratch("two-boards-report");
+    let o = gridsim(&[
+        "report",
+        two.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--alarm",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+
+    // The default suite's 120 boards: anvil_tool at tier 1 loses on every
+    // board that holds it, well beyond noise.
+    let field = scratch("alarm");
+    let o = gridsim(&[
+        "run",
+        "--fights",
+        "20000",
+        "--part-size",
+        "5000",
+        "--out",
+        field.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = std::fs::read_dir(&field)
+        .expect("out")
+        .flatten()
+        .next()
+        .expect("run dir")
+        .path();
     let out = scratch("alarm-report");
     let args = |alarm: bool| {
         let mut a = vec![
@@ -367,7 +398,7 @@ fn report_writes_three_files_and_alarms_on_outliers() {
         .output()
         .expect("runs");
     assert!(plain.status.success(), "{}", String::from_utf8_lossy(&plain.stderr));
-    let page = out.join("samples-seed1");
+    let page = out.join(dir.file_name().expect("name"));
     for f in ["index.html", "summary.md", "summary.json"] {
         assert!(page.join(f).exists(), "{f} missing");
     }
@@ -378,9 +409,19 @@ fn report_writes_three_files_and_alarms_on_outliers() {
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(page.join("summary.json")).expect("json")).expect("valid");
-    // Two fixed boards fighting each other: every card sits on a side that wins
-    // or loses far from 50%, so there are outliers, and the alarm fires.
-    assert!(json["outliers"].as_array().is_some_and(|o| !o.is_empty()));
+    // Each outlier is listed with its numbers, direction and sample.
+    let outliers = json["outliers"].as_array().expect("outliers");
+    let anvil = outliers
+        .iter()
+        .find(|o| o["section"] == "card and tier" && o["key"] == "anvil_tool t1")
+        .expect("anvil_tool t1 flagged");
+    assert_eq!(anvil["direction"], "below");
+    assert!(anvil["high"].as_f64().expect("high") < 0.45 && anvil["boards"].as_u64().expect("boards") >= 5);
+    assert!(
+        std::fs::read_to_string(page.join("summary.md"))
+            .expect("md")
+            .contains("anvil_tool t1")
+    );
     let alarmed = Command::new(env!("CARGO_BIN_EXE_gridsim"))
         .args(args(true))
         .output()
