@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 /// own copies of its inputs.
 pub const FORMAT: u32 = 2;
 pub const MANIFEST: &str = "manifest.json";
+/// Fights per part file unless a run asks otherwise. Rows never depend on it.
+pub const DEFAULT_PART_SIZE: u64 = 16_384;
 /// The boards table of a run.
 pub const BOARDS: &str = "boards.parquet";
 /// The folder of a run directory holding the rules, catalog and suite the

@@ -13,9 +13,6 @@ use crate::output::{self, FightReport};
 use crate::scenario::{self, ScenarioReport};
 use crate::settings::Rules;
 
-/// Fights per part a bench fills before starting the next, as a run does.
-const BENCH_PART_SIZE: u64 = 16_384;
-
 /// One fight between two board files under a rules file and a catalog,
 /// on stream 0 of `seed`; the event log kept when `with_log`.
 pub fn fight(
@@ -57,7 +54,7 @@ pub fn bench(
     let catalog = config::load_catalog(cards)?;
     let s = config::load_suite(suite, &catalog, &rules)?;
     let n = fights.unwrap_or(s.fights);
-    let stats = batch::bench(&s, &catalog, &rules, threads, n, BENCH_PART_SIZE)
+    let stats = batch::bench(&s, &catalog, &rules, threads, n, crate::dataset::DEFAULT_PART_SIZE)
         .map_err(|e| vec![Diagnostic::whole_file(suite, e)])?;
     Ok(Benched {
         suite: s.name.clone(),

@@ -64,7 +64,7 @@ enum Command {
         #[arg(long, value_name = "RUN_DIR")]
         resume: Option<PathBuf>,
         /// Fights per part file. Rows never depend on it; a resume keeps the run's own.
-        #[arg(long, default_value_t = 16384)]
+        #[arg(long, default_value_t = gridsim::dataset::DEFAULT_PART_SIZE)]
         part_size: u64,
         /// Write the report (reports/<run-id>/) as soon as the run is done.
         #[arg(long)]
@@ -97,6 +97,26 @@ enum Command {
         /// Exit with code 3 when an outlier or a change beyond noise is found.
         #[arg(long)]
         alarm: bool,
+    },
+    /// The nightly job: the suite on the current catalog into
+    /// DATASETS/nightly/<date>/, its report compared with the previous night
+    /// into REPORTS/<date>/, and REPORTS/index.html over every night. Exits
+    /// with 3 when an outlier or a change beyond noise is found.
+    Nightly {
+        /// The suite (default: configs/suites/default.toml).
+        suite: Option<PathBuf>,
+        /// The night, YYYY-MM-DD (default: today, UTC).
+        #[arg(long)]
+        date: Option<String>,
+        /// Run this many fights instead of the suite's number.
+        #[arg(long)]
+        fights: Option<u64>,
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value = "datasets")]
+        datasets: PathBuf,
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
     },
     /// Hash every file of run directories against their manifests; non-zero
     /// exit when a file is missing, corrupt or not listed.
@@ -310,6 +330,44 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
+            })
+        }
+        Command::Nightly {
+            suite,
+            date,
+            fights,
+            threads,
+            datasets,
+            reports,
+        } => {
+            let night = gridsim::nightly::run(&gridsim::nightly::Nightly {
+                rules: cli.rules,
+                cards: cli.cards,
+                suite: suite.unwrap_or_else(default_suite),
+                date: date.unwrap_or_else(gridsim::nightly::today_utc),
+                fights,
+                threads: threads.unwrap_or(0),
+                datasets,
+                reports,
+                progress: true,
+            })?;
+            match &night.baseline {
+                Some(b) => outln!("compared with {b}"),
+                None => outln!("no earlier night to compare with"),
+            }
+            for alarm in &night.alarms {
+                outln!("ALARM {alarm}");
+            }
+            outln!(
+                "{} alarms -> {} (index: {})",
+                night.alarms.len(),
+                night.report_dir.join("index.html").display(),
+                night.index.display()
+            );
+            Ok(if night.alarms.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(3)
             })
         }
         Command::Verify { run_dirs } => {

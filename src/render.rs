@@ -335,8 +335,14 @@ pub fn html(report: &Report) -> String {
     body += "<h2>Keyword against keyword</h2>";
     body += &versus_chart(report);
     body += &versus_table(report);
+    page("gridsim balance report", &body)
+}
+
+/// A self-contained page around `body`.
+fn page(title: &str, body: &str) -> String {
     format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>gridsim balance report</title><style>{}</style></head><body>{body}</body></html>\n",
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title><style>{}</style></head><body>{body}</body></html>\n",
+        esc(title),
         "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}tr.low{color:#aaa}tr.outlier{background:#fde8e6}.note{color:#777}svg{display:block;margin:1em 0}"
     )
 }
@@ -408,4 +414,99 @@ pub fn markdown(report: &Report) -> String {
         );
     }
     out
+}
+
+/// The index of every night (`gridsim nightly`): newest first, each with
+/// its alarms and a link to its report, then a trend chart of every item
+/// the newest night flags, across every night that measured it.
+pub fn nightly_index(nights: &[crate::nightly::Night]) -> String {
+    let mut body = String::from("<h1>Nightly balance reports</h1>");
+    let Some(newest) = nights.last() else {
+        return page("Nightly balance reports", &(body + "<p>No night has a report yet.</p>"));
+    };
+    body += &format!(
+        "<p>{} nights. The newest, {}, raised {} alarms.</p><table><tr><th>night</th><th>fights</th><th>alarms</th></tr>",
+        nights.len(),
+        esc(&newest.date),
+        newest.alarms.len()
+    );
+    for n in nights.iter().rev() {
+        body += &format!(
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{}</td></tr>",
+            esc(&n.href),
+            esc(&n.date),
+            n.fights,
+            if n.alarms.is_empty() {
+                "none".to_string()
+            } else {
+                esc(&n.alarms.join("; "))
+            }
+        );
+    }
+    body += "</table><h2>Trends of the items flagged last night</h2>";
+    let flagged: Vec<String> = newest
+        .alarms
+        .iter()
+        .map(|a| a.strip_prefix("changed: ").unwrap_or(a).to_string())
+        .collect();
+    if flagged.is_empty() {
+        body += "<p>None flagged.</p>";
+    }
+    for item in flagged {
+        let series: Vec<(usize, (f64, f64, f64))> = nights
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.rates.get(&item).map(|r| (i, *r)))
+            .collect();
+        body += &trend_chart(&item, nights, &series);
+    }
+    page("Nightly balance reports", &body)
+}
+
+/// One item's win rate night by night, with its interval as a band.
+fn trend_chart(item: &str, nights: &[crate::nightly::Night], series: &[(usize, (f64, f64, f64))]) -> String {
+    let n = nights.len().max(2);
+    let mut svg = String::new();
+    let drawn = (|| -> Result<(), Box<dyn std::error::Error>> {
+        let root = SVGBackend::with_string(&mut svg, (760, 260)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(item, ("sans-serif", 16))
+            .margin(8)
+            .x_label_area_size(28)
+            .y_label_area_size(48)
+            .build_cartesian_2d(0f64..(n - 1) as f64, 0f64..1f64)?;
+        let dates: Vec<String> = nights.iter().map(|n| n.date.clone()).collect();
+        chart
+            .configure_mesh()
+            .x_labels(n.min(10))
+            .x_label_formatter(&|x| dates.get(x.round() as usize).cloned().unwrap_or_default())
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .draw()?;
+        chart.draw_series(series.iter().map(|&(i, (_, low, high))| {
+            ErrorBar::new_vertical(
+                i as f64,
+                low,
+                (low + high) / 2.0,
+                high,
+                RGBColor(150, 150, 150).filled(),
+                8,
+            )
+        }))?;
+        chart.draw_series(LineSeries::new(
+            series.iter().map(|&(i, (rate, _, _))| (i as f64, rate)),
+            RGBColor(70, 110, 180).stroke_width(2),
+        ))?;
+        chart.draw_series(
+            series
+                .iter()
+                .map(|&(i, (rate, _, _))| Circle::new((i as f64, rate), 4, RGBColor(70, 110, 180).filled())),
+        )?;
+        root.present()?;
+        Ok(())
+    })();
+    match drawn {
+        Ok(()) => svg,
+        Err(e) => format!("<p class=\"note\">chart not drawn: {}</p>", esc(&e.to_string())),
+    }
 }

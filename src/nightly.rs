@@ -1,0 +1,253 @@
+//! `gridsim nightly`: the nightly suite on the current catalog, its report
+//! compared with the previous night's run, and one index of every night.
+//!
+//! The folders are the convention by which a night finds the one before:
+//!
+//! - `DATASETS/nightly/<date>/<run-id>/`: the night's run;
+//! - `REPORTS/<date>/<run-id>/`: its report (`index.html`, `summary.md`,
+//!   `summary.json`), compared with the latest earlier night that has a run;
+//! - `REPORTS/index.html`: every night, newest first, with its alarms, and
+//!   a trend chart of every item the newest night flags.
+//!
+//! Running a night again resumes its run (nothing finished is redone) and
+//! writes its report again.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Diagnostic;
+use crate::dataset::{MANIFEST, Shard};
+use crate::report::ReportSettings;
+use crate::runs::{self, NewRun};
+
+/// What `gridsim nightly` is asked to do.
+pub struct Nightly {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+    pub suite: PathBuf,
+    /// The night, `YYYY-MM-DD`.
+    pub date: String,
+    pub fights: Option<u64>,
+    pub threads: usize,
+    pub datasets: PathBuf,
+    pub reports: PathBuf,
+    pub progress: bool,
+}
+
+/// What a night found.
+pub struct NightlyOutcome {
+    pub run_dir: PathBuf,
+    pub report_dir: PathBuf,
+    pub index: PathBuf,
+    /// The night compared with, if an earlier night has a run.
+    pub baseline: Option<String>,
+    /// Outliers and changes beyond noise, each in words.
+    pub alarms: Vec<String>,
+}
+
+/// One night as the index shows it.
+pub struct Night {
+    pub date: String,
+    /// The report page, relative to the index.
+    pub href: String,
+    pub fights: u64,
+    pub alarms: Vec<String>,
+    /// `section: key` to (win rate, low, high), for the trends.
+    pub rates: std::collections::BTreeMap<String, (f64, f64, f64)>,
+}
+
+fn whole(at: &Path, message: impl Into<String>) -> Vec<Diagnostic> {
+    vec![Diagnostic::whole_file(at, message)]
+}
+
+/// Whether `date` is a calendar date written `YYYY-MM-DD`.
+pub fn is_date(date: &str) -> bool {
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) || !digits(8..10) {
+        return false;
+    }
+    let month: u32 = date[5..7].parse().unwrap_or(0);
+    let day: u32 = date[8..10].parse().unwrap_or(0);
+    (1..=12).contains(&month) && (1..=31).contains(&day)
+}
+
+/// Today's date in UTC, `YYYY-MM-DD`.
+pub fn today_utc() -> String {
+    crate::dataset::utc_now()[..10].to_string()
+}
+
+/// The run directory inside a night's folder, if it has one.
+fn run_in(night: &Path) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(night)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join(MANIFEST).is_file())
+        .collect();
+    dirs.sort();
+    dirs.pop()
+}
+
+/// The latest night before `date` under `nightly/` that has a run.
+fn previous_night(nightly: &Path, date: &str) -> Option<PathBuf> {
+    let mut nights: Vec<(String, PathBuf)> = std::fs::read_dir(nightly)
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (is_date(&name) && name.as_str() < date).then(|| (name, e.path()))
+        })
+        .collect();
+    nights.sort();
+    nights.into_iter().rev().find_map(|(_, p)| run_in(&p))
+}
+
+/// Runs (or resumes) the night's run, writes its report compared with the
+/// previous night, and rewrites the index of every night.
+pub fn run(n: &Nightly) -> Result<NightlyOutcome, Vec<Diagnostic>> {
+    if !is_date(&n.date) {
+        return Err(whole(
+            Path::new("gridsim nightly"),
+            format!("--date `{}`: expected YYYY-MM-DD", n.date),
+        ));
+    }
+    let nightly = n.datasets.join("nightly");
+    let night = nightly.join(&n.date);
+    let summary = match run_in(&night) {
+        Some(dir) => runs::resume(&dir, n.threads, n.progress, &mut |note| eprintln!("note: {note}"))?,
+        None => runs::start(&NewRun {
+            rules: n.rules.clone(),
+            cards: n.cards.clone(),
+            suite: n.suite.clone(),
+            fights: n.fights,
+            seed: None,
+            out: night,
+            shard: Shard::WHOLE,
+            part_size: crate::dataset::DEFAULT_PART_SIZE,
+            threads: n.threads,
+            progress: n.progress,
+        })?,
+    };
+    let baseline = previous_night(&nightly, &n.date);
+    let (report, report_dir) = runs::write_report(
+        std::slice::from_ref(&summary.dir),
+        baseline.as_deref(),
+        &n.reports.join(&n.date),
+        &ReportSettings::default(),
+    )?;
+    let index = write_index(&n.reports)?;
+    let mut alarms: Vec<String> = report.outliers.iter().map(|o| o.describe()).collect();
+    alarms.extend(
+        report
+            .significant_changes
+            .iter()
+            .map(|c| format!("changed beyond noise: {c}")),
+    );
+    Ok(NightlyOutcome {
+        run_dir: summary.dir,
+        report_dir,
+        index,
+        baseline: baseline.map(|b| b.display().to_string()),
+        alarms,
+    })
+}
+
+/// Reads every night's `summary.json` under `reports` and writes
+/// `reports/index.html`.
+pub fn write_index(reports: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
+    let mut nights = Vec::new();
+    let mut dates: Vec<(String, PathBuf)> = std::fs::read_dir(reports)
+        .map_err(|e| whole(reports, format!("cannot list: {e}")))?
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            is_date(&name).then(|| (name, e.path()))
+        })
+        .collect();
+    dates.sort();
+    for (date, folder) in dates {
+        let Some(page) = run_in_report(&folder) else { continue };
+        let text = std::fs::read_to_string(page.join("summary.json"))
+            .map_err(|e| whole(&page, format!("cannot read summary.json: {e}")))?;
+        let json: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| whole(&page, format!("summary.json: {e}")))?;
+        nights.push(night_of(&date, reports, &page, &json));
+    }
+    let path = reports.join("index.html");
+    crate::atomic::write(&path, crate::render::nightly_index(&nights).as_bytes()).map_err(|e| whole(&path, e))?;
+    Ok(path)
+}
+
+/// The report folder inside a night's reports folder.
+fn run_in_report(folder: &Path) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(folder)
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("summary.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs.pop()
+}
+
+fn night_of(date: &str, reports: &Path, page: &Path, json: &serde_json::Value) -> Night {
+    let mut alarms: Vec<String> = json["outliers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|o| {
+            format!(
+                "{}: {}",
+                o["section"].as_str().unwrap_or(""),
+                o["key"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    alarms.extend(
+        json["significant_changes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.as_str().map(|c| format!("changed: {c}"))),
+    );
+    let mut rates = std::collections::BTreeMap::new();
+    for (section, table) in [
+        ("card", "cards"),
+        ("card and tier", "card_tiers"),
+        ("rune", "runes"),
+        ("keyword", "keywords"),
+    ] {
+        for row in json[table].as_array().into_iter().flatten() {
+            let f = |k: &str| row[k].as_f64().unwrap_or(0.0);
+            let key = format!("{section}: {}", row["key"].as_str().unwrap_or(""));
+            rates.insert(key, (f("win_rate"), f("low"), f("high")));
+        }
+    }
+    let href = page
+        .strip_prefix(reports)
+        .unwrap_or(page)
+        .join("index.html")
+        .to_string_lossy()
+        .replace('\\', "/");
+    Night {
+        date: date.to_string(),
+        href,
+        fights: json["fights"].as_u64().unwrap_or(0),
+        alarms,
+        rates,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_checked_and_today_is_one() {
+        assert!(is_date("2026-11-30"));
+        for bad in ["2026-13-01", "2026-11-3", "20261130", "2026/11/30", "tomorrow"] {
+            assert!(!is_date(bad), "{bad}");
+        }
+        assert!(is_date(&today_utc()), "{}", today_utc());
+    }
+}

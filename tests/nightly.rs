@@ -1,0 +1,109 @@
+//! `gridsim nightly`: two nights make two dated reports, the second
+//! compared with the first, both linked from one index; alarms exit with 3.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn gridsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .args(args)
+        .output()
+        .expect("gridsim runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridsim-nightly-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::process::Output {
+    let (datasets, reports) = (root.join("datasets"), root.join("reports"));
+    gridsim(&[
+        "nightly",
+        suite,
+        "--date",
+        date,
+        "--fights",
+        fights,
+        "--datasets",
+        datasets.to_str().expect("utf-8"),
+        "--reports",
+        reports.to_str().expect("utf-8"),
+    ])
+}
+
+#[test]
+fn two_nights_make_two_linked_reports_and_alarm() {
+    let root = scratch("two");
+    let suite = "configs/suites/default.toml";
+    let first = night(&root, suite, "2026-11-29", "20000");
+    let out = String::from_utf8_lossy(&first.stdout);
+    // The default suite's anvil_tool at tier 1 loses beyond noise: an alarm.
+    assert_eq!(
+        first.status.code(),
+        Some(3),
+        "{out}{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(
+        out.contains("no earlier night") && out.contains("ALARM") && out.contains("anvil_tool t1"),
+        "{out}"
+    );
+
+    let second = night(&root, suite, "2026-11-30", "20000");
+    let out = String::from_utf8_lossy(&second.stdout);
+    assert_eq!(second.status.code(), Some(3), "{out}");
+    assert!(out.contains("compared with") && out.contains("2026-11-29"), "{out}");
+
+    let reports = root.join("reports");
+    for date in ["2026-11-29", "2026-11-30"] {
+        let pages: Vec<PathBuf> = std::fs::read_dir(reports.join(date))
+            .expect("dated folder")
+            .flatten()
+            .map(|e| e.path().join("index.html"))
+            .collect();
+        assert!(pages.iter().any(|p| p.is_file()), "{date}: no report page");
+    }
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(reports.join("2026-11-30/default-seed20261129/summary.json")).expect("summary"),
+    )
+    .expect("json");
+    assert!(summary["baseline"].as_str().is_some(), "the second night is compared");
+    let index = std::fs::read_to_string(reports.join("index.html")).expect("index");
+    assert!(
+        index.contains("2026-11-29/default-seed20261129/index.html")
+            && index.contains("2026-11-30/default-seed20261129/index.html"),
+        "the index links both nights"
+    );
+    assert!(
+        index.contains("<svg") && index.contains("anvil_tool t1"),
+        "a trend chart per flagged item"
+    );
+
+    // A night again resumes its finished run and reports the same figures.
+    let again = night(&root, suite, "2026-11-30", "20000");
+    assert_eq!(again.status.code(), Some(3));
+    let summary_again: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(reports.join("2026-11-30/default-seed20261129/summary.json")).expect("summary"),
+    )
+    .expect("json");
+    assert_eq!(summary["cards"], summary_again["cards"]);
+}
+
+#[test]
+fn a_quiet_night_exits_zero_and_a_bad_date_is_refused() {
+    let root = scratch("quiet");
+    // Two boards: nothing is ranked, so nothing can alarm.
+    let quiet = night(&root, "configs/suites/samples.toml", "2026-11-30", "2000");
+    assert_eq!(
+        quiet.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let bad = night(&root, "configs/suites/samples.toml", "30-11-2026", "2000");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("YYYY-MM-DD"));
+}
