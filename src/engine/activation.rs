@@ -18,19 +18,27 @@ impl Engine<'_> {
     /// One Focus-weighted pick: each candidate's chance is its Focus, floored
     /// at 1, over the pool's total (900.30a-900.30c).
     pub fn focus_pick(&mut self, pool: &[UnitIdx]) -> Option<UnitIdx> {
+        if pool.len() < 2 {
+            return pool.first().copied();
+        }
+        let floor = self.rules.targeting.focus_floor;
+        // Each candidate's Focus is read once.
+        let mut weights = [0i32; super::MAX_UNITS];
+        for (w, &u) in weights.iter_mut().zip(pool) {
+            *w = self.focus(u).max(floor);
+        }
+        self.pick_weighted(pool, &weights[..pool.len()])
+    }
+
+    /// The roll of a Focus-weighted pick over candidates already weighed:
+    /// one alone is taken without a roll.
+    fn pick_weighted(&mut self, pool: &[UnitIdx], weights: &[i32]) -> Option<UnitIdx> {
         match pool.len() {
             0 => return None,
             1 => return Some(pool[0]),
             _ => {}
         }
-        let floor = self.rules.targeting.focus_floor;
-        // Each candidate's Focus is read once.
-        let mut weights = [0i32; super::MAX_UNITS];
-        let mut total: i64 = 0;
-        for (w, &u) in weights.iter_mut().zip(pool) {
-            *w = self.focus(u).max(floor);
-            total += i64::from(*w);
-        }
+        let total: i64 = weights.iter().map(|&w| i64::from(w)).sum();
         let total = total.clamp(1, i64::from(u32::MAX)) as u32;
         let mut roll = i64::from(self.rng.below(total));
         for (&w, &u) in weights.iter().zip(pool) {
@@ -80,16 +88,30 @@ impl Engine<'_> {
     /// Primary target: a Focus-weighted enemy; Rabid drops the last target
     /// unless that would empty the pool (800.55a, 800.55b).
     pub fn pick_primary_target(&mut self, u: UnitIdx) -> Option<UnitIdx> {
-        let mut pool = self.enemies_of(u);
+        // One pass over the enemies, weighing each as it is found.
+        let floor = self.rules.targeting.focus_floor;
+        let enemy_side = self.u.side[u.i()].other().index();
+        let mut pool = [UnitIdx::NONE; super::MAX_UNITS];
+        let mut weights = [0i32; super::MAX_UNITS];
+        let mut n = 0;
+        for &c in self.side_order[enemy_side].as_slice() {
+            if self.is_targetable(c) {
+                pool[n] = c;
+                weights[n] = self.focus(c).max(floor);
+                n += 1;
+            }
+        }
         let last = self.u.last_target[u.i()];
         if self.u.rabid[u.i()]
             && !last.is_none()
-            && pool.len() > 1
-            && let Some(at) = pool.as_slice().iter().position(|&x| x == last)
+            && n > 1
+            && let Some(at) = pool[..n].iter().position(|&x| x == last)
         {
-            pool.remove_at(at);
+            pool.copy_within(at + 1..n, at);
+            weights.copy_within(at + 1..n, at);
+            n -= 1;
         }
-        self.focus_pick(pool.as_slice())
+        self.pick_weighted(&pool[..n], &weights[..n])
     }
 
     /// Runs one activation of `u`. A `forced_target` overrides the pick
