@@ -333,7 +333,9 @@ impl Engine<'_> {
             return;
         }
         let lower = self.u.tier[i] - 1;
+        self.u.smash_from_vitality[i] = self.u.vitality[i];
         self.set_tier(u, lower);
+        self.u.smash_to_vitality[i] = self.u.vitality[i];
         self.u.smash_ms[i] = duration_ms;
         self.emit(
             EventKind::SmashApplied,

@@ -290,6 +290,10 @@ unit_columns! {
     entrap_ms: i32 = 0,
     prismbreak_ms: i32 = 0,
     smash_ms: i32 = 0,
+    /// Vitality just before and just after Smash lowered the tier, so its
+    /// expiry restores the same fraction of maximum (800.65c).
+    smash_from_vitality: i32 = 0,
+    smash_to_vitality: i32 = 0,
     crush: CrushWindows = CrushWindows::default(),
     charge: i32 = 0,
     /// Charge per ms over the current step, 0 when not charging; computed
@@ -1135,7 +1139,20 @@ impl<'c> Engine<'c> {
         }
         if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
             let native = self.u.native_tier[i];
+            let reduced_max = i64::from(self.u.max_vitality[i].max(1));
+            let change = i64::from(self.u.vitality[i]) - i64::from(self.u.smash_to_vitality[i]);
             self.set_tier(u, native);
+            // 800.65c: the relative health the unit had when Smash applied
+            // comes back exactly; only what changed while Smashed is carried
+            // over at the native scale (rounded up), so applying and expiring
+            // neither gains nor loses health by rounding twice.
+            if self.u.alive[i] {
+                let native_max = i64::from(self.u.max_vitality[i].max(1));
+                let scaled = (change * native_max).div_euclid(reduced_max)
+                    + i64::from((change * native_max).rem_euclid(reduced_max) != 0);
+                let back = i64::from(self.u.smash_from_vitality[i]) + scaled;
+                self.u.vitality[i] = damage::clamp_i32(back.clamp(1, native_max));
+            }
             self.emit(
                 EventKind::SmashExpired,
                 u,
