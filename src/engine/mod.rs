@@ -1177,7 +1177,9 @@ impl<'c> Engine<'c> {
         self.emit(EventKind::Overtime, UnitIdx::NONE, UnitIdx::NONE, amount, n, "900.42b");
         let order = self.order;
         for &u in order.as_slice() {
-            if self.u.alive[u.i()] && !self.u.kind[u.i()].is_object() {
+            // 900.42a "every combatant": a Dormant unit contests no combat
+            // and cannot be affected (800.16a), so overtime passes it by.
+            if self.u.alive[u.i()] && self.is_combatant(u) {
                 self.deal_damage(UnitIdx::NONE, u, amount, damage::DamageKind::Overtime);
             }
         }
