@@ -372,7 +372,7 @@ pub enum Amount {
 impl Amount {
     /// Counted amounts resolve to 0 on a count of 0; ordinary ones floor at 1 (900.4a).
     pub fn is_counted(self) -> bool {
-        matches!(self, Amount::Per { .. } | Amount::CostPaidPercent(_))
+        matches!(self, Amount::Per { .. })
     }
 }
 

@@ -279,7 +279,11 @@ impl Engine<'_> {
             Amount::PowerPercent(p) => (self.power(u).saturating_mul(p) / 100).max(1),
             // 800.8h: 75% of effective Power, at least 1.
             Amount::BurnPower => (self.power(u).saturating_mul(self.rules.burn.from_power_percent) / 100).max(1),
-            Amount::CostPaidPercent(p) => ctx.cost_paid.saturating_mul(p) / 100,
+            // 900.4a: an ordinary amount, so a share of a cost paid floors
+            // at 1; with no cost paid there is nothing to take a share of
+            // (900.4b: no effect fabricated from nothing).
+            Amount::CostPaidPercent(p) if ctx.cost_paid > 0 => (ctx.cost_paid.saturating_mul(p) / 100).max(1),
+            Amount::CostPaidPercent(_) => 0,
             // 900.7e: the running total of the hit, base Power plus bonus so far.
             Amount::CurrentDamagePercent(p) => (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1),
         }
