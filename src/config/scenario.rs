@@ -113,6 +113,9 @@ struct ApplyDef {
     target: Spanned<String>,
     #[serde(default)]
     duration_ms: Option<i32>,
+    /// The clause's scope, as on a card (default `target`).
+    #[serde(default)]
+    scope: Option<Scope>,
 }
 
 /// The checked fields are collected by `flatten`, so unknown names are
@@ -364,7 +367,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 op: Op {
                     effect: ap.effect,
                     amount: ap.amount,
-                    scope: Scope::Target,
+                    scope: ap.scope.unwrap_or_default(),
                     count: 0,
                     condition: None,
                     duration_ms: ap.duration_ms.unwrap_or(0),

@@ -429,7 +429,7 @@ impl Engine<'_> {
         match op.effect {
             Effect::Aoe => return self.aoe(source, amount),
             Effect::Tremor => return self.tremor(source, amount),
-            Effect::Harvest => return self.harvest(source, amount),
+            Effect::Harvest => return self.harvest(source, amount, op.scope == Scope::SelfUnit),
             Effect::PiercingRoar => return self.reduce_every_enemy(source, Stat::Power, amount),
             Effect::CripplingScream => return self.reduce_every_enemy(source, Stat::Speed, amount),
             // 900.7a: activation-lane damage on the target joins the base hit.
@@ -461,7 +461,7 @@ impl Engine<'_> {
         match op.effect {
             Effect::Aoe => self.aoe(actor, amount),
             Effect::Tremor => self.tremor(actor, amount),
-            Effect::Harvest => self.harvest(actor, amount),
+            Effect::Harvest => self.harvest(actor, amount, op.scope == Scope::SelfUnit),
             Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount),
             Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount),
             _ => self.apply_effect(op, source, target, amount),

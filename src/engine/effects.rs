@@ -461,10 +461,10 @@ impl Engine<'_> {
     }
 
     /// Harvest (800.30): takes up to `stacks` Dread from allies holding it,
-    /// the Harvester included, one Focus-weighted stack at a time; then gives
+    /// the Harvester too when `source_donates`, one Focus-weighted stack at a time; then gives
     /// as many to enemies one Focus-weighted stack at a time, Relentless
     /// enemies left out of the pool first (800.30d, 900.10e).
-    pub fn harvest(&mut self, source: UnitIdx, stacks: i32) {
+    pub fn harvest(&mut self, source: UnitIdx, stacks: i32, source_donates: bool) {
         let mut recipients = UnitList::default();
         for &e in self.enemies_of(source).as_slice() {
             if !self.u.relentless[e.i()] {
@@ -476,7 +476,9 @@ impl Engine<'_> {
             return;
         }
         let mut donors = UnitList::default();
-        for &a in self.allies_of(source, true).as_slice() {
+        // 800.30a: the Harvesting unit gives its own Dread only when the
+        // card says so (`scope = "self"`).
+        for &a in self.allies_of(source, source_donates).as_slice() {
             if self.u.dread[a.i()] > 0 {
                 donors.push(a);
             }
