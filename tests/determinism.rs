@@ -131,3 +131,15 @@ fn starting_state_is_set_through_the_engine_and_only_before_the_battle() {
         "the primed unit activated at 1 ms"
     );
 }
+
+#[test]
+fn a_threshold_near_the_integer_limit_still_ends_by_the_cap() {
+    // 300.2 with a charge threshold of i32::MAX: the time to a full charge
+    // is worked out in 64 bits, so it neither overflows nor stalls the
+    // clock (a wrapped, negative time once kept `run_until` at one instant).
+    let (c, mut rules, l, r) = setup();
+    rules.clock.charge_to_activate = i32::MAX;
+    let mut e = Engine::new(&c, rules);
+    let o = e.fight(&l, &r, FightRng::for_fight(3, 0));
+    assert!(o.end_ms <= rules.overtime.cap_ms, "ended at {}", o.end_ms);
+}

@@ -945,7 +945,10 @@ impl<'c> Engine<'c> {
         if self.is_charging(u) {
             rate = self.charge_rate(u);
             let missing = (self.rules.clock.charge_to_activate - self.u.charge[i]).max(0);
-            full = now.saturating_add((missing + rate - 1) / rate);
+            // In 64 bits: a threshold near i32::MAX plus a fast rate would
+            // overflow, wrap negative and stall the clock at `now`.
+            let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
+            full = damage::clamp_i32(i64::from(now) + steps);
         }
         let tick = self.u.burn_next_ms[i].min(self.u.venom_next_ms[i]);
         let mut expiry = self.u.crush[i].earliest_expiry();
