@@ -70,7 +70,7 @@ rules_settings! {
     maim: MaimRules { restoration_per_point }
     burn: BurnRules { tick_ms, decay_percent, decay_minimum, spread_chance_percent, cap, from_power_percent }
     venom: VenomRules { tick_ms, decay_min_percent, decay_max_percent, decay_minimum }
-    prismbreak: PrismbreakRules { duration_ms, tick_bonus_percent }
+    prismbreak: PrismbreakRules { duration_ms, reapply_ms, tick_bonus_percent }
     crush: CrushRules { duration_ms, windows_per_unit }
     freeze: FreezeRules { duration_ms, reapply_ms }
     entrap: EntrapRules { duration_ms }

@@ -362,11 +362,12 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.27f") {
             return;
         }
-        // 800.27a, 800.27b: 4 s, and each reapplication adds 4 s more.
-        let add = if duration_ms > 0 {
-            duration_ms
-        } else if self.u.freeze_ms[u.i()] > 0 {
+        // 800.27a, 800.27b: 4 s (or the card's own duration), and each
+        // reapplication adds a flat 4 s more, whatever the card authored.
+        let add = if self.u.freeze_ms[u.i()] > 0 {
             self.rules.freeze.reapply_ms
+        } else if duration_ms > 0 {
+            duration_ms
         } else {
             self.rules.freeze.duration_ms
         };
@@ -381,7 +382,11 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.52d") {
             return;
         }
-        let add = if duration_ms > 0 {
+        // 800.52a, 800.52c: 3 s (or the card's own duration); reapplying
+        // adds 3 s, whatever the card authored.
+        let add = if self.u.prismbreak_ms[u.i()] > 0 {
+            self.rules.prismbreak.reapply_ms
+        } else if duration_ms > 0 {
             duration_ms
         } else {
             self.rules.prismbreak.duration_ms
