@@ -8,20 +8,8 @@ use gridsim::dataset::Manifest;
 use gridsim::report::ReportSettings;
 use gridsim::runs;
 
-fn gridsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gridsim"))
-        .args(args)
-        .output()
-        .expect("gridsim runs")
-}
-
-/// A fresh empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gridsim-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+mod common;
+use common::{gridsim, scratch};
 
 fn run(out: &Path, extra: &[&str]) -> PathBuf {
     let mut args = vec![

@@ -2,21 +2,9 @@
 //! compared with the first, both linked from one index; alarms exit with 3.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn gridsim(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gridsim"))
-        .args(args)
-        .output()
-        .expect("gridsim runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gridsim-nightly-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
+mod common;
+use common::{gridsim, scratch};
 
 fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::process::Output {
     let (datasets, reports) = (root.join("datasets"), root.join("reports"));
