@@ -76,16 +76,23 @@ pub fn today_utc() -> String {
     crate::dataset::utc_now()[..10].to_string()
 }
 
-/// The run directory inside a night's folder, if it has one.
-fn run_in(night: &Path) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(night)
+/// The last folder, by name, inside `folder` that holds a file `marker`:
+/// the run directory of a night (`manifest.json`), or its report
+/// (`summary.json`).
+fn folder_holding(folder: &Path, marker: &str) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(folder)
         .ok()?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join(MANIFEST).is_file())
+        .filter(|p| p.join(marker).is_file())
         .collect();
     dirs.sort();
     dirs.pop()
+}
+
+/// The run directory inside a night's folder, if it has one.
+fn run_in(night: &Path) -> Option<PathBuf> {
+    folder_holding(night, MANIFEST)
 }
 
 /// The latest night before `date` under `nightly/` that has a run.
@@ -166,7 +173,9 @@ pub fn write_index(reports: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
         .collect();
     dates.sort();
     for (date, folder) in dates {
-        let Some(page) = run_in_report(&folder) else { continue };
+        let Some(page) = folder_holding(&folder, "summary.json") else {
+            continue;
+        };
         let text = std::fs::read_to_string(page.join("summary.json"))
             .map_err(|e| whole(&page, format!("cannot read summary.json: {e}")))?;
         let json: serde_json::Value =
@@ -176,18 +185,6 @@ pub fn write_index(reports: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
     let path = reports.join("index.html");
     crate::atomic::write(&path, crate::render::nightly_index(&nights).as_bytes()).map_err(|e| whole(&path, e))?;
     Ok(path)
-}
-
-/// The report folder inside a night's reports folder.
-fn run_in_report(folder: &Path) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(folder)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("summary.json").is_file())
-        .collect();
-    dirs.sort();
-    dirs.pop()
 }
 
 fn night_of(date: &str, reports: &Path, page: &Path, json: &serde_json::Value) -> Night {

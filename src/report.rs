@@ -120,11 +120,11 @@ fn intervals(
     evidence: &Evidence,
     s: &ReportSettings,
 ) -> (Vec<Vec<BoardInterval>>, Vec<BoardInterval>) {
-    let mut holders: Vec<Vec<u32>> = Vec::new();
+    let mut holders: Vec<&[u32]> = Vec::new();
     for m in maps {
-        holders.extend(m.values().map(|a| a.holders.clone()));
+        holders.extend(m.values().map(|a| a.holders.as_slice()));
     }
-    holders.extend(pairs.values().map(|a| a.holders.clone()));
+    holders.extend(pairs.values().map(|a| a.holders.as_slice()));
     let mut all = stats::board_bootstrap(evidence.boards, &evidence.pairs, &holders, s.bootstrap).into_iter();
     let tables = maps.iter().map(|m| all.by_ref().take(m.len()).collect()).collect();
     (tables, all.collect())
@@ -685,7 +685,7 @@ mod tests {
     /// boards in `strong` hold "crab" and win with probability 0.5 + edge
     /// against the others; every board holds "fox".
     fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, Vec<BoardRow>) {
-        use crate::analysis::{BoardTally, MatchupTally};
+        use crate::analysis::MatchupTally;
         let rows: Vec<BoardRow> = (0..boards)
             .map(|id| BoardRow {
                 board_id: id,
@@ -700,31 +700,22 @@ mod tests {
                 keywords: Vec::new(),
             })
             .collect();
-        let mut t = Tallies::default();
-        let mut per_board = vec![BoardTally::default(); boards as usize];
+        let mut matchups = Vec::new();
         for l in 0..boards {
             for r in 0..boards {
                 let p = 0.5 + edge * (f64::from(u8::from(l < strong)) - f64::from(u8::from(r < strong)));
                 let left_wins = (p * fights as f64).round() as u64;
-                let m = MatchupTally {
+                matchups.push(MatchupTally {
                     left: l,
                     right: r,
                     fights,
                     left_wins,
                     right_wins: fights - left_wins,
                     draws: 0,
-                };
-                t.fights += fights;
-                for (b, w) in [(l, m.left_wins), (r, m.right_wins)] {
-                    let tally = &mut per_board[b as usize];
-                    tally.board_id = b;
-                    tally.fights += fights;
-                    tally.wins += w;
-                }
-                t.matchups.push(m);
+                });
             }
         }
-        t.boards = per_board;
+        let t = Tallies::from_matchups(matchups);
         (t, rows)
     }
 

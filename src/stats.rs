@@ -77,7 +77,7 @@ impl BoardInterval {
 pub fn board_bootstrap(
     boards: usize,
     pairs: &[PairResult],
-    holders: &[Vec<u32>],
+    holders: &[&[u32]],
     settings: BootstrapSettings,
 ) -> Vec<BoardInterval> {
     if boards == 0 {
@@ -106,7 +106,7 @@ pub fn board_bootstrap(
 
 /// Each item's rate in each of the replicates `rs` (an item no drawn
 /// board holds is left out of that replicate).
-fn replicate_rates(boards: usize, pairs: &[PairResult], holders: &[Vec<u32>], seed: u64, rs: &[u32]) -> Vec<Vec<f64>> {
+fn replicate_rates(boards: usize, pairs: &[PairResult], holders: &[&[u32]], seed: u64, rs: &[u32]) -> Vec<Vec<f64>> {
     let mut weight = vec![0u32; boards];
     let (mut won, mut fought) = (vec![0.0f64; boards], vec![0.0f64; boards]);
     let mut draws: Vec<Vec<f64>> = vec![Vec::with_capacity(rs.len()); holders.len()];
@@ -127,7 +127,7 @@ fn replicate_rates(boards: usize, pairs: &[PairResult], holders: &[Vec<u32>], se
         }
         for (item, h) in holders.iter().enumerate() {
             let (mut w, mut n) = (0.0, 0.0);
-            for &b in h {
+            for &b in *h {
                 let m = f64::from(weight[b as usize]);
                 w += m * won[b as usize];
                 n += m * fought[b as usize];
@@ -268,7 +268,7 @@ mod tests {
         let out = board_bootstrap(
             boards as usize,
             &pairs,
-            &[vec![9], held_by_all],
+            &[&[9], &held_by_all],
             BootstrapSettings::default(),
         );
         // Board 9 beats the average drawn opponent; how much depends on

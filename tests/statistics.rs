@@ -3,7 +3,7 @@
 //! from that population, every pair fights, and each card's 95% interval
 //! is checked against the card's win rate over the whole population.
 
-use gridsim::analysis::{BoardTally, MatchupTally, Tallies};
+use gridsim::analysis::{MatchupTally, Tallies};
 use gridsim::engine::FightRng;
 use gridsim::report::{ReportSettings, build};
 use gridsim::sink::BoardRow;
@@ -75,34 +75,22 @@ fn suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
             keywords: Vec::new(),
         })
         .collect();
-    let mut t = Tallies::default();
-    let mut per_board: Vec<BoardTally> = (0..g)
-        .map(|b| BoardTally {
-            board_id: b,
-            ..BoardTally::default()
-        })
-        .collect();
+    let mut matchups = Vec::new();
     for l in 0..g {
         for r in 0..g {
             let p = beats(drawn[l as usize].1, drawn[r as usize].1);
             let left_wins = (0..fights).filter(|_| uniform(&mut rng) < p).count() as u64;
-            let m = MatchupTally {
+            matchups.push(MatchupTally {
                 left: l,
                 right: r,
                 fights,
                 left_wins,
                 right_wins: fights - left_wins,
                 draws: 0,
-            };
-            for (b, w) in [(l, m.left_wins), (r, m.right_wins)] {
-                per_board[b as usize].fights += fights;
-                per_board[b as usize].wins += w;
-            }
-            t.fights += fights;
-            t.matchups.push(m);
+            });
         }
     }
-    t.boards = per_board;
+    let t = Tallies::from_matchups(matchups);
     (t, rows)
 }
 
