@@ -213,6 +213,7 @@ pub struct Report {
     pub runs: Vec<String>,
     pub baseline: Option<String>,
     pub fights: u64,
+    /// Boards that fought: the effective sample the intervals count.
     pub boards: u64,
     pub min_sample: u64,
     pub min_boards: u64,
@@ -268,8 +269,21 @@ impl Outlier {
 /// Builds the report's figures from tallies and the boards table.
 pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Report {
     let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
-    // Dense board indices for the bootstrap, in boards-table order.
-    let dense: BTreeMap<u32, u32> = boards.iter().enumerate().map(|(i, b)| (b.board_id, i as u32)).collect();
+    // Dense board indices for the bootstrap, in boards-table order, over the
+    // boards that fought: a drawn board no fight met says nothing, and
+    // redrawing it would only shrink each replicate's sample at random.
+    let fought: std::collections::BTreeSet<u32> = tallies
+        .boards
+        .iter()
+        .filter(|t| t.fights > 0)
+        .map(|t| t.board_id)
+        .collect();
+    let dense: BTreeMap<u32, u32> = boards
+        .iter()
+        .filter(|b| fought.contains(&b.board_id))
+        .enumerate()
+        .map(|(i, b)| (b.board_id, i as u32))
+        .collect();
     let mut pairs_seen = Vec::with_capacity(2 * tallies.matchups.len());
     for m in &tallies.matchups {
         let (Some(&l), Some(&r)) = (dense.get(&m.left), dense.get(&m.right)) else {
@@ -296,7 +310,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         same
     });
     let evidence = Evidence {
-        boards: boards.len(),
+        boards: dense.len(),
         pairs: pairs_seen,
     };
     let mut cards: BTreeMap<String, Acc> = BTreeMap::new();
@@ -425,7 +439,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         runs,
         baseline: None,
         fights: tallies.fights,
-        boards: boards.len() as u64,
+        boards: dense.len() as u64,
         min_sample: s.min_sample,
         min_boards: s.min_boards,
         band: [s.band_low, s.band_high],

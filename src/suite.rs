@@ -27,15 +27,36 @@ pub struct RandomBoards {
     pub cards: Vec<CardId>,
 }
 
+/// How a suite pairs its boards into fights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pairing {
+    /// Every ordered pair of distinct boards in turn, repeated until the
+    /// fights are used up: each matchup is fought many times, which suits a
+    /// few hand-built boards.
+    #[default]
+    AllPairs,
+    /// Two distinct boards drawn at random for every fight: with a pool far
+    /// larger than the fights per board, nearly every fight meets a new
+    /// pair, so a million fights count tens of thousands of boards and the
+    /// report's board-counted intervals narrow with the fights.
+    Random,
+}
+
 /// A suite after loading: named boards and the number of fights.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suite {
     pub name: String,
     pub master_seed: u64,
     pub boards: Vec<BoardSpec>,
+    pub pairing: Pairing,
     /// Fights in the whole run.
     pub fights: u64,
 }
+
+/// Where in a fight's random stream its random pairing is read: far past
+/// any word a fight consumes, so drawing the boards leaves the fight's own
+/// draws as they were.
+const PAIRING_WORD_POS: u128 = 1 << 64;
 
 impl Suite {
     /// Ordered pairs of distinct boards: every board meets every other on
@@ -45,13 +66,24 @@ impl Suite {
         n * n.saturating_sub(1)
     }
 
-    /// The two boards of fight `index`: matchups in order, repeated.
+    /// The two boards of fight `index`: for [`Pairing::AllPairs`] the
+    /// matchups in order, repeated; for [`Pairing::Random`] two distinct
+    /// boards drawn uniformly from the fight's own stream.
     pub fn pairing(&self, index: u64) -> (u32, u32) {
         let n = self.boards.len() as u64;
-        let m = self.matchups().max(1);
-        let p = index % m;
-        let left = p / (n - 1).max(1);
-        let mut right = p % (n - 1).max(1);
+        let (left, mut right) = match self.pairing {
+            Pairing::AllPairs => {
+                let p = index % self.matchups().max(1);
+                (p / (n - 1).max(1), p % (n - 1).max(1))
+            }
+            Pairing::Random => {
+                let mut rng = FightRng::for_fight_at(self.master_seed, index, PAIRING_WORD_POS);
+                let left = rng.below(n as u32);
+                let right = rng.below((n as u32 - 1).max(1));
+                (u64::from(left), u64::from(right))
+            }
+        };
+        // The second board is drawn from the others: skip the first.
         if right >= left {
             right += 1;
         }
@@ -160,6 +192,7 @@ mod tests {
             name: "t".into(),
             master_seed: 1,
             boards: vec![BoardSpec::default(); boards],
+            pairing: Pairing::AllPairs,
             fights: 100,
         }
     }
@@ -173,5 +206,31 @@ mod tests {
         seen.dedup();
         assert_eq!(seen.len(), 12);
         assert_eq!(s.pairing(0), s.pairing(12), "the list repeats");
+    }
+
+    #[test]
+    fn random_pairings_are_distinct_boards_spread_evenly_and_leave_the_fight_stream_alone() {
+        let mut s = suite(5);
+        s.pairing = Pairing::Random;
+        let mut count = [[0u32; 5]; 5];
+        for i in 0..20_000 {
+            let (l, r) = s.pairing(i);
+            assert_ne!(l, r, "fight {i} pairs a board with itself");
+            assert_eq!((l, r), s.pairing(i), "the same fight, the same boards");
+            count[l as usize][r as usize] += 1;
+        }
+        // 20 ordered pairs, 1,000 expected each; 4.5 standard deviations.
+        for (l, row) in count.iter().enumerate() {
+            for (r, &c) in row.iter().enumerate() {
+                if l != r {
+                    assert!((860..=1140).contains(&c), "pair {l}-{r} drawn {c} times");
+                }
+            }
+        }
+        // Drawing the pairing does not move the fight's own stream.
+        let mut fight = s.stream(7);
+        let mut fresh = FightRng::for_fight(1, 7);
+        let _ = s.pairing(7);
+        assert_eq!(fight.next_u32(), fresh.next_u32());
     }
 }

@@ -415,5 +415,17 @@ fn suite_errors_name_the_key() {
     ))
     .expect_err("impossible");
     assert!(d[0].message.contains("cannot draw board"), "{}", d[0]);
+    // Pairing: a named choice, and no fights per matchup when drawn at random.
+    let random = "[random]\nseed = 1\nboards = 4\nunits = [2, 3]\ntiers = [1, 1]\nbudget = 9\n";
+    let d = parse(&format!("{base}pairing = \"sideways\"\n{random}")).expect_err("pairing");
+    assert_eq!((d[0].key.as_str(), d[0].line), ("pairing", 4), "{}", d[0]);
+    assert!(d[0].message.contains("`all_pairs` or `random`"), "{}", d[0]);
+    let d = parse(&format!(
+        "name = \"s\"\nmaster_seed = 1\nfights_per_matchup = 10\npairing = \"random\"\n{random}"
+    ))
+    .expect_err("per matchup");
+    assert_eq!(d[0].key, "fights_per_matchup", "{}", d[0]);
+    let s = parse(&format!("{base}pairing = \"random\"\n{random}")).expect("random pairing");
+    assert_eq!(s.pairing, gridsim::suite::Pairing::Random);
     assert!(parse(&std::fs::read_to_string("configs/suites/default.toml").expect("default")).is_ok());
 }

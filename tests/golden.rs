@@ -1,13 +1,16 @@
-//! Golden results: what the engine produces for the default suite, pinned.
+//! Golden results: what the engine produces for the golden suite, pinned.
 //!
 //! Every other determinism test compares the code with itself; this one
 //! compares it with results committed earlier, so a change that alters any
 //! fight — deliberate or not — fails here and names the fights it changed.
 //!
-//! - `tests/golden/default-first-20000.tsv`: one row per fight for the first
-//!   20,000 fights of `configs/suites/default.toml` (winner, end reason and
+//! - `tests/golden/suite.toml`: the suite, a frozen copy of the nightly
+//!   suite of the day the results were first pinned, so changing the
+//!   nightly suite does not move them; cards and rules are the live ones.
+//! - `tests/golden/first-20000.tsv`: one row per fight for the first
+//!   20,000 fights of that suite (winner, end reason and
 //!   time, survivors, remaining Vitality and damage dealt per side).
-//! - `tests/golden/default-100000.sha256`: the SHA-256 of the fights and
+//! - `tests/golden/first-100000.sha256`: the SHA-256 of the fights and
 //!   units rows of its first 100,000 fights, in a canonical text form.
 //!
 //! To regenerate on purpose (and name the rule that made the difference in
@@ -24,8 +27,9 @@ use gridsim::settings::Rules;
 use gridsim::sink::{FightColumns, UnitColumns};
 use gridsim::suite::Suite;
 
-const ROWS_FILE: &str = "tests/golden/default-first-20000.tsv";
-const DIGEST_FILE: &str = "tests/golden/default-100000.sha256";
+const SUITE_FILE: &str = "tests/golden/suite.toml";
+const ROWS_FILE: &str = "tests/golden/first-20000.tsv";
+const DIGEST_FILE: &str = "tests/golden/first-100000.sha256";
 const ROW_FIGHTS: u64 = 20_000;
 const DIGEST_FIGHTS: u64 = 100_000;
 const PART: u64 = 5_000;
@@ -33,7 +37,7 @@ const PART: u64 = 5_000;
 fn setup() -> (Catalog, Rules, Suite) {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
     let catalog = config::load_catalog(&[PathBuf::from("configs/cards")]).expect("catalog");
-    let suite = config::load_suite(Path::new("configs/suites/default.toml"), &catalog, &rules).expect("suite");
+    let suite = config::load_suite(Path::new(SUITE_FILE), &catalog, &rules).expect("suite");
     (catalog, rules, suite)
 }
 
@@ -174,19 +178,16 @@ fn describe_differences(expected: &[&str], actual: &[String]) -> String {
 }
 
 #[test]
-fn the_default_suite_produces_the_golden_results() {
+fn the_golden_suite_produces_the_golden_results() {
     let (catalog, rules, suite) = setup();
-    assert!(suite.fights >= DIGEST_FIGHTS, "the default suite holds too few fights");
+    assert!(suite.fights >= DIGEST_FIGHTS, "the golden suite holds too few fights");
     let parts = simulate_parts(&catalog, rules, &suite, DIGEST_FIGHTS);
     let mut rows = vec![HEADER.to_string()];
     for (f, u) in parts.iter().take((ROW_FIGHTS / PART) as usize) {
         summary_rows(f, u, &mut rows);
     }
     let table = rows.join("\n") + "\n";
-    let sum = format!(
-        "{}  first {DIGEST_FIGHTS} fights of configs/suites/default.toml\n",
-        digest(&parts)
-    );
+    let sum = format!("{}  first {DIGEST_FIGHTS} fights of {SUITE_FILE}\n", digest(&parts));
 
     if std::env::var_os("GRIDSIM_BLESS").is_some() {
         std::fs::create_dir_all("tests/golden").expect("tests/golden");

@@ -10,6 +10,7 @@ use super::boards::lookup_card;
 use super::{Diagnostic, load_board, parse_toml, read};
 use crate::catalog::Catalog;
 use crate::settings::Rules;
+use crate::suite::Pairing;
 
 /// The TOML shape of a suite (`configs/suites/*.toml`).
 #[derive(Debug, serde::Deserialize)]
@@ -22,6 +23,9 @@ struct SuiteFile {
     fights: Option<u64>,
     #[serde(default)]
     fights_per_matchup: Option<u64>,
+    /// `all_pairs` (the default) or `random`.
+    #[serde(default)]
+    pairing: Option<Spanned<String>>,
     #[serde(default)]
     random: Option<RandomDef>,
     #[serde(default)]
@@ -171,10 +175,30 @@ pub fn parse_suite_from(
             ));
         }
     };
+    let pairing = match parsed.pairing.as_ref().map(|p| p.get_ref().as_str()) {
+        None | Some("all_pairs") => Pairing::AllPairs,
+        Some("random") => Pairing::Random,
+        Some(other) => {
+            let span = parsed.pairing.as_ref().map(|p| p.span());
+            return Err(vec![Diagnostic::at(
+                file,
+                text,
+                span,
+                "pairing",
+                format!("expected `all_pairs` or `random`, found `{other}`"),
+            )]);
+        }
+    };
     let n = boards.len() as u64;
     let matchups = n * (n - 1);
     let fights = match (parsed.fights, parsed.fights_per_matchup) {
         (Some(f), None) => f,
+        (None, Some(_)) if pairing == Pairing::Random => {
+            return Err(whole(
+                "fights_per_matchup",
+                "random pairing draws the matchups, so it has no fights per matchup: give `fights`".into(),
+            ));
+        }
         (None, Some(per)) => per.saturating_mul(matchups),
         _ => {
             return Err(whole(
@@ -193,6 +217,7 @@ pub fn parse_suite_from(
         name: parsed.name,
         master_seed: parsed.master_seed,
         boards,
+        pairing,
         fights,
     })
 }

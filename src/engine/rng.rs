@@ -25,6 +25,15 @@ impl FightRng {
         FightRng { inner }
     }
 
+    /// Stream `fight_index` of `master_seed`, read from word `word_pos`
+    /// on: for draws that must not disturb the fight's own, which start at
+    /// word 0.
+    pub fn for_fight_at(master_seed: u64, fight_index: u64, word_pos: u128) -> FightRng {
+        let mut rng = FightRng::for_fight(master_seed, fight_index);
+        rng.inner.set_word_pos(word_pos);
+        rng
+    }
+
     pub fn next_u32(&mut self) -> u32 {
         self.inner.next_u32()
     }
