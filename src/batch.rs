@@ -160,6 +160,11 @@ pub fn board_rows(suite: &Suite, catalog: &Catalog) -> Vec<BoardRow> {
                 tiers: b.units.iter().map(|p| i32::from(p.tier)).collect(),
                 runes: Vec::new(),
                 keywords,
+                footprints: b
+                    .units
+                    .iter()
+                    .map(|p| catalog.card(p.card).footprint.name().to_string())
+                    .collect(),
             }
         })
         .collect()

@@ -12,6 +12,7 @@ pub mod coverage;
 pub mod dataset;
 pub mod engine;
 pub mod jobs;
+pub mod marginal;
 pub mod nightly;
 pub mod output;
 pub mod render;

@@ -208,12 +208,7 @@ fn night_of(date: &str, reports: &Path, page: &Path, json: &serde_json::Value) -
             .filter_map(|c| c.as_str().map(|c| format!("changed: {c}"))),
     );
     let mut rates = std::collections::BTreeMap::new();
-    for (section, table) in [
-        ("card", "cards"),
-        ("card and tier", "card_tiers"),
-        ("rune", "runes"),
-        ("keyword", "keywords"),
-    ] {
+    for (section, table) in crate::report::RATE_SECTIONS {
         for row in json[table].as_array().into_iter().flatten() {
             let f = |k: &str| row[k].as_f64().unwrap_or(0.0);
             let key = format!("{section}: {}", row["key"].as_str().unwrap_or(""));

@@ -40,7 +40,7 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
             .x_label_area_size(28)
             .y_label_area_size(190)
             .build_cartesian_2d(0f64..1f64, (0u32..n).into_segmented())?;
-        let names: Vec<String> = shown.iter().map(|r| r.key.clone()).collect();
+        let names: Vec<String> = shown.iter().map(|r| r.name.clone()).collect();
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -170,17 +170,40 @@ fn versus_chart(report: &Report) -> String {
     }
 }
 
-fn rate_table(rows: &[RateRow], with_change: bool) -> String {
+/// A number cell that sorts by its value, not its text.
+fn num(value: f64, text: &str) -> String {
+    format!("<td data-v=\"{value}\">{}</td>", esc(text))
+}
+
+/// The effect column: points with their interval, or a dash.
+fn effect_cells(r: &RateRow) -> String {
+    match &r.effect {
+        Some(e) => num(
+            e.points,
+            &format!(
+                "{:+.1} ({:+.1} – {:+.1})",
+                100.0 * e.points,
+                100.0 * e.low,
+                100.0 * e.high
+            ),
+        ),
+        None => "<td data-v=\"\">-</td>".into(),
+    }
+}
+
+/// A win-rate table: one row per item, sortable by any column, its rows
+/// found by the page's search box (`data-search` holds name and id).
+fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
     if rows.is_empty() {
         return "<p class=\"note\">None in this run.</p>".into();
     }
-    let mut out = String::from(
-        "<table><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>draws</th>",
+    let mut out = format!(
+        "<table class=\"sortable\" id=\"{id}\"><thead><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>effect (points, 95%)</th><th>draws</th>"
     );
     if with_change {
         out += "<th>change</th><th>beyond noise</th>";
     }
-    out += "</tr>";
+    out += "</tr></thead><tbody>";
     let mut rank = 0;
     for r in rows {
         let class = if !r.ranked {
@@ -196,53 +219,61 @@ fn rate_table(rows: &[RateRow], with_change: bool) -> String {
         } else {
             "-".into()
         };
+        let label = if r.name == r.key {
+            esc(&r.name)
+        } else {
+            format!("{} <code>{}</code>", esc(&r.name), esc(&r.key))
+        };
         out += &format!(
-            "<tr{class}><td>{shown_rank}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{}</td>",
+            "<tr{class} data-key=\"{}\" data-search=\"{}\">{}<td data-v=\"{}\">{label}</td>{}{}{}{}{}{}",
             esc(&r.key),
-            r.boards,
-            r.fights,
-            pct(r.win_rate),
-            pct(r.low),
-            pct(r.high),
-            pct(r.draw_rate)
+            esc(&format!("{} {}", r.name, r.key).to_lowercase()),
+            // Unranked rows sort after every ranked one.
+            num(if r.ranked { f64::from(rank) } else { 1e9 }, &shown_rank),
+            esc(&r.name.to_lowercase()),
+            num(r.boards as f64, &r.boards.to_string()),
+            num(r.fights as f64, &r.fights.to_string()),
+            num(r.win_rate, &pct(r.win_rate)),
+            num(r.low, &format!("{} – {}", pct(r.low), pct(r.high))),
+            effect_cells(r),
+            num(r.draw_rate, &pct(r.draw_rate)),
         );
         if with_change {
             match &r.change {
                 Some(c) => {
-                    out += &format!(
-                        "<td>{:+.1} pts (±{:.1})</td><td>{}</td>",
-                        100.0 * c.delta,
-                        100.0 * c.combined_uncertainty,
-                        if c.significant { "yes" } else { "no" }
-                    )
+                    out += &num(
+                        c.delta,
+                        &format!("{:+.1} pts (±{:.1})", 100.0 * c.delta, 100.0 * c.combined_uncertainty),
+                    );
+                    out += &format!("<td>{}</td>", if c.significant { "yes" } else { "no" });
                 }
-                None => out += "<td>new</td><td>-</td>",
+                None => out += "<td data-v=\"\">new</td><td>-</td>",
             }
         }
         out += "</tr>";
     }
-    out + "</table>"
+    out + "</tbody></table>"
 }
 
 fn pair_table(rows: &[PairRow]) -> String {
     let mut out = String::from(
-        "<table><tr><th>keywords</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr>",
+        "<table class=\"sortable\" id=\"keyword_pairs\"><thead><tr><th>keywords</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr></thead><tbody>",
     );
     for r in rows.iter().take(60) {
         let class = if r.ranked { "" } else { " class=\"low\"" };
         out += &format!(
-            "<tr{class}><td>{} + {}</td><td>{}</td><td>{}</td><td>{}</td><td>{} – {}</td><td>{:+.1} pts</td></tr>",
+            "<tr{class} data-search=\"{}\"><td>{} + {}</td>{}{}{}{}{}</tr>",
+            esc(&format!("{} {}", r.a, r.b).to_lowercase()),
             esc(&r.a),
             esc(&r.b),
-            r.boards,
-            r.fights,
-            pct(r.win_rate),
-            pct(r.low),
-            pct(r.high),
-            100.0 * r.lift
+            num(r.boards as f64, &r.boards.to_string()),
+            num(r.fights as f64, &r.fights.to_string()),
+            num(r.win_rate, &pct(r.win_rate)),
+            num(r.low, &format!("{} – {}", pct(r.low), pct(r.high))),
+            num(r.lift, &format!("{:+.1} pts", 100.0 * r.lift)),
         );
     }
-    out + "</table>"
+    out + "</tbody></table>"
 }
 
 /// The keyword-against-keyword cells furthest from 50%, both ways.
@@ -260,31 +291,41 @@ fn versus_table(report: &Report) -> String {
             .then(x.b.cmp(&y.b))
     });
     let mut out = String::from(
-        "<p>The 30 matchups of keywords furthest from even:</p><table><tr><th>keyword</th><th>against</th><th>fights</th><th>win rate</th><th>draws</th></tr>",
+        "<p>The 30 matchups of keywords furthest from even:</p><table class=\"sortable\" id=\"keyword_versus\"><thead><tr><th>keyword</th><th>against</th><th>fights</th><th>win rate</th><th>draws</th></tr></thead><tbody>",
     );
     for c in cells.iter().take(30) {
+        let draws = if c.fights == 0 {
+            0.0
+        } else {
+            c.draws as f64 / c.fights as f64
+        };
         out += &format!(
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr data-search=\"{}\"><td>{}</td><td>{}</td>{}{}{}</tr>",
+            esc(&format!("{} {}", c.a, c.b).to_lowercase()),
             esc(&c.a),
             esc(&c.b),
-            c.fights,
-            pct(c.win_rate),
-            pct(if c.fights == 0 {
-                0.0
-            } else {
-                c.draws as f64 / c.fights as f64
-            })
+            num(c.fights as f64, &c.fights.to_string()),
+            num(c.win_rate, &pct(c.win_rate)),
+            num(draws, &pct(draws)),
         );
     }
-    out + "</table><p class=\"note\">Every cell is in summary.json.</p>"
+    out + "</tbody></table><p class=\"note\">Every cell is in summary.json.</p>"
 }
 
-/// The self-contained HTML page.
+/// The self-contained HTML page: what changed in words first, then the
+/// outliers, then each table with its chart. Every table sorts by a click
+/// on its heading, and the search box keeps the rows whose name or id
+/// holds what is typed (`PAGE_SCRIPT`).
 pub fn html(report: &Report) -> String {
     let with_change = report.baseline.is_some();
     let mut body = String::new();
     body += &format!(
-        "<h1>Balance report</h1><p>Runs: {}. {} fights over {} boards. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval redraws the suite's boards ({} board-bootstrap replicates), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
+        "<h1>Balance report</h1><p id=\"what-changed\" class=\"lead\">{}</p>",
+        esc(&report.what_changed)
+    );
+    body += "<p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>";
+    body += &format!(
+        "<p class=\"note\">Runs: {}. {} fights over {} boards that fought. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval redraws the run's boards ({} board-bootstrap replicates), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. The effect is what the item adds with the rest of the board held equal, in win-rate points, from a logistic model of every fight on both boards' contents: for a card, one copy in place of an average copy; for a keyword or rune, having it rather than not; its interval counts boards too (docs/report.md). Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
         esc(&report.runs.join(", ")),
         report.fights,
         report.boards,
@@ -302,7 +343,7 @@ pub fn html(report: &Report) -> String {
     if report.outliers.is_empty() {
         body += "<p>None: no ranked rate lies outside the band beyond noise.</p>";
     } else {
-        body += "<ul>";
+        body += "<ul id=\"outliers\">";
         for o in &report.outliers {
             body += &format!("<li>{}</li>", esc(&o.describe()));
         }
@@ -322,14 +363,16 @@ pub fn html(report: &Report) -> String {
     }
     body += "<h2>Cards</h2>";
     body += &rate_chart("Card win rate", &report.cards, report.band);
-    body += &rate_table(&report.cards, with_change);
+    body += &rate_table("cards", &report.cards, with_change);
     body += "<h2>Cards by tier</h2>";
-    body += &rate_table(&report.card_tiers, with_change);
+    body += &rate_table("card_tiers", &report.card_tiers, with_change);
     body += "<h2>Runes</h2>";
-    body += &rate_table(&report.runes, with_change);
+    body += &rate_table("runes", &report.runes, with_change);
     body += "<h2>Keywords</h2>";
     body += &rate_chart("Keyword win rate", &report.keywords, report.band);
-    body += &rate_table(&report.keywords, with_change);
+    body += &rate_table("keywords", &report.keywords, with_change);
+    body += "<h2>Footprints</h2>";
+    body += &rate_table("footprints", &report.footprints, with_change);
     body += "<h2>Keyword pairs on one side</h2><p>Lift: the pair's win rate less what the two give apart, each taken as its distance from 50%.</p>";
     body += &pair_table(&report.keyword_pairs);
     body += "<h2>Keyword against keyword</h2>";
@@ -338,20 +381,74 @@ pub fn html(report: &Report) -> String {
     page("gridsim balance report", &body)
 }
 
+/// Sorting and search, inline so the page stays one file. A heading click
+/// sorts its table by the cells' `data-v` (numbers as numbers, the rest as
+/// text), again to reverse; the search box hides the rows of every
+/// sortable table whose `data-search` lacks what is typed.
+const PAGE_SCRIPT: &str = r#"
+document.querySelectorAll('table.sortable').forEach(function (table) {
+  table.querySelectorAll('thead th').forEach(function (th, col) {
+    th.addEventListener('click', function () {
+      var body = table.tBodies[0];
+      var up = th.getAttribute('data-order') !== 'up';
+      table.querySelectorAll('thead th').forEach(function (o) { o.removeAttribute('data-order'); });
+      th.setAttribute('data-order', up ? 'up' : 'down');
+      var key = function (row) {
+        var cell = row.cells[col];
+        var v = cell.hasAttribute('data-v') ? cell.getAttribute('data-v') : cell.textContent;
+        var n = parseFloat(v);
+        return isNaN(n) ? v : n;
+      };
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        var c = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === 'number' ? -1 : 1);
+        return up ? c : -c;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+var search = document.getElementById('search');
+if (search) {
+  search.addEventListener('input', function () {
+    var q = search.value.trim().toLowerCase();
+    document.querySelectorAll('table.sortable tbody tr').forEach(function (r) {
+      var text = r.getAttribute('data-search') || r.textContent.toLowerCase();
+      r.style.display = (q === '' || text.indexOf(q) >= 0) ? '' : 'none';
+    });
+  });
+}
+"#;
+
 /// A self-contained page around `body`.
 fn page(title: &str, body: &str) -> String {
     format!(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title><style>{}</style></head><body>{body}</body></html>\n",
+        "<!doctype html><html><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><style>{}</style></head><body>{body}<script>{PAGE_SCRIPT}</script></body></html>\n",
         esc(title),
-        "body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}tr.low{color:#aaa}tr.outlier{background:#fde8e6}.note{color:#777}svg{display:block;margin:1em 0}"
+        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}.lead{font-size:1.1em;line-height:1.5}table{border-collapse:collapse;margin:1em 0}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}th{cursor:pointer;user-select:none}th[data-order=up]::after{content:' \\25B2'}th[data-order=down]::after{content:' \\25BC'}code{color:#888;font-size:.85em}tr.low{color:#aaa}tr.outlier{background:#fde8e6}.note{color:#777}svg{display:block;margin:1em 0;max-width:100%;height:auto}#search{font-size:1em;padding:2px 6px;width:18em}"
     )
 }
 
 fn md_rows(rows: &[RateRow], n: usize) -> String {
-    let mut out = String::from("| name | boards | fights | win rate | 95% interval |\n|---|---:|---:|---:|---|\n");
+    let mut out = String::from(
+        "| name | id | boards | fights | win rate | 95% interval | effect (points) |\n|---|---|---:|---:|---:|---|---|\n",
+    );
     for r in rows.iter().filter(|r| r.ranked).take(n) {
+        let effect = r.effect.map_or_else(
+            || "-".to_string(),
+            |e| {
+                format!(
+                    "{:+.1} ({:+.1} – {:+.1})",
+                    100.0 * e.points,
+                    100.0 * e.low,
+                    100.0 * e.high
+                )
+            },
+        );
         out += &format!(
-            "| {} | {} | {} | {} | {} – {} |\n",
+            "| {} | `{}` | {} | {} | {} | {} – {} | {effect} |\n",
+            r.name,
             r.key,
             r.boards,
             r.fights,
@@ -366,7 +463,8 @@ fn md_rows(rows: &[RateRow], n: usize) -> String {
 /// The Markdown summary, short enough to paste into a chat.
 pub fn markdown(report: &Report) -> String {
     let mut out = format!(
-        "# Balance report\n\n{} fights, {} boards ({}). Band {}–{}, minimum sample {}.\n\n",
+        "# Balance report\n\n{}\n\n{} fights, {} boards that fought ({}). Band {}–{}, minimum sample {}.\n\n",
+        report.what_changed,
         report.fights,
         report.boards,
         report.runs.join(", "),

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::Tallies;
+use crate::marginal::{self, BoardFeatures, MatchupResult, ModelSettings};
 use crate::sink::BoardRow;
 use crate::stats::{self, BoardInterval, BootstrapSettings, PairResult};
 
@@ -31,6 +32,8 @@ pub struct ReportSettings {
     /// False discovery rate of the outlier flags and of the changes beyond
     /// noise (Benjamini–Hochberg).
     pub false_discovery_rate: f64,
+    /// The marginal-effect model behind the effect column.
+    pub model: ModelSettings,
 }
 
 impl Default for ReportSettings {
@@ -42,6 +45,7 @@ impl Default for ReportSettings {
             band_high: 0.55,
             bootstrap: BootstrapSettings::default(),
             false_discovery_rate: 0.05,
+            model: ModelSettings::default(),
         }
     }
 }
@@ -53,6 +57,9 @@ const Z95: f64 = 1.959_963_984_540_054;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RateRow {
     pub key: String,
+    /// What a person calls it: the card's printed name, the keyword as the
+    /// rule book spells it.
+    pub name: String,
     pub fights: u64,
     pub wins: u64,
     pub draws: u64,
@@ -72,9 +79,30 @@ pub struct RateRow {
     /// estimate does); flagged as an outlier after the correction.
     pub p_outside_band: f64,
     pub outlier: bool,
+    /// What the item adds with the rest of the board held equal
+    /// (`marginal.rs`); absent where no model could be fitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
     /// Filled when a baseline is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change: Option<Change>,
+}
+
+/// A marginal effect in win-rate points (as a fraction: 0.032 is 3.2
+/// points): how much the item raises a side's chance of winning, averaged
+/// over the fights the run played, with the rest of the board held equal.
+/// For a card or a card at a tier, the change is one copy of it in place of
+/// an average copy; for a keyword or rune, having it rather than not.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Effect {
+    pub points: f64,
+    /// 95% interval: the logit-scale interval (board-clustered standard
+    /// error) mapped through the same average, which rises with the logit.
+    pub low: f64,
+    pub high: f64,
+    /// The estimate and standard error in logits.
+    pub logit: f64,
+    pub logit_se: f64,
 }
 
 /// A figure against the baseline run.
@@ -144,6 +172,7 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSetting
             let ranked = a.n >= s.min_sample && a.holders.len() as u64 >= s.min_boards;
             let rate = |x: u64| if a.n == 0 { 0.0 } else { x as f64 / a.n as f64 };
             RateRow {
+                name: display_name(&key),
                 key,
                 fights: a.n,
                 wins: a.wins,
@@ -159,6 +188,7 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSetting
                 p_outside_band: stats::outside_band_p(rate(a.wins), interval.se, s.band_low, s.band_high),
                 // Set once every section's p-values are known.
                 outlier: false,
+                effect: None,
                 change: None,
             }
         })
@@ -175,6 +205,207 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSetting
             .then(a.key.cmp(&b.key))
     });
     out
+}
+
+/// A readable name from an id alone: words capitalised (`crippling_scream`
+/// is Crippling Scream), AoE as the rule book spells it (800.2), and a
+/// card's tier spelled out. [`Report::name_cards`] replaces card ids with
+/// their printed names where the catalog is at hand.
+fn display_name(key: &str) -> String {
+    let (item, tier) = match key.rsplit_once(" t") {
+        Some((item, t)) if t.parse::<u8>().is_ok() => (item, Some(t)),
+        _ => (key, None),
+    };
+    let words: Vec<String> = item
+        .split('_')
+        .map(|w| match w {
+            "aoe" => "AoE".to_string(),
+            _ => {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_uppercase().chain(c).collect())
+                    .unwrap_or_default()
+            }
+        })
+        .collect();
+    let name = match item {
+        "1x1" => "1x1 (Scrip)".to_string(),
+        "2x2" => "2x2 (standard)".to_string(),
+        "3x3" => "3x3 (Large)".to_string(),
+        "4x4" => "4x4 (Huge)".to_string(),
+        _ => words.join(" "),
+    };
+    match tier {
+        Some(t) => format!("{name}, tier {t}"),
+        None => name,
+    }
+}
+
+impl Report {
+    /// Names the cards (and cards at a tier) by their printed names:
+    /// `printed` maps a card id to its name.
+    pub fn name_cards(&mut self, printed: &BTreeMap<String, String>) {
+        for row in &mut self.cards {
+            if let Some(n) = printed.get(&row.key) {
+                row.name = n.clone();
+            }
+        }
+        for row in &mut self.card_tiers {
+            if let Some((card, tier)) = row.key.rsplit_once(" t")
+                && let Some(n) = printed.get(card)
+            {
+                row.name = format!("{n}, tier {tier}");
+            }
+        }
+        let named: BTreeMap<(String, String), String> = sections_mut(self)
+            .into_iter()
+            .flat_map(|(section, rows)| {
+                rows.iter()
+                    .map(move |r| ((section.to_string(), r.key.clone()), r.name.clone()))
+            })
+            .collect();
+        for o in &mut self.outliers {
+            if let Some(n) = named.get(&(o.section.clone(), o.key.clone())) {
+                o.name = n.clone();
+            }
+        }
+        self.what_changed = what_changed(self);
+    }
+}
+
+fn with_effects(mut rows: Vec<RateRow>, effects: &BTreeMap<String, Effect>) -> Vec<RateRow> {
+    for r in &mut rows {
+        r.effect = effects.get(&r.key).copied();
+    }
+    rows
+}
+
+/// What an item's effect is measured against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Baseline {
+    /// One copy of the item in place of an average copy of the section's
+    /// items (cards, cards at a tier): a board's copies fill its slots, so
+    /// the question is what this card does that another would not.
+    AverageCopy,
+    /// The item absent (keywords, runes).
+    Absence,
+}
+
+/// Marginal effects of cards, card tiers, runes, keywords and footprints: one model per
+/// section, each on the boards that fought (`dense`), fitted on every
+/// matchup (`marginal.rs`, `docs/report.md`).
+fn marginal_effects(
+    boards: &[BoardRow],
+    dense: &BTreeMap<u32, u32>,
+    matchups: &[crate::analysis::MatchupTally],
+    model: ModelSettings,
+) -> [BTreeMap<String, Effect>; 5] {
+    let mut fought: Vec<&BoardRow> = boards.iter().filter(|b| dense.contains_key(&b.board_id)).collect();
+    fought.sort_by_key(|b| dense[&b.board_id]);
+    let results: Vec<MatchupResult> = matchups
+        .iter()
+        .filter_map(|m| {
+            Some(MatchupResult {
+                left: *dense.get(&m.left)?,
+                right: *dense.get(&m.right)?,
+                fights: m.fights as f64,
+                left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
+            })
+        })
+        .collect();
+    // Tiers above the first, a control for how much a board spent.
+    let surplus = |b: &BoardRow| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
+    let copies = |keys: &[String]| keys.iter().map(|k| (k.clone(), 1.0)).collect::<Vec<_>>();
+    let present = |keys: &[String]| {
+        let mut unique: Vec<&String> = keys.iter().collect();
+        unique.sort();
+        unique.dedup();
+        unique.into_iter().map(|k| (k.clone(), 1.0)).collect::<Vec<_>>()
+    };
+    let card_items: Vec<_> = fought.iter().map(|b| copies(&b.cards)).collect();
+    let tier_items: Vec<_> = fought
+        .iter()
+        .map(|b| {
+            let keys: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
+            copies(&keys)
+        })
+        .collect();
+    let rune_items: Vec<_> = fought.iter().map(|b| present(&b.runes)).collect();
+    let keyword_items: Vec<_> = fought.iter().map(|b| present(&b.keywords)).collect();
+    let size_items: Vec<_> = fought.iter().map(|b| copies(&b.footprints)).collect();
+    let spent: Vec<Vec<f64>> = fought.iter().map(|b| vec![surplus(b)]).collect();
+    let sized: Vec<Vec<f64>> = fought.iter().map(|b| vec![b.cards.len() as f64, surplus(b)]).collect();
+    let none: Vec<Vec<f64>> = vec![Vec::new(); fought.len()];
+    [
+        section_effects(&card_items, &spent, &results, Baseline::AverageCopy, model),
+        section_effects(&tier_items, &none, &results, Baseline::AverageCopy, model),
+        section_effects(&rune_items, &sized, &results, Baseline::Absence, model),
+        section_effects(&keyword_items, &sized, &results, Baseline::Absence, model),
+        section_effects(&size_items, &spent, &results, Baseline::AverageCopy, model),
+    ]
+}
+
+/// Fits one section's model: a feature per item (its count on the board)
+/// and the controls after them; each item's effect against `baseline`.
+fn section_effects(
+    items: &[Vec<(String, f64)>],
+    controls: &[Vec<f64>],
+    results: &[MatchupResult],
+    baseline: Baseline,
+    model: ModelSettings,
+) -> BTreeMap<String, Effect> {
+    let mut index: BTreeMap<&str, u32> = items.iter().flatten().map(|(k, _)| (k.as_str(), 0)).collect();
+    if index.is_empty() || results.is_empty() {
+        return BTreeMap::new();
+    }
+    for (i, v) in index.values_mut().enumerate() {
+        *v = i as u32;
+    }
+    let n_items = index.len();
+    let mut total = vec![0.0f64; n_items];
+    let features: Vec<BoardFeatures> = items
+        .iter()
+        .zip(controls)
+        .map(|(board, extra)| {
+            let mut x: BTreeMap<u32, f64> = BTreeMap::new();
+            for (k, v) in board {
+                let i = index[k.as_str()];
+                *x.entry(i).or_default() += v;
+                total[i as usize] += v;
+            }
+            let mut x: BoardFeatures = x.into_iter().collect();
+            x.extend(extra.iter().enumerate().map(|(c, &v)| ((n_items + c) as u32, v)));
+            x
+        })
+        .collect();
+    let width = n_items + controls.first().map_or(0, Vec::len);
+    let Some(fit) = marginal::fit(width, &features, results, model) else {
+        return BTreeMap::new();
+    };
+    let all: f64 = total.iter().sum();
+    let curve = marginal::EffectCurve::new(&fit, &features, results);
+    index
+        .into_iter()
+        .map(|(key, i)| {
+            let mut weights: Vec<(u32, f64)> = match baseline {
+                Baseline::Absence => Vec::new(),
+                Baseline::AverageCopy => (0..n_items as u32).map(|k| (k, -total[k as usize] / all)).collect(),
+            };
+            match weights.iter_mut().find(|(k, _)| *k == i) {
+                Some((_, w)) => *w += 1.0,
+                None => weights.push((i, 1.0)),
+            }
+            let (logit, se) = fit.contrast(&weights);
+            let effect = Effect {
+                points: curve.at(logit),
+                low: curve.at(logit - Z95 * se),
+                high: curve.at(logit + Z95 * se),
+                logit,
+                logit_se: se,
+            };
+            (key.to_string(), effect)
+        })
+        .collect()
 }
 
 /// A keyword pair on one side.
@@ -226,12 +457,17 @@ pub struct Report {
     pub card_tiers: Vec<RateRow>,
     pub runes: Vec<RateRow>,
     pub keywords: Vec<RateRow>,
+    /// Units by footprint (`1x1` to `4x4`).
+    pub footprints: Vec<RateRow>,
     pub keyword_pairs: Vec<PairRow>,
     pub keyword_versus: Vec<VersusCell>,
     /// Every outlier with its numbers, listed first in the page.
     pub outliers: Vec<Outlier>,
     /// `section: key` of every significant change since the baseline.
     pub significant_changes: Vec<String>,
+    /// What a designer reads first: the changes beyond noise since the
+    /// baseline and the outliers, in a few sentences.
+    pub what_changed: String,
 }
 
 /// An item whose win rate lies outside the band beyond noise.
@@ -239,6 +475,7 @@ pub struct Report {
 pub struct Outlier {
     pub section: String,
     pub key: String,
+    pub name: String,
     pub win_rate: f64,
     pub low: f64,
     pub high: f64,
@@ -253,8 +490,9 @@ impl Outlier {
     /// One line a person reads: what, how far, on what sample.
     pub fn describe(&self) -> String {
         format!(
-            "{} {}: {:.1}% (95% interval {:.1}–{:.1}%), {} the band; {} boards, {} fights",
+            "{} {} ({}): {:.1}% (95% interval {:.1}–{:.1}%), {} the band; {} boards, {} fights",
             self.section,
+            self.name,
             self.key,
             100.0 * self.win_rate,
             100.0 * self.low,
@@ -317,6 +555,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     let mut tiers: BTreeMap<String, Acc> = BTreeMap::new();
     let mut runes: BTreeMap<String, Acc> = BTreeMap::new();
     let mut keywords: BTreeMap<String, Acc> = BTreeMap::new();
+    let mut sizes: BTreeMap<String, Acc> = BTreeMap::new();
     let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
     for t in &tallies.boards {
         let (Some(b), Some(&d)) = (by_id.get(&t.board_id), dense.get(&t.board_id)) else {
@@ -325,7 +564,12 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         // A board counts once per card, card and tier, or rune it holds,
         // however many copies it holds.
         let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
-        for (map, keys) in [(&mut cards, &b.cards), (&mut tiers, &tiered), (&mut runes, &b.runes)] {
+        for (map, keys) in [
+            (&mut cards, &b.cards),
+            (&mut tiers, &tiered),
+            (&mut runes, &b.runes),
+            (&mut sizes, &b.footprints),
+        ] {
             let mut unique: Vec<&String> = keys.iter().collect();
             unique.sort();
             unique.dedup();
@@ -348,11 +592,13 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
             }
         }
     }
-    let (tables, pair_intervals) = intervals(&[&cards, &tiers, &runes, &keywords], &pairs, &evidence, s);
-    let [card_found, tier_found, rune_found, keyword_found]: [Vec<BoardInterval>; 4] = tables
+    let (tables, pair_intervals) = intervals(&[&cards, &tiers, &runes, &keywords, &sizes], &pairs, &evidence, s);
+    let [card_found, tier_found, rune_found, keyword_found, size_found]: [Vec<BoardInterval>; 5] = tables
         .try_into()
-        .unwrap_or_else(|_| unreachable!("four tables in, four out"));
-    let keyword_rows = rows(keywords, keyword_found, s);
+        .unwrap_or_else(|_| unreachable!("five tables in, five out"));
+    let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] =
+        marginal_effects(boards, &dense, &tallies.matchups, s.model);
+    let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
     let single: BTreeMap<&str, f64> = keyword_rows.iter().map(|r| (r.key.as_str(), r.win_rate)).collect();
     let mut keyword_pairs: Vec<PairRow> = pairs
         .into_iter()
@@ -445,16 +691,19 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         band: [s.band_low, s.band_high],
         false_discovery_rate: s.false_discovery_rate,
         bootstrap_replicates: s.bootstrap.replicates,
-        cards: rows(cards, card_found, s),
-        card_tiers: rows(tiers, tier_found, s),
-        runes: rows(runes, rune_found, s),
+        cards: with_effects(rows(cards, card_found, s), &card_effects),
+        card_tiers: with_effects(rows(tiers, tier_found, s), &tier_effects),
+        runes: with_effects(rows(runes, rune_found, s), &rune_effects),
         keywords: keyword_rows,
+        footprints: with_effects(rows(sizes, size_found, s), &size_effects),
         keyword_pairs,
         keyword_versus,
         outliers: Vec::new(),
         significant_changes: Vec::new(),
+        what_changed: String::new(),
     };
     flag_outliers(&mut report, s.false_discovery_rate);
+    report.what_changed = what_changed(&report);
     report
 }
 
@@ -484,6 +733,7 @@ fn flag_outliers(report: &mut Report, q: f64) {
         outliers.push(Outlier {
             section: name.to_string(),
             key: r.key.clone(),
+            name: r.name.clone(),
             win_rate: r.win_rate,
             low: r.low,
             high: r.high,
@@ -496,13 +746,38 @@ fn flag_outliers(report: &mut Report, q: f64) {
     report.outliers = outliers;
 }
 
+/// Every table of win rates: how a flag names an item of it, and the
+/// table's field in `summary.json`.
+pub const RATE_SECTIONS: [(&str, &str); 5] = [
+    ("card", "cards"),
+    ("card and tier", "card_tiers"),
+    ("rune", "runes"),
+    ("keyword", "keywords"),
+    ("footprint", "footprints"),
+];
+
+impl Report {
+    /// The tables of [`RATE_SECTIONS`], in its order.
+    pub fn rate_tables(&self) -> [&Vec<RateRow>; 5] {
+        [
+            &self.cards,
+            &self.card_tiers,
+            &self.runes,
+            &self.keywords,
+            &self.footprints,
+        ]
+    }
+}
+
 fn sections_mut(r: &mut Report) -> Vec<(&'static str, &mut Vec<RateRow>)> {
-    vec![
-        ("card", &mut r.cards),
-        ("card and tier", &mut r.card_tiers),
-        ("rune", &mut r.runes),
-        ("keyword", &mut r.keywords),
-    ]
+    let tables = [
+        &mut r.cards,
+        &mut r.card_tiers,
+        &mut r.runes,
+        &mut r.keywords,
+        &mut r.footprints,
+    ];
+    RATE_SECTIONS.iter().map(|s| s.0).zip(tables).collect()
 }
 
 /// Compares every figure with the baseline report's: the change in win
@@ -513,12 +788,7 @@ pub fn compare(report: &mut Report, baseline: &Report, baseline_name: String) {
     let q = report.false_discovery_rate;
     let mut tested: Vec<(usize, usize)> = Vec::new();
     let mut p_values = Vec::new();
-    let base = [
-        &baseline.cards,
-        &baseline.card_tiers,
-        &baseline.runes,
-        &baseline.keywords,
-    ];
+    let base = baseline.rate_tables();
     for (section, (_, rows)) in sections_mut(report).into_iter().enumerate() {
         for (i, row) in rows.iter_mut().enumerate() {
             let Some(b) = base[section].iter().find(|b| b.key == row.key) else {
@@ -554,6 +824,86 @@ pub fn compare(report: &mut Report, baseline: &Report, baseline_name: String) {
     }
     report.significant_changes = significant;
     report.baseline = Some(baseline_name);
+    report.what_changed = what_changed(report);
+}
+
+fn points(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The report's opening paragraph, in words: the largest changes beyond
+/// noise since the baseline (at most five), then the outliers (the
+/// furthest from the band first, at most five).
+fn what_changed(r: &Report) -> String {
+    let mut out = Vec::new();
+    let named = |section: &str, row: &RateRow| format!("{} ({section})", row.name);
+    match &r.baseline {
+        None => out.push("No earlier run to compare with.".to_string()),
+        Some(b) => {
+            let mut moved: Vec<(&str, &RateRow, &Change)> = Vec::new();
+            for ((section, _), rows) in RATE_SECTIONS.iter().zip(r.rate_tables()) {
+                for row in rows {
+                    if let Some(c) = row.change.as_ref().filter(|c| c.significant) {
+                        moved.push((section, row, c));
+                    }
+                }
+            }
+            moved.sort_by(|x, y| y.2.delta.abs().total_cmp(&x.2.delta.abs()).then(x.1.key.cmp(&y.1.key)));
+            if moved.is_empty() {
+                out.push(format!("Since {b}, no win rate moved beyond noise."));
+            } else {
+                let told: Vec<String> = moved
+                    .iter()
+                    .take(5)
+                    .map(|(section, row, c)| {
+                        format!(
+                            "{} {} from {} to {} ({:+.1} points, ±{:.1})",
+                            named(section, row),
+                            if c.delta > 0.0 { "rose" } else { "fell" },
+                            points(c.baseline_win_rate),
+                            points(row.win_rate),
+                            100.0 * c.delta,
+                            100.0 * c.combined_uncertainty
+                        )
+                    })
+                    .collect();
+                let more = if moved.len() > 5 {
+                    format!(" ({} more in the tables)", moved.len() - 5)
+                } else {
+                    String::new()
+                };
+                out.push(format!(
+                    "Since {b}, {} win rates moved beyond noise: {}{more}.",
+                    moved.len(),
+                    told.join("; ")
+                ));
+            }
+        }
+    }
+    if r.outliers.is_empty() {
+        out.push(format!(
+            "No item lies outside the {}–{} band beyond noise.",
+            points(r.band[0]),
+            points(r.band[1])
+        ));
+    } else {
+        let mut far: Vec<&Outlier> = r.outliers.iter().collect();
+        let distance = |o: &Outlier| (o.win_rate - 0.5).abs();
+        far.sort_by(|x, y| distance(y).total_cmp(&distance(x)).then(x.key.cmp(&y.key)));
+        let told: Vec<String> = far
+            .iter()
+            .take(5)
+            .map(|o| format!("{} ({}) at {}", o.name, o.section, points(o.win_rate)))
+            .collect();
+        out.push(format!(
+            "{} items lie outside the {}–{} band beyond noise; the furthest: {}.",
+            r.outliers.len(),
+            points(r.band[0]),
+            points(r.band[1]),
+            told.join("; ")
+        ));
+    }
+    out.join(" ")
 }
 
 /// Builds the report of run directories already verified and checked to
@@ -583,6 +933,10 @@ pub fn from_verified_runs(
         .ok_or_else(|| format!("{}: the run has no boards table", first_dir.display()))?;
     let boards = crate::sink::read_boards(&first_dir.join(&boards_entry.path))?;
     let tallies = crate::analysis::tally(&fight_files)?;
+    // Printed names from the run's own copy of the catalog, already hashed.
+    let catalog = crate::config::load_catalog(&[first_dir.join("inputs").join("cards")])
+        .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+    let printed: BTreeMap<String, String> = catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect();
     let names = manifests
         .iter()
         .map(|(d, _)| {
@@ -590,7 +944,9 @@ pub fn from_verified_runs(
                 .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into_owned())
         })
         .collect();
-    Ok(build(names, &tallies, &boards, s))
+    let mut report = build(names, &tallies, &boards, s);
+    report.name_cards(&printed);
+    Ok(report)
 }
 
 /// The report's directory name: the run's name without a shard suffix.
@@ -617,6 +973,7 @@ mod tests {
             tiers: vec![1; cards.len()],
             runes: Vec::new(),
             keywords: keywords.iter().map(|s| s.to_string()).collect(),
+            footprints: Vec::new(),
         };
         let boards = vec![
             board(0, &["crab", "fox"], &["burn", "maim"]),
@@ -712,6 +1069,7 @@ mod tests {
                 tiers: vec![1; if id < strong { 2 } else { 1 }],
                 runes: Vec::new(),
                 keywords: Vec::new(),
+                footprints: Vec::new(),
             })
             .collect();
         let mut matchups = Vec::new();

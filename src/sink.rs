@@ -82,6 +82,8 @@ pub struct BoardRow {
     pub tiers: Vec<i32>,
     pub runes: Vec<String>,
     pub keywords: Vec<String>,
+    /// Each unit's footprint (`2x2`), in the order of `cards`.
+    pub footprints: Vec<String>,
 }
 
 /// A written file: where, how many rows, its SHA-256.
@@ -212,6 +214,7 @@ pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, Str
         list("tiers", DataType::Int32),
         list("runes", DataType::Utf8),
         list("keywords", DataType::Utf8),
+        list("footprints", DataType::Utf8),
     ]));
     let strings = |get: &dyn Fn(&BoardRow) -> &Vec<String>| -> ArrayRef {
         let mut b = ListBuilder::new(StringBuilder::new());
@@ -237,6 +240,7 @@ pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, Str
         Arc::new(tiers.finish()),
         strings(&|b| &b.runes),
         strings(&|b| &b.keywords),
+        strings(&|b| &b.footprints),
     ];
     let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the boards table", e))?;
     write_batch(path, &batch)
@@ -326,6 +330,8 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
                 .ok_or_else(|| bad(name))
         };
         let (cards, tiers, runes, keywords) = (list("cards")?, list("tiers")?, list("runes")?, list("keywords")?);
+        // Runs written before the column existed have no footprints.
+        let footprints = list("footprints").ok();
         let strings = |l: &ListArray, i: usize| -> Vec<String> {
             let v = l.value(i);
             v.as_string_opt::<i32>()
@@ -346,6 +352,7 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
                 tiers: tiers_i,
                 runes: strings(&runes, i),
                 keywords: strings(&keywords, i),
+                footprints: footprints.as_ref().map(|f| strings(f, i)).unwrap_or_default(),
             });
         }
     }

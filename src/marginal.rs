@@ -1,0 +1,344 @@
+//! Marginal effects: what an item adds to a board with the rest of the
+//! board held equal, from a ridge-regularised logistic model of every
+//! fight's result on the two boards' contents.
+//!
+//! A raw win rate credits a card with the strength of whatever it tends to
+//! share a board with. The model instead reads each fight as
+//!
+//! ```text
+//! P(left wins) = sigmoid(theta . (x_left - x_right))
+//! ```
+//!
+//! where `x` is a board's features (copies of each card, say), a draw counts
+//! as half a win, and the penalty `ridge * |theta|^2 / 2` keeps the
+//! coefficients finite where the data cannot separate them (an item no
+//! board holds, or features that always move together). Fitted by Newton's
+//! method on the per-matchup tallies.
+//!
+//! The uncertainty counts boards, as the bootstrap intervals do: fights that
+//! share a board are not independent, so the covariance is a sandwich
+//! `H^-1 M H^-1` whose middle `M` sums the score products of every two
+//! matchups that share a board (a dyadic cluster-robust estimate). With
+//! `s_m` the score of matchup `m`, `S_b` the sum of the scores of the
+//! matchups board `b` played, and `T_p` the sum over the (one or two)
+//! matchups of an unordered pair of boards `p`:
+//!
+//! ```text
+//! M = sum_b S_b S_b^T - sum_p T_p T_p^T
+//! ```
+//!
+//! (two matchups sharing both boards are counted once, not twice).
+//! `docs/report.md` gives the worked reading.
+
+use nalgebra::{DMatrix, DVector};
+
+/// A board's features: `(feature, value)` pairs, each feature at most once.
+pub type BoardFeatures = Vec<(u32, f64)>;
+
+/// The fights between two boards, `left` against `right` (dense indices
+/// into the boards' features).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MatchupResult {
+    pub left: u32,
+    pub right: u32,
+    pub fights: f64,
+    /// Left's wins plus half the draws.
+    pub left_score: f64,
+}
+
+/// How the model is fitted.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelSettings {
+    /// The penalty on every coefficient, in units of one fight's
+    /// log-likelihood: a prior standard deviation of `1/sqrt(ridge)` logits.
+    pub ridge: f64,
+    /// Newton steps at most; the fit stops earlier once no coefficient moves
+    /// by more than `tolerance` logits.
+    pub max_steps: u32,
+    pub tolerance: f64,
+}
+
+impl Default for ModelSettings {
+    fn default() -> Self {
+        ModelSettings {
+            ridge: 1.0,
+            max_steps: 30,
+            tolerance: 1e-9,
+        }
+    }
+}
+
+/// A fitted model.
+#[derive(Debug, Clone)]
+pub struct Fit {
+    /// Coefficients, in logits per unit of each feature.
+    pub theta: Vec<f64>,
+    /// The board-clustered covariance of `theta`.
+    covariance: DMatrix<f64>,
+    pub converged: bool,
+}
+
+impl Fit {
+    /// The estimate of `sum_i weight_i * theta_i` and its standard error.
+    pub fn contrast(&self, weights: &[(u32, f64)]) -> (f64, f64) {
+        let estimate = weights.iter().map(|&(i, w)| w * self.theta[i as usize]).sum();
+        let mut variance = 0.0;
+        for &(i, wi) in weights {
+            for &(j, wj) in weights {
+                variance += wi * wj * self.covariance[(i as usize, j as usize)];
+            }
+        }
+        (estimate, variance.max(0.0).sqrt())
+    }
+}
+
+/// How much a shift of one side's logit changes its win chance, averaged
+/// over the run's fights: `mean_m sigmoid(eta_m + delta) - sigmoid(eta_m)`,
+/// with `eta_m` the model's logit of each fight from either side. This is
+/// what turns a logit contrast into win-rate points against the field the
+/// run actually played (an average marginal effect). The fights are kept
+/// as at most [`EffectCurve::GROUPS`] groups of equal weight, each at its
+/// mean logit, so a curve costs the same however many fights the run holds.
+#[derive(Debug, Clone)]
+pub struct EffectCurve {
+    /// `(mean logit, weight)` of each group; weights sum to 1.
+    groups: Vec<(f64, f64)>,
+}
+
+impl EffectCurve {
+    pub const GROUPS: usize = 2000;
+
+    pub fn new(fit: &Fit, boards: &[BoardFeatures], matchups: &[MatchupResult]) -> EffectCurve {
+        let theta = DVector::from_column_slice(&fit.theta);
+        let strength = strengths(boards, &theta);
+        let mut logits: Vec<(f64, f64)> = Vec::with_capacity(2 * matchups.len());
+        for m in matchups {
+            let eta = strength[m.left as usize] - strength[m.right as usize];
+            logits.push((eta, m.fights));
+            logits.push((-eta, m.fights));
+        }
+        logits.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let total: f64 = logits.iter().map(|l| l.1).sum();
+        let share = total / Self::GROUPS as f64;
+        let mut groups = Vec::with_capacity(Self::GROUPS + 1);
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for (eta, w) in logits {
+            sum += eta * w;
+            weight += w;
+            if weight >= share {
+                groups.push((sum / weight, weight / total));
+                (sum, weight) = (0.0, 0.0);
+            }
+        }
+        if weight > 0.0 {
+            groups.push((sum / weight, weight / total));
+        }
+        EffectCurve { groups }
+    }
+
+    /// The average change in win chance for a logit shift of `delta`.
+    pub fn at(&self, delta: f64) -> f64 {
+        self.groups
+            .iter()
+            .map(|&(eta, w)| w * (sigmoid(eta + delta) - sigmoid(eta)))
+            .sum()
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Fits `theta` over `features` features. `None` when the penalised Hessian
+/// cannot be factored (only with a ridge of zero).
+pub fn fit(
+    features: usize,
+    boards: &[BoardFeatures],
+    matchups: &[MatchupResult],
+    settings: ModelSettings,
+) -> Option<Fit> {
+    let p = features;
+    let mut theta = DVector::<f64>::zeros(p);
+    let mut converged = false;
+    let mut hessian = DMatrix::<f64>::zeros(p, p);
+    for _ in 0..settings.max_steps {
+        let strength = strengths(boards, &theta);
+        let mut residual = vec![0.0f64; boards.len()];
+        let mut weights = Vec::with_capacity(matchups.len());
+        for m in matchups {
+            let (l, r) = (m.left as usize, m.right as usize);
+            let q = sigmoid(strength[l] - strength[r]);
+            let e = m.left_score - m.fights * q;
+            residual[l] += e;
+            residual[r] -= e;
+            weights.push((m.left, m.right, m.fights * q * (1.0 - q)));
+        }
+        let mut gradient = -settings.ridge * &theta;
+        for (b, x) in boards.iter().enumerate() {
+            for &(i, xi) in x {
+                gradient[i as usize] += residual[b] * xi;
+            }
+        }
+        hessian.fill(0.0);
+        add_difference_squares(boards, &weights, 1.0, &mut hessian);
+        for i in 0..p {
+            hessian[(i, i)] += settings.ridge;
+        }
+        let step = hessian.clone().cholesky()?.solve(&gradient);
+        theta += &step;
+        if step.amax() < settings.tolerance {
+            converged = true;
+            break;
+        }
+    }
+    let bread = hessian.cholesky()?.inverse();
+    let meat = clustered_scores(p, boards, matchups, &strengths(boards, &theta));
+    // A small-sample correction, as HC1 is to HC0: with `G` boards and `p`
+    // coefficients the raw sandwich runs narrow by about G / (G - p), the
+    // residuals having been fitted to the same boards.
+    let g = boards.len() as f64;
+    let correction = if g > p as f64 + 1.0 { g / (g - p as f64) } else { 1.0 };
+    let covariance = (&bread * meat * &bread) * correction;
+    Some(Fit {
+        theta: theta.iter().copied().collect(),
+        covariance,
+        converged,
+    })
+}
+
+/// Adds `sign * sum w (x_a - x_b)(x_a - x_b)^T` over `(a, b, w)` to `out`.
+///
+/// Done per board rather than per pair: the squares `w x_a x_a^T` add up
+/// as one weight per board, and the cross terms `w x_a x_b^T` as one dense
+/// row per board `a` (the `w x_b` of every pair it leads), so a million
+/// pairs cost a million short additions, not a million outer products.
+fn add_difference_squares(boards: &[BoardFeatures], pairs: &[(u32, u32, f64)], sign: f64, out: &mut DMatrix<f64>) {
+    let p = out.nrows();
+    let mut own = vec![0.0f64; boards.len()];
+    let mut cross = vec![0.0f64; boards.len() * p];
+    for &(a, b, w) in pairs {
+        own[a as usize] += w;
+        own[b as usize] += w;
+        let row = &mut cross[a as usize * p..(a as usize + 1) * p];
+        for &(j, xj) in &boards[b as usize] {
+            row[j as usize] += w * xj;
+        }
+    }
+    for (b, x) in boards.iter().enumerate() {
+        let row = &cross[b * p..(b + 1) * p];
+        for &(i, xi) in x {
+            let i = i as usize;
+            for &(j, xj) in x {
+                out[(i, j as usize)] += sign * own[b] * xi * xj;
+            }
+            for (j, &z) in row.iter().enumerate() {
+                let c = sign * xi * z;
+                out[(i, j)] -= c;
+                out[(j, i)] -= c;
+            }
+        }
+    }
+}
+
+/// Each board's `theta . x`.
+fn strengths(boards: &[BoardFeatures], theta: &DVector<f64>) -> Vec<f64> {
+    boards
+        .iter()
+        .map(|x| x.iter().map(|&(i, v)| theta[i as usize] * v).sum())
+        .collect()
+}
+
+/// The middle of the sandwich: `sum_b S_b S_b^T - sum_p T_p T_p^T`.
+fn clustered_scores(p: usize, boards: &[BoardFeatures], matchups: &[MatchupResult], strength: &[f64]) -> DMatrix<f64> {
+    // A matchup's score is `e (x_l - x_r)`; S_b adds up the scores of the
+    // matchups board b played, densely per board.
+    let mut per_board = vec![0.0f64; boards.len() * p];
+    // T_p: the residuals of an unordered pair's matchups, seen from its
+    // lower-numbered board so that both orders meet.
+    let mut by_pair: Vec<(u32, u32, f64)> = Vec::with_capacity(matchups.len());
+    for m in matchups {
+        let e = m.left_score - m.fights * sigmoid(strength[m.left as usize] - strength[m.right as usize]);
+        for holder in [m.left, m.right] {
+            let row = &mut per_board[holder as usize * p..(holder as usize + 1) * p];
+            for (board, sign) in [(m.left, e), (m.right, -e)] {
+                for &(i, xi) in &boards[board as usize] {
+                    row[i as usize] += sign * xi;
+                }
+            }
+        }
+        by_pair.push(if m.left <= m.right {
+            (m.left, m.right, e)
+        } else {
+            (m.right, m.left, -e)
+        });
+    }
+    let mut meat = DMatrix::<f64>::zeros(p, p);
+    for row in per_board.chunks_exact(p.max(1)) {
+        if row.iter().any(|&v| v != 0.0) {
+            let s = DVector::from_column_slice(row);
+            meat.ger(1.0, &s, &s, 1.0);
+        }
+    }
+    // T_p T_p^T = e_p^2 (x_a - x_b)(x_a - x_b)^T, summed as the Hessian is.
+    by_pair.sort_by_key(|&(a, b, _)| (a, b));
+    let squares: Vec<(u32, u32, f64)> = by_pair
+        .chunk_by(|x, y| (x.0, x.1) == (y.0, y.1))
+        .map(|g| (g[0].0, g[0].1, g.iter().map(|x| x.2).sum::<f64>().powi(2)))
+        .collect();
+    add_difference_squares(boards, &squares, -1.0, &mut meat);
+    meat
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovers_a_planted_coefficient_from_exact_rates() {
+        // Two features; boards hold one of each or both. Fights are
+        // tallied at their exact expected score, so the fit (with a
+        // negligible ridge) returns the planted coefficients.
+        let planted = [0.8, -0.3];
+        let boards: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![(1, 1.0)], vec![(0, 1.0), (1, 1.0)], vec![]];
+        let strength = |b: &BoardFeatures| b.iter().map(|&(i, v)| planted[i as usize] * v).sum::<f64>();
+        let mut matchups = Vec::new();
+        for l in 0..boards.len() {
+            for r in 0..boards.len() {
+                if l != r {
+                    let q = sigmoid(strength(&boards[l]) - strength(&boards[r]));
+                    matchups.push(MatchupResult {
+                        left: l as u32,
+                        right: r as u32,
+                        fights: 1e6,
+                        left_score: 1e6 * q,
+                    });
+                }
+            }
+        }
+        let settings = ModelSettings {
+            ridge: 1e-6,
+            ..ModelSettings::default()
+        };
+        let f = fit(2, &boards, &matchups, settings).expect("fit");
+        assert!(f.converged);
+        for (got, want) in f.theta.iter().zip(planted) {
+            assert!((got - want).abs() < 1e-6, "{got} against {want}");
+        }
+        let (diff, se) = f.contrast(&[(0, 1.0), (1, -1.0)]);
+        assert!((diff - 1.1).abs() < 1e-6 && se.is_finite(), "{diff} ± {se}");
+    }
+
+    #[test]
+    fn a_feature_no_board_holds_stays_at_zero() {
+        let boards: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![]];
+        let matchups = [MatchupResult {
+            left: 0,
+            right: 1,
+            fights: 100.0,
+            left_score: 70.0,
+        }];
+        let f = fit(2, &boards, &matchups, ModelSettings::default()).expect("fit");
+        assert_eq!(f.theta[1], 0.0);
+        assert!(f.theta[0] > 0.0);
+    }
+}
