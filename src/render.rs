@@ -28,17 +28,20 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
             esc(title)
         );
     }
+    // Sized to be read at the page's width: 26 pixels and 14-pixel labels
+    // per row, 960 wide, so forty rows stay legible.
     let n = shown.len() as u32;
-    let height = 60 + 22 * n;
+    let height = 70 + 26 * n;
     let mut svg = String::new();
     let drawn = (|| -> Result<(), Box<dyn std::error::Error>> {
-        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (960, height)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 16))
+            .caption(title, ("sans-serif", 20))
             .margin(8)
-            .x_label_area_size(28)
-            .y_label_area_size(190)
+            .margin_right(28)
+            .x_label_area_size(30)
+            .y_label_area_size(230)
             .build_cartesian_2d(0f64..1f64, (0u32..n).into_segmented())?;
         let names: Vec<String> = shown.iter().map(|r| r.name.clone()).collect();
         chart
@@ -50,6 +53,8 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
                 _ => String::new(),
             })
             .x_label_formatter(&|x| format!("{:.0}%", x * 100.0))
+            .x_label_style(("sans-serif", 16))
+            .y_label_style(("sans-serif", 18))
             .draw()?;
         // The neutral band.
         chart.draw_series(std::iter::once(Rectangle::new(

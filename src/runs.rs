@@ -409,7 +409,7 @@ pub fn write_report(
     let mut rep = report_of(run_dirs, settings).map_err(whole)?;
     if let Some(b) = baseline {
         let base = report_of(&[b.to_path_buf()], settings).map_err(whole)?;
-        report::compare(&mut rep, &base, report::report_name(b));
+        report::compare(&mut rep, &base, report::run_label(b));
     }
     let dir = out.join(report::report_name(first));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;

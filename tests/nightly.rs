@@ -58,7 +58,18 @@ fn two_nights_make_two_linked_reports_and_alarm() {
         &std::fs::read_to_string(reports.join("2026-11-30/default-seed20261129/summary.json")).expect("summary"),
     )
     .expect("json");
-    assert!(summary["baseline"].as_str().is_some(), "the second night is compared");
+    assert_eq!(
+        summary["baseline"].as_str(),
+        Some("default-seed20261129 of 2026-11-29"),
+        "the second night is compared with the first, named by its date"
+    );
+    // The page opens with what changed since that night, in words: the
+    // same catalog and seed, so nothing moved.
+    let what = summary["what_changed"].as_str().expect("what_changed");
+    assert!(
+        what.starts_with("Since default-seed20261129 of 2026-11-29, no win rate moved beyond noise."),
+        "{what}"
+    );
     let index = std::fs::read_to_string(reports.join("index.html")).expect("index");
     assert!(
         index.contains("2026-11-29/default-seed20261129/index.html")
