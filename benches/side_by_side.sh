@@ -6,10 +6,14 @@
 #
 # For each round, in alternating order (old first on even rounds, new first
 # on odd ones):
-#   - engine throughput: `gridsim bench --fights $BENCH_FIGHTS --threads 1`
-#     on the default suite (fights per second, one thread);
-#   - end to end: `gridsim run --fights $RUN_FIGHTS` with full Parquet output
-#     on all cores (wall seconds), into a scratch folder removed afterwards.
+#   - engine throughput: `gridsim bench SUITE --fights $BENCH_FIGHTS --threads 1`
+#     (fights per second, one thread);
+#   - end to end: `gridsim run SUITE --fights $RUN_FIGHTS` with full Parquet
+#     output on all cores (wall seconds), into a scratch folder removed
+#     afterwards.
+# SUITE (env) defaults to the frozen golden suite, tests/golden/suite.toml,
+# so that binaries from before and after a change to the nightly suite read
+# the same suite and measure the same fights.
 # Prints every measurement, then the median of each and the ratio new/old.
 # Run it from the repository root (both binaries read configs/).
 set -euo pipefail
@@ -18,16 +22,17 @@ new=${2:?usage: benches/side_by_side.sh OLD NEW [ROUNDS]}
 rounds=${3:-3}
 bench_fights=${BENCH_FIGHTS:-300000}
 run_fights=${RUN_FIGHTS:-1000000}
+suite=${SUITE:-tests/golden/suite.toml}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-bench_rate() { "$1" bench --fights "$bench_fights" --threads 1 | awk '/fights per second/ {print $4}'; }
+bench_rate() { "$1" bench "$suite" --fights "$bench_fights" --threads 1 | awk '/fights per second/ {print $4}'; }
 run_seconds() {
   local out="$scratch/$2"
   rm -rf "$out"
   local start end
   start=$(date +%s.%N)
-  "$1" run --fights "$run_fights" --out "$out" > /dev/null 2>&1
+  "$1" run "$suite" --fights "$run_fights" --out "$out" > /dev/null 2>&1
   end=$(date +%s.%N)
   rm -rf "$out"
   echo "$end - $start" | bc -l
