@@ -113,12 +113,17 @@ named_enum! {
         Venom = "venom",
         Shield = "shield",
         Heal = "heal",
+        /// Adds to the unit's Roost total, healed once per second for the
+        /// rest of the battle (800.59a, 800.59b).
+        Roost = "roost",
         Maim = "maim",
         Cull = "cull",
         Crush = "crush",
         Smash = "smash",
         Stun = "stun",
         Freeze = "freeze",
+        /// Halves effective Power for 3 s (800.3a).
+        Blind = "blind",
         Prismbreak = "prismbreak",
         Entrap = "entrap",
         Insurance = "insurance",
@@ -168,6 +173,7 @@ impl Effect {
                 | Effect::Smash
                 | Effect::Stun
                 | Effect::Freeze
+                | Effect::Blind
                 | Effect::Prismbreak
                 | Effect::Entrap
                 | Effect::GrantRelentless
@@ -177,7 +183,7 @@ impl Effect {
     pub fn takes_duration(self) -> bool {
         matches!(
             self,
-            Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Prismbreak | Effect::Entrap
+            Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Blind | Effect::Prismbreak | Effect::Entrap
         )
     }
     /// Effects that need an authored duration (800.65f for Smash).
@@ -327,6 +333,9 @@ named_enum! {
         /// The boss Reflect rune: answers landed damage with a real damage
         /// instance of the listed percent of what was taken (900.26d, 900.26f).
         Reflect = "reflect",
+        /// Doubles effective Power while the unit is Lucid, before Blind's
+        /// reduction (800.41c, 900.32d).
+        LucidPower = "lucid_power",
     }
 }
 
@@ -343,6 +352,7 @@ impl KeywordName {
                 | KeywordName::Fury
                 | KeywordName::Brute
                 | KeywordName::NoBurnSpread
+                | KeywordName::LucidPower
         )
     }
 }

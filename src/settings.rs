@@ -73,7 +73,9 @@ rules_settings! {
     prismbreak: PrismbreakRules { duration_ms, reapply_ms, tick_bonus_percent }
     crush: CrushRules { duration_ms, windows_per_unit }
     freeze: FreezeRules { duration_ms, reapply_ms }
+    blind: BlindRules { duration_ms, reapply_ms, power_loss_percent, power_floor }
     entrap: EntrapRules { duration_ms }
+    roost: RoostRules { tick_ms, tick_minimum, tick_cap }
     feast: FeastRules { percent, minimum }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
@@ -103,18 +105,33 @@ impl Rules {
         positive("clock.rate_at_zero_speed", self.clock.rate_at_zero_speed);
         positive("clock.minimum_rate", self.clock.minimum_rate);
         positive("clock.freeze_rate_percent", self.clock.freeze_rate_percent);
+        positive("freeze.duration_ms", self.freeze.duration_ms);
+        positive("freeze.reapply_ms", self.freeze.reapply_ms);
+        positive("prismbreak.duration_ms", self.prismbreak.duration_ms);
+        positive("prismbreak.reapply_ms", self.prismbreak.reapply_ms);
+        positive("blind.duration_ms", self.blind.duration_ms);
+        positive("blind.reapply_ms", self.blind.reapply_ms);
+
         positive("armor.curve_constant", self.armor.curve_constant);
         positive("armor.flat_divisor", self.armor.flat_divisor);
         positive("insurance.point_capacity", self.insurance.point_capacity);
         positive("maim.restoration_per_point", self.maim.restoration_per_point);
         positive("burn.tick_ms", self.burn.tick_ms);
         positive("venom.tick_ms", self.venom.tick_ms);
+        positive("roost.tick_ms", self.roost.tick_ms);
+
         positive("crush.windows_per_unit", self.crush.windows_per_unit);
         positive("overtime.tick_ms", self.overtime.tick_ms);
         positive("overtime.cap_ms", self.overtime.cap_ms);
         positive("tremor.hits", self.tremor.hits);
         positive("fury.focus_per_power", self.fury.focus_per_power);
         positive("limits.events_per_fight", self.limits.events_per_fight);
+        if !(0..=100).contains(&self.blind.power_loss_percent) {
+            bad.push(("blind.power_loss_percent", "a percentage, 0 to 100".to_string()));
+        }
+        if self.roost.tick_minimum > self.roost.tick_cap {
+            bad.push(("roost.tick_minimum", "must not exceed roost.tick_cap".to_string()));
+        }
         if self.board.columns > 64 || self.board.rows > 64 {
             bad.push(("board.columns", "a side's grid is at most 64 x 64 cells".to_string()));
         }

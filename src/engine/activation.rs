@@ -489,6 +489,7 @@ impl Engine<'_> {
             Effect::Heal => {
                 self.recover(t, amount, source);
             }
+            Effect::Roost => self.gain_roost(source, t, amount),
             Effect::Maim => self.apply_maim(source, t, amount),
             Effect::Cull => {
                 self.try_cull(source, t);
@@ -497,6 +498,7 @@ impl Engine<'_> {
             Effect::Smash => self.apply_smash(source, t, op.duration_ms),
             Effect::Stun => self.apply_stun(source, t, op.duration_ms),
             Effect::Freeze => self.apply_freeze(source, t, op.duration_ms),
+            Effect::Blind => self.apply_blind(source, t, op.duration_ms),
             Effect::Prismbreak => self.apply_prismbreak(source, t, op.duration_ms),
             Effect::Entrap => self.apply_entrap(source, t, op.duration_ms),
             Effect::Insurance => self.grant_insurance(source, t, amount, false),

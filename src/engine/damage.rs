@@ -450,6 +450,7 @@ impl Engine<'_> {
         self.u.vitality[i] = 0;
         self.u.burn_next_ms[i] = super::NEVER;
         self.u.venom_next_ms[i] = super::NEVER;
+        self.u.roost_next_ms[i] = super::NEVER;
         self.u.deaths[i] += 1;
         if !killer.is_none() && self.is_enemy(killer, u) {
             self.u.kills[killer.i()] += 1;

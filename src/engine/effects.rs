@@ -377,6 +377,59 @@ impl Engine<'_> {
         self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
     }
 
+    /// Roost adds to one running total that lasts the battle (800.59a,
+    /// 800.59b); the first gain starts a tick clock of one second, and later
+    /// gains join it without moving it. Relentless does not block it (800.59f).
+    pub fn gain_roost(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        if amount <= 0 || !self.passes_recipient_gate(u, source, "800.59f") {
+            return;
+        }
+        let i = u.i();
+        self.u.roost[i] = self.u.roost[i].saturating_add(amount);
+        if self.u.roost_next_ms[i] == NEVER {
+            self.u.roost_next_ms[i] = self.now.saturating_add(self.rules.roost.tick_ms);
+            self.touch_clock(u);
+        }
+        self.emit(EventKind::RoostGained, u, source, amount, self.u.roost[i], "800.59b");
+    }
+
+    /// One Roost tick: the total, clamped into 1..=20 last, healed through
+    /// the recovery path, so Maim reduces it and is consumed (800.59d,
+    /// 800.59e). Exalt does not raise it (800.21c).
+    pub fn roost_tick(&mut self, u: UnitIdx) {
+        let i = u.i();
+        self.touch_clock(u);
+        let r = self.rules.roost;
+        let heal = self.u.roost[i].clamp(r.tick_minimum, r.tick_cap);
+        self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
+        self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
+        self.recover(u, heal, u);
+    }
+
+    /// Blind lasts 3 s and each reapplication adds a flat 2 s (800.3a,
+    /// 800.3c); a boss is never Blinded (800.3e) and Relentless blocks it
+    /// (800.3f).
+    pub fn apply_blind(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.3f") {
+            return;
+        }
+        let i = u.i();
+        if self.u.kind[i] == CardKind::Boss {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::Boss as i32, "800.3e");
+            return;
+        }
+        let add = if self.u.blind_ms[i] > 0 {
+            self.rules.blind.reapply_ms
+        } else if duration_ms > 0 {
+            duration_ms
+        } else {
+            self.rules.blind.duration_ms
+        };
+        self.u.blind_ms[i] = self.u.blind_ms[i].saturating_add(add);
+        self.touch_clock(u);
+        self.emit(EventKind::Blinded, u, source, add, self.u.blind_ms[i], "800.3c");
+    }
+
     /// Prismbreak adds 3 s (800.52c); Relentless blocks it (800.52d).
     pub fn apply_prismbreak(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
         if !self.passes_status_gate(u, source, Immunity::Blocked, "800.52d") {

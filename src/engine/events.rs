@@ -57,6 +57,12 @@ event_kinds! {
     SmashExpired = "smash_expired",
     Stunned = "stunned",
     Frozen = "frozen",
+    /// `amount` ms of Blind added, `detail` ms left after.
+    Blinded = "blinded",
+    /// `amount` Roost gained, `detail` the unit's Roost total after.
+    RoostGained = "roost_gained",
+    /// `amount` the tick's heal before Maim, `detail` the Roost total.
+    RoostTick = "roost_tick",
     Prismbroken = "prismbroken",
     Entrapped = "entrapped",
     InsuranceGained = "insurance_gained",
@@ -106,10 +112,12 @@ pub enum Refusal {
     TierOne = 6,
     NotEnemy = 7,
     NotTool = 8,
+    /// A boss is immune to the effect (800.3e).
+    Boss = 9,
 }
 
 impl Refusal {
-    pub const ALL: [Refusal; 8] = [
+    pub const ALL: [Refusal; 9] = [
         Refusal::Dead,
         Refusal::Entrapped,
         Refusal::Dormant,
@@ -118,6 +126,7 @@ impl Refusal {
         Refusal::TierOne,
         Refusal::NotEnemy,
         Refusal::NotTool,
+        Refusal::Boss,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -129,6 +138,7 @@ impl Refusal {
             Refusal::TierOne => "tier_one",
             Refusal::NotEnemy => "not_an_enemy",
             Refusal::NotTool => "not_a_tool",
+            Refusal::Boss => "boss",
         }
     }
     pub fn from_code(code: i32) -> Option<Refusal> {

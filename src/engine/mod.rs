@@ -263,6 +263,9 @@ unit_columns! {
     venom: i32 = 0,
     venom_source: UnitIdx = UnitIdx::NONE,
     venom_next_ms: i32 = NEVER,
+    /// Every Roost gained, added up (800.59b), and its next tick.
+    roost: i32 = 0,
+    roost_next_ms: i32 = NEVER,
     insurance: i32 = 0,
     subrogated: i32 = 0,
     dread: i32 = 0,
@@ -275,6 +278,7 @@ unit_columns! {
     permanent: bool = false,
     fury: bool = false,
     brute: bool = false,
+    lucid_power: bool = false,
     no_burn_spread: bool = false,
     underwriting: i32 = 0,
     thorns: i32 = 0,
@@ -287,6 +291,7 @@ unit_columns! {
     /// Remaining milliseconds of each timed status.
     stun_ms: i32 = 0,
     freeze_ms: i32 = 0,
+    blind_ms: i32 = 0,
     entrap_ms: i32 = 0,
     prismbreak_ms: i32 = 0,
     smash_ms: i32 = 0,
@@ -355,6 +360,7 @@ struct Timers {
     prismbreak: i32,
     smash: i32,
     freeze: i32,
+    blind: i32,
 }
 
 impl Timers {
@@ -366,13 +372,14 @@ impl Timers {
             prismbreak: u.prismbreak_ms[i],
             smash: u.smash_ms[i],
             freeze: u.freeze_ms[i],
+            blind: u.blind_ms[i],
         }
     }
 
-    /// Whether any is non-zero: one OR of all five tells.
+    /// Whether any is non-zero: one OR of all six tells.
     #[inline]
     fn any(self) -> bool {
-        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze) != 0
+        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze | self.blind) != 0
     }
 }
 
@@ -613,6 +620,7 @@ impl<'c> Engine<'c> {
         u.permanent[i] = card.permanent;
         u.fury[i] = card.keywords.has(crate::ability::KeywordName::Fury);
         u.brute[i] = card.keywords.has(crate::ability::KeywordName::Brute);
+        u.lucid_power[i] = card.keywords.has(crate::ability::KeywordName::LucidPower);
         u.no_burn_spread[i] = card.keywords.has(crate::ability::KeywordName::NoBurnSpread);
         let mut layer = [0; 4];
         for passive in self.catalog.passives_of(p.card) {
@@ -786,6 +794,8 @@ impl<'c> Engine<'c> {
                 ("Dread", u.dread[i]),
                 ("Stun", u.stun_ms[i]),
                 ("Freeze", u.freeze_ms[i]),
+                ("Roost", u.roost[i]),
+                ("Blind", u.blind_ms[i]),
                 ("Entrap", u.entrap_ms[i]),
                 ("charge", u.charge[i]),
             ] {
@@ -950,7 +960,9 @@ impl<'c> Engine<'c> {
             let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
             full = damage::clamp_i32(i64::from(now) + steps);
         }
-        let tick = self.u.burn_next_ms[i].min(self.u.venom_next_ms[i]);
+        let tick = self.u.burn_next_ms[i]
+            .min(self.u.venom_next_ms[i])
+            .min(self.u.roost_next_ms[i]);
         let mut expiry = self.u.crush[i].earliest_expiry();
         let mut status_end = NEVER;
         let timers = Timers::of(&self.u, i);
@@ -960,9 +972,14 @@ impl<'c> Engine<'c> {
                     status_end = status_end.min(now.saturating_add(remaining));
                 }
             }
-            // 800.27c: Freeze's timer pauses while Prismbroken.
-            if timers.freeze > 0 && timers.prismbreak == 0 {
-                status_end = status_end.min(now.saturating_add(timers.freeze));
+            // 800.27c, 800.3d: Freeze's and Blind's timers pause while
+            // Prismbroken.
+            if timers.prismbreak == 0 {
+                for remaining in [timers.freeze, timers.blind] {
+                    if remaining > 0 {
+                        status_end = status_end.min(now.saturating_add(remaining));
+                    }
+                }
             }
         }
         // 800.65a: a Smashed unit returns to its tier when Smash ends.
@@ -1070,6 +1087,7 @@ impl<'c> Engine<'c> {
             tick(&mut self.u.prismbreak_ms[i]);
             if !frozen_paused {
                 tick(&mut self.u.freeze_ms[i]);
+                tick(&mut self.u.blind_ms[i]);
             }
             tick(&mut self.u.smash_ms[i]);
             // A status ending changes what the unit does next (charging,
@@ -1101,6 +1119,9 @@ impl<'c> Engine<'c> {
             }
             if self.u.venom_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.venom_tick(u);
+            }
+            if self.u.roost_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
+                self.roost_tick(u);
             }
         }
         self.check_end();
@@ -1265,6 +1286,8 @@ impl<'c> Engine<'c> {
 
     /// Effective Power: printed, plus gains, less Dread (800.17a), plus Fury's
     /// 1 per 2 Focus (800.28a); Brute then takes 33% (800.7a). Never below 0.
+    /// Then doubled while Lucid for a card that says so (800.41c), and
+    /// halved while Blind (800.3a), in that order (800.3b).
     pub fn power(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let r = &self.rules;
@@ -1279,7 +1302,18 @@ impl<'c> Engine<'c> {
         if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
             p -= damage::percent_of(p.max(0), r.brute.power_loss_percent);
         }
-        p.max(0)
+        let mut p = p.max(0);
+        // 800.41c, 900.32d: doubled while Lucid, before Blind halves it.
+        if self.u.lucid_power[i] && self.u.vitality[i] == self.u.max_vitality[i] {
+            p = p.saturating_mul(2);
+        }
+        // 800.3a, 800.3b: Blind's loss, read from effective Power last,
+        // never below the floor (a unit already under it keeps what it has).
+        if self.u.blind_ms[i] > 0 {
+            let floor = r.blind.power_floor.min(p);
+            p = (p - damage::percent_of(p, r.blind.power_loss_percent)).max(floor);
+        }
+        p
     }
     /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a).
     pub fn speed(&self, u: UnitIdx) -> i32 {

@@ -22,6 +22,7 @@ pub struct InitialState {
     pub speed_bonus: Option<i32>,
     pub stun_ms: Option<i32>,
     pub freeze_ms: Option<i32>,
+    pub blind_ms: Option<i32>,
     pub entrap_ms: Option<i32>,
     pub prismbreak_ms: Option<i32>,
     pub charge: Option<i32>,
@@ -71,6 +72,7 @@ impl Engine<'_> {
         set(&mut c.speed_bonus, s.speed_bonus);
         set(&mut c.stun_ms, s.stun_ms);
         set(&mut c.freeze_ms, s.freeze_ms);
+        set(&mut c.blind_ms, s.blind_ms);
         set(&mut c.entrap_ms, s.entrap_ms);
         set(&mut c.prismbreak_ms, s.prismbreak_ms);
         set(&mut c.charge, s.charge);
