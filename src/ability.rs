@@ -149,6 +149,10 @@ named_enum! {
         /// Removes a Frozen target's Freeze; later clauses of the same
         /// resolution can scale off the seconds removed (800.62a, 800.62b).
         Shatter = "shatter",
+        /// Exchanges the recipient's position with a viable adjacent unit
+        /// of its own side (800.14a): with `scope = "self"` the rule book's
+        /// Displace Ally, on an enemy target its Displace Enemy.
+        Displace = "displace",
     }
 }
 
@@ -177,6 +181,7 @@ impl Effect {
                 | Effect::Prismbreak
                 | Effect::Entrap
                 | Effect::GrantRelentless
+                | Effect::Displace
         )
     }
     /// Effects whose clause may name a duration.
@@ -303,6 +308,12 @@ named_enum! {
         /// Not an event: a stat layer held while the unit has any Insurance
         /// (800.37h, 900.38b). Only stat gains of a fixed amount.
         WhileInsured = "while_insured",
+        /// This unit was Displaced (800.1a); the event's other unit is its
+        /// swap partner.
+        Acclimate = "acclimate",
+        /// A pair of this unit's enemies was Displaced (800.70a); the
+        /// event's other unit is the one the Displace was aimed at.
+        Threat = "threat",
     }
 }
 

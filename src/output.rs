@@ -167,6 +167,8 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::SmashExpired => format!("{unit}'s Smash ends, tier {a}"),
         EventKind::Stunned => format!("{unit} is Stunned for {a} ms"),
         EventKind::Frozen => format!("{unit} is Frozen for {a} ms more, {d} left"),
+        EventKind::Displaced => format!("{unit} and {other} exchange positions ({unit} now at column {a}, row {d})"),
+        EventKind::DisplaceFailed => format!("{unit} has no viable partner to exchange with"),
         EventKind::Blinded => format!("{unit} is Blinded for {a} ms more, {d} left"),
         EventKind::RoostGained => format!("{unit} gains {a} Roost ({d} in all)"),
         EventKind::RoostTick => format!("{unit}'s Roost heals up to {a} (Roost {d})"),

@@ -377,6 +377,79 @@ impl Engine<'_> {
         self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
     }
 
+    /// Displace: `u` exchanges positions with a viable adjacent unit of its
+    /// own side, drawn afresh each time (800.14a, 800.14b, 900.22e). Viable:
+    /// alive, not a Tool or Hub, not Dormant or Entrapped, and of the same
+    /// footprint, so a Large swaps only with a Large and a Huge only with a
+    /// Huge (800.14c, 900.22f). Then Acclimate for `u` and its partner in
+    /// that order, each only if still alive (800.1a-800.1c, 900.22a), then
+    /// Threat once for the pair, for every unit on the other side that
+    /// listens, even if an Acclimate killed one of the pair (800.70a-800.70c,
+    /// 900.22b, 900.22c). Adjacency is read from positions, so it is already
+    /// the new board when the triggers run (800.14f, 900.22d); resolution
+    /// order, which follows reading order, is rebuilt before the next step.
+    pub fn displace(&mut self, source: UnitIdx, u: UnitIdx) {
+        if !self.passes_recipient_gate(u, source, "800.14a") {
+            return;
+        }
+        let i = u.i();
+        let (side, at) = (self.u.side[i], self.u.rect[i]);
+        let mut viable = UnitList::default();
+        for &c in self.side_order[side.index()].as_slice() {
+            let j = c.i();
+            if j != i
+                && self.u.alive[j]
+                && !self.u.kind[j].is_object()
+                && !self.u.dormant[j]
+                && self.u.entrap_ms[j] == 0
+                && self.u.rect[j].size == at.size
+                && super::geometry::adjacent(at, self.u.rect[j])
+            {
+                viable.push(c);
+            }
+        }
+        let partner = match viable.len() {
+            0 => {
+                self.emit(EventKind::DisplaceFailed, u, source, 0, 0, "800.14a");
+                return;
+            }
+            1 => viable.as_slice()[0],
+            n => viable.as_slice()[self.rng.below(n as u32) as usize],
+        };
+        let p = partner.i();
+        let there = self.u.rect[p];
+        self.u.rect[i] = super::geometry::Rect {
+            column: there.column,
+            row: there.row,
+            ..at
+        };
+        self.u.rect[p] = super::geometry::Rect {
+            column: at.column,
+            row: at.row,
+            ..there
+        };
+        self.order_stale = true;
+        self.emit(
+            EventKind::Displaced,
+            u,
+            partner,
+            i32::from(there.column),
+            i32::from(there.row),
+            "800.14a",
+        );
+        for (unit, other) in [(u, partner), (partner, u)] {
+            if self.u.alive[unit.i()] {
+                self.dispatch(unit, Trigger::Acclimate, other);
+            }
+        }
+        let order = self.order;
+        for &listener in order.as_slice() {
+            if self.u.side[listener.i()] != side {
+                self.dispatch(listener, Trigger::Threat, u);
+            }
+        }
+    }
+
     /// Roost adds to one running total that lasts the battle (800.59a,
     /// 800.59b); the first gain starts a tick clock of one second, and later
     /// gains join it without moving it. Relentless does not block it (800.59f).

@@ -59,6 +59,11 @@ event_kinds! {
     Frozen = "frozen",
     /// `amount` ms of Blind added, `detail` ms left after.
     Blinded = "blinded",
+    /// `unit` and `other` exchanged positions (800.14a); `amount` and
+    /// `detail` are `unit`'s new column and row.
+    Displaced = "displaced",
+    /// A Displace found no viable adjacent partner for `unit`.
+    DisplaceFailed = "displace_failed",
     /// `amount` Roost gained, `detail` the unit's Roost total after.
     RoostGained = "roost_gained",
     /// `amount` the tick's heal before Maim, `detail` the Roost total.

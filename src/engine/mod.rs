@@ -510,6 +510,9 @@ pub struct Engine<'c> {
     timed: u64,
     /// Candidates to activate this step, one bit per resolution rank.
     due_ranks: u64,
+    /// A Displace moved units this step: resolution order, which follows
+    /// reading order, is rebuilt before the next step (800.14f).
+    order_stale: bool,
     /// Each unit's place in `order`.
     rank: [u8; MAX_UNITS],
     /// Nesting depth of passive reactions (900.38e).
@@ -545,6 +548,7 @@ impl<'c> Engine<'c> {
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
             timed: 0,
+            order_stale: false,
             due_ranks: 0,
             rank: [0; MAX_UNITS],
             depth: 0,
@@ -576,6 +580,7 @@ impl<'c> Engine<'c> {
         self.clock_stale = u64::MAX;
         self.timed = 0;
         self.due_ranks = 0;
+        self.order_stale = false;
         self.depth = 0;
         self.outcome = None;
     }
@@ -877,6 +882,10 @@ impl<'c> Engine<'c> {
     pub fn run_until(&mut self, stop_ms: i32) {
         let stop = stop_ms.min(self.rules.overtime.cap_ms);
         while self.outcome.is_none() {
+            if self.order_stale {
+                self.rebuild_order();
+                self.order_stale = false;
+            }
             let next = self.next_event_ms();
             if next > stop {
                 if stop > self.now {
