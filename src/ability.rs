@@ -113,6 +113,9 @@ named_enum! {
         Venom = "venom",
         Shield = "shield",
         Heal = "heal",
+        /// A new Hallow instance: heals twice per second for its current
+        /// amount, which then decays by 50-75% (800.29a).
+        Hallow = "hallow",
         /// Adds to the unit's Roost total, healed once per second for the
         /// rest of the battle (800.59a, 800.59b).
         Roost = "roost",

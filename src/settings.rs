@@ -76,6 +76,7 @@ rules_settings! {
     blind: BlindRules { duration_ms, reapply_ms, power_loss_percent, power_floor }
     entrap: EntrapRules { duration_ms }
     roost: RoostRules { tick_ms, tick_minimum, tick_cap }
+    hallow: HallowRules { tick_ms, decay_min_percent, decay_max_percent, instances_per_unit }
     feast: FeastRules { percent, minimum }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
@@ -119,6 +120,8 @@ impl Rules {
         positive("burn.tick_ms", self.burn.tick_ms);
         positive("venom.tick_ms", self.venom.tick_ms);
         positive("roost.tick_ms", self.roost.tick_ms);
+        positive("hallow.tick_ms", self.hallow.tick_ms);
+        positive("hallow.instances_per_unit", self.hallow.instances_per_unit);
 
         positive("crush.windows_per_unit", self.crush.windows_per_unit);
         positive("overtime.tick_ms", self.overtime.tick_ms);
@@ -128,6 +131,20 @@ impl Rules {
         positive("limits.events_per_fight", self.limits.events_per_fight);
         if !(0..=100).contains(&self.blind.power_loss_percent) {
             bad.push(("blind.power_loss_percent", "a percentage, 0 to 100".to_string()));
+        }
+        if !(0..=100).contains(&self.hallow.decay_min_percent)
+            || !(self.hallow.decay_min_percent..=100).contains(&self.hallow.decay_max_percent)
+        {
+            bad.push((
+                "hallow.decay_min_percent",
+                "percentages with 0 <= decay_min_percent <= decay_max_percent <= 100".to_string(),
+            ));
+        }
+        if self.hallow.instances_per_unit > crate::engine::MAX_HALLOW_INSTANCES as i32 {
+            bad.push((
+                "hallow.instances_per_unit",
+                format!("at most {}", crate::engine::MAX_HALLOW_INSTANCES),
+            ));
         }
         if self.roost.tick_minimum > self.roost.tick_cap {
             bad.push(("roost.tick_minimum", "must not exceed roost.tick_cap".to_string()));

@@ -490,6 +490,7 @@ impl Engine<'_> {
                 self.recover(t, amount, source);
             }
             Effect::Roost => self.gain_roost(source, t, amount),
+            Effect::Hallow => self.apply_hallow(source, t, amount),
             Effect::Displace => self.displace(source, t),
             Effect::Maim => self.apply_maim(source, t, amount),
             Effect::Cull => {

@@ -450,6 +450,52 @@ impl Engine<'_> {
         }
     }
 
+    /// Hallow: each application is its own instance (800.29c), of the amount
+    /// raised by Exalt (800.21a, 800.21b), ticking every 0.5 s from its
+    /// application. Relentless does not block it (800.29g).
+    pub fn apply_hallow(&mut self, source: UnitIdx, u: UnitIdx, amount: i32) {
+        if amount <= 0 || !self.passes_recipient_gate(u, source, "800.29g") {
+            return;
+        }
+        let i = u.i();
+        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
+        let received = amount.saturating_add(super::damage::percent_of(amount, exalt_percent));
+        let h = super::HallowInstance {
+            amount: received,
+            next_ms: self.now.saturating_add(self.rules.hallow.tick_ms),
+        };
+        if self.u.hallow[i].add(h, self.rules.hallow.instances_per_unit.max(1) as usize) {
+            self.touch_clock(u);
+            let running = self.u.hallow[i].running().len() as i32;
+            self.emit(EventKind::HallowApplied, u, source, received, running, "800.29c");
+        }
+    }
+
+    /// One Hallow tick on `u`: a single decay roll for the unit (800.29d);
+    /// every instance due now heals its current amount through the
+    /// recovery path, so Maim reduces each and is consumed (800.29f), then
+    /// keeps the rest of its amount after the decay, rounded down, and ends
+    /// at 0: a Hallow of 1 heals once and expires (800.29a, 800.29b).
+    pub fn hallow_tick(&mut self, u: UnitIdx) {
+        let i = u.i();
+        self.touch_clock(u);
+        let r = self.rules.hallow;
+        let span = (r.decay_max_percent - r.decay_min_percent).max(0) as u32 + 1;
+        let decay = r.decay_min_percent + self.rng.below(span) as i32;
+        let now = self.now;
+        // The instances are decayed first and healed after, so nothing a
+        // heal sets off can see half-updated instances.
+        let mut heals = [0i32; super::MAX_HALLOW_INSTANCES];
+        let due = self.u.hallow[i].tick(now, decay, r.tick_ms, &mut heals);
+        for &heal in &heals[..due] {
+            if !self.u.alive[i] {
+                break;
+            }
+            self.emit(EventKind::HallowTick, u, u, heal, decay, "800.29a");
+            self.recover(u, heal, u);
+        }
+    }
+
     /// Roost adds to one running total that lasts the battle (800.59a,
     /// 800.59b); the first gain starts a tick clock of one second, and later
     /// gains join it without moving it. Relentless does not block it (800.59f).

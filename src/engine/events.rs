@@ -64,6 +64,12 @@ event_kinds! {
     Displaced = "displaced",
     /// A Displace found no viable adjacent partner for `unit`.
     DisplaceFailed = "displace_failed",
+    /// A Hallow instance of `amount` (Exalt included) started; `detail` the
+    /// instances running after.
+    HallowApplied = "hallow_applied",
+    /// A Hallow instance healed `amount` (before Maim); `detail` the decay
+    /// percent rolled for this tick.
+    HallowTick = "hallow_tick",
     /// `amount` Roost gained, `detail` the unit's Roost total after.
     RoostGained = "roost_gained",
     /// `amount` the tick's heal before Maim, `detail` the Roost total.

@@ -111,6 +111,85 @@ pub struct CrushWindow {
 /// rules may lower it, never raise it.
 pub const MAX_CRUSH_WINDOWS: usize = 16;
 
+/// Most Hallow instances one unit can hold; `hallow.instances_per_unit` may
+/// lower it, never raise it.
+pub const MAX_HALLOW_INSTANCES: usize = 8;
+
+/// One Hallow application on a unit: its current amount and its next tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HallowInstance {
+    pub amount: i32,
+    pub next_ms: i32,
+}
+
+/// The Hallow instances running on one unit, each its own (800.29c).
+#[derive(Debug, Clone, Copy)]
+pub struct HallowInstances {
+    len: u8,
+    items: [HallowInstance; MAX_HALLOW_INSTANCES],
+}
+
+impl Default for HallowInstances {
+    fn default() -> Self {
+        HallowInstances {
+            len: 0,
+            items: [HallowInstance {
+                amount: 0,
+                next_ms: NEVER,
+            }; MAX_HALLOW_INSTANCES],
+        }
+    }
+}
+
+impl HallowInstances {
+    pub fn running(&self) -> &[HallowInstance] {
+        &self.items[..self.len as usize]
+    }
+    /// The current amounts added up.
+    pub fn total(&self) -> i32 {
+        self.running().iter().fold(0i32, |t, h| t.saturating_add(h.amount))
+    }
+    /// The earliest tick of any instance.
+    pub fn next_ms(&self) -> i32 {
+        self.running().iter().map(|h| h.next_ms).min().unwrap_or(NEVER)
+    }
+    /// Adds an instance unless `cap` instances already run; whether it was added.
+    pub fn add(&mut self, h: HallowInstance, cap: usize) -> bool {
+        let len = self.len as usize;
+        if len >= cap.clamp(1, MAX_HALLOW_INSTANCES) {
+            return false;
+        }
+        self.items[len] = h;
+        self.len += 1;
+        true
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Ticks every instance due at `now`: writes each one's amount to
+    /// `heals` (returning how many), keeps `100 - decay` percent of it,
+    /// rounded down, drops those left at 0, and schedules the rest `tick_ms`
+    /// later.
+    fn tick(&mut self, now: i32, decay: i32, tick_ms: i32, heals: &mut [i32; MAX_HALLOW_INSTANCES]) -> usize {
+        let (mut due, mut kept) = (0, 0);
+        for k in 0..self.len as usize {
+            let mut h = self.items[k];
+            if h.next_ms <= now {
+                heals[due] = h.amount;
+                due += 1;
+                h.amount = (i64::from(h.amount) * i64::from(100 - decay) / 100) as i32;
+                h.next_ms = now.saturating_add(tick_ms);
+            }
+            if h.amount > 0 {
+                self.items[kept] = h;
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+        due
+    }
+}
+
 /// Crush reductions running on one unit: each its own 2-second window
 /// (800.12a, 800.12e). All last equally long, so they expire oldest first;
 /// windows are kept sorted by expiry. Each window is one record, so its
@@ -300,6 +379,7 @@ unit_columns! {
     smash_from_vitality: i32 = 0,
     smash_to_vitality: i32 = 0,
     crush: CrushWindows = CrushWindows::default(),
+    hallow: HallowInstances = HallowInstances::default(),
     charge: i32 = 0,
     /// Charge per ms over the current step, 0 when not charging; computed
     /// once per step by `next_event_ms` and used by `advance_clock`.
@@ -971,7 +1051,8 @@ impl<'c> Engine<'c> {
         }
         let tick = self.u.burn_next_ms[i]
             .min(self.u.venom_next_ms[i])
-            .min(self.u.roost_next_ms[i]);
+            .min(self.u.roost_next_ms[i])
+            .min(self.u.hallow[i].next_ms());
         let mut expiry = self.u.crush[i].earliest_expiry();
         let mut status_end = NEVER;
         let timers = Timers::of(&self.u, i);
@@ -1131,6 +1212,9 @@ impl<'c> Engine<'c> {
             }
             if self.u.roost_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.roost_tick(u);
+            }
+            if self.u.hallow[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
+                self.hallow_tick(u);
             }
         }
         self.check_end();
