@@ -104,6 +104,8 @@ pub struct Op {
     pub duration_ms: i32,
     /// The card's bit for a once-per-battle clause (900.6e), or [`Op::NOT_ONCE`].
     pub once_slot: u8,
+    /// A stat gain that decays away over five seconds (800.25a).
+    pub fleeting: bool,
 }
 
 impl Op {

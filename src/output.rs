@@ -170,6 +170,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::Displaced => format!("{unit} and {other} exchange positions ({unit} now at column {a}, row {d})"),
         EventKind::DisplaceFailed => format!("{unit} has no viable partner to exchange with"),
         EventKind::Blinded => format!("{unit} is Blinded for {a} ms more, {d} left"),
+        EventKind::FleetingDecayed => format!("{unit}'s Fleeting buff fades by {a}"),
         EventKind::HallowApplied => format!("{unit} gains a Hallow of {a} ({d} running)"),
         EventKind::HallowTick => format!("{unit}'s Hallow heals up to {a}, then decays {d}%"),
         EventKind::RoostGained => format!("{unit} gains {a} Roost ({d} in all)"),

@@ -77,6 +77,7 @@ rules_settings! {
     entrap: EntrapRules { duration_ms }
     roost: RoostRules { tick_ms, tick_minimum, tick_cap }
     hallow: HallowRules { tick_ms, decay_min_percent, decay_max_percent, instances_per_unit }
+    fleeting: FleetingRules { tick_ms, decay_percent_per_tick, buffs_per_unit }
     feast: FeastRules { percent, minimum }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
@@ -121,6 +122,9 @@ impl Rules {
         positive("venom.tick_ms", self.venom.tick_ms);
         positive("roost.tick_ms", self.roost.tick_ms);
         positive("hallow.tick_ms", self.hallow.tick_ms);
+        positive("fleeting.tick_ms", self.fleeting.tick_ms);
+        positive("fleeting.decay_percent_per_tick", self.fleeting.decay_percent_per_tick);
+        positive("fleeting.buffs_per_unit", self.fleeting.buffs_per_unit);
         positive("hallow.instances_per_unit", self.hallow.instances_per_unit);
 
         positive("crush.windows_per_unit", self.crush.windows_per_unit);
@@ -144,6 +148,18 @@ impl Rules {
             bad.push((
                 "hallow.instances_per_unit",
                 format!("at most {}", crate::engine::MAX_HALLOW_INSTANCES),
+            ));
+        }
+        if self.fleeting.buffs_per_unit > crate::engine::MAX_FLEETING_BUFFS as i32 {
+            bad.push((
+                "fleeting.buffs_per_unit",
+                format!("at most {}", crate::engine::MAX_FLEETING_BUFFS),
+            ));
+        }
+        if self.fleeting.decay_percent_per_tick > 100 || 100 % self.fleeting.decay_percent_per_tick.max(1) != 0 {
+            bad.push((
+                "fleeting.decay_percent_per_tick",
+                "a whole number of ticks must take the whole buff: a divisor of 100".to_string(),
             ));
         }
         if self.roost.tick_minimum > self.roost.tick_cap {

@@ -61,6 +61,13 @@ fn card_file_errors_name_line_key_and_suggestion() {
         "card[0].ability[0].lane",
         &["did you mean `post_damage`?"],
     );
+    // 800.25a: only a stat gain can be Fleeting.
+    check_cards(
+        &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", fleeting = true"),
+        12,
+        "card[0].ability[0].fleeting",
+        &["only a stat gain", "800.25a", "not `maim`"],
+    );
     check_cards(
         &GOOD_CARD.replace("kind = \"combat\"", "kind = \"tol\""),
         5,

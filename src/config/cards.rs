@@ -403,6 +403,7 @@ struct ClauseParts {
     when: Option<crate::ability::Condition>,
     duration_ms: Option<i32>,
     once: bool,
+    fleeting: bool,
 }
 
 impl From<&schema::ClauseDef> for ClauseParts {
@@ -415,6 +416,7 @@ impl From<&schema::ClauseDef> for ClauseParts {
             when: c.when,
             duration_ms: c.duration_ms,
             once: c.once,
+            fleeting: c.fleeting,
         }
     }
 }
@@ -429,6 +431,7 @@ impl From<&schema::PassiveDef> for ClauseParts {
             when: c.when,
             duration_ms: c.duration_ms,
             once: c.once,
+            fleeting: c.fleeting,
         }
     }
 }
@@ -449,6 +452,7 @@ fn lower_op(
         when,
         duration_ms,
         once,
+        fleeting,
     } = *c;
     let mut err = |k: &str, m: String| {
         bad.push(Diagnostic::at(
@@ -484,6 +488,19 @@ fn lower_op(
         && !(1..=600_000).contains(&d)
     {
         err("duration_ms", format!("duration must be 1..=600000 ms, found {d}"));
+    }
+    if fleeting
+        && !matches!(
+            effect,
+            Effect::GainPower | Effect::GainSpeed | Effect::GainArmor | Effect::GainFocus
+        )
+    {
+        err(
+            "fleeting",
+            format!(
+                "only a stat gain (`gain_power`, `gain_speed`, `gain_armor`, `gain_focus`) can be Fleeting (800.25a), not `{effect}`"
+            ),
+        );
     }
     match (scope.is_count_limited(), count) {
         (true, None) => err("count", format!("scope `{scope}` needs a `count` of units to pick")),
@@ -532,6 +549,7 @@ fn lower_op(
         condition: when,
         duration_ms: duration_ms.unwrap_or(0),
         once_slot,
+        fleeting,
     }
 }
 

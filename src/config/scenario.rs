@@ -116,6 +116,9 @@ struct ApplyDef {
     /// The clause's scope, as on a card (default `target`).
     #[serde(default)]
     scope: Option<Scope>,
+    /// A Fleeting stat gain (800.25a).
+    #[serde(default)]
+    fleeting: bool,
 }
 
 /// The checked fields are collected by `flatten`, so unknown names are
@@ -372,6 +375,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                     condition: None,
                     duration_ms: ap.duration_ms.unwrap_or(0),
                     once_slot: Op::NOT_ONCE,
+                    fleeting: ap.fleeting,
                 },
                 source,
                 target,

@@ -99,6 +99,9 @@ pub struct ClauseDef {
     /// it (900.6e).
     #[serde(default)]
     pub once: bool,
+    /// A Fleeting stat gain: loses a fifth of itself every second (800.25a).
+    #[serde(default)]
+    pub fleeting: bool,
 }
 
 /// One passive line: a clause that resolves when its event fires (900.8a).
@@ -119,6 +122,8 @@ pub struct PassiveDef {
     pub duration_ms: Option<i32>,
     #[serde(default)]
     pub once: bool,
+    #[serde(default)]
+    pub fleeting: bool,
 }
 
 /// A Tool's effect package: one event, its gates, and the effects it

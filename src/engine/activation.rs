@@ -505,10 +505,19 @@ impl Engine<'_> {
             Effect::Entrap => self.apply_entrap(source, t, op.duration_ms),
             Effect::Insurance => self.grant_insurance(source, t, amount, false),
             Effect::SubrogatedInsurance => self.grant_insurance(source, t, amount, true),
-            Effect::GainArmor => self.change_stat(source, t, Stat::Armor, amount),
-            Effect::GainPower => self.change_stat(source, t, Stat::Power, amount),
-            Effect::GainSpeed => self.change_stat(source, t, Stat::Speed, amount),
-            Effect::GainFocus => self.change_stat(source, t, Stat::Focus, amount),
+            Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus => {
+                let stat = match op.effect {
+                    Effect::GainArmor => Stat::Armor,
+                    Effect::GainPower => Stat::Power,
+                    Effect::GainSpeed => Stat::Speed,
+                    _ => Stat::Focus,
+                };
+                if op.fleeting && amount > 0 {
+                    self.gain_fleeting(source, t, stat, amount);
+                } else {
+                    self.change_stat(source, t, stat, amount);
+                }
+            }
         }
     }
 

@@ -452,6 +452,7 @@ impl Engine<'_> {
         self.u.venom_next_ms[i] = super::NEVER;
         self.u.roost_next_ms[i] = super::NEVER;
         self.u.hallow[i].clear();
+        self.u.fleeting[i].clear();
         self.u.deaths[i] += 1;
         if !killer.is_none() && self.is_enemy(killer, u) {
             self.u.kills[killer.i()] += 1;

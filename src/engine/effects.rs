@@ -768,6 +768,60 @@ impl Engine<'_> {
 
     /// A stat delta. Negative deltas are reductions and Relentless blocks
     /// them (900.10a).
+    /// A Fleeting stat gain: the amount raised by Exalt (800.25c, 800.21a)
+    /// is added like any gain, then loses a fifth of that original amount
+    /// each second, so it is gone after five seconds whatever its size
+    /// (800.25a, 800.25b). The loss so far is `original x seconds / 5`,
+    /// rounded down, so the steps add up to the whole amount exactly.
+    pub fn gain_fleeting(&mut self, source: UnitIdx, u: UnitIdx, stat: Stat, amount: i32) {
+        if amount <= 0 || !self.passes_status_gate(u, source, Immunity::Ignored, "900.10a") {
+            return;
+        }
+        let i = u.i();
+        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
+        let received = amount.saturating_add(super::damage::percent_of(amount, exalt_percent));
+        let f = self.rules.fleeting;
+        let buff = super::FleetingBuff {
+            stat: stat as u8,
+            original: received,
+            seconds: 0,
+            next_ms: self.now.saturating_add(f.tick_ms),
+        };
+        if !self.u.fleeting[i].add(buff, f.buffs_per_unit.max(1) as usize) {
+            return;
+        }
+        *self.stat_bonus(u, stat) = self.stat_bonus(u, stat).saturating_add(received);
+        self.touch_clock(u);
+        self.emit(EventKind::StatChanged, u, source, received, stat as i32, "800.25a");
+    }
+
+    /// One second of every Fleeting buff due on `u` (800.25a).
+    pub fn fleeting_tick(&mut self, u: UnitIdx) {
+        let i = u.i();
+        self.touch_clock(u);
+        let f = self.rules.fleeting;
+        let steps = (100 / f.decay_percent_per_tick.max(1)).max(1);
+        let mut set = self.u.fleeting[i];
+        let mut losses = [(0u8, 0i32); super::MAX_FLEETING_BUFFS];
+        let due = set.tick(self.now, f.tick_ms, steps, &mut losses);
+        self.u.fleeting[i] = set;
+        for &(stat, loss) in &losses[..due] {
+            let stat = Stat::from_index(stat);
+            *self.stat_bonus(u, stat) = self.stat_bonus(u, stat).saturating_sub(loss);
+            self.emit(EventKind::FleetingDecayed, u, u, loss, stat as i32, "800.25a");
+        }
+    }
+
+    fn stat_bonus(&mut self, u: UnitIdx, stat: Stat) -> &mut i32 {
+        let i = u.i();
+        match stat {
+            Stat::Power => &mut self.u.power_bonus[i],
+            Stat::Speed => &mut self.u.speed_bonus[i],
+            Stat::Armor => &mut self.u.armor_bonus[i],
+            Stat::Focus => &mut self.u.focus_bonus[i],
+        }
+    }
+
     pub fn change_stat(&mut self, source: UnitIdx, u: UnitIdx, stat: Stat, delta: i32) {
         let immunity = if delta < 0 {
             Immunity::Blocked
@@ -797,4 +851,15 @@ pub enum Stat {
     Speed = 1,
     Armor = 2,
     Focus = 3,
+}
+
+impl Stat {
+    pub fn from_index(i: u8) -> Stat {
+        match i {
+            0 => Stat::Power,
+            1 => Stat::Speed,
+            2 => Stat::Armor,
+            _ => Stat::Focus,
+        }
+    }
 }

@@ -64,6 +64,9 @@ event_kinds! {
     Displaced = "displaced",
     /// A Displace found no viable adjacent partner for `unit`.
     DisplaceFailed = "displace_failed",
+    /// A Fleeting buff of `unit` lost `amount` of the stat numbered `detail`
+    /// (0 Power, 1 Speed, 2 Armor, 3 Focus).
+    FleetingDecayed = "fleeting_decayed",
     /// A Hallow instance of `amount` (Exalt included) started; `detail` the
     /// instances running after.
     HallowApplied = "hallow_applied",

@@ -115,6 +115,86 @@ pub const MAX_CRUSH_WINDOWS: usize = 16;
 /// lower it, never raise it.
 pub const MAX_HALLOW_INSTANCES: usize = 8;
 
+/// Most Fleeting buffs one unit can hold; `fleeting.buffs_per_unit` may
+/// lower it, never raise it.
+pub const MAX_FLEETING_BUFFS: usize = 8;
+
+/// One Fleeting stat gain: its stat, the amount it started with, the
+/// seconds it has decayed, and its next second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FleetingBuff {
+    pub stat: u8,
+    pub original: i32,
+    pub seconds: u8,
+    pub next_ms: i32,
+}
+
+/// The Fleeting buffs decaying on one unit.
+#[derive(Debug, Clone, Copy)]
+pub struct FleetingBuffs {
+    len: u8,
+    items: [FleetingBuff; MAX_FLEETING_BUFFS],
+}
+
+impl Default for FleetingBuffs {
+    fn default() -> Self {
+        FleetingBuffs {
+            len: 0,
+            items: [FleetingBuff {
+                stat: 0,
+                original: 0,
+                seconds: 0,
+                next_ms: NEVER,
+            }; MAX_FLEETING_BUFFS],
+        }
+    }
+}
+
+impl FleetingBuffs {
+    pub fn running(&self) -> &[FleetingBuff] {
+        &self.items[..self.len as usize]
+    }
+    pub fn next_ms(&self) -> i32 {
+        self.running().iter().map(|b| b.next_ms).min().unwrap_or(NEVER)
+    }
+    pub fn add(&mut self, b: FleetingBuff, cap: usize) -> bool {
+        let len = self.len as usize;
+        if len >= cap.clamp(1, MAX_FLEETING_BUFFS) {
+            return false;
+        }
+        self.items[len] = b;
+        self.len += 1;
+        true
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// Decays every buff due at `now` by one step of `steps`: writes each
+    /// one's `(stat, loss)` to `losses` and returns how many; the loss after
+    /// `k` steps adds up to `original x k / steps`, rounded down, so the
+    /// last step takes whatever is left. A buff that took its last step ends.
+    fn tick(&mut self, now: i32, tick_ms: i32, steps: i32, losses: &mut [(u8, i32); MAX_FLEETING_BUFFS]) -> usize {
+        let (mut due, mut kept) = (0, 0);
+        for k in 0..self.len as usize {
+            let mut b = self.items[k];
+            if b.next_ms <= now {
+                let lost = |s: i32| (i64::from(b.original) * i64::from(s) / i64::from(steps)) as i32;
+                let before = lost(i32::from(b.seconds));
+                b.seconds = b.seconds.saturating_add(1);
+                losses[due] = (b.stat, lost(i32::from(b.seconds)) - before);
+                due += 1;
+                b.next_ms = now.saturating_add(tick_ms);
+            }
+            if i32::from(b.seconds) < steps {
+                self.items[kept] = b;
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+        due
+    }
+}
+
 /// One Hallow application on a unit: its current amount and its next tick.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HallowInstance {
@@ -380,6 +460,7 @@ unit_columns! {
     smash_to_vitality: i32 = 0,
     crush: CrushWindows = CrushWindows::default(),
     hallow: HallowInstances = HallowInstances::default(),
+    fleeting: FleetingBuffs = FleetingBuffs::default(),
     charge: i32 = 0,
     /// Charge per ms over the current step, 0 when not charging; computed
     /// once per step by `next_event_ms` and used by `advance_clock`.
@@ -1052,7 +1133,8 @@ impl<'c> Engine<'c> {
         let tick = self.u.burn_next_ms[i]
             .min(self.u.venom_next_ms[i])
             .min(self.u.roost_next_ms[i])
-            .min(self.u.hallow[i].next_ms());
+            .min(self.u.hallow[i].next_ms())
+            .min(self.u.fleeting[i].next_ms());
         let mut expiry = self.u.crush[i].earliest_expiry();
         let mut status_end = NEVER;
         let timers = Timers::of(&self.u, i);
@@ -1215,6 +1297,9 @@ impl<'c> Engine<'c> {
             }
             if self.u.hallow[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
                 self.hallow_tick(u);
+            }
+            if self.u.fleeting[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
+                self.fleeting_tick(u);
             }
         }
         self.check_end();
