@@ -133,6 +133,9 @@ pub struct FleetingBuff {
 #[derive(Debug, Clone, Copy)]
 pub struct FleetingBuffs {
     len: u8,
+    /// The earliest `next_ms` of the running buffs, kept with every change
+    /// so the clock reads one number.
+    next: i32,
     items: [FleetingBuff; MAX_FLEETING_BUFFS],
 }
 
@@ -140,6 +143,7 @@ impl Default for FleetingBuffs {
     fn default() -> Self {
         FleetingBuffs {
             len: 0,
+            next: NEVER,
             items: [FleetingBuff {
                 stat: 0,
                 original: 0,
@@ -154,8 +158,9 @@ impl FleetingBuffs {
     pub fn running(&self) -> &[FleetingBuff] {
         &self.items[..self.len as usize]
     }
+    #[inline]
     pub fn next_ms(&self) -> i32 {
-        self.running().iter().map(|b| b.next_ms).min().unwrap_or(NEVER)
+        self.next
     }
     pub fn add(&mut self, b: FleetingBuff, cap: usize) -> bool {
         let len = self.len as usize;
@@ -164,10 +169,12 @@ impl FleetingBuffs {
         }
         self.items[len] = b;
         self.len += 1;
+        self.next = self.next.min(b.next_ms);
         true
     }
     pub fn clear(&mut self) {
         self.len = 0;
+        self.next = NEVER;
     }
     /// Decays every buff due at `now` by one step of `steps`: writes each
     /// one's `(stat, loss)` to `losses` and returns how many; the loss after
@@ -191,6 +198,7 @@ impl FleetingBuffs {
             }
         }
         self.len = kept as u8;
+        self.next = self.running().iter().map(|b| b.next_ms).min().unwrap_or(NEVER);
         due
     }
 }
@@ -206,6 +214,9 @@ pub struct HallowInstance {
 #[derive(Debug, Clone, Copy)]
 pub struct HallowInstances {
     len: u8,
+    /// The earliest `next_ms` of the running instances, kept with every
+    /// change so the clock reads one number.
+    next: i32,
     items: [HallowInstance; MAX_HALLOW_INSTANCES],
 }
 
@@ -213,6 +224,7 @@ impl Default for HallowInstances {
     fn default() -> Self {
         HallowInstances {
             len: 0,
+            next: NEVER,
             items: [HallowInstance {
                 amount: 0,
                 next_ms: NEVER,
@@ -230,8 +242,9 @@ impl HallowInstances {
         self.running().iter().fold(0i32, |t, h| t.saturating_add(h.amount))
     }
     /// The earliest tick of any instance.
+    #[inline]
     pub fn next_ms(&self) -> i32 {
-        self.running().iter().map(|h| h.next_ms).min().unwrap_or(NEVER)
+        self.next
     }
     /// Adds an instance unless `cap` instances already run; whether it was added.
     pub fn add(&mut self, h: HallowInstance, cap: usize) -> bool {
@@ -241,10 +254,12 @@ impl HallowInstances {
         }
         self.items[len] = h;
         self.len += 1;
+        self.next = self.next.min(h.next_ms);
         true
     }
     pub fn clear(&mut self) {
         self.len = 0;
+        self.next = NEVER;
     }
     /// Ticks every instance due at `now`: writes each one's amount to
     /// `heals` (returning how many), keeps `100 - decay` percent of it,
@@ -266,6 +281,7 @@ impl HallowInstances {
             }
         }
         self.len = kept as u8;
+        self.next = self.running().iter().map(|h| h.next_ms).min().unwrap_or(NEVER);
         due
     }
 }
@@ -1286,6 +1302,12 @@ impl<'c> Engine<'c> {
             if self.outcome.is_some() || self.tick_next_ms > self.now {
                 break;
             }
+            // The unit's own earliest tick, cached by its clock: ticks are
+            // only ever scheduled a positive interval ahead, so none can
+            // have become due since.
+            if self.u.next_tick_ms[u.i()] > self.now {
+                continue;
+            }
             if self.u.burn_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
                 self.burn_tick(u);
             }
@@ -1466,6 +1488,7 @@ impl<'c> Engine<'c> {
     /// 1 per 2 Focus (800.28a); Brute then takes 33% (800.7a). Never below 0.
     /// Then doubled while Lucid for a card that says so (800.41c), and
     /// halved while Blind (800.3a), in that order (800.3b).
+    #[inline]
     pub fn power(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let r = &self.rules;
