@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use gridsim::catalog::{CardId, Catalog};
 use gridsim::config;
-use gridsim::engine::{Engine, FightRng, InitialState};
+use gridsim::engine::{Engine, EventKind, FightRng, InitialState};
 use gridsim::output;
 use gridsim::settings::Rules;
 use gridsim::spec::{BoardSpec, Placement, Side};
@@ -89,10 +89,29 @@ fn random_boards_keep_invariants_and_end_by_the_cap() {
     let (c, rules, _, _) = setup();
     let mut boards_rng = FightRng::for_fight(7, 7);
     let mut e = Engine::new(&c, rules);
+    e.enable_log();
     for seed in 0..300u64 {
         let l = random_board(&c, &rules, &mut boards_rng);
         let r = random_board(&c, &rules, &mut boards_rng);
         let o = e.fight(&l, &r, FightRng::for_fight(seed, 0));
+        // 500.4: the dead never act: no activation of a unit after its
+        // death (the event log holds every event of a fight this size).
+        assert_eq!(e.log.dropped, 0, "seed {seed}: the log overflowed");
+        let mut dead = 0u64;
+        for ev in &e.log.events {
+            match ev.kind {
+                EventKind::Death => dead |= 1 << ev.unit.i(),
+                EventKind::Activate => {
+                    assert_eq!(
+                        dead & (1 << ev.unit.i()),
+                        0,
+                        "seed {seed}: a dead unit acted at {} ms",
+                        ev.time_ms
+                    )
+                }
+                _ => {}
+            }
+        }
         // 900.42d: every fight ends by the cap.
         assert!(o.end_ms <= rules.overtime.cap_ms, "seed {seed}: ended at {}", o.end_ms);
         // The engine's own check: Vitality within 0..=maximum, the dead at
