@@ -150,6 +150,13 @@ impl Engine<'_> {
 
         let mut ctx = ActCtx::new(u, target, u);
         ctx.joins_hit = true;
+        // 800.5c: Bloodlust is sampled once, before anything of this
+        // activation resolves: an enemy this activation drops below half,
+        // by its hit or by its own AoE or Tremor in the activation lane,
+        // enables Bloodlust only from the next activation.
+        if self.facts[usize::from(card_id.0)].samples_bloodlust {
+            ctx.bloodlust_sample = Some(self.bloodlust(u));
+        }
         // 800.4a: the cost is paid before the activation's damage is
         // computed, so every clause that reads the cost paid sees it (900.20g).
         if let Some(cost) = card.bloodletting
@@ -171,12 +178,6 @@ impl Engine<'_> {
             self.resolve_op(op, &mut ctx);
         }
         ctx.joins_hit = false;
-
-        // 800.5c: Bloodlust's wounded-enemy sample is taken before the hit,
-        // for the post-damage clauses that read it.
-        if self.facts[usize::from(card_id.0)].samples_bloodlust {
-            ctx.bloodlust_sample = Some(self.bloodlust(u));
-        }
 
         if card.base_hit || ctx.bonus > 0 {
             let base = if card.base_hit { self.power(u) } else { 0 };

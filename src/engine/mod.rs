@@ -1596,8 +1596,9 @@ pub(crate) struct CardFacts {
     /// A bit per passive trigger the card listens to ([`trigger_bit`]): an
     /// event no passive of the card hears costs one test.
     pub listens: u32,
-    /// Some post-damage clause asks for Bloodlust, so the activation takes
-    /// the pre-hit sample (800.5c); other activations skip the scan.
+    /// Some clause of the card's activation asks for Bloodlust, so the
+    /// activation takes the sample at its start (800.5c); other activations
+    /// skip the scan.
     pub samples_bloodlust: bool,
 }
 
@@ -1608,10 +1609,15 @@ impl CardFacts {
                 .passives_of(card)
                 .iter()
                 .fold(0u32, |mask, p| mask | trigger_bit(p.trigger)),
-            samples_bloodlust: catalog
-                .ops(catalog.card(card).post_damage)
-                .iter()
-                .any(|op| op.condition == Some(crate::ability::Condition::Bloodlust)),
+            samples_bloodlust: {
+                let c = catalog.card(card);
+                [c.hoisted, c.activation, c.lucid, c.post_damage].into_iter().any(|lane| {
+                    catalog
+                        .ops(lane)
+                        .iter()
+                        .any(|op| op.condition == Some(crate::ability::Condition::Bloodlust))
+                })
+            },
         }
     }
 }
