@@ -289,10 +289,22 @@ impl Engine<'_> {
             _ => "500.1",
         };
         self.emit(EventKind::Damage, target, source, lost, self.u.vitality[t], rule);
-        self.dispatch(target, Trigger::DamageTaken, source);
+        // 900.8c, read once: a unit whose Vitality this instance takes to 0
+        // is dead from that moment, and a dead unit's channels stop
+        // listening. So a killing instance sets off none of the victim's own
+        // reactions: not its damage-taken lines, nor Thorns, Riposte,
+        // Retort or Reflect; the Tools that hear an ally damaged are alive
+        // and still hear it, after the death, so they cannot undo it.
+        let lethal = self.u.vitality[t] <= 0;
+        if lethal {
+            report.killed = true;
+            self.kill(target, source, rule);
+        } else {
+            self.dispatch(target, Trigger::DamageTaken, source);
+        }
         // 800.71c: Tools hear an ally taking damage.
         self.run_packages(crate::ability::PackageEvent::AllyDamaged, None, target, source);
-        if retaliable {
+        if retaliable && !lethal {
             self.retaliate(target, source);
             // 900.26d: Retort answers landed damage only.
             let retort = self.u.retort[t];
@@ -309,19 +321,16 @@ impl Engine<'_> {
         // Shield, Thorns and Riposte meet. A Reflect is never reflected.
         let reflect = self.u.reflect[t];
         if retaliable
+            && !lethal
             && kind != DamageKind::Reflect
             && reflect > 0
             && lost > 0
-            && self.u.vitality[t] > 0
+            && self.u.alive[t]
             && self.u.alive[source.i()]
         {
             let back = percent_of(lost, reflect).max(1);
             self.emit(EventKind::Reflect, source, target, back, 0, "900.26f");
             self.deal_damage(target, source, back, DamageKind::Reflect);
-        }
-        if self.u.vitality[t] <= 0 && self.u.alive[t] {
-            report.killed = true;
-            self.kill(target, source, rule);
         }
         report
     }

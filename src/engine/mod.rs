@@ -1611,12 +1611,14 @@ impl CardFacts {
                 .fold(0u32, |mask, p| mask | trigger_bit(p.trigger)),
             samples_bloodlust: {
                 let c = catalog.card(card);
-                [c.hoisted, c.activation, c.lucid, c.post_damage].into_iter().any(|lane| {
-                    catalog
-                        .ops(lane)
-                        .iter()
-                        .any(|op| op.condition == Some(crate::ability::Condition::Bloodlust))
-                })
+                [c.hoisted, c.activation, c.lucid, c.post_damage]
+                    .into_iter()
+                    .any(|lane| {
+                        catalog
+                            .ops(lane)
+                            .iter()
+                            .any(|op| op.condition == Some(crate::ability::Condition::Bloodlust))
+                    })
             },
         }
     }
