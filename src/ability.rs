@@ -152,6 +152,8 @@ named_enum! {
         /// Removes a Frozen target's Freeze; later clauses of the same
         /// resolution can scale off the seconds removed (800.62a, 800.62b).
         Shatter = "shatter",
+        /// Dormant for `duration_ms`, with no wake condition (800.16i).
+        Dormant = "dormant",
         /// Exchanges the recipient's position with a viable adjacent unit
         /// of its own side (800.14a): with `scope = "self"` the rule book's
         /// Displace Ally, on an enemy target its Displace Enemy.
@@ -185,18 +187,25 @@ impl Effect {
                 | Effect::Entrap
                 | Effect::GrantRelentless
                 | Effect::Displace
+                | Effect::Dormant
         )
     }
     /// Effects whose clause may name a duration.
     pub fn takes_duration(self) -> bool {
         matches!(
             self,
-            Effect::Smash | Effect::Stun | Effect::Freeze | Effect::Blind | Effect::Prismbreak | Effect::Entrap
+            Effect::Smash
+                | Effect::Stun
+                | Effect::Freeze
+                | Effect::Blind
+                | Effect::Prismbreak
+                | Effect::Entrap
+                | Effect::Dormant
         )
     }
     /// Effects that need an authored duration (800.65f for Smash).
     pub fn needs_duration(self) -> bool {
-        matches!(self, Effect::Smash | Effect::Stun)
+        matches!(self, Effect::Smash | Effect::Stun | Effect::Dormant)
     }
 }
 
@@ -317,6 +326,9 @@ named_enum! {
         /// A pair of this unit's enemies was Displaced (800.70a); the
         /// event's other unit is the one the Displace was aimed at.
         Threat = "threat",
+        /// This unit woke from the Dormant its card's wake condition held it
+        /// in (800.16h).
+        Awaken = "awaken",
     }
 }
 

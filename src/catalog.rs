@@ -177,6 +177,17 @@ pub struct Card {
     pub armor_setup_tool: bool,
     /// A Tool with no Durability ladder never wears out (800.18b).
     pub permanent: bool,
+    /// The card starts every battle Dormant and wakes on this (800.16f).
+    pub wake: Option<Wake>,
+}
+
+/// A wake condition (800.16f): combat time, or a count of events caused by
+/// the unit's side, in occurrences or in an amount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wake {
+    AfterMs(i32),
+    AllyActivations(i32),
+    AllyDamage(i32),
 }
 
 impl Card {

@@ -153,6 +153,7 @@ fields! {
     DamageTaken = "damage_taken", false,
     Stock = "stock", false,
     Alive = "alive", true,
+    Dormant = "dormant", true,
 }
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
@@ -190,6 +191,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::DamageTaken => Want::Number(c.damage_taken[i]),
         Field::Stock => n(e.stock[c.side[i].index()]),
         Field::Alive => Want::Flag(c.alive[i]),
+        Field::Dormant => Want::Flag(c.dormant[i]),
     }
 }
 

@@ -61,6 +61,13 @@ fn card_file_errors_name_line_key_and_suggestion() {
         "card[0].ability[0].lane",
         &["did you mean `post_damage`?"],
     );
+    // 800.16f: one wake condition, not two.
+    check_cards(
+        &GOOD_CARD.replace("focus = [20, 20]", "focus = [20, 20]\nwake = { after_ms = 100, ally_activations = 2 }"),
+        12,
+        "card[0].wake",
+        &["exactly one of", "800.16f"],
+    );
     // 800.25a: only a stat gain can be Fleeting.
     check_cards(
         &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", fleeting = true"),

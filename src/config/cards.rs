@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::schema::{self, CardDef, CardFile};
+use super::schema::{self, CardDef, CardFile, WakeDef};
 use super::{Diagnostic, parse_toml, read, toml_files};
 use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
-use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine};
+use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine, Wake};
 
 /// Where a card definition came from, for diagnostics.
 pub struct Source<'a> {
@@ -330,6 +330,35 @@ impl CatalogBuilder {
         packages.sort_by_key(|(p, _)| !p.armor_setup);
         let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
 
+        let wake = def.wake.as_ref().and_then(|w| {
+            let span = Some(w.span());
+            let w = *w.get_ref();
+            let set = [w.after_ms, w.ally_activations, w.ally_damage];
+            let mut say = |m: String| bad.push(diag(span.clone(), format!("{key}.wake"), m));
+            if set.iter().filter(|v| v.is_some()).count() != 1 {
+                say("give exactly one of `after_ms`, `ally_activations`, `ally_damage` (800.16f)".into());
+                return None;
+            }
+            if set.iter().flatten().any(|&v| v <= 0 || v > 600_000) {
+                say("a wake condition is 1..=600000".into());
+                return None;
+            }
+            if def.kind.is_object() {
+                say("a Tool or Hub is never Dormant".into());
+                return None;
+            }
+            Some(match w {
+                WakeDef { after_ms: Some(ms), .. } => Wake::AfterMs(ms),
+                WakeDef {
+                    ally_activations: Some(n),
+                    ..
+                } => Wake::AllyActivations(n),
+                WakeDef {
+                    ally_damage: Some(n), ..
+                } => Wake::AllyDamage(n),
+                _ => unreachable!("exactly one is set"),
+            })
+        });
         if !bad.is_empty() {
             return Err(bad);
         }
@@ -372,6 +401,7 @@ impl CatalogBuilder {
             packages,
             armor_setup_tool,
             permanent: def.kind == CardKind::Tool && def.durability.is_none(),
+            wake,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(

@@ -67,6 +67,24 @@ pub struct CardDef {
     /// A Tool's effect packages (800.71c).
     #[serde(default)]
     pub package: Vec<Spanned<PackageDef>>,
+    /// A wake condition: the card starts every battle Dormant (800.16f).
+    #[serde(default)]
+    pub wake: Option<Spanned<WakeDef>>,
+}
+
+/// When a Dormant card wakes: exactly one condition (800.16f).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WakeDef {
+    /// After this much combat time.
+    #[serde(default)]
+    pub after_ms: Option<i32>,
+    /// After this many activations by the unit's side.
+    #[serde(default)]
+    pub ally_activations: Option<i32>,
+    /// After the unit's side has dealt this much Vitality damage.
+    #[serde(default)]
+    pub ally_damage: Option<i32>,
 }
 
 fn combat() -> CardKind {

@@ -205,6 +205,12 @@ impl Engine<'_> {
 
         // Follow-up step: passives reacting to the unit's own activation (900.8f).
         self.dispatch(u, Trigger::OwnActivation, target);
+        // 800.16f: an activation of this side counts towards its Dormant
+        // allies' wake conditions.
+        let side = self.u.side[i].index();
+        if self.wake_watch[side] != 0 {
+            self.count_towards_wake(side, false, 1);
+        }
     }
 
     /// 800.4b-800.4m: the first unit in reading order on the caster's side
@@ -493,6 +499,7 @@ impl Engine<'_> {
             Effect::Roost => self.gain_roost(source, t, amount),
             Effect::Hallow => self.apply_hallow(source, t, amount),
             Effect::Displace => self.displace(source, t),
+            Effect::Dormant => self.apply_dormant(source, t, op.duration_ms),
             Effect::Maim => self.apply_maim(source, t, amount),
             Effect::Cull => {
                 self.try_cull(source, t);

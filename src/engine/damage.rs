@@ -281,6 +281,12 @@ impl Engine<'_> {
         self.u.damage_taken[t] += i64::from(lost);
         if !source.is_none() {
             self.u.damage_dealt[source.i()] += i64::from(lost);
+            // 800.16f: damage this side deals counts towards its Dormant
+            // allies' wake conditions that count an amount.
+            let side = self.u.side[source.i()].index();
+            if self.wake_watch[side] != 0 {
+                self.count_towards_wake(side, true, lost);
+            }
         }
         let rule = match kind {
             DamageKind::Burn => "800.8b",

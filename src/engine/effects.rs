@@ -496,6 +496,71 @@ impl Engine<'_> {
         }
     }
 
+    /// Wakes a Dormant unit: it contests combat again, and if it was waiting
+    /// on its wake condition, its `awaken` lines resolve now (800.16g,
+    /// 800.16h). Waking lasts the battle: the condition is spent.
+    pub fn wake(&mut self, u: UnitIdx, rule: &'static str) {
+        let i = u.i();
+        if !self.u.dormant[i] {
+            return;
+        }
+        let awaited = self.u.awaiting_wake[i];
+        self.u.dormant[i] = false;
+        self.u.dormant_timed[i] = false;
+        self.u.dormant_ms[i] = 0;
+        self.u.awaiting_wake[i] = false;
+        let side = self.u.side[i].index();
+        self.wake_watch[side] &= !(1u64 << i);
+        self.touch_clock(u);
+        if self.u.alive[i] && self.is_combatant(u) {
+            self.standing[side] += 1;
+        }
+        self.emit(EventKind::Awakened, u, UnitIdx::NONE, i32::from(awaited), 0, rule);
+        if awaited {
+            self.dispatch(u, Trigger::Awaken, UnitIdx::NONE);
+        }
+    }
+
+    /// Adds `n` to the progress of `side`'s units waiting on a counted wake
+    /// condition of that kind (activations, or damage as an amount), stopping
+    /// at the requirement, and wakes those that reach it (800.16f, 800.16g).
+    pub(crate) fn count_towards_wake(&mut self, side: usize, damage: bool, n: i32) {
+        let mut watch = self.wake_watch[side];
+        while watch != 0 {
+            let i = watch.trailing_zeros() as usize;
+            watch &= watch - 1;
+            let need = match self.catalog.card(self.u.card[i]).wake {
+                Some(crate::catalog::Wake::AllyActivations(need)) if !damage => need,
+                Some(crate::catalog::Wake::AllyDamage(need)) if damage => need,
+                _ => continue,
+            };
+            let progress = self.u.wake_progress[i].saturating_add(n).min(need);
+            self.u.wake_progress[i] = progress;
+            if progress >= need && self.u.alive[i] {
+                self.wake(UnitIdx(i as u8), "800.16g");
+            }
+        }
+    }
+
+    /// Dormant for a time (800.16i): no wake condition, it simply ends when
+    /// the time is up. The unit stops contesting combat meanwhile (800.16a).
+    pub fn apply_dormant(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
+        if duration_ms <= 0 || !self.passes_recipient_gate(u, source, "800.16i") {
+            return;
+        }
+        let i = u.i();
+        let was_combatant = self.is_combatant(u);
+        self.u.dormant[i] = true;
+        self.u.dormant_timed[i] = true;
+        self.u.dormant_ms[i] = duration_ms;
+        if was_combatant {
+            let side = self.u.side[i].index();
+            self.standing[side] = self.standing[side].saturating_sub(1);
+        }
+        self.touch_clock(u);
+        self.emit(EventKind::DormantApplied, u, source, duration_ms, 0, "800.16i");
+    }
+
     /// Roost adds to one running total that lasts the battle (800.59a,
     /// 800.59b); the first gain starts a tick clock of one second, and later
     /// gains join it without moving it. Relentless does not block it (800.59f).
@@ -715,7 +780,12 @@ impl Engine<'_> {
     /// milliseconds removed for the payoff to scale with (800.62a, 800.62b).
     pub fn shatter(&mut self, source: UnitIdx, u: UnitIdx) -> i32 {
         let i = u.i();
-        if self.u.freeze_ms[i] <= 0 || !self.passes_recipient_gate(u, source, "800.62a") {
+        // 800.16e: clearing a status is the one kind of effect that still
+        // resolves on a Dormant unit.
+        let dormant = std::mem::replace(&mut self.u.dormant[i], false);
+        let passes = self.u.freeze_ms[i] > 0 && self.passes_recipient_gate(u, source, "800.62a");
+        self.u.dormant[i] = dormant;
+        if !passes {
             return 0;
         }
         let removed = self.u.freeze_ms[i];

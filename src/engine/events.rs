@@ -59,6 +59,11 @@ event_kinds! {
     Frozen = "frozen",
     /// `amount` ms of Blind added, `detail` ms left after.
     Blinded = "blinded",
+    /// `unit` became Dormant for `amount` ms (800.16i).
+    DormantApplied = "dormant_applied",
+    /// `unit` woke; `amount` 1 when its wake condition was met (its
+    /// `awaken` lines follow), 0 when a timed Dormant ran out.
+    Awakened = "awakened",
     /// `unit` and `other` exchanged positions (800.14a); `amount` and
     /// `detail` are `unit`'s new column and row.
     Displaced = "displaced",

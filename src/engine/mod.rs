@@ -420,6 +420,16 @@ unit_columns! {
     rect: Rect = Rect::default(),
     alive: bool = false,
     dormant: bool = false,
+    /// Dormant with a timer that wakes it: a temporary Dormant (800.16i) or
+    /// a wake after combat time (800.16f).
+    dormant_timed: bool = false,
+    dormant_ms: i32 = 0,
+    /// Dormant until the card's wake condition is met; its `awaken` lines
+    /// resolve then (800.16f, 800.16h).
+    awaiting_wake: bool = false,
+    /// Progress towards a counted wake condition, stopped at the
+    /// requirement (800.16g).
+    wake_progress: i32 = 0,
     relentless: bool = false,
     feast: bool = false,
     rabid: bool = false,
@@ -538,6 +548,7 @@ struct Timers {
     smash: i32,
     freeze: i32,
     blind: i32,
+    dormant: i32,
 }
 
 impl Timers {
@@ -550,13 +561,14 @@ impl Timers {
             smash: u.smash_ms[i],
             freeze: u.freeze_ms[i],
             blind: u.blind_ms[i],
+            dormant: u.dormant_ms[i],
         }
     }
 
-    /// Whether any is non-zero: one OR of all six tells.
+    /// Whether any is non-zero: one OR of all seven tells.
     #[inline]
     fn any(self) -> bool {
-        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze | self.blind) != 0
+        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze | self.blind | self.dormant) != 0
     }
 }
 
@@ -670,6 +682,10 @@ pub struct Engine<'c> {
     pub(crate) ward_possible: [bool; 2],
     /// Per side, living combatants: kept by `kill`, read by `check_end`.
     standing: [u16; 2],
+    /// Each side's units Dormant until a counted wake condition is met
+    /// (800.16f), one bit per unit: activations and damage of that side
+    /// count towards them only while some bit is set.
+    wake_watch: [u64; 2],
     /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
     /// all units, found by `next_event_ms`: `resolve_due` skips a pass
     /// whose first event is later than now.
@@ -721,6 +737,7 @@ impl<'c> Engine<'c> {
             package_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
+            wake_watch: [0; 2],
             expiry_next_ms: NEVER,
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
@@ -754,6 +771,7 @@ impl<'c> Engine<'c> {
         self.package_mask = [0; 2];
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
+        self.wake_watch = [0; 2];
         self.clock_stale = u64::MAX;
         self.timed = 0;
         self.due_ranks = 0;
@@ -803,6 +821,15 @@ impl<'c> Engine<'c> {
         u.fury[i] = card.keywords.has(crate::ability::KeywordName::Fury);
         u.brute[i] = card.keywords.has(crate::ability::KeywordName::Brute);
         u.lucid_power[i] = card.keywords.has(crate::ability::KeywordName::LucidPower);
+        // 800.16f: a card with a wake condition starts every battle Dormant.
+        if let Some(w) = card.wake {
+            u.dormant[i] = true;
+            u.awaiting_wake[i] = true;
+            if let crate::catalog::Wake::AfterMs(ms) = w {
+                u.dormant_timed[i] = true;
+                u.dormant_ms[i] = ms;
+            }
+        }
         u.no_burn_spread[i] = card.keywords.has(crate::ability::KeywordName::NoBurnSpread);
         let mut layer = [0; 4];
         for passive in self.catalog.passives_of(p.card) {
@@ -864,6 +891,9 @@ impl<'c> Engine<'c> {
             self.ward_possible[side] |= self.u.no_burn_spread[i];
             if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 self.standing[side] += 1;
+            }
+            if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
+                self.wake_watch[side] |= 1 << i;
             }
         }
         self.emit(
@@ -1174,6 +1204,10 @@ impl<'c> Engine<'c> {
         if self.u.tier[i] != self.u.native_tier[i] {
             expiry = expiry.min(now.saturating_add(timers.smash));
         }
+        // 800.16i, 800.16f: a timed Dormant wakes when its time is up.
+        if self.u.dormant_timed[i] {
+            expiry = expiry.min(now.saturating_add(timers.dormant));
+        }
         UnitClock {
             rate,
             full,
@@ -1278,6 +1312,7 @@ impl<'c> Engine<'c> {
                 tick(&mut self.u.blind_ms[i]);
             }
             tick(&mut self.u.smash_ms[i]);
+            tick(&mut self.u.dormant_ms[i]);
             // A status ending changes what the unit does next (charging,
             // Freeze's pause, Smash's expiry).
             if ended {
@@ -1354,6 +1389,10 @@ impl<'c> Engine<'c> {
 
     fn expire_timers(&mut self, u: UnitIdx) {
         let i = u.i();
+        if self.u.dormant_timed[i] && self.u.dormant_ms[i] == 0 {
+            let rule = if self.u.awaiting_wake[i] { "800.16f" } else { "800.16i" };
+            self.wake(u, rule);
+        }
         if self.u.crush[i].earliest_expiry() <= self.now {
             let total = self.u.crush[i].expire(self.now);
             self.touch_clock(u);
