@@ -63,7 +63,10 @@ fn card_file_errors_name_line_key_and_suggestion() {
     );
     // 800.16f: one wake condition, not two.
     check_cards(
-        &GOOD_CARD.replace("focus = [20, 20]", "focus = [20, 20]\nwake = { after_ms = 100, ally_activations = 2 }"),
+        &GOOD_CARD.replace(
+            "focus = [20, 20]",
+            "focus = [20, 20]\nwake = { after_ms = 100, ally_activations = 2 }",
+        ),
         12,
         "card[0].wake",
         &["exactly one of", "800.16f"],
