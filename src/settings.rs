@@ -144,17 +144,27 @@ impl Rules {
                 "percentages with 0 <= decay_min_percent <= decay_max_percent <= 100".to_string(),
             ));
         }
-        if self.hallow.instances_per_unit > crate::engine::MAX_HALLOW_INSTANCES as i32 {
-            bad.push((
+        // Per-unit capacities the engine holds in fixed arrays.
+        for (key, v, most) in [
+            (
                 "hallow.instances_per_unit",
-                format!("at most {}", crate::engine::MAX_HALLOW_INSTANCES),
-            ));
-        }
-        if self.fleeting.buffs_per_unit > crate::engine::MAX_FLEETING_BUFFS as i32 {
-            bad.push((
+                self.hallow.instances_per_unit,
+                crate::engine::MAX_HALLOW_INSTANCES,
+            ),
+            (
                 "fleeting.buffs_per_unit",
-                format!("at most {}", crate::engine::MAX_FLEETING_BUFFS),
-            ));
+                self.fleeting.buffs_per_unit,
+                crate::engine::MAX_FLEETING_BUFFS,
+            ),
+            (
+                "crush.windows_per_unit",
+                self.crush.windows_per_unit,
+                crate::engine::MAX_CRUSH_WINDOWS,
+            ),
+        ] {
+            if v > most as i32 {
+                bad.push((key, format!("at most {most}")));
+            }
         }
         if self.fleeting.decay_percent_per_tick > 100 || 100 % self.fleeting.decay_percent_per_tick.max(1) != 0 {
             bad.push((
@@ -172,12 +182,6 @@ impl Rules {
             bad.push((
                 "venom.decay_min_percent",
                 "must not exceed venom.decay_max_percent".to_string(),
-            ));
-        }
-        if self.crush.windows_per_unit > crate::engine::MAX_CRUSH_WINDOWS as i32 {
-            bad.push((
-                "crush.windows_per_unit",
-                format!("at most {}", crate::engine::MAX_CRUSH_WINDOWS),
             ));
         }
         bad

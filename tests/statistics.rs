@@ -58,12 +58,9 @@ fn population_rates() -> Vec<f64> {
     (0..CARDS).map(|c| sum[c] / count[c]).collect()
 }
 
-/// A suite of `g` boards drawn from the population, every ordered pair
-/// fought `fights` times.
-fn suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
-    let mut rng = FightRng::for_fight(seed, 1);
-    let drawn: Vec<(Vec<usize>, f64)> = (0..g).map(|_| draw_board(&mut rng)).collect();
-    let rows = drawn
+/// The boards table of drawn boards: their cards, at tier 1.
+fn board_rows(drawn: &[(Vec<usize>, f64)]) -> Vec<BoardRow> {
+    drawn
         .iter()
         .enumerate()
         .map(|(id, (cards, _))| BoardRow {
@@ -75,7 +72,15 @@ fn suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
             keywords: Vec::new(),
             footprints: Vec::new(),
         })
-        .collect();
+        .collect()
+}
+
+/// A suite of `g` boards drawn from the population, every ordered pair
+/// fought `fights` times.
+fn suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
+    let mut rng = FightRng::for_fight(seed, 1);
+    let drawn: Vec<(Vec<usize>, f64)> = (0..g).map(|_| draw_board(&mut rng)).collect();
+    let rows = board_rows(&drawn);
     let mut matchups = Vec::new();
     for l in 0..g {
         for r in 0..g {
@@ -152,19 +157,7 @@ fn fights_alone_do_not_narrow_an_interval() {
 fn random_suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
     let mut rng = FightRng::for_fight(seed, 2);
     let drawn: Vec<(Vec<usize>, f64)> = (0..g).map(|_| draw_board(&mut rng)).collect();
-    let rows = drawn
-        .iter()
-        .enumerate()
-        .map(|(id, (cards, _))| BoardRow {
-            board_id: id as u32,
-            name: format!("b{id}"),
-            cards: cards.iter().map(|c| format!("card{c:02}")).collect(),
-            tiers: vec![1; cards.len()],
-            runes: Vec::new(),
-            keywords: Vec::new(),
-            footprints: Vec::new(),
-        })
-        .collect();
+    let rows = board_rows(&drawn);
     let mut matchups = Vec::new();
     for _ in 0..fights {
         let l = rng.below(g);
