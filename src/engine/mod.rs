@@ -119,6 +119,74 @@ pub const MAX_HALLOW_INSTANCES: usize = 8;
 /// lower it, never raise it.
 pub const MAX_FLEETING_BUFFS: usize = 8;
 
+/// A record that runs on its own clock: what a [`TimedSet`] holds.
+pub trait Timed: Copy {
+    /// A blank record for the unused slots.
+    const BLANK: Self;
+    /// When the record next needs the engine.
+    fn next_ms(&self) -> i32;
+}
+
+/// A fixed-capacity set of timed records on one unit (Hallow instances,
+/// Fleeting buffs), with their earliest `next_ms` kept as one number so the
+/// unit's clock reads it without a scan.
+#[derive(Debug, Clone, Copy)]
+pub struct TimedSet<T: Timed, const N: usize> {
+    len: u8,
+    next: i32,
+    items: [T; N],
+}
+
+impl<T: Timed, const N: usize> Default for TimedSet<T, N> {
+    fn default() -> Self {
+        TimedSet {
+            len: 0,
+            next: NEVER,
+            items: [T::BLANK; N],
+        }
+    }
+}
+
+impl<T: Timed, const N: usize> TimedSet<T, N> {
+    pub fn running(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+    /// The earliest `next_ms` of the running records.
+    #[inline]
+    pub fn next_ms(&self) -> i32 {
+        self.next
+    }
+    /// Adds a record unless `cap` already run; whether it was added.
+    pub fn add(&mut self, item: T, cap: usize) -> bool {
+        let len = self.len as usize;
+        if len >= cap.clamp(1, N) {
+            return false;
+        }
+        self.items[len] = item;
+        self.len += 1;
+        self.next = self.next.min(item.next_ms());
+        true
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.next = NEVER;
+    }
+    /// Runs `step` on every record in order; a record for which it returns
+    /// false is dropped. The earliest `next_ms` is worked out again after.
+    fn update(&mut self, mut step: impl FnMut(&mut T) -> bool) {
+        let mut kept = 0;
+        for k in 0..self.len as usize {
+            let mut item = self.items[k];
+            if step(&mut item) {
+                self.items[kept] = item;
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+        self.next = self.running().iter().map(T::next_ms).min().unwrap_or(NEVER);
+    }
+}
+
 /// One Fleeting stat gain: its stat, the amount it started with, the
 /// seconds it has decayed, and its next second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,76 +197,39 @@ pub struct FleetingBuff {
     pub next_ms: i32,
 }
 
-/// The Fleeting buffs decaying on one unit.
-#[derive(Debug, Clone, Copy)]
-pub struct FleetingBuffs {
-    len: u8,
-    /// The earliest `next_ms` of the running buffs, kept with every change
-    /// so the clock reads one number.
-    next: i32,
-    items: [FleetingBuff; MAX_FLEETING_BUFFS],
-}
-
-impl Default for FleetingBuffs {
-    fn default() -> Self {
-        FleetingBuffs {
-            len: 0,
-            next: NEVER,
-            items: [FleetingBuff {
-                stat: 0,
-                original: 0,
-                seconds: 0,
-                next_ms: NEVER,
-            }; MAX_FLEETING_BUFFS],
-        }
+impl Timed for FleetingBuff {
+    const BLANK: Self = FleetingBuff {
+        stat: 0,
+        original: 0,
+        seconds: 0,
+        next_ms: NEVER,
+    };
+    fn next_ms(&self) -> i32 {
+        self.next_ms
     }
 }
+
+/// The Fleeting buffs decaying on one unit.
+pub type FleetingBuffs = TimedSet<FleetingBuff, MAX_FLEETING_BUFFS>;
 
 impl FleetingBuffs {
-    pub fn running(&self) -> &[FleetingBuff] {
-        &self.items[..self.len as usize]
-    }
-    #[inline]
-    pub fn next_ms(&self) -> i32 {
-        self.next
-    }
-    pub fn add(&mut self, b: FleetingBuff, cap: usize) -> bool {
-        let len = self.len as usize;
-        if len >= cap.clamp(1, MAX_FLEETING_BUFFS) {
-            return false;
-        }
-        self.items[len] = b;
-        self.len += 1;
-        self.next = self.next.min(b.next_ms);
-        true
-    }
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.next = NEVER;
-    }
     /// Decays every buff due at `now` by one step of `steps`: writes each
     /// one's `(stat, loss)` to `losses` and returns how many; the loss after
     /// `k` steps adds up to `original x k / steps`, rounded down, so the
     /// last step takes whatever is left. A buff that took its last step ends.
     fn tick(&mut self, now: i32, tick_ms: i32, steps: i32, losses: &mut [(u8, i32); MAX_FLEETING_BUFFS]) -> usize {
-        let (mut due, mut kept) = (0, 0);
-        for k in 0..self.len as usize {
-            let mut b = self.items[k];
+        let mut due = 0;
+        self.update(|b| {
             if b.next_ms <= now {
-                let lost = |s: i32| (i64::from(b.original) * i64::from(s) / i64::from(steps)) as i32;
-                let before = lost(i32::from(b.seconds));
+                let lost = |s: u8| (i64::from(b.original) * i64::from(s) / i64::from(steps)) as i32;
+                let before = lost(b.seconds);
                 b.seconds = b.seconds.saturating_add(1);
-                losses[due] = (b.stat, lost(i32::from(b.seconds)) - before);
+                losses[due] = (b.stat, lost(b.seconds) - before);
                 due += 1;
                 b.next_ms = now.saturating_add(tick_ms);
             }
-            if i32::from(b.seconds) < steps {
-                self.items[kept] = b;
-                kept += 1;
-            }
-        }
-        self.len = kept as u8;
-        self.next = self.running().iter().map(|b| b.next_ms).min().unwrap_or(NEVER);
+            i32::from(b.seconds) < steps
+        });
         due
     }
 }
@@ -210,78 +241,39 @@ pub struct HallowInstance {
     pub next_ms: i32,
 }
 
-/// The Hallow instances running on one unit, each its own (800.29c).
-#[derive(Debug, Clone, Copy)]
-pub struct HallowInstances {
-    len: u8,
-    /// The earliest `next_ms` of the running instances, kept with every
-    /// change so the clock reads one number.
-    next: i32,
-    items: [HallowInstance; MAX_HALLOW_INSTANCES],
-}
-
-impl Default for HallowInstances {
-    fn default() -> Self {
-        HallowInstances {
-            len: 0,
-            next: NEVER,
-            items: [HallowInstance {
-                amount: 0,
-                next_ms: NEVER,
-            }; MAX_HALLOW_INSTANCES],
-        }
+impl Timed for HallowInstance {
+    const BLANK: Self = HallowInstance {
+        amount: 0,
+        next_ms: NEVER,
+    };
+    fn next_ms(&self) -> i32 {
+        self.next_ms
     }
 }
+
+/// The Hallow instances running on one unit, each its own (800.29c).
+pub type HallowInstances = TimedSet<HallowInstance, MAX_HALLOW_INSTANCES>;
 
 impl HallowInstances {
-    pub fn running(&self) -> &[HallowInstance] {
-        &self.items[..self.len as usize]
-    }
     /// The current amounts added up.
     pub fn total(&self) -> i32 {
         self.running().iter().fold(0i32, |t, h| t.saturating_add(h.amount))
-    }
-    /// The earliest tick of any instance.
-    #[inline]
-    pub fn next_ms(&self) -> i32 {
-        self.next
-    }
-    /// Adds an instance unless `cap` instances already run; whether it was added.
-    pub fn add(&mut self, h: HallowInstance, cap: usize) -> bool {
-        let len = self.len as usize;
-        if len >= cap.clamp(1, MAX_HALLOW_INSTANCES) {
-            return false;
-        }
-        self.items[len] = h;
-        self.len += 1;
-        self.next = self.next.min(h.next_ms);
-        true
-    }
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.next = NEVER;
     }
     /// Ticks every instance due at `now`: writes each one's amount to
     /// `heals` (returning how many), keeps `100 - decay` percent of it,
     /// rounded down, drops those left at 0, and schedules the rest `tick_ms`
     /// later.
     fn tick(&mut self, now: i32, decay: i32, tick_ms: i32, heals: &mut [i32; MAX_HALLOW_INSTANCES]) -> usize {
-        let (mut due, mut kept) = (0, 0);
-        for k in 0..self.len as usize {
-            let mut h = self.items[k];
+        let mut due = 0;
+        self.update(|h| {
             if h.next_ms <= now {
                 heals[due] = h.amount;
                 due += 1;
                 h.amount = (i64::from(h.amount) * i64::from(100 - decay) / 100) as i32;
                 h.next_ms = now.saturating_add(tick_ms);
             }
-            if h.amount > 0 {
-                self.items[kept] = h;
-                kept += 1;
-            }
-        }
-        self.len = kept as u8;
-        self.next = self.running().iter().map(|h| h.next_ms).min().unwrap_or(NEVER);
+            h.amount > 0
+        });
         due
     }
 }
