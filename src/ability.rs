@@ -326,6 +326,8 @@ named_enum! {
         /// A pair of this unit's enemies was Displaced (800.70a); the
         /// event's other unit is the one the Displace was aimed at.
         Threat = "threat",
+        /// This unit's Entrap ended (800.19f).
+        Released = "released",
         /// This unit woke from the Dormant its card's wake condition held it
         /// in (800.16h).
         Awaken = "awaken",

@@ -179,6 +179,9 @@ pub struct Card {
     pub permanent: bool,
     /// The card starts every battle Dormant and wakes on this (800.16f).
     pub wake: Option<Wake>,
+    /// The card's Entrap duration at each tier, tier 1 first, overriding
+    /// the applied duration (800.19e); empty when the card has none.
+    pub entrap_ms: Vec<i32>,
 }
 
 /// A wake condition (800.16f): combat time, or a count of events caused by

@@ -359,6 +359,21 @@ impl CatalogBuilder {
                 _ => unreachable!("exactly one is set"),
             })
         });
+        let entrap_ms = match &def.entrap_ms {
+            Some(ladder) => {
+                let tiers = stats.len();
+                let v = ladder.get_ref();
+                if v.len() != tiers || v.iter().any(|&ms| !(1..=600_000).contains(&ms)) {
+                    bad.push(diag(
+                        Some(ladder.span()),
+                        format!("{key}.entrap_ms"),
+                        format!("expected one Entrap duration per tier ({tiers}), each 1..=600000 ms (800.19e)"),
+                    ));
+                }
+                v.clone()
+            }
+            None => Vec::new(),
+        };
         if !bad.is_empty() {
             return Err(bad);
         }
@@ -402,6 +417,7 @@ impl CatalogBuilder {
             armor_setup_tool,
             permanent: def.kind == CardKind::Tool && def.durability.is_none(),
             wake,
+            entrap_ms,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(

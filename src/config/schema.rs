@@ -67,6 +67,10 @@ pub struct CardDef {
     /// A Tool's effect packages (800.71c).
     #[serde(default)]
     pub package: Vec<Spanned<PackageDef>>,
+    /// How long this card's Entrap holds, per tier, overriding the applied
+    /// duration (800.19e).
+    #[serde(default)]
+    pub entrap_ms: Option<Spanned<Vec<i32>>>,
     /// A wake condition: the card starts every battle Dormant (800.16f).
     #[serde(default)]
     pub wake: Option<Spanned<WakeDef>>,

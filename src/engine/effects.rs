@@ -647,12 +647,25 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Ignored, "800.19d") {
             return;
         }
-        let d = if duration_ms > 0 {
-            duration_ms
+        // 800.19e: a card's per-tier Entrap ladder overrides the applied
+        // duration.
+        let ladder = if source.is_none() {
+            None
         } else {
-            self.rules.entrap.duration_ms
+            let s = source.i();
+            self.catalog
+                .card(self.u.card[s])
+                .entrap_ms
+                .get(usize::from(self.u.tier[s]).saturating_sub(1))
+                .copied()
+        };
+        let d = match ladder {
+            Some(ms) => ms,
+            None if duration_ms > 0 => duration_ms,
+            None => self.rules.entrap.duration_ms,
         };
         self.u.entrap_ms[u.i()] = d;
+        self.u.entrapped[u.i()] = true;
         self.touch_clock(u);
         self.emit(EventKind::Entrapped, u, source, d, 0, "800.19a");
     }

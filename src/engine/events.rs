@@ -59,6 +59,8 @@ event_kinds! {
     Frozen = "frozen",
     /// `amount` ms of Blind added, `detail` ms left after.
     Blinded = "blinded",
+    /// `unit`'s Entrap ended (800.19f).
+    Released = "released",
     /// `unit` became Dormant for `amount` ms (800.16i).
     DormantApplied = "dormant_applied",
     /// `unit` woke; `amount` 1 when its wake condition was met (its

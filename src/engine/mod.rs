@@ -416,6 +416,8 @@ unit_columns! {
     /// a wake after combat time (800.16f).
     dormant_timed: bool = false,
     dormant_ms: i32 = 0,
+    /// An Entrap is running, so its end fires the release channel (800.19f).
+    entrapped: bool = false,
     /// Dormant until the card's wake condition is met; its `awaken` lines
     /// resolve then (800.16f, 800.16h).
     awaiting_wake: bool = false,
@@ -1200,6 +1202,10 @@ impl<'c> Engine<'c> {
         if self.u.dormant_timed[i] {
             expiry = expiry.min(now.saturating_add(timers.dormant));
         }
+        // 800.19f: the end of an Entrap fires its own channel.
+        if self.u.entrapped[i] {
+            expiry = expiry.min(now.saturating_add(timers.entrap));
+        }
         UnitClock {
             rate,
             full,
@@ -1381,6 +1387,14 @@ impl<'c> Engine<'c> {
 
     fn expire_timers(&mut self, u: UnitIdx) {
         let i = u.i();
+        if self.u.entrapped[i] && self.u.entrap_ms[i] == 0 {
+            // 800.19f: released; the unit charges again from the next step,
+            // with the charge it had.
+            self.u.entrapped[i] = false;
+            self.touch_clock(u);
+            self.emit(EventKind::Released, u, UnitIdx::NONE, 0, 0, "800.19f");
+            self.dispatch(u, Trigger::Released, UnitIdx::NONE);
+        }
         if self.u.dormant_timed[i] && self.u.dormant_ms[i] == 0 {
             let rule = if self.u.awaiting_wake[i] { "800.16f" } else { "800.16i" };
             self.wake(u, rule);
