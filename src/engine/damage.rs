@@ -31,6 +31,10 @@ pub enum DamageKind {
 
 impl DamageKind {
     fn ignores_armor(self) -> bool {
+        self.is_tick()
+    }
+    /// A Burn or Venom tick.
+    fn is_tick(self) -> bool {
         matches!(self, DamageKind::Burn | DamageKind::Venom)
     }
     /// Status ticks and overtime reach Entrapped units (800.19b); ability
@@ -319,7 +323,9 @@ impl Engine<'_> {
                 self.lose_vitality(source, retort, target, true);
             }
         }
-        if !source.is_none() && lost > 0 {
+        // A Burn or Venom tick's Feast is split between its appliers by
+        // the tick itself (800.22g).
+        if !source.is_none() && lost > 0 && !kind.is_tick() {
             self.feast(source, lost);
         }
         // 900.26d, 900.26f: Reflect reads the damage actually taken and
@@ -358,7 +364,7 @@ impl Engine<'_> {
 
     /// Feast: the source heals 35% of the Vitality damage it dealt, at least
     /// 1, through recovery so Maim applies (800.22a, 800.22d, 800.22e).
-    fn feast(&mut self, source: UnitIdx, landed: i32) {
+    pub(crate) fn feast(&mut self, source: UnitIdx, landed: i32) {
         let s = source.i();
         if !self.u.feast[s] || !self.u.alive[s] || landed <= 0 {
             return;

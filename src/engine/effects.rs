@@ -60,8 +60,10 @@ impl Engine<'_> {
 
     fn add_burn(&mut self, source: UnitIdx, u: UnitIdx, amount: i32, kind: EventKind, rule: &'static str) {
         let i = u.i();
-        self.u.burn[i] = (self.u.burn[i].saturating_add(amount)).min(self.rules.burn.cap);
+        let before = self.u.burn[i];
+        self.u.burn[i] = (before.saturating_add(amount)).min(self.rules.burn.cap);
         self.u.burn_source[i] = source;
+        self.u.burn_shares[i].add(source, self.u.burn[i] - before);
         if self.u.burn_next_ms[i] == NEVER {
             self.u.burn_next_ms[i] = self.now.saturating_add(self.rules.burn.tick_ms);
             self.touch_clock(u);
@@ -77,6 +79,7 @@ impl Engine<'_> {
         let i = u.i();
         self.u.venom[i] = self.u.venom[i].saturating_add(amount);
         self.u.venom_source[i] = source;
+        self.u.venom_shares[i].add(source, amount);
         if self.u.venom_next_ms[i] == NEVER {
             self.u.venom_next_ms[i] = self.now.saturating_add(self.rules.venom.tick_ms);
             self.touch_clock(u);
@@ -112,11 +115,13 @@ impl Engine<'_> {
         let decay = super::damage::percent_of(burn, b.decay_percent).max(b.decay_minimum);
         let left = (burn - decay).max(0);
         self.emit(EventKind::BurnTick, u, source, tick, left, "800.8b");
-        self.deal_damage(source, u, tick, DamageKind::Burn);
+        let landed = self.deal_damage(source, u, tick, DamageKind::Burn).vitality_lost;
+        self.feast_shares(self.u.burn_shares[i], landed);
         if !self.u.alive[i] {
             return;
         }
         self.u.burn[i] = left;
+        self.u.burn_shares[i].rescale(burn, left);
         if left == 0 {
             self.u.burn_next_ms[i] = NEVER;
             return;
@@ -204,16 +209,32 @@ impl Engine<'_> {
         let source = self.u.venom_source[i];
         let tick = self.reduced_tick(u, self.amplified_tick(u, stacks));
         self.emit(EventKind::VenomTick, u, source, tick, left, "800.73a");
-        self.deal_damage(source, u, tick, DamageKind::Venom);
+        let landed = self.deal_damage(source, u, tick, DamageKind::Venom).vitality_lost;
+        self.feast_shares(self.u.venom_shares[i], landed);
         if !self.u.alive[i] {
             return;
         }
         self.u.venom[i] = left;
+        self.u.venom_shares[i].rescale(stacks, left);
         self.u.venom_next_ms[i] = if left == 0 {
             NEVER
         } else {
             self.now.saturating_add(v.tick_ms)
         };
+    }
+
+    /// A tick's Feast, split between its appliers in proportion to their
+    /// parts of the stack (800.22g): each applier with Feast heals from its
+    /// own part of the Vitality the tick took.
+    fn feast_shares(&mut self, shares: super::ApplierShares, landed: i32) {
+        if landed <= 0 {
+            return;
+        }
+        for (applier, part) in shares.split(landed) {
+            if !applier.is_none() && part > 0 {
+                self.feast(applier, part);
+            }
+        }
     }
 
     /// Maim ignores Relentless but not the other gates (800.43d, 800.43e, 900.9c).

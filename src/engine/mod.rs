@@ -119,6 +119,99 @@ pub const MAX_HALLOW_INSTANCES: usize = 8;
 /// lower it, never raise it.
 pub const MAX_FLEETING_BUFFS: usize = 8;
 
+/// Most appliers whose shares of one unit's Burn (or Venom) are kept.
+pub const MAX_APPLIERS: usize = 4;
+
+/// Who applied how much of a unit's Burn or Venom stack, so each tick's
+/// Feast can be split between them in proportion (800.22g). The parts add
+/// up to the stack; when the stack decays, every part decays in proportion.
+#[derive(Debug, Clone, Copy)]
+pub struct ApplierShares {
+    len: u8,
+    parts: [(UnitIdx, i32); MAX_APPLIERS],
+}
+
+impl Default for ApplierShares {
+    fn default() -> Self {
+        ApplierShares {
+            len: 0,
+            parts: [(UnitIdx::NONE, 0); MAX_APPLIERS],
+        }
+    }
+}
+
+impl ApplierShares {
+    pub fn running(&self) -> &[(UnitIdx, i32)] {
+        &self.parts[..self.len as usize]
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+    /// `amount` more from `applier`. Past the capacity, a new applier takes
+    /// the smallest part's place, and that part's amount joins its own, so
+    /// the parts still add up to the stack.
+    pub fn add(&mut self, applier: UnitIdx, amount: i32) {
+        if amount <= 0 {
+            return;
+        }
+        let len = self.len as usize;
+        if let Some(p) = self.parts[..len].iter_mut().find(|p| p.0 == applier) {
+            p.1 = p.1.saturating_add(amount);
+        } else if len < MAX_APPLIERS {
+            self.parts[len] = (applier, amount);
+            self.len += 1;
+        } else if let Some(p) = self.parts.iter_mut().min_by_key(|p| p.1) {
+            *p = (applier, p.1.saturating_add(amount));
+        }
+    }
+    /// Scales every part from a stack of `from` to one of `to` (rounded
+    /// down, the remainder to the largest part), dropping parts at 0.
+    pub fn rescale(&mut self, from: i32, to: i32) {
+        if from <= 0 || to <= 0 {
+            self.clear();
+            return;
+        }
+        let mut sum = 0i64;
+        for p in self.parts[..self.len as usize].iter_mut() {
+            p.1 = (i64::from(p.1) * i64::from(to) / i64::from(from)) as i32;
+            sum += i64::from(p.1);
+        }
+        let rest = (i64::from(to) - sum).max(0) as i32;
+        if let Some(p) = self.parts[..self.len as usize].iter_mut().max_by_key(|p| p.1) {
+            p.1 += rest;
+        }
+        let mut kept = 0;
+        for k in 0..self.len as usize {
+            if self.parts[k].1 > 0 {
+                self.parts[kept] = self.parts[k];
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+    }
+    /// `amount` split between the appliers in proportion to their parts,
+    /// rounded down, the remainder to the largest part.
+    pub fn split(&self, amount: i32) -> [(UnitIdx, i32); MAX_APPLIERS] {
+        let mut out = [(UnitIdx::NONE, 0); MAX_APPLIERS];
+        let total: i64 = self.running().iter().map(|p| i64::from(p.1)).sum();
+        if total <= 0 || amount <= 0 {
+            return out;
+        }
+        let mut given = 0i64;
+        let mut largest = 0;
+        for (k, p) in self.running().iter().enumerate() {
+            let share = i64::from(amount) * i64::from(p.1) / total;
+            out[k] = (p.0, share as i32);
+            given += share;
+            if p.1 > self.parts[largest].1 {
+                largest = k;
+            }
+        }
+        out[largest].1 += (i64::from(amount) - given) as i32;
+        out
+    }
+}
+
 /// A record that runs on its own clock: what a [`TimedSet`] holds.
 pub trait Timed: Copy {
     /// A blank record for the unused slots.
@@ -438,9 +531,13 @@ unit_columns! {
     maim: i32 = 0,
     burn: i32 = 0,
     burn_source: UnitIdx = UnitIdx::NONE,
+    /// Each applier's part of the Burn stack (800.22g).
+    burn_shares: ApplierShares = ApplierShares::default(),
     burn_next_ms: i32 = NEVER,
     venom: i32 = 0,
     venom_source: UnitIdx = UnitIdx::NONE,
+    /// Each applier's part of the Venom stacks (800.22g).
+    venom_shares: ApplierShares = ApplierShares::default(),
     venom_next_ms: i32 = NEVER,
     /// Every Roost gained, added up (800.59b), and its next tick.
     roost: i32 = 0,
