@@ -152,6 +152,9 @@ named_enum! {
         /// Removes a Frozen target's Freeze; later clauses of the same
         /// resolution can scale off the seconds removed (800.62a, 800.62b).
         Shatter = "shatter",
+        /// Kindled stacks: +2 Power and +1.5 Speed each, for the battle
+        /// (800.39a, 800.39b).
+        Kindle = "kindle",
         /// Dormant for `duration_ms`, with no wake condition (800.16i).
         Dormant = "dormant",
         /// Exchanges the recipient's position with a viable adjacent unit
@@ -271,6 +274,9 @@ named_enum! {
         TargetBurning = "target_burning",
         TargetMaimed = "target_maimed",
         TargetFrozen = "target_frozen",
+        /// The unit has 3 or more Kindled stacks, checked live (800.35a,
+        /// 800.35b).
+        Ignited = "ignited",
     }
 }
 
@@ -364,6 +370,9 @@ named_enum! {
         /// Doubles effective Power while the unit is Lucid, before Blind's
         /// reduction (800.41c, 900.32d).
         LucidPower = "lucid_power",
+        /// An aura: while this unit is Ignited, its adjacent allies have
+        /// Fury (800.35c).
+        IgnitedFuryAura = "ignited_fury_aura",
     }
 }
 
@@ -381,6 +390,7 @@ impl KeywordName {
                 | KeywordName::Brute
                 | KeywordName::NoBurnSpread
                 | KeywordName::LucidPower
+                | KeywordName::IgnitedFuryAura
         )
     }
 }

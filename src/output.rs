@@ -167,6 +167,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::SmashExpired => format!("{unit}'s Smash ends, tier {a}"),
         EventKind::Stunned => format!("{unit} is Stunned for {a} ms"),
         EventKind::Frozen => format!("{unit} is Frozen for {a} ms more, {d} left"),
+        EventKind::Kindled => format!("{unit} gains {a} Kindled ({d} in all)"),
         EventKind::Released => format!("{unit} is released from Entrap"),
         EventKind::DormantApplied => format!("{unit} falls Dormant for {a} ms"),
         EventKind::Awakened => format!("{unit} wakes"),

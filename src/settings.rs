@@ -78,6 +78,7 @@ rules_settings! {
     roost: RoostRules { tick_ms, tick_minimum, tick_cap }
     hallow: HallowRules { tick_ms, decay_min_percent, decay_max_percent, instances_per_unit }
     fleeting: FleetingRules { tick_ms, decay_percent_per_tick, buffs_per_unit }
+    kindled: KindledRules { power_per_stack, speed_halves_per_stack, ignited_at }
     feast: FeastRules { percent, minimum }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
@@ -123,6 +124,7 @@ impl Rules {
         positive("roost.tick_ms", self.roost.tick_ms);
         positive("hallow.tick_ms", self.hallow.tick_ms);
         positive("fleeting.tick_ms", self.fleeting.tick_ms);
+        positive("kindled.ignited_at", self.kindled.ignited_at);
         positive("fleeting.decay_percent_per_tick", self.fleeting.decay_percent_per_tick);
         positive("fleeting.buffs_per_unit", self.fleeting.buffs_per_unit);
         positive("hallow.instances_per_unit", self.hallow.instances_per_unit);
@@ -143,6 +145,19 @@ impl Rules {
                 "hallow.decay_min_percent",
                 "percentages with 0 <= decay_min_percent <= decay_max_percent <= 100".to_string(),
             ));
+        }
+        // Bounds on what one step may do: Tremor's hits are a loop within one
+        // clause, and each level of nested reactions can multiply the work.
+        for (key, v, most) in [
+            ("tremor.hits", self.tremor.hits, 16),
+            ("limits.trigger_depth", self.limits.trigger_depth, 16),
+            ("limits.events_per_fight", self.limits.events_per_fight, 10_000_000),
+            // An hour of combat: every timer may tick each millisecond.
+            ("overtime.cap_ms", self.overtime.cap_ms, 3_600_000),
+        ] {
+            if v > most {
+                bad.push((key, format!("at most {most}")));
+            }
         }
         // Per-unit capacities the engine holds in fixed arrays.
         for (key, v, most) in [

@@ -213,6 +213,12 @@ fn a_setting_out_of_range_is_reported_at_its_own_line() {
     assert_eq!(d[0].key, "board.columns.value");
     assert_eq!(d[0].line, line, "{}", d[0]);
     assert!(d[0].column > 1, "{}", d[0]);
+    // Settings that bound the work of one step: a Tremor of a billion hits
+    // is refused, not run (it would loop inside one clause).
+    let text = config::DEFAULT_RULES_TOML.replace("hits = { value = 2,", "hits = { value = 1000000000,");
+    let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("a billion hits");
+    assert_eq!(d[0].key, "tremor.hits.value", "{}", d[0]);
+    assert!(d[0].message.contains("at most 16"), "{}", d[0]);
     // A rule number that is not one is reported at its line too.
     let text = config::DEFAULT_RULES_TOML.replace("rule = \"800.8b\" }", "rule = \"eight\" }");
     let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("bad rule id");

@@ -266,6 +266,7 @@ impl Engine<'_> {
             Condition::TargetBurning => on_target(&|i| self.u.burn[i] > 0),
             Condition::TargetMaimed => on_target(&|i| self.u.maim[i] > 0),
             Condition::TargetFrozen => on_target(&|i| self.u.freeze_ms[i] > 0),
+            Condition::Ignited => self.ignited(ctx.actor),
         }
     }
 
@@ -500,6 +501,7 @@ impl Engine<'_> {
             Effect::Hallow => self.apply_hallow(source, t, amount),
             Effect::Displace => self.displace(source, t),
             Effect::Dormant => self.apply_dormant(source, t, op.duration_ms),
+            Effect::Kindle => self.kindle(source, t, amount),
             Effect::Maim => self.apply_maim(source, t, amount),
             Effect::Cull => {
                 self.try_cull(source, t);

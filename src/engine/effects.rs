@@ -563,6 +563,19 @@ impl Engine<'_> {
         }
     }
 
+    /// Kindled stacks for the rest of the battle, with no cap (800.39a,
+    /// 800.39b); a positive effect, so Relentless does not refuse it.
+    pub fn kindle(&mut self, source: UnitIdx, u: UnitIdx, stacks: i32) {
+        if stacks <= 0 || !self.passes_recipient_gate(u, source, "800.39a") {
+            return;
+        }
+        let i = u.i();
+        self.u.kindled[i] = self.u.kindled[i].saturating_add(stacks);
+        // Speed changes the charge rate.
+        self.touch_clock(u);
+        self.emit(EventKind::Kindled, u, source, stacks, self.u.kindled[i], "800.39a");
+    }
+
     /// Dormant for a time (800.16i): no wake condition, it simply ends when
     /// the time is up. The unit stops contesting combat meanwhile (800.16a).
     pub fn apply_dormant(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {

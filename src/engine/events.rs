@@ -59,6 +59,8 @@ event_kinds! {
     Frozen = "frozen",
     /// `amount` ms of Blind added, `detail` ms left after.
     Blinded = "blinded",
+    /// `amount` Kindled stacks added; `detail` the stacks after.
+    Kindled = "kindled",
     /// `unit`'s Entrap ended (800.19f).
     Released = "released",
     /// `unit` became Dormant for `amount` ms (800.16i).

@@ -555,6 +555,10 @@ unit_columns! {
     fury: bool = false,
     brute: bool = false,
     lucid_power: bool = false,
+    /// Kindled stacks (800.39a); no cap (800.39b).
+    kindled: i32 = 0,
+    /// Grants Fury to adjacent allies while Ignited (800.35c).
+    ignited_fury_aura: bool = false,
     no_burn_spread: bool = false,
     underwriting: i32 = 0,
     thorns: i32 = 0,
@@ -777,6 +781,9 @@ pub struct Engine<'c> {
     /// (800.16f), one bit per unit: activations and damage of that side
     /// count towards them only while some bit is set.
     wake_watch: [u64; 2],
+    /// Some unit of the side carries an Ignited Fury aura, so Power reads
+    /// check for it (800.35c); other fights skip the scan.
+    fury_aura_possible: [bool; 2],
     /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
     /// all units, found by `next_event_ms`: `resolve_due` skips a pass
     /// whose first event is later than now.
@@ -829,6 +836,7 @@ impl<'c> Engine<'c> {
             ward_possible: [false; 2],
             standing: [0; 2],
             wake_watch: [0; 2],
+            fury_aura_possible: [false; 2],
             expiry_next_ms: NEVER,
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
@@ -863,6 +871,7 @@ impl<'c> Engine<'c> {
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
         self.wake_watch = [0; 2];
+        self.fury_aura_possible = [false; 2];
         self.clock_stale = u64::MAX;
         self.timed = 0;
         self.due_ranks = 0;
@@ -912,6 +921,7 @@ impl<'c> Engine<'c> {
         u.fury[i] = card.keywords.has(crate::ability::KeywordName::Fury);
         u.brute[i] = card.keywords.has(crate::ability::KeywordName::Brute);
         u.lucid_power[i] = card.keywords.has(crate::ability::KeywordName::LucidPower);
+        u.ignited_fury_aura[i] = card.keywords.has(crate::ability::KeywordName::IgnitedFuryAura);
         // 800.16f: a card with a wake condition starts every battle Dormant.
         if let Some(w) = card.wake {
             u.dormant[i] = true;
@@ -986,6 +996,7 @@ impl<'c> Engine<'c> {
             if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
                 self.wake_watch[side] |= 1 << i;
             }
+            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
         }
         self.emit(
             EventKind::BattleStart,
@@ -1637,9 +1648,10 @@ impl<'c> Engine<'c> {
         // Sums in 64 bits: stat layers added together never overflow.
         let mut p = damage::clamp_i32(
             i64::from(self.line(u).power) + i64::from(self.u.power_bonus[i]) + i64::from(self.insured(u, 0))
-                - i64::from(self.u.dread[i]) * i64::from(r.dread.power_per_stack),
+                - i64::from(self.u.dread[i]) * i64::from(r.dread.power_per_stack)
+                + i64::from(self.u.kindled[i]) * i64::from(r.kindled.power_per_stack),
         );
-        if self.u.fury[i] {
+        if self.u.fury[i] || (self.fury_aura_possible[self.u.side[i].index()] && self.fury_aura_reaches(u)) {
             p = p.saturating_add(self.focus(u).max(0) / r.fury.focus_per_power.max(1));
         }
         if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
@@ -1658,13 +1670,38 @@ impl<'c> Engine<'c> {
         }
         p
     }
-    /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a).
+    /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a),
+    /// plus 1.5 per Kindled stack, the total rounded up (800.39a).
     pub fn speed(&self, u: UnitIdx) -> i32 {
         let i = u.i();
+        let halves = i64::from(self.u.kindled[i]) * i64::from(self.rules.kindled.speed_halves_per_stack);
         damage::clamp_i32(
             i64::from(self.line(u).speed) + i64::from(self.u.speed_bonus[i]) + i64::from(self.insured(u, 1))
-                - i64::from(self.u.dread[i] / 2) * i64::from(self.rules.dread.speed_per_two_stacks),
+                - i64::from(self.u.dread[i] / 2) * i64::from(self.rules.dread.speed_per_two_stacks)
+                + (halves + 1).div_euclid(2),
         )
+    }
+
+    /// Whether the unit is Ignited: 3 or more Kindled stacks, read live
+    /// (800.35a, 800.35b).
+    pub fn ignited(&self, u: UnitIdx) -> bool {
+        self.u.kindled[u.i()] >= self.rules.kindled.ignited_at
+    }
+
+    /// Whether a living adjacent ally that is Ignited projects Fury onto
+    /// `u` (800.35c). Read from the board every time, so overlapping
+    /// sources never stack and a move or a death removes the grant.
+    fn fury_aura_reaches(&self, u: UnitIdx) -> bool {
+        let (side, at) = (self.u.side[u.i()], self.u.rect[u.i()]);
+        self.side_order[side.index()].as_slice().iter().any(|&c| {
+            let j = c.i();
+            j != u.i()
+                && self.u.alive[j]
+                && self.u.ignited_fury_aura[j]
+                && !self.u.dormant[j]
+                && self.ignited(c)
+                && geometry::adjacent(at, self.u.rect[j])
+        })
     }
     /// Effective Armor: printed, plus gains, less Dread and running Crushes;
     /// may be negative (800.12h).
