@@ -427,12 +427,18 @@ impl Engine<'_> {
         if amount <= 0 || !self.passes_recipient_gate(u, source, "800.63e") {
             return 0;
         }
-        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
-        let exalted = amount.saturating_add(percent_of(amount, exalt_percent));
+        let exalted = self.exalted(u, amount);
         let gained = exalted - self.maim_prevents(u, exalted);
         self.u.shield[i] = self.u.shield[i].saturating_add(gained);
         self.emit(EventKind::ShieldGained, u, source, gained, self.u.shield[i], "800.63c");
         gained
+    }
+
+    /// An amount as `u` receives it with Exalt: Shield, Hallow, Fleeting buffs
+    /// and Consecrate (800.21a), before Maim (800.21b).
+    pub(crate) fn exalted(&self, u: UnitIdx, amount: i32) -> i32 {
+        let exalt_percent = self.u.exalt[u.i()].saturating_mul(self.rules.exalt.percent_per_stack);
+        amount.saturating_add(percent_of(amount, exalt_percent))
     }
 
     /// Consumes Maim against `eligible` recovery; returns the amount prevented.

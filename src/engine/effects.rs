@@ -21,12 +21,22 @@ impl Engine<'_> {
     /// living unit that is not Entrapped (800.19d), not Dormant (800.16a),
     /// and not a Tool or Hub (800.71b, 800.33b). Emits the refusal.
     pub fn passes_recipient_gate(&mut self, u: UnitIdx, source: UnitIdx, rule: &'static str) -> bool {
+        self.passes_gate(u, source, false, rule)
+    }
+
+    /// The recipient gate of an effect that clears a status: the one kind
+    /// that still resolves on a Dormant unit (800.16e).
+    pub fn passes_clearing_gate(&mut self, u: UnitIdx, source: UnitIdx, rule: &'static str) -> bool {
+        self.passes_gate(u, source, true, rule)
+    }
+
+    fn passes_gate(&mut self, u: UnitIdx, source: UnitIdx, reaches_dormant: bool, rule: &'static str) -> bool {
         let i = u.i();
         let why = if !self.u.alive[i] {
             Refusal::Dead
         } else if self.u.kind[i].is_object() {
             Refusal::Object
-        } else if self.u.dormant[i] {
+        } else if self.u.dormant[i] && !reaches_dormant {
             Refusal::Dormant
         } else if self.u.entrap_ms[i] > 0 {
             Refusal::Entrapped
@@ -479,8 +489,7 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
-        let received = amount.saturating_add(super::damage::percent_of(amount, exalt_percent));
+        let received = self.exalted(u, amount);
         let h = super::HallowInstance {
             amount: received,
             next_ms: self.now.saturating_add(self.rules.hallow.tick_ms),
@@ -827,12 +836,7 @@ impl Engine<'_> {
     /// milliseconds removed for the payoff to scale with (800.62a, 800.62b).
     pub fn shatter(&mut self, source: UnitIdx, u: UnitIdx) -> i32 {
         let i = u.i();
-        // 800.16e: clearing a status is the one kind of effect that still
-        // resolves on a Dormant unit.
-        let dormant = std::mem::replace(&mut self.u.dormant[i], false);
-        let passes = self.u.freeze_ms[i] > 0 && self.passes_recipient_gate(u, source, "800.62a");
-        self.u.dormant[i] = dormant;
-        if !passes {
+        if self.u.freeze_ms[i] <= 0 || !self.passes_clearing_gate(u, source, "800.62a") {
             return 0;
         }
         let removed = self.u.freeze_ms[i];
@@ -895,8 +899,7 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        let exalt_percent = self.u.exalt[i].saturating_mul(self.rules.exalt.percent_per_stack);
-        let received = amount.saturating_add(super::damage::percent_of(amount, exalt_percent));
+        let received = self.exalted(u, amount);
         let f = self.rules.fleeting;
         let buff = super::FleetingBuff {
             stat: stat as u8,
