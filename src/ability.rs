@@ -161,6 +161,30 @@ named_enum! {
         /// of its own side (800.14a): with `scope = "self"` the rule book's
         /// Displace Ally, on an enemy target its Displace Enemy.
         Displace = "displace",
+        /// Thaws up to 3 s of a Frozen recipient's Freeze; otherwise forces
+        /// it to activate now, its charge cycle untouched (800.64a, 800.64b).
+        Shock = "shock",
+        /// Haywire stacks, at most 5: the recipient's next activation ends
+        /// with a stack spent and a 3 s Stun (800.31a, 800.31b).
+        Haywire = "haywire",
+        /// Overclock stacks: +2 Power, +1 Armor, +4 Speed each, risking a
+        /// blowout at the close of the holder's own activation (800.45a).
+        Overclock = "overclock",
+        /// Feral stacks, at most 10: each a 10% chance that an activation
+        /// misfires at a random unit, ally or enemy (800.23a).
+        Feral = "feral",
+        /// Rabid for the rest of the battle (800.55e).
+        GrantRabid = "grant_rabid",
+        /// Interest stacks: a debt with no timer, paid whole at the start of
+        /// the debtor's next activation, 1 Vitality, Power, Speed or Armor
+        /// a stack at even odds (800.38a, 800.38b).
+        Interest = "interest",
+        /// Consecrate stacks: +1 Power to each adjacent ally per stack, an
+        /// aura read from the board (800.10a, 800.10b).
+        Consecrate = "consecrate",
+        /// Fires the recipient's `initiative` clauses now, on its own target
+        /// and with its own stats, if they have not fired yet (800.36e).
+        PushInitiative = "push_initiative",
     }
 }
 
@@ -191,6 +215,9 @@ impl Effect {
                 | Effect::GrantRelentless
                 | Effect::Displace
                 | Effect::Dormant
+                | Effect::Shock
+                | Effect::GrantRabid
+                | Effect::PushInitiative
         )
     }
     /// Effects whose clause may name a duration.
@@ -257,6 +284,10 @@ named_enum! {
         Activation = "activation",
         /// After the base hit and everything it set off (900.1a, 900.1b).
         PostDamage = "post_damage",
+        /// Initiative: only on the unit's first activation of the battle,
+        /// after armor setup and before the activation lane; bonus damage
+        /// joins the hit (800.36a, 900.31b).
+        Initiative = "initiative",
     }
 }
 
@@ -277,6 +308,10 @@ named_enum! {
         /// The unit has 3 or more Kindled stacks, checked live (800.35a,
         /// 800.35b).
         Ignited = "ignited",
+        /// The target has a negative status: Burn, Venom, Maim, Stun,
+        /// Freeze, Blind, Prismbreak, Entrap, Smash, Crush, Haywire, Feral
+        /// or Dread (800.17e).
+        TargetNegativeStatus = "target_negative_status",
     }
 }
 
@@ -337,6 +372,23 @@ named_enum! {
         /// This unit woke from the Dormant its card's wake condition held it
         /// in (800.16h).
         Awaken = "awaken",
+        /// This unit's last Haywire stack was spent, before its Stun (800.31e,
+        /// 900.17c).
+        HaywireEmptied = "haywire_emptied",
+        /// This unit's Cascade succeeded (800.9f).
+        Cascaded = "cascaded",
+        /// An ally's Cascade succeeded (800.9f); the event's other unit is
+        /// that ally.
+        AllyCascaded = "ally_cascaded",
+        /// Supercharge: an adjacent ally finished an activation; at most once
+        /// per unit per chain (800.69a-800.69c). The other unit is that ally.
+        Supercharge = "supercharge",
+        /// An enemy paid its Interest (800.38g), lethal or not; the other
+        /// unit is the debtor.
+        InterestPaid = "interest_paid",
+        /// Poach: an allied non-Scrip combat unit finished an activation,
+        /// wherever it stands (800.51a-800.51c). The other unit is that ally.
+        Poach = "poach",
     }
 }
 
@@ -373,6 +425,15 @@ named_enum! {
         /// An aura: while this unit is Ignited, its adjacent allies have
         /// Fury (800.35c).
         IgnitedFuryAura = "ignited_fury_aura",
+        /// After each activation, a 33% chance to activate again, up to 7
+        /// times in a row (800.9a-800.9c).
+        Cascade = "cascade",
+        /// Adjacent allies' Initiative clauses resolve this many more times
+        /// on their first activation (800.36c).
+        InitiativeRepeats = "initiative_repeats",
+        /// Immune to ally damage: never the pick of an ally's Feral misfire
+        /// (800.23c).
+        AllyDamageImmune = "ally_damage_immune",
     }
 }
 
@@ -391,6 +452,8 @@ impl KeywordName {
                 | KeywordName::NoBurnSpread
                 | KeywordName::LucidPower
                 | KeywordName::IgnitedFuryAura
+                | KeywordName::Cascade
+                | KeywordName::AllyDamageImmune
         )
     }
 }

@@ -167,6 +167,8 @@ pub struct Card {
     pub hoisted: OpRange,
     pub activation: OpRange,
     pub lucid: OpRange,
+    /// Clauses resolved on the unit's first activation only (800.36a).
+    pub initiative: OpRange,
     pub post_damage: OpRange,
     /// Range into [`Catalog::passives`].
     pub passives: OpRange,
@@ -207,6 +209,7 @@ impl Card {
             || !self.hoisted.is_empty()
             || !self.activation.is_empty()
             || !self.lucid.is_empty()
+            || !self.initiative.is_empty()
             || !self.post_damage.is_empty()
     }
 }
@@ -243,10 +246,16 @@ impl Catalog {
     pub fn carried_keywords(&self, id: CardId) -> Vec<&'static str> {
         let card = self.card(id);
         let mut out = card.keywords.names();
-        let mut ops: Vec<&Op> = [card.hoisted, card.activation, card.lucid, card.post_damage]
-            .iter()
-            .flat_map(|r| self.ops(*r).iter())
-            .collect();
+        let mut ops: Vec<&Op> = [
+            card.hoisted,
+            card.activation,
+            card.lucid,
+            card.initiative,
+            card.post_damage,
+        ]
+        .iter()
+        .flat_map(|r| self.ops(*r).iter())
+        .collect();
         ops.extend(self.passives_of(id).iter().map(|p| &p.op));
         for p in self.packages_of(id) {
             ops.extend(self.ops(p.ops).iter());
@@ -254,6 +263,8 @@ impl Catalog {
         for op in ops {
             let name = match op.effect {
                 Effect::SubrogatedInsurance => Some("insurance"),
+                Effect::GrantRabid => Some("rabid"),
+                Effect::PushInitiative => Some("initiative"),
                 Effect::Damage | Effect::Heal | Effect::GrantRelentless | Effect::Repair => None,
                 Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus => None,
                 e => Some(e.name()),
@@ -264,6 +275,16 @@ impl Catalog {
                 Some(Condition::Bloodlust) => out.push("bloodlust"),
                 _ => {}
             }
+        }
+        for p in self.passives_of(id) {
+            match p.trigger {
+                Trigger::Supercharge => out.push("supercharge"),
+                Trigger::Poach => out.push("poach"),
+                _ => {}
+            }
+        }
+        if !card.initiative.is_empty() {
+            out.push("initiative");
         }
         if card.bloodletting.is_some() {
             out.push("bloodletting");

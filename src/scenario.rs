@@ -143,6 +143,12 @@ fields! {
     Roost = "roost", false,
     Hallow = "hallow", false,
     Kindled = "kindled", false,
+    Haywire = "haywire", false,
+    Overclock = "overclock", false,
+    Feral = "feral", false,
+    Consecrate = "consecrate", false,
+    Interest = "interest", false,
+    CascadeDepth = "cascade_depth", false,
     Column = "column", false,
     Row = "row", false,
     EntrapMs = "entrap_ms", false,
@@ -155,6 +161,7 @@ fields! {
     Stock = "stock", false,
     Alive = "alive", true,
     Dormant = "dormant", true,
+    Rabid = "rabid", true,
 }
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
@@ -182,6 +189,12 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Roost => n(c.roost[i]),
         Field::Hallow => n(c.hallow[i].total()),
         Field::Kindled => n(c.kindled[i]),
+        Field::Haywire => n(c.haywire[i]),
+        Field::Overclock => n(c.overclock[i]),
+        Field::Feral => n(c.feral[i]),
+        Field::Consecrate => n(c.consecrate[i]),
+        Field::Interest => n(c.interest[i]),
+        Field::CascadeDepth => n(c.cascade_depth[i]),
         Field::Column => n(i32::from(c.rect[i].column)),
         Field::Row => n(i32::from(c.rect[i].row)),
         Field::EntrapMs => n(c.entrap_ms[i]),
@@ -194,6 +207,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Stock => n(e.stock[c.side[i].index()]),
         Field::Alive => Want::Flag(c.alive[i]),
         Field::Dormant => Want::Flag(c.dormant[i]),
+        Field::Rabid => Want::Flag(c.rabid[i]),
     }
 }
 
@@ -299,7 +313,7 @@ fn run_once(
             Action::Nothing => {}
             Action::Activate { unit, target } => {
                 let t = target.map_or(UnitIdx::NONE, |t| UnitIdx(t as u8));
-                e.activate(UnitIdx(*unit as u8), t);
+                e.activate_chain(UnitIdx(*unit as u8), t);
                 e.check_end();
             }
             Action::Apply { op, source, target } => {

@@ -80,6 +80,12 @@ rules_settings! {
     fleeting: FleetingRules { tick_ms, decay_percent_per_tick, buffs_per_unit }
     kindled: KindledRules { power_per_stack, speed_halves_per_stack, ignited_at }
     feast: FeastRules { percent, minimum }
+    cascade: CascadeRules { chance_percent, chance_ceiling_percent, max_retriggers }
+    haywire: HaywireRules { cap, stun_ms }
+    shock: ShockRules { thaw_ms, max_depth }
+    overclock: OverclockRules { power_per_stack, armor_per_stack, speed_per_stack, blowout_percent_per_stack, blowout_stun_ms }
+    feral: FeralRules { cap, misfire_percent_per_stack }
+    interest: InterestRules { max_stacks }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
     fury: FuryRules { focus_per_power }
@@ -135,6 +141,32 @@ impl Rules {
         positive("tremor.hits", self.tremor.hits);
         positive("fury.focus_per_power", self.fury.focus_per_power);
         positive("limits.events_per_fight", self.limits.events_per_fight);
+        positive("haywire.stun_ms", self.haywire.stun_ms);
+        positive("overclock.blowout_stun_ms", self.overclock.blowout_stun_ms);
+        for (key, v) in [
+            ("cascade.chance_percent", self.cascade.chance_percent),
+            ("cascade.chance_ceiling_percent", self.cascade.chance_ceiling_percent),
+            (
+                "overclock.blowout_percent_per_stack",
+                self.overclock.blowout_percent_per_stack,
+            ),
+            ("feral.misfire_percent_per_stack", self.feral.misfire_percent_per_stack),
+        ] {
+            if !(0..=100).contains(&v) {
+                bad.push((key, "a percentage, 0 to 100".to_string()));
+            }
+        }
+        for (key, v) in [
+            ("cascade.max_retriggers", self.cascade.max_retriggers),
+            ("haywire.cap", self.haywire.cap),
+            ("shock.thaw_ms", self.shock.thaw_ms),
+            ("feral.cap", self.feral.cap),
+            ("interest.max_stacks", self.interest.max_stacks),
+        ] {
+            if v < 0 {
+                bad.push((key, format!("must not be negative, found {v}")));
+            }
+        }
         if !(0..=100).contains(&self.blind.power_loss_percent) {
             bad.push(("blind.power_loss_percent", "a percentage, 0 to 100".to_string()));
         }
@@ -151,6 +183,12 @@ impl Rules {
         for (key, v, most) in [
             ("tremor.hits", self.tremor.hits, 16),
             ("limits.trigger_depth", self.limits.trigger_depth, 16),
+            // Each forced activation and each Cascade link nests one
+            // activation inside another (900.16d, 900.16e).
+            ("shock.max_depth", self.shock.max_depth, 16),
+            ("cascade.max_retriggers", self.cascade.max_retriggers, 64),
+            // Each stack of a debt is one roll when it is paid.
+            ("interest.max_stacks", self.interest.max_stacks, 1_000_000),
             ("limits.events_per_fight", self.limits.events_per_fight, 10_000_000),
             // An hour of combat: every timer may tick each millisecond.
             ("overtime.cap_ms", self.overtime.cap_ms, 3_600_000),

@@ -136,6 +136,7 @@ impl CatalogBuilder {
         let mut hoisted = Vec::new();
         let mut activation = Vec::new();
         let mut lucid = Vec::new();
+        let mut initiative = Vec::new();
         let mut post = Vec::new();
         for (i, clause) in def.ability.iter().enumerate() {
             let ck = format!("{key}.ability[{i}]");
@@ -168,6 +169,8 @@ impl CatalogBuilder {
                 Lane::Activation => activation.push(op),
                 // 900.1a: post-damage effects resolve in authored order.
                 Lane::PostDamage => post.push(op),
+                // 800.36a: kept apart, resolved on the first activation only.
+                Lane::Initiative => initiative.push(op),
             }
         }
         if def.kind.is_object() && (def.base_hit.is_some() || !def.keywords.is_empty()) {
@@ -381,6 +384,7 @@ impl CatalogBuilder {
         let hoisted = push_ops(&mut c.ops, hoisted);
         let activation = push_ops(&mut c.ops, activation);
         let lucid = push_ops(&mut c.ops, lucid);
+        let initiative = push_ops(&mut c.ops, initiative);
         let post_damage = push_ops(&mut c.ops, post);
         let pstart = c.passives.len() as u32;
         c.passives.extend(passives);
@@ -411,6 +415,7 @@ impl CatalogBuilder {
             hoisted,
             activation,
             lucid,
+            initiative,
             post_damage,
             passives,
             packages,

@@ -616,6 +616,9 @@ impl<'de> Deserialize<'de> for InitialState {
             entrap_ms: Option<i32>,
             prismbreak_ms: Option<i32>,
             charge: Option<i32>,
+            haywire: Option<i32>,
+            overclock: Option<i32>,
+            feral: Option<i32>,
             relentless: Option<bool>,
             dormant: Option<bool>,
         }
@@ -638,6 +641,9 @@ impl<'de> Deserialize<'de> for InitialState {
             entrap_ms: r.entrap_ms,
             prismbreak_ms: r.prismbreak_ms,
             charge: r.charge,
+            haywire: r.haywire,
+            overclock: r.overclock,
+            feral: r.feral,
             relentless: r.relentless,
             dormant: r.dormant,
         })

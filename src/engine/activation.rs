@@ -114,32 +114,53 @@ impl Engine<'_> {
         self.pick_weighted(&pool[..n], &weights[..n])
     }
 
-    /// Runs one activation of `u`. A `forced_target` overrides the pick
-    /// (used by scenarios).
-    pub fn activate(&mut self, u: UnitIdx, forced_target: UnitIdx) {
+    /// Runs one activation of `u`, natural or forced, and returns whether
+    /// its Cascade succeeded, so that it activates again (800.9a). A
+    /// `forced_target` overrides the pick (used by scenarios).
+    pub fn activate(&mut self, u: UnitIdx, forced_target: UnitIdx) -> bool {
+        self.activating += 1;
+        let again = self.run_activation(u, forced_target);
+        self.activating -= 1;
+        again
+    }
+
+    fn run_activation(&mut self, u: UnitIdx, forced_target: UnitIdx) -> bool {
         let i = u.i();
         if !self.u.alive[i] || !self.u.has_ability[i] {
-            return;
+            return false;
         }
         let card_id = self.u.card[i];
         let catalog = self.catalog;
         let card = catalog.card(card_id);
         self.u.activations[i] += 1;
+        // 800.31c, 900.17a: only Haywire held now may fire at the close.
+        let haywire_at_start = self.u.haywire[i];
 
-        // Activation start: target selection.
-        let target = if forced_target.is_none() {
-            self.pick_primary_target(u)
-        } else {
+        // Activation start: target selection, the Feral roll first (800.23b);
+        // 900.21e: a Relentless unit never misfires, whatever it holds.
+        let target = if !forced_target.is_none() {
             Some(forced_target)
+        } else if self.u.feral[i] > 0
+            && !self.u.relentless[i]
+            && let Some(pick) = self.feral_misfire(u)
+        {
+            pick
+        } else {
+            self.pick_primary_target(u)
         };
         let Some(target) = target else {
             // 900.40e: no living target, the whole attack is skipped.
             self.emit(EventKind::NoTarget, u, UnitIdx::NONE, 0, 0, "900.40e");
-            return;
+            return false;
         };
         self.u.last_target[i] = target;
         if self.log.enabled {
             self.emit(EventKind::Activate, u, target, self.power(u), 0, "300.3");
+        }
+        // 800.38a: the whole Interest debt, after the target is chosen and
+        // before anything else; 800.38d: the activation goes on regardless.
+        if self.u.interest[i] > 0 {
+            self.pay_interest(u);
         }
         // 800.47b: a Penny may mint Stock at the activation-start step.
         if self.u.kind[i] == CardKind::Penny && self.rng.chance_percent(self.rules.penny.stock_mint_chance_percent) {
@@ -163,13 +184,17 @@ impl Engine<'_> {
             && !self.pay_bloodletting(u, cost, &mut ctx)
         {
             self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
-            return;
+            return false;
         }
         // 900.3a: immediate Tool packages resolve before anything of the
         // ally's own, armor setup hoisted at three levels (900.3c-900.3e).
         self.run_packages(PackageEvent::AllyActivated, Some(PackageTiming::Immediate), u, target);
         for op in catalog.ops(card.hoisted) {
             self.resolve_op(op, &mut ctx);
+        }
+        // 800.36a, 900.31b: Initiative, first activation only, before the hit.
+        if !card.initiative.is_empty() {
+            self.resolve_initiative(&mut ctx);
         }
         for op in catalog.ops(card.activation) {
             self.resolve_op(op, &mut ctx);
@@ -211,6 +236,8 @@ impl Engine<'_> {
         if self.wake_watch[side] != 0 {
             self.count_towards_wake(side, false, 1);
         }
+        self.close_activation(u, haywire_at_start);
+        self.cascade_roll(u)
     }
 
     /// 800.4b-800.4m: the first unit in reading order on the caster's side
@@ -267,6 +294,7 @@ impl Engine<'_> {
             Condition::TargetMaimed => on_target(&|i| self.u.maim[i] > 0),
             Condition::TargetFrozen => on_target(&|i| self.u.freeze_ms[i] > 0),
             Condition::Ignited => self.ignited(ctx.actor),
+            Condition::TargetNegativeStatus => on_target(&|i| self.has_negative_status(UnitIdx(i as u8))),
         }
     }
 
@@ -449,6 +477,9 @@ impl Engine<'_> {
         }
         let mut targets = UnitList::default();
         self.select(op, ctx, &mut targets);
+        if op.effect == Effect::Shock {
+            self.open_shock_resolution();
+        }
         if op.effect == Effect::Shatter {
             for &t in targets.as_slice() {
                 ctx.shattered_ms += self.shatter(source, t);
@@ -472,7 +503,12 @@ impl Engine<'_> {
             Effect::Harvest => self.harvest(actor, amount, op.scope == Scope::SelfUnit),
             Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount),
             Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount),
-            _ => self.apply_effect(op, source, target, amount),
+            _ => {
+                if op.effect == Effect::Shock {
+                    self.open_shock_resolution();
+                }
+                self.apply_effect(op, source, target, amount)
+            }
         }
     }
 
@@ -502,6 +538,14 @@ impl Engine<'_> {
             Effect::Displace => self.displace(source, t),
             Effect::Dormant => self.apply_dormant(source, t, op.duration_ms),
             Effect::Kindle => self.kindle(source, t, amount),
+            Effect::Shock => self.shock(source, t),
+            Effect::Consecrate => self.consecrate(source, t, amount),
+            Effect::Interest => self.apply_interest(source, t, amount),
+            Effect::Haywire => self.apply_haywire(source, t, amount),
+            Effect::Overclock => self.apply_overclock(source, t, amount),
+            Effect::Feral => self.apply_feral(source, t, amount),
+            Effect::GrantRabid => self.grant_rabid(source, t),
+            Effect::PushInitiative => self.push_initiative(source, t),
             Effect::Maim => self.apply_maim(source, t, amount),
             Effect::Cull => {
                 self.try_cull(source, t);

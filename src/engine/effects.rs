@@ -48,7 +48,13 @@ impl Engine<'_> {
     }
 
     /// The gate plus Relentless for a blocked kind (800.56a, 900.10a).
-    fn passes_status_gate(&mut self, u: UnitIdx, source: UnitIdx, immunity: Immunity, rule: &'static str) -> bool {
+    pub(crate) fn passes_status_gate(
+        &mut self,
+        u: UnitIdx,
+        source: UnitIdx,
+        immunity: Immunity,
+        rule: &'static str,
+    ) -> bool {
         if !self.passes_recipient_gate(u, source, rule) {
             return false;
         }
@@ -844,6 +850,67 @@ impl Engine<'_> {
         self.touch_clock(u);
         self.emit(EventKind::Shattered, u, source, removed, 0, "800.62b");
         removed
+    }
+
+    /// Interest stacks, no timer (800.38a); Relentless refuses them (800.38f).
+    pub fn apply_interest(&mut self, source: UnitIdx, u: UnitIdx, stacks: i32) {
+        if stacks <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.38f") {
+            return;
+        }
+        let i = u.i();
+        // A bound of ours: the debt is paid a stack at a time.
+        self.u.interest[i] = self.u.interest[i]
+            .saturating_add(stacks)
+            .min(self.rules.interest.max_stacks);
+        self.emit(
+            EventKind::InterestApplied,
+            u,
+            source,
+            stacks,
+            self.u.interest[i],
+            "800.38a",
+        );
+    }
+
+    /// Pays `u`'s whole Interest debt (800.38a-800.38e): the stacks go first;
+    /// a Relentless debtor then pays nothing (800.38e). Otherwise each stack
+    /// takes 1 Vitality, Power, Speed or Armor at even odds (800.38b); the
+    /// Vitality is a cost that lowers the maximum too (800.38c) and may kill
+    /// (800.38d). The debtor's enemies' `interest_paid` lines follow, lethal
+    /// payment or not (800.38g).
+    pub fn pay_interest(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let debt = std::mem::take(&mut self.u.interest[i]);
+        if self.u.relentless[i] {
+            self.emit(
+                EventKind::Refused,
+                u,
+                UnitIdx::NONE,
+                debt,
+                Refusal::Relentless as i32,
+                "800.38e",
+            );
+            return;
+        }
+        let mut parts = [0i32; 4];
+        for _ in 0..debt {
+            parts[self.rng.below(4) as usize] += 1;
+        }
+        let [vitality, power, speed, armor] = parts;
+        self.u.power_bonus[i] = self.u.power_bonus[i].saturating_sub(power);
+        self.u.speed_bonus[i] = self.u.speed_bonus[i].saturating_sub(speed);
+        self.u.armor_bonus[i] = self.u.armor_bonus[i].saturating_sub(armor);
+        // Speed changes the charge rate.
+        self.touch_clock(u);
+        self.emit(EventKind::InterestPaid, u, UnitIdx::NONE, debt, vitality, "800.38b");
+        if vitality > 0 {
+            self.u.max_vitality[i] = (self.u.max_vitality[i] - vitality).max(0);
+            self.lose_vitality(u, vitality, UnitIdx::NONE, false);
+        }
+        let enemies = self.side_order[self.u.side[i].other().index()];
+        for &e in enemies.as_slice() {
+            self.dispatch(e, Trigger::InterestPaid, u);
+        }
     }
 
     /// Relentless for the rest of the battle (800.56g).

@@ -117,6 +117,34 @@ event_kinds! {
     BloodlettingPaid = "bloodletting_paid",
     AbilityAborted = "ability_aborted",
     StockMinted = "stock_minted",
+    /// A Shock forced `unit` to activate; `amount` is the forced depth (800.64b).
+    Shocked = "shocked",
+    /// A Shock thawed `amount` ms of `unit`'s Freeze; `detail` the Freeze left (800.64a).
+    ShockThawed = "shock_thawed",
+    /// `amount` Haywire stacks added, `detail` the stacks after.
+    HaywireApplied = "haywire_applied",
+    /// `unit` spent a Haywire stack after its activation; `detail` the stacks left (800.31b).
+    HaywireFired = "haywire_fired",
+    /// `amount` Overclock stacks added, `detail` the stacks after.
+    OverclockApplied = "overclock_applied",
+    /// `unit` blew out: `amount` Overclock stacks lost, `detail` the chance in percent (800.45d).
+    Blowout = "blowout",
+    /// `amount` Feral stacks added, `detail` the stacks after.
+    FeralApplied = "feral_applied",
+    /// `unit`'s activation misfired at `other` (800.23a).
+    Misfire = "misfire",
+    /// `unit`'s Cascade succeeded; `amount` is the chain's depth after it (800.9a).
+    Cascade = "cascade",
+    /// `unit`'s Initiative clauses resolved on `other`; `amount` 0 for the
+    /// first pass, then each repeat's number (800.36a, 800.36c).
+    Initiative = "initiative",
+    RabidGranted = "rabid_granted",
+    /// `amount` Interest stacks added, `detail` the debt after.
+    InterestApplied = "interest_applied",
+    /// `unit` paid a debt of `amount` stacks, `detail` of them in Vitality (800.38b).
+    InterestPaid = "interest_paid",
+    /// `amount` Consecrate stacks added (Exalt included), `detail` the stacks after.
+    Consecrated = "consecrated",
     /// Overtime damage about to be dealt; `amount` is N x N.
     Overtime = "overtime",
     Death = "death",
@@ -137,10 +165,18 @@ pub enum Refusal {
     NotTool = 8,
     /// A boss is immune to the effect (800.3e).
     Boss = 9,
+    /// A Stunned unit cannot activate, so a Shock cannot force it (800.68a).
+    Stunned = 10,
+    /// Already Shocked in this Shock resolution (800.64e).
+    AlreadyShocked = 11,
+    /// Nested forced activations reached their depth (800.64e).
+    ShockDepth = 12,
+    /// The unit has no ability to activate (800.64f).
+    NoAbility = 13,
 }
 
 impl Refusal {
-    pub const ALL: [Refusal; 9] = [
+    pub const ALL: [Refusal; 13] = [
         Refusal::Dead,
         Refusal::Entrapped,
         Refusal::Dormant,
@@ -150,6 +186,10 @@ impl Refusal {
         Refusal::NotEnemy,
         Refusal::NotTool,
         Refusal::Boss,
+        Refusal::Stunned,
+        Refusal::AlreadyShocked,
+        Refusal::ShockDepth,
+        Refusal::NoAbility,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -162,6 +202,10 @@ impl Refusal {
             Refusal::NotEnemy => "not_an_enemy",
             Refusal::NotTool => "not_a_tool",
             Refusal::Boss => "boss",
+            Refusal::Stunned => "stunned",
+            Refusal::AlreadyShocked => "already_shocked",
+            Refusal::ShockDepth => "shock_depth",
+            Refusal::NoAbility => "no_ability",
         }
     }
     pub fn from_code(code: i32) -> Option<Refusal> {

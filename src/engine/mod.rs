@@ -4,6 +4,7 @@
 //! and again.
 
 mod activation;
+mod chains;
 mod damage;
 mod effects;
 pub mod events;
@@ -520,6 +521,21 @@ unit_columns! {
     relentless: bool = false,
     feast: bool = false,
     rabid: bool = false,
+    /// Haywire stacks (800.31a).
+    haywire: i32 = 0,
+    /// Overclock stacks (800.45a); no cap of their own (800.45c).
+    overclock: i32 = 0,
+    /// Feral stacks (800.23a).
+    feral: i32 = 0,
+    cascade: bool = false,
+    /// Cascade re-triggers in the running chain (800.9c).
+    cascade_depth: i32 = 0,
+    /// The unit's Initiative clauses have resolved this battle (800.36a).
+    initiative_done: bool = false,
+    /// Repeats this unit grants its adjacent allies' Initiative (800.36c).
+    initiative_repeats: i32 = 0,
+    /// Never the pick of an ally's Feral misfire (800.23c).
+    ally_damage_immune: bool = false,
     has_ability: bool = false,
     max_vitality: i32 = 0,
     vitality: i32 = 0,
@@ -555,6 +571,10 @@ unit_columns! {
     fury: bool = false,
     brute: bool = false,
     lucid_power: bool = false,
+    /// Interest debt in stacks (800.38a).
+    interest: i32 = 0,
+    /// Consecrate stacks (800.10a), projected onto adjacent allies.
+    consecrate: i32 = 0,
     /// Kindled stacks (800.39a); no cap (800.39b).
     kindled: i32 = 0,
     /// Grants Fury to adjacent allies while Ignited (800.35c).
@@ -784,6 +804,9 @@ pub struct Engine<'c> {
     /// Some unit of the side carries an Ignited Fury aura, so Power reads
     /// check for it (800.35c); other fights skip the scan.
     fury_aura_possible: [bool; 2],
+    /// Some unit of the side holds Consecrate, so Power reads look for it
+    /// (800.10a); other fights skip the scan.
+    consecrate_possible: [bool; 2],
     /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
     /// all units, found by `next_event_ms`: `resolve_due` skips a pass
     /// whose first event is later than now.
@@ -808,6 +831,19 @@ pub struct Engine<'c> {
     rank: [u8; MAX_UNITS],
     /// Nesting depth of passive reactions (900.38e).
     depth: u8,
+    /// Nesting depth of forced activations (800.64e).
+    forced_depth: u8,
+    /// Activations running, nested (a Shock inside an activation).
+    activating: u8,
+    /// Units Shocked in the running Shock resolution (800.64e), one bit each.
+    shocked: u64,
+    /// Supercharge units that fired in the running chain (800.69c).
+    supercharged: u64,
+    /// Per side, some unit listens to its allies' activations (Supercharge,
+    /// Poach), so the follow-up step scans the side; other fights skip it.
+    hears_activations: [bool; 2],
+    /// Per side, some unit grants Initiative repeats (800.36c).
+    grants_initiative: [bool; 2],
     outcome: Option<Outcome>,
 }
 
@@ -837,6 +873,7 @@ impl<'c> Engine<'c> {
             standing: [0; 2],
             wake_watch: [0; 2],
             fury_aura_possible: [false; 2],
+            consecrate_possible: [false; 2],
             expiry_next_ms: NEVER,
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
@@ -845,6 +882,12 @@ impl<'c> Engine<'c> {
             due_ranks: 0,
             rank: [0; MAX_UNITS],
             depth: 0,
+            forced_depth: 0,
+            activating: 0,
+            shocked: 0,
+            supercharged: 0,
+            hears_activations: [false; 2],
+            grants_initiative: [false; 2],
             outcome: None,
         }
     }
@@ -872,11 +915,18 @@ impl<'c> Engine<'c> {
         self.standing = [0; 2];
         self.wake_watch = [0; 2];
         self.fury_aura_possible = [false; 2];
+        self.consecrate_possible = [false; 2];
         self.clock_stale = u64::MAX;
         self.timed = 0;
         self.due_ranks = 0;
         self.order_stale = false;
         self.depth = 0;
+        self.forced_depth = 0;
+        self.activating = 0;
+        self.shocked = 0;
+        self.supercharged = 0;
+        self.hears_activations = [false; 2];
+        self.grants_initiative = [false; 2];
         self.outcome = None;
     }
 
@@ -908,6 +958,8 @@ impl<'c> Engine<'c> {
         u.relentless[i] = card.keywords.has(crate::ability::KeywordName::Relentless);
         u.feast[i] = card.keywords.has(crate::ability::KeywordName::Feast);
         u.rabid[i] = card.keywords.has(crate::ability::KeywordName::Rabid);
+        u.cascade[i] = card.keywords.has(crate::ability::KeywordName::Cascade);
+        u.ally_damage_immune[i] = card.keywords.has(crate::ability::KeywordName::AllyDamageImmune);
         u.has_ability[i] = card.has_ability() && !card.kind.is_object();
         // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
         let vit = match card.kind {
@@ -958,6 +1010,7 @@ impl<'c> Engine<'c> {
         u.damage_cap[i] = eval(kw.amount(crate::ability::KeywordName::DamageCap));
         u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
         u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
+        u.initiative_repeats[i] = eval(kw.amount(crate::ability::KeywordName::InitiativeRepeats));
         Some(idx)
     }
 
@@ -997,6 +1050,10 @@ impl<'c> Engine<'c> {
                 self.wake_watch[side] |= 1 << i;
             }
             self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
+            let listens = self.facts[usize::from(self.u.card[i].0)].listens;
+            self.hears_activations[side] |=
+                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
+            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
         }
         self.emit(
             EventKind::BattleStart,
@@ -1487,7 +1544,7 @@ impl<'c> Engine<'c> {
             let i = u.i();
             if self.u.charge[i] >= threshold && self.is_charging(u) {
                 self.set_charge(u, self.u.charge[i] - threshold);
-                self.activate(u, UnitIdx::NONE);
+                self.activate_chain(u, UnitIdx::NONE);
                 self.check_end();
             }
         }
@@ -1637,7 +1694,8 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// Effective Power: printed, plus gains, less Dread (800.17a), plus Fury's
+    /// Effective Power: printed, plus gains, less Dread (800.17a), plus
+    /// adjacent allies' Consecrate (800.10a), plus Fury's
     /// 1 per 2 Focus (800.28a); Brute then takes 33% (800.7a). Never below 0.
     /// Then doubled while Lucid for a card that says so (800.41c), and
     /// halved while Blind (800.3a), in that order (800.3b).
@@ -1649,8 +1707,12 @@ impl<'c> Engine<'c> {
         let mut p = damage::clamp_i32(
             i64::from(self.line(u).power) + i64::from(self.u.power_bonus[i]) + i64::from(self.insured(u, 0))
                 - i64::from(self.u.dread[i]) * i64::from(r.dread.power_per_stack)
-                + i64::from(self.u.kindled[i]) * i64::from(r.kindled.power_per_stack),
+                + i64::from(self.u.kindled[i]) * i64::from(r.kindled.power_per_stack)
+                + i64::from(self.u.overclock[i]) * i64::from(r.overclock.power_per_stack),
         );
+        if self.consecrate_possible[self.u.side[i].index()] {
+            p = p.saturating_add(self.consecrated(u));
+        }
         if self.u.fury[i] || (self.fury_aura_possible[self.u.side[i].index()] && self.fury_aura_reaches(u)) {
             p = p.saturating_add(self.focus(u).max(0) / r.fury.focus_per_power.max(1));
         }
@@ -1671,14 +1733,16 @@ impl<'c> Engine<'c> {
         p
     }
     /// Speed: printed, plus gains, less 1 per 2 Dread stacks (800.17a),
-    /// plus 1.5 per Kindled stack, the total rounded up (800.39a).
+    /// plus 1.5 per Kindled stack, the total rounded up (800.39a), plus 4
+    /// per Overclock stack (800.45a).
     pub fn speed(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let halves = i64::from(self.u.kindled[i]) * i64::from(self.rules.kindled.speed_halves_per_stack);
         damage::clamp_i32(
             i64::from(self.line(u).speed) + i64::from(self.u.speed_bonus[i]) + i64::from(self.insured(u, 1))
                 - i64::from(self.u.dread[i] / 2) * i64::from(self.rules.dread.speed_per_two_stacks)
-                + (halves + 1).div_euclid(2),
+                + (halves + 1).div_euclid(2)
+                + i64::from(self.u.overclock[i]) * i64::from(self.rules.overclock.speed_per_stack),
         )
     }
 
@@ -1686,6 +1750,46 @@ impl<'c> Engine<'c> {
     /// (800.35a, 800.35b).
     pub fn ignited(&self, u: UnitIdx) -> bool {
         self.u.kindled[u.i()] >= self.rules.kindled.ignited_at
+    }
+
+    /// Power that adjacent allies' Consecrate gives `u`: 1 per stack of
+    /// each living, awake neighbour, read from the board every time
+    /// (800.10a, 800.10b, 800.16c).
+    fn consecrated(&self, u: UnitIdx) -> i32 {
+        let (side, at) = (self.u.side[u.i()], self.u.rect[u.i()]);
+        let mut sum = 0i32;
+        for &c in self.side_order[side.index()].as_slice() {
+            let j = c.i();
+            if j != u.i()
+                && self.u.consecrate[j] > 0
+                && self.u.alive[j]
+                && !self.u.dormant[j]
+                && geometry::adjacent(at, self.u.rect[j])
+            {
+                sum = sum.saturating_add(self.u.consecrate[j]);
+            }
+        }
+        sum
+    }
+
+    /// Whether `u` has a negative status, Dread included (800.17e).
+    pub fn has_negative_status(&self, u: UnitIdx) -> bool {
+        let i = u.i();
+        let c = &self.u;
+        c.burn[i] > 0
+            || c.venom[i] > 0
+            || c.maim[i] > 0
+            || c.stun_ms[i] > 0
+            || c.freeze_ms[i] > 0
+            || c.blind_ms[i] > 0
+            || c.prismbreak_ms[i] > 0
+            || c.entrap_ms[i] > 0
+            || c.smash_ms[i] > 0
+            || c.crush[i].total() != 0
+            || c.haywire[i] > 0
+            || c.feral[i] > 0
+            || c.dread[i] > 0
+            || c.interest[i] > 0
     }
 
     /// Whether a living adjacent ally that is Ignited projects Fury onto
@@ -1703,14 +1807,15 @@ impl<'c> Engine<'c> {
                 && geometry::adjacent(at, self.u.rect[j])
         })
     }
-    /// Effective Armor: printed, plus gains, less Dread and running Crushes;
-    /// may be negative (800.12h).
+    /// Effective Armor: printed, plus gains, less Dread and running Crushes,
+    /// plus 1 per Overclock stack (800.45a); may be negative (800.12h).
     pub fn armor(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         damage::clamp_i32(
             i64::from(self.line(u).armor) + i64::from(self.u.armor_bonus[i]) + i64::from(self.insured(u, 2))
                 - i64::from(self.u.dread[i]) * i64::from(self.rules.dread.armor_per_stack)
-                - i64::from(self.u.crush[i].total()),
+                - i64::from(self.u.crush[i].total())
+                + i64::from(self.u.overclock[i]) * i64::from(self.rules.overclock.armor_per_stack),
         )
     }
     pub fn focus(&self, u: UnitIdx) -> i32 {

@@ -26,6 +26,9 @@ pub struct InitialState {
     pub entrap_ms: Option<i32>,
     pub prismbreak_ms: Option<i32>,
     pub charge: Option<i32>,
+    pub haywire: Option<i32>,
+    pub overclock: Option<i32>,
+    pub feral: Option<i32>,
     pub relentless: Option<bool>,
     pub dormant: Option<bool>,
 }
@@ -76,6 +79,9 @@ impl Engine<'_> {
         set(&mut c.entrap_ms, s.entrap_ms);
         set(&mut c.prismbreak_ms, s.prismbreak_ms);
         set(&mut c.charge, s.charge);
+        set(&mut c.haywire, s.haywire);
+        set(&mut c.overclock, s.overclock);
+        set(&mut c.feral, s.feral);
         // A status held at the start ticks one interval in (800.8b, 800.73a).
         if let Some(b) = s.burn.filter(|b| *b > 0) {
             c.burn[i] = b;
