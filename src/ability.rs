@@ -175,6 +175,8 @@ named_enum! {
         Feral = "feral",
         /// Rabid for the rest of the battle (800.55e).
         GrantRabid = "grant_rabid",
+        /// Everlasting for the rest of the battle (800.20d).
+        GrantEverlasting = "grant_everlasting",
         /// Interest stacks: a debt with no timer, paid whole at the start of
         /// the debtor's next activation, 1 Vitality, Power, Speed or Armor
         /// a stack at even odds (800.38a, 800.38b).
@@ -218,6 +220,7 @@ impl Effect {
                 | Effect::Shock
                 | Effect::GrantRabid
                 | Effect::PushInitiative
+                | Effect::GrantEverlasting
         )
     }
     /// Effects whose clause may name a duration.
@@ -383,6 +386,13 @@ named_enum! {
         /// Supercharge: an adjacent ally finished an activation; at most once
         /// per unit per chain (800.69a-800.69c). The other unit is that ally.
         Supercharge = "supercharge",
+        /// This unit came back by spending a Vessel (800.49, 900.28h).
+        VesselRevived = "vessel_revived",
+        /// This unit came back by Everlasting (800.20a, 900.28h).
+        EverlastingRevived = "everlasting_revived",
+        /// An ally came back, by either revival (900.28h); the other unit is
+        /// that ally.
+        AllyRevived = "ally_revived",
         /// An enemy paid its Interest (800.38g), lethal or not; the other
         /// unit is the debtor.
         InterestPaid = "interest_paid",
@@ -431,6 +441,13 @@ named_enum! {
         /// Adjacent allies' Initiative clauses resolve this many more times
         /// on their first activation (800.36c).
         InitiativeRepeats = "initiative_repeats",
+        /// Revives at full Vitality 10 s after each death, while combat runs
+        /// (800.20a).
+        Everlasting = "everlasting",
+        /// Starts the battle with one Vessel, spent at death to revive at
+        /// once; Vessel Points earned by the side's Dread and Freeze form
+        /// more, up to two (800.49).
+        Phylactery = "phylactery",
         /// Immune to ally damage: never the pick of an ally's Feral misfire
         /// (800.23c).
         AllyDamageImmune = "ally_damage_immune",
@@ -454,6 +471,8 @@ impl KeywordName {
                 | KeywordName::IgnitedFuryAura
                 | KeywordName::Cascade
                 | KeywordName::AllyDamageImmune
+                | KeywordName::Everlasting
+                | KeywordName::Phylactery
         )
     }
 }

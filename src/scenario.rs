@@ -148,6 +148,10 @@ fields! {
     Feral = "feral", false,
     Consecrate = "consecrate", false,
     Interest = "interest", false,
+    Vessels = "vessels", false,
+    VesselPoints = "vessel_points", false,
+    ReviveMs = "revive_ms", false,
+    Deaths = "deaths", false,
     CascadeDepth = "cascade_depth", false,
     Column = "column", false,
     Row = "row", false,
@@ -162,6 +166,7 @@ fields! {
     Alive = "alive", true,
     Dormant = "dormant", true,
     Rabid = "rabid", true,
+    Everlasting = "everlasting", true,
 }
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
@@ -194,6 +199,10 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Feral => n(c.feral[i]),
         Field::Consecrate => n(c.consecrate[i]),
         Field::Interest => n(c.interest[i]),
+        Field::Vessels => n(c.vessels[i]),
+        Field::VesselPoints => n(c.vessel_points[i]),
+        Field::ReviveMs => n(c.revive_ms[i]),
+        Field::Deaths => n(c.deaths[i] as i32),
         Field::CascadeDepth => n(c.cascade_depth[i]),
         Field::Column => n(i32::from(c.rect[i].column)),
         Field::Row => n(i32::from(c.rect[i].row)),
@@ -208,6 +217,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Alive => Want::Flag(c.alive[i]),
         Field::Dormant => Want::Flag(c.dormant[i]),
         Field::Rabid => Want::Flag(c.rabid[i]),
+        Field::Everlasting => Want::Flag(c.everlasting[i]),
     }
 }
 

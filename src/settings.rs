@@ -86,6 +86,8 @@ rules_settings! {
     overclock: OverclockRules { power_per_stack, armor_per_stack, speed_per_stack, blowout_percent_per_stack, blowout_stun_ms }
     feral: FeralRules { cap, misfire_percent_per_stack }
     interest: InterestRules { max_stacks }
+    everlasting: EverlastingRules { delay_ms }
+    phylactery: PhylacteryRules { starting_vessels, max_vessels, points_per_vessel, raw_per_dread_stack, raw_per_frozen_unit, full_band_raw, half_band_raw }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
     fury: FuryRules { focus_per_power }
@@ -142,6 +144,8 @@ impl Rules {
         positive("fury.focus_per_power", self.fury.focus_per_power);
         positive("limits.events_per_fight", self.limits.events_per_fight);
         positive("haywire.stun_ms", self.haywire.stun_ms);
+        positive("everlasting.delay_ms", self.everlasting.delay_ms);
+        positive("phylactery.points_per_vessel", self.phylactery.points_per_vessel);
         positive("overclock.blowout_stun_ms", self.overclock.blowout_stun_ms);
         for (key, v) in [
             ("cascade.chance_percent", self.cascade.chance_percent),
@@ -162,6 +166,12 @@ impl Rules {
             ("shock.thaw_ms", self.shock.thaw_ms),
             ("feral.cap", self.feral.cap),
             ("interest.max_stacks", self.interest.max_stacks),
+            ("phylactery.starting_vessels", self.phylactery.starting_vessels),
+            ("phylactery.max_vessels", self.phylactery.max_vessels),
+            ("phylactery.raw_per_dread_stack", self.phylactery.raw_per_dread_stack),
+            ("phylactery.raw_per_frozen_unit", self.phylactery.raw_per_frozen_unit),
+            ("phylactery.full_band_raw", self.phylactery.full_band_raw),
+            ("phylactery.half_band_raw", self.phylactery.half_band_raw),
         ] {
             if v < 0 {
                 bad.push((key, format!("must not be negative, found {v}")));
@@ -223,6 +233,12 @@ impl Rules {
             bad.push((
                 "fleeting.decay_percent_per_tick",
                 "a whole number of ticks must take the whole buff: a divisor of 100".to_string(),
+            ));
+        }
+        if self.phylactery.starting_vessels > self.phylactery.max_vessels {
+            bad.push((
+                "phylactery.starting_vessels",
+                "must not exceed phylactery.max_vessels".to_string(),
             ));
         }
         if self.roost.tick_minimum > self.roost.tick_cap {

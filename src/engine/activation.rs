@@ -117,9 +117,14 @@ impl Engine<'_> {
     /// Runs one activation of `u`, natural or forced, and returns whether
     /// its Cascade succeeded, so that it activates again (800.9a). A
     /// `forced_target` overrides the pick (used by scenarios).
+    #[inline]
     pub fn activate(&mut self, u: UnitIdx, forced_target: UnitIdx) -> bool {
         self.activating += 1;
+        // 800.49e: one activation and its whole trigger tree is one batch;
+        // a nested one joins it.
+        self.open_batch();
         let again = self.run_activation(u, forced_target);
+        self.close_batch();
         self.activating -= 1;
         again
     }
@@ -540,6 +545,7 @@ impl Engine<'_> {
             Effect::Kindle => self.kindle(source, t, amount),
             Effect::Shock => self.shock(source, t),
             Effect::Consecrate => self.consecrate(source, t, amount),
+            Effect::GrantEverlasting => self.grant_everlasting(source, t),
             Effect::Interest => self.apply_interest(source, t, amount),
             Effect::Haywire => self.apply_haywire(source, t, amount),
             Effect::Overclock => self.apply_overclock(source, t, amount),
@@ -654,7 +660,14 @@ impl Engine<'_> {
     fn resolve_passives(&mut self, u: UnitIdx, card: crate::catalog::CardId, trigger: Trigger, other: UnitIdx) {
         let catalog = self.catalog;
         self.depth += 1;
+        let deaths = self.u.deaths[u.i()];
         for p in catalog.passives_of(card) {
+            // 800.42g, 900.8c: a unit that dies while its lines resolve
+            // resolves no more of them (nor does it once a Vessel has
+            // brought it back: that is a new incarnation).
+            if !self.u.alive[u.i()] || self.u.deaths[u.i()] != deaths {
+                break;
+            }
             if p.trigger != trigger {
                 continue;
             }

@@ -16,6 +16,7 @@ use crate::ability::{CardKind, Trigger};
 impl Engine<'_> {
     /// A natural activation (its charge already spent) and the Cascade
     /// re-triggers it sets off, as one chain (800.9a, 800.69c).
+    #[inline]
     pub fn activate_chain(&mut self, u: UnitIdx, forced_target: UnitIdx) {
         if self.activating == 0 {
             self.supercharged = 0;
@@ -24,17 +25,6 @@ impl Engine<'_> {
         while again {
             again = self.activate(u, UnitIdx::NONE);
         }
-    }
-
-    /// Whether `u` could activate now: living, with an ability, and neither
-    /// Stunned (800.68a), Entrapped (800.19a) nor Dormant (800.16d).
-    pub(crate) fn can_activate(&self, u: UnitIdx) -> bool {
-        let i = u.i();
-        self.u.alive[i]
-            && self.u.has_ability[i]
-            && self.u.stun_ms[i] == 0
-            && self.u.entrap_ms[i] == 0
-            && !self.u.dormant[i]
     }
 
     /// Shock (800.64): a Frozen recipient loses up to 3 s of Freeze and
@@ -133,15 +123,17 @@ impl Engine<'_> {
 
     /// The Cascade roll at the close of an activation (800.9a-800.9e).
     /// Returns whether the unit activates again.
+    #[inline]
     pub(crate) fn cascade_roll(&mut self, u: UnitIdx) -> bool {
         let i = u.i();
         if !self.u.cascade[i] {
             return false;
         }
         // 800.9d, 800.9e: dead or Entrapped, no Cascade; the depth resets.
-        // A Stunned or Dormant unit cannot activate either (800.68a, 800.16d).
+        // A Stunned or Dormant unit cannot activate either (800.68a,
+        // 800.16d): exactly the units that cannot charge.
         // 800.9c: past 7 re-triggers the chain ends, and with it its depth.
-        if !self.can_activate(u) || self.u.cascade_depth[i] >= self.rules.cascade.max_retriggers {
+        if !self.is_charging(u) || self.u.cascade_depth[i] >= self.rules.cascade.max_retriggers {
             self.u.cascade_depth[i] = 0;
             return false;
         }
@@ -180,6 +172,7 @@ impl Engine<'_> {
     /// blowout, Haywire, then the allies' Supercharge and Poach (800.69b).
     /// `haywire_at_start` is the Haywire held when the activation began
     /// (800.31c, 900.17a).
+    #[inline]
     pub(crate) fn close_activation(&mut self, u: UnitIdx, haywire_at_start: i32) {
         let i = u.i();
         // 800.45b, 900.39a: rolled after every effect the activation

@@ -403,10 +403,25 @@ impl Engine<'_> {
     /// 2 per point and is consumed at ceil(prevented / 2) (800.43b, 800.43c,
     /// 900.14b). Returns the Vitality restored.
     pub fn recover(&mut self, u: UnitIdx, amount: i32, source: UnitIdx) -> i32 {
-        let i = u.i();
         if amount <= 0 || !self.passes_recipient_gate(u, source, "800.43e") {
             return 0;
         }
+        self.restore(u, amount, source)
+    }
+
+    /// A tick of a heal over time already running (Roost, Hallow): it goes
+    /// on while the unit is Entrapped or Dormant (900.18c, 800.16b,
+    /// 800.19b); only a dead unit stops it.
+    pub fn recover_over_time(&mut self, u: UnitIdx, amount: i32) -> i32 {
+        if amount <= 0 || !self.u.alive[u.i()] || self.u.kind[u.i()].is_object() {
+            return 0;
+        }
+        self.restore(u, amount, u)
+    }
+
+    /// Recovery past its gate: the cap, then Maim.
+    fn restore(&mut self, u: UnitIdx, amount: i32, source: UnitIdx) -> i32 {
+        let i = u.i();
         let eligible = amount.min(self.u.max_vitality[i] - self.u.vitality[i]);
         if eligible <= 0 {
             return 0;
@@ -468,6 +483,8 @@ impl Engine<'_> {
         if !self.u.alive[i] {
             return;
         }
+        // 800.49e: one death and everything it fires is one batch.
+        self.open_batch();
         self.u.alive[i] = false;
         self.touch_clock(u);
         if self.is_combatant(u) {
@@ -494,6 +511,10 @@ impl Engine<'_> {
         // 800.71c: Tools of the other side hear an enemy dying.
         if self.u.kind[i] != crate::ability::CardKind::Tool {
             self.run_packages(crate::ability::PackageEvent::EnemyDied, None, u, killer);
+        }
+        self.close_batch();
+        if self.u.everlasting[i] || self.u.phylactery[i] {
+            self.after_death(u);
         }
     }
 }

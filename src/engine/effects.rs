@@ -412,6 +412,9 @@ impl Engine<'_> {
         self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
         self.touch_clock(u);
         self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
+        if self.vessels_possible {
+            self.score_freeze(source, u);
+        }
     }
 
     /// Displace: `u` exchanges positions with a viable adjacent unit of its
@@ -528,7 +531,7 @@ impl Engine<'_> {
                 break;
             }
             self.emit(EventKind::HallowTick, u, u, heal, decay, "800.29a");
-            self.recover(u, heal, u);
+            self.recover_over_time(u, heal);
         }
     }
 
@@ -636,7 +639,7 @@ impl Engine<'_> {
         let heal = self.u.roost[i].clamp(r.tick_minimum, r.tick_cap);
         self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
         self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
-        self.recover(u, heal, u);
+        self.recover_over_time(u, heal);
     }
 
     /// Blind lasts 3 s and each reapplication adds a flat 2 s (800.3a,
@@ -696,18 +699,15 @@ impl Engine<'_> {
         if !self.passes_status_gate(u, source, Immunity::Ignored, "800.19d") {
             return;
         }
-        // 800.19e: a card's per-tier Entrap ladder overrides the applied
-        // duration.
-        let ladder = if source.is_none() {
-            None
-        } else {
-            let s = source.i();
-            self.catalog
-                .card(self.u.card[s])
-                .entrap_ms
-                .get(usize::from(self.u.tier[s]).saturating_sub(1))
-                .copied()
-        };
+        // 800.19e, 900.18f: the recipient's card may declare a per-tier
+        // Entrap ladder, which overrides the applied duration on that unit.
+        let r = u.i();
+        let ladder = self
+            .catalog
+            .card(self.u.card[r])
+            .entrap_ms
+            .get(usize::from(self.u.tier[r]).saturating_sub(1))
+            .copied();
         let d = match ladder {
             Some(ms) => ms,
             None if duration_ms > 0 => duration_ms,
@@ -762,6 +762,9 @@ impl Engine<'_> {
         self.u.dread[i] = self.u.dread[i].saturating_add(stacks);
         self.touch_clock(u);
         self.emit(EventKind::DreadApplied, u, source, stacks, self.u.dread[i], "800.17a");
+        if self.vessels_possible {
+            self.score_dread(source, stacks);
+        }
     }
 
     /// Harvest (800.30): takes up to `stacks` Dread from allies holding it,

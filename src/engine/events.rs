@@ -143,6 +143,17 @@ event_kinds! {
     InterestApplied = "interest_applied",
     /// `unit` paid a debt of `amount` stacks, `detail` of them in Vitality (800.38b).
     InterestPaid = "interest_paid",
+    EverlastingGranted = "everlasting_granted",
+    /// `unit` came back with `amount` Vitality; `detail` 0 by a Vessel, 1 by
+    /// Everlasting (500.9).
+    Revived = "revived",
+    /// `unit` spent a Vessel at its death; `amount` the Vessels left (800.49i).
+    VesselSpent = "vessel_spent",
+    /// `unit` earned `amount` Vessel Points from a batch; `detail` its
+    /// progress after (800.49d).
+    VesselPoints = "vessel_points",
+    /// `unit` formed a Vessel; `amount` the Vessels held after (900.27f).
+    VesselFormed = "vessel_formed",
     /// `amount` Consecrate stacks added (Exalt included), `detail` the stacks after.
     Consecrated = "consecrated",
     /// Overtime damage about to be dealt; `amount` is N x N.

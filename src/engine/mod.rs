@@ -9,6 +9,7 @@ mod damage;
 mod effects;
 pub mod events;
 pub mod geometry;
+mod revival;
 pub mod rng;
 mod state;
 mod tools;
@@ -571,6 +572,15 @@ unit_columns! {
     fury: bool = false,
     brute: bool = false,
     lucid_power: bool = false,
+    everlasting: bool = false,
+    /// An Everlasting revival is counting down (800.20a, 800.20b).
+    revive_armed: bool = false,
+    /// Milliseconds until the Everlasting revival.
+    revive_ms: i32 = 0,
+    phylactery: bool = false,
+    /// Vessels held (800.49a) and points towards the next (900.27f).
+    vessels: i32 = 0,
+    vessel_points: i32 = 0,
     /// Interest debt in stacks (800.38a).
     interest: i32 = 0,
     /// Consecrate stacks (800.10a), projected onto adjacent allies.
@@ -844,6 +854,14 @@ pub struct Engine<'c> {
     hears_activations: [bool; 2],
     /// Per side, some unit grants Initiative repeats (800.36c).
     grants_initiative: [bool; 2],
+    /// Some unit of the fight has Phylactery, so Dread and Freeze are
+    /// scored for Vessel Points (800.49c); other fights skip it.
+    vessels_possible: bool,
+    /// Nesting of open Vessel-Point batches (800.49e); each side's raw
+    /// score and the units it Froze in the open batch (900.27a).
+    batch_depth: u8,
+    batch_raw: [i32; 2],
+    batch_frozen: [u64; 2],
     outcome: Option<Outcome>,
 }
 
@@ -888,6 +906,10 @@ impl<'c> Engine<'c> {
             supercharged: 0,
             hears_activations: [false; 2],
             grants_initiative: [false; 2],
+            vessels_possible: false,
+            batch_depth: 0,
+            batch_raw: [0; 2],
+            batch_frozen: [0; 2],
             outcome: None,
         }
     }
@@ -927,6 +949,10 @@ impl<'c> Engine<'c> {
         self.supercharged = 0;
         self.hears_activations = [false; 2];
         self.grants_initiative = [false; 2];
+        self.vessels_possible = false;
+        self.batch_depth = 0;
+        self.batch_raw = [0; 2];
+        self.batch_frozen = [0; 2];
         self.outcome = None;
     }
 
@@ -936,8 +962,16 @@ impl<'c> Engine<'c> {
             return None;
         }
         let idx = UnitIdx(self.u.count as u8);
-        let i = idx.i();
         self.u.count += 1;
+        self.build_unit(idx, side, p);
+        Some(idx)
+    }
+
+    /// Builds one unit for the battle from its card, as placement and a
+    /// revival (500.9) both do: every column from the card at `p.tier`,
+    /// full Vitality, nothing gained or suffered yet.
+    fn build_unit(&mut self, idx: UnitIdx, side: Side, p: Placement) {
+        let i = idx.i();
         let card = self.catalog.card(p.card);
         let tier = p.tier.clamp(1, card.tiers().max(1));
         let line = card.at_tier(tier);
@@ -1011,7 +1045,14 @@ impl<'c> Engine<'c> {
         u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
         u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
         u.initiative_repeats[i] = eval(kw.amount(crate::ability::KeywordName::InitiativeRepeats));
-        Some(idx)
+        u.everlasting[i] = kw.has(crate::ability::KeywordName::Everlasting);
+        u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
+        // 800.49b: the starting Vessel comes with the unit, not from a
+        // battle-start effect.
+        if u.phylactery[i] {
+            u.vessels[i] = self.rules.phylactery.starting_vessels;
+            self.vessels_possible = true;
+        }
     }
 
     /// Sets up a fight: both boards placed, the tie-break side drawn, the
@@ -1076,6 +1117,8 @@ impl<'c> Engine<'c> {
                 }
             }
         }
+        // 800.49e: the battle-start pass is one Vessel-Point batch.
+        self.open_batch();
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
             if self.u.kind[u.i()] == CardKind::Tool {
@@ -1088,6 +1131,7 @@ impl<'c> Engine<'c> {
                 );
             }
         }
+        self.close_batch();
         self.destroy_worn_tools(Side::Left);
         self.destroy_worn_tools(Side::Right);
         self.check_end();
@@ -1213,11 +1257,12 @@ impl<'c> Engine<'c> {
             reason: EndReason::Timeout,
             end_ms: self.now,
         };
+        self.clear_revivals();
         self.emit(
             EventKind::FightEnd,
             UnitIdx::NONE,
             UnitIdx::NONE,
-            0,
+            -1,
             EndReason::Timeout as i32,
             "900.42d",
         );
@@ -1322,6 +1367,16 @@ impl<'c> Engine<'c> {
     /// A unit's clock from its columns.
     fn clock_of(&self, i: usize) -> UnitClock {
         if !self.u.alive[i] {
+            // 800.20b: the Everlasting countdown runs only while dead.
+            if self.u.revive_armed[i] {
+                let at = self.now.saturating_add(self.u.revive_ms[i]);
+                return UnitClock {
+                    next: at,
+                    expiry: at,
+                    timed: true,
+                    ..UnitClock::STOPPED
+                };
+            }
             return UnitClock::STOPPED;
         }
         let now = self.now;
@@ -1476,6 +1531,7 @@ impl<'c> Engine<'c> {
             }
             tick(&mut self.u.smash_ms[i]);
             tick(&mut self.u.dormant_ms[i]);
+            tick(&mut self.u.revive_ms[i]);
             // A status ending changes what the unit does next (charging,
             // Freeze's pause, Smash's expiry).
             if ended {
@@ -1552,6 +1608,9 @@ impl<'c> Engine<'c> {
 
     fn expire_timers(&mut self, u: UnitIdx) {
         let i = u.i();
+        if self.u.revive_armed[i] && self.u.revive_ms[i] == 0 {
+            self.everlasting_due(u);
+        }
         if self.u.entrapped[i] && self.u.entrap_ms[i] == 0 {
             // 800.19f: released; the unit charges again from the next step,
             // with the charge it had.
@@ -1644,6 +1703,7 @@ impl<'c> Engine<'c> {
             reason,
             end_ms: self.now,
         });
+        self.clear_revivals();
         self.emit(
             EventKind::FightEnd,
             UnitIdx::NONE,
@@ -1652,6 +1712,14 @@ impl<'c> Engine<'c> {
             reason as i32,
             "300.3",
         );
+    }
+
+    /// 800.20b: a countdown still running when combat ends is cleared.
+    fn clear_revivals(&mut self) {
+        for i in self.u.indices() {
+            self.u.revive_armed[i] = false;
+            self.u.revive_ms[i] = 0;
+        }
     }
 
     #[inline]
