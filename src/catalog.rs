@@ -184,6 +184,8 @@ pub struct Card {
     /// The card's Entrap duration at each tier, tier 1 first, overriding
     /// the applied duration (800.19e); empty when the card has none.
     pub entrap_ms: Vec<i32>,
+    /// A boss's Stagger meter size, 0 for none (800.66b).
+    pub stagger: i32,
 }
 
 /// A wake condition (800.16f): combat time, or a count of events caused by

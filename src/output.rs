@@ -223,6 +223,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::RabidGranted => format!("{unit} becomes Rabid"),
         EventKind::InterestApplied => format!("{unit} owes {a} more Interest, {d} in all"),
         EventKind::InterestPaid => format!("{unit} pays {a} Interest, {d} of it in Vitality"),
+        EventKind::Staggered => format!("{unit} is Staggered by {other}"),
         EventKind::EverlastingGranted => format!("{unit} becomes Everlasting"),
         EventKind::Revived if d == 0 => format!("{unit} revives by a Vessel at {a} Vitality"),
         EventKind::Revived => format!("{unit} revives by Everlasting at {a} Vitality"),

@@ -87,6 +87,7 @@ rules_settings! {
     feral: FeralRules { cap, misfire_percent_per_stack }
     interest: InterestRules { max_stacks }
     everlasting: EverlastingRules { delay_ms }
+    stagger: StaggerRules { stun_ms }
     phylactery: PhylacteryRules { starting_vessels, max_vessels, points_per_vessel, raw_per_dread_stack, raw_per_frozen_unit, full_band_raw, half_band_raw }
     exalt: ExaltRules { percent_per_stack }
     dread: DreadRules { power_per_stack, armor_per_stack, speed_per_two_stacks }
@@ -145,6 +146,7 @@ impl Rules {
         positive("limits.events_per_fight", self.limits.events_per_fight);
         positive("haywire.stun_ms", self.haywire.stun_ms);
         positive("everlasting.delay_ms", self.everlasting.delay_ms);
+        positive("stagger.stun_ms", self.stagger.stun_ms);
         positive("phylactery.points_per_vessel", self.phylactery.points_per_vessel);
         positive("overclock.blowout_stun_ms", self.overclock.blowout_stun_ms);
         for (key, v) in [

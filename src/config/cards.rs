@@ -362,6 +362,20 @@ impl CatalogBuilder {
                 _ => unreachable!("exactly one is set"),
             })
         });
+        let stagger = match &def.stagger {
+            Some(size) => {
+                let n = *size.get_ref();
+                if def.kind != CardKind::Boss || !(1..=10_000).contains(&n) {
+                    bad.push(diag(
+                        Some(size.span()),
+                        format!("{key}.stagger"),
+                        "a Stagger meter is a boss's, 1..=10000 qualifying hits (800.66a, 800.66b)".into(),
+                    ));
+                }
+                n
+            }
+            None => 0,
+        };
         let entrap_ms = match &def.entrap_ms {
             Some(ladder) => {
                 let tiers = stats.len();
@@ -423,6 +437,7 @@ impl CatalogBuilder {
             permanent: def.kind == CardKind::Tool && def.durability.is_none(),
             wake,
             entrap_ms,
+            stagger,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(

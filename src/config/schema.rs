@@ -74,6 +74,9 @@ pub struct CardDef {
     /// A wake condition: the card starts every battle Dormant (800.16f).
     #[serde(default)]
     pub wake: Option<Spanned<WakeDef>>,
+    /// A boss's Stagger meter: qualifying hits that Stun it (800.66b).
+    #[serde(default)]
+    pub stagger: Option<Spanned<i32>>,
 }
 
 /// When a Dormant card wakes: exactly one condition (800.16f).

@@ -144,6 +144,54 @@ impl ArmorShares {
 impl Engine<'_> {
     /// Deals one damage instance from `source` (or none) to `target`.
     pub fn deal_damage(&mut self, source: UnitIdx, target: UnitIdx, amount: i32, kind: DamageKind) -> DamageReport {
+        let report = self.resolve_instance(source, target, amount, kind);
+        if self.u.stagger_size[target.i()] > 0 {
+            self.score_stagger(source, target, kind, &report);
+        }
+        report
+    }
+
+    /// Stagger (800.66): a direct hit from an enemy unit that removed
+    /// Shield or Vitality and did not kill advances the meter by exactly 1,
+    /// whatever it took (800.66a, 800.66c-800.66e); damage over time,
+    /// retaliation and overtime never do. A full meter empties and Stuns
+    /// the boss for 2 s over its immunity (800.66f).
+    fn score_stagger(&mut self, source: UnitIdx, boss: UnitIdx, kind: DamageKind, report: &DamageReport) {
+        let b = boss.i();
+        let direct = matches!(kind, DamageKind::Hit | DamageKind::Ability);
+        if !direct || source.is_none() || !self.is_enemy(source, boss) || report.killed || !report.removed_something() {
+            return;
+        }
+        self.u.stagger[b] += 1;
+        if self.u.stagger[b] < self.u.stagger_size[b] {
+            return;
+        }
+        self.u.stagger[b] = 0;
+        self.emit(
+            EventKind::Staggered,
+            boss,
+            source,
+            self.rules.stagger.stun_ms,
+            0,
+            "800.66f",
+        );
+        // The recipient gate still stands; only the immunity is overridden.
+        if self.passes_recipient_gate(boss, source, "800.66f") {
+            self.u.stun_ms[b] = self.rules.stagger.stun_ms;
+            self.touch_clock(boss);
+            self.emit(
+                EventKind::Stunned,
+                boss,
+                source,
+                self.rules.stagger.stun_ms,
+                0,
+                "800.66f",
+            );
+        }
+    }
+
+    /// One damage instance, start to end (500.1).
+    fn resolve_instance(&mut self, source: UnitIdx, target: UnitIdx, amount: i32, kind: DamageKind) -> DamageReport {
         let mut report = DamageReport::default();
         let t = target.i();
         if !self.u.alive[t] || self.u.kind[t].is_object() {

@@ -144,6 +144,8 @@ event_kinds! {
     /// `unit` paid a debt of `amount` stacks, `detail` of them in Vitality (800.38b).
     InterestPaid = "interest_paid",
     EverlastingGranted = "everlasting_granted",
+    /// The boss's Stagger meter filled; `amount` the Stun that follows (800.66f).
+    Staggered = "staggered",
     /// `unit` came back with `amount` Vitality; `detail` 0 by a Vessel, 1 by
     /// Everlasting (500.9).
     Revived = "revived",

@@ -581,6 +581,9 @@ unit_columns! {
     /// Vessels held (800.49a) and points towards the next (900.27f).
     vessels: i32 = 0,
     vessel_points: i32 = 0,
+    /// A boss's Stagger meter size (800.66b) and progress (800.66a).
+    stagger_size: i32 = 0,
+    stagger: i32 = 0,
     /// Interest debt in stacks (800.38a).
     interest: i32 = 0,
     /// Consecrate stacks (800.10a), projected onto adjacent allies.
@@ -1046,6 +1049,7 @@ impl<'c> Engine<'c> {
         u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
         u.initiative_repeats[i] = eval(kw.amount(crate::ability::KeywordName::InitiativeRepeats));
         u.everlasting[i] = kw.has(crate::ability::KeywordName::Everlasting);
+        u.stagger_size[i] = card.stagger;
         u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
         // 800.49b: the starting Vessel comes with the unit, not from a
         // battle-start effect.
