@@ -177,6 +177,9 @@ named_enum! {
         GrantRabid = "grant_rabid",
         /// Everlasting for the rest of the battle (800.20d).
         GrantEverlasting = "grant_everlasting",
+        /// Relentless suppressed for the rest of the battle: the unit is
+        /// treated as not having it, and later grants are refused (800.56g).
+        SuppressRelentless = "suppress_relentless",
         /// Interest stacks: a debt with no timer, paid whole at the start of
         /// the debtor's next activation, 1 Vitality, Power, Speed or Armor
         /// a stack at even odds (800.38a, 800.38b).
@@ -221,6 +224,7 @@ impl Effect {
                 | Effect::GrantRabid
                 | Effect::PushInitiative
                 | Effect::GrantEverlasting
+                | Effect::SuppressRelentless
         )
     }
     /// Effects whose clause may name a duration.
@@ -396,6 +400,12 @@ named_enum! {
         /// An enemy paid its Interest (800.38g), lethal or not; the other
         /// unit is the debtor.
         InterestPaid = "interest_paid",
+        /// This unit's Feast restored Vitality (800.22f); `P% restored`
+        /// reads how much.
+        Feasted = "feasted",
+        /// This unit paid a Bloodletting cost and lost Vitality (800.4i);
+        /// the other unit is the caster.
+        BloodlettingPaid = "bloodletting_paid",
         /// Poach: an allied non-Scrip combat unit finished an activation,
         /// wherever it stands (800.51a-800.51c). The other unit is that ally.
         Poach = "poach",
@@ -497,6 +507,9 @@ pub enum Amount {
     /// `P% current_damage`: a share of the hit as accumulated so far, base
     /// Power plus bonus damage (900.7e).
     CurrentDamagePercent(i32),
+    /// `P% restored`: a share of the Vitality the Feast that set off a
+    /// `feasted` line actually restored (800.22f); 0 elsewhere.
+    RestoredPercent(i32),
 }
 
 impl Amount {

@@ -186,6 +186,19 @@ pub struct Card {
     pub entrap_ms: Vec<i32>,
     /// A boss's Stagger meter size, 0 for none (800.66b).
     pub stagger: i32,
+    /// A boss's phases in order (800.48a); each phase is a card of its own
+    /// (key `BOSS#phaseN`), never placed on a board.
+    pub phases: Vec<Phase>,
+    /// This card is a phase of the boss with this id.
+    pub phase_of: Option<CardId>,
+}
+
+/// One phase of a boss (800.48a).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Phase {
+    /// Vitality at or below this percent of the maximum starts it.
+    pub below_percent: i32,
+    pub card: CardId,
 }
 
 /// A wake condition (800.16f): combat time, or a count of events caused by

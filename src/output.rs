@@ -186,6 +186,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::DreadRemoved => format!("{other} harvests {a} Dread from {unit}, {d} left"),
         EventKind::Repossessed => format!("{other} repossesses {a} Armor from {unit}, Armor {d}"),
         EventKind::RelentlessGranted => format!("{unit} becomes Relentless"),
+        EventKind::RelentlessSuppressed => format!("{unit}'s Relentless is suppressed for the battle"),
         EventKind::PackageResolved => format!("{unit} resolves a package for {other}, Durability {a}"),
         EventKind::Repaired => format!("{unit} is repaired by {a}, Durability {d}"),
         EventKind::StatChanged => {
@@ -223,6 +224,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::RabidGranted => format!("{unit} becomes Rabid"),
         EventKind::InterestApplied => format!("{unit} owes {a} more Interest, {d} in all"),
         EventKind::InterestPaid => format!("{unit} pays {a} Interest, {d} of it in Vitality"),
+        EventKind::PhaseChanged => format!("{unit} enters phase {a} at {d} Vitality"),
         EventKind::Staggered => format!("{unit} is Staggered by {other}"),
         EventKind::EverlastingGranted => format!("{unit} becomes Everlasting"),
         EventKind::Revived if d == 0 => format!("{unit} revives by a Vessel at {a} Vitality"),

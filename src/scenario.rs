@@ -168,6 +168,7 @@ fields! {
     Dormant = "dormant", true,
     Rabid = "rabid", true,
     Everlasting = "everlasting", true,
+    Relentless = "relentless", true,
 }
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
@@ -220,6 +221,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Dormant => Want::Flag(c.dormant[i]),
         Field::Rabid => Want::Flag(c.rabid[i]),
         Field::Everlasting => Want::Flag(c.everlasting[i]),
+        Field::Relentless => Want::Flag(c.relentless[i]),
     }
 }
 

@@ -71,6 +71,43 @@ fn card_file_errors_name_line_key_and_suggestion() {
         "card[0].wake",
         &["exactly one of", "800.16f"],
     );
+    // 800.66b: a Stagger meter is a boss's.
+    check_cards(
+        &GOOD_CARD.replace("focus = [20, 20]", "focus = [20, 20]\nstagger = 5"),
+        12,
+        "card[0].stagger",
+        &["boss", "800.66b"],
+    );
+    // 800.48a: phases are a boss's, thresholds fall, and a phase is checked
+    // like a card, its diagnostics under its own key.
+    let boss = GOOD_CARD.replace("kind = \"combat\"", "kind = \"boss\"");
+    check_cards(
+        &GOOD_CARD.replace(
+            "focus = [20, 20]",
+            "focus = [20, 20]\nphases = [{ below_percent = 50 }]",
+        ),
+        12,
+        "card[0].phases[0]",
+        &["only a boss", "800.48a"],
+    );
+    check_cards(
+        &boss.replace(
+            "focus = [20, 20]",
+            "focus = [20, 20]\nphases = [{ below_percent = 50 }, { below_percent = 60 }]",
+        ),
+        12,
+        "card[0].phases[1].below_percent",
+        &["1..=49", "800.48e"],
+    );
+    check_cards(
+        &boss.replace(
+            "focus = [20, 20]",
+            "focus = [20, 20]\nphases = [{ below_percent = 50, ability = [{ effect = \"stnu\", duration_ms = 10 }] }]",
+        ),
+        12,
+        "card[0].phases[0].ability[0].effect",
+        &["did you mean `stun`?"],
+    );
     // 800.25a: only a stat gain can be Fleeting.
     check_cards(
         &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", fleeting = true"),
@@ -135,7 +172,33 @@ fn card_file_errors_name_line_key_and_suggestion() {
     check_cards("[[card\nid = 1", 1, "", &["cards.toml:1:"]);
 }
 
-const BOARD_CATALOG: &str = GOOD_CARD;
+const BOARD_CATALOG: &str = concat!(
+    r#"
+[[card]]
+id = "crab"
+name = "Crab"
+kind = "combat"
+footprint = "2x2"
+vitality = [90, 110]
+power = [20, 30]
+speed = [0, 5]
+armor = [5, 10]
+focus = [20, 20]
+ability = [{ effect = "maim", amount = "9 x tier", lane = "post_damage" }]
+"#,
+    r#"
+[[card]]
+id = "titan"
+name = "Titan"
+kind = "boss"
+vitality = [500]
+power = [20]
+speed = [0]
+armor = [5]
+focus = [20]
+phases = [{ below_percent = 50, power = [40] }]
+"#
+);
 
 fn check_board(text: &str, line: usize, key: &str, fragments: &[&str]) {
     let mut b = CatalogBuilder::new();
@@ -155,6 +218,13 @@ fn check_board(text: &str, line: usize, key: &str, fragments: &[&str]) {
 fn board_errors_name_line_key_and_suggestion() {
     let unit =
         |card: &str, tier: i64, cell: &str| format!("[[unit]]\ncard = \"{card}\"\ntier = {tier}\ncell = {cell}\n");
+    // 800.48a: a boss's phase is installed by the boss, never placed.
+    check_board(
+        &unit("titan#phase1", 1, "[0, 0]"),
+        2,
+        "unit[0].card",
+        &["is a phase of `titan`", "800.48a"],
+    );
     check_board(
         &unit("carb", 1, "[0, 0]"),
         2,

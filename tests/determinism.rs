@@ -56,6 +56,10 @@ fn random_board(catalog: &Catalog, rules: &Rules, rng: &mut FightRng) -> BoardSp
     for _ in 0..12 {
         let card = CardId(rng.below(catalog.cards.len() as u32) as u16);
         let c = catalog.card(card);
+        // A boss's phase is installed by the boss, never placed (800.48a).
+        if c.phase_of.is_some() {
+            continue;
+        }
         let size = i32::from(c.footprint.side());
         if size > rules.board.columns || size > rules.board.rows {
             continue;
@@ -94,13 +98,16 @@ fn random_boards_keep_invariants_and_end_by_the_cap() {
         let l = random_board(&c, &rules, &mut boards_rng);
         let r = random_board(&c, &rules, &mut boards_rng);
         let o = e.fight(&l, &r, FightRng::for_fight(seed, 0));
-        // 500.4: the dead never act: no activation of a unit after its
-        // death (the event log holds every event of a fight this size).
+        // 500.4: the dead never act: no activation of a unit between its
+        // death and a revival (the event log holds every event of a fight
+        // this size).
         assert_eq!(e.log.dropped, 0, "seed {seed}: the log overflowed");
         let mut dead = 0u64;
         for ev in &e.log.events {
             match ev.kind {
                 EventKind::Death => dead |= 1 << ev.unit.i(),
+                // 500.9: a revived unit is alive again and may act.
+                EventKind::Revived => dead &= !(1 << ev.unit.i()),
                 EventKind::Activate => {
                     assert_eq!(
                         dead & (1 << ev.unit.i()),

@@ -125,6 +125,21 @@ pub(super) fn lookup_card(
     bad: &mut Vec<Diagnostic>,
 ) -> Option<CardId> {
     let found = catalog.find(name.get_ref());
+    if let Some(boss) = found.and_then(|c| catalog.card(c).phase_of) {
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            Some(name.span()),
+            key,
+            format!(
+                "`{}` is a phase of `{}`, not a card of its own: place `{}` (800.48a)",
+                name.get_ref(),
+                catalog.card(boss).key,
+                catalog.card(boss).key
+            ),
+        ));
+        return None;
+    }
     if found.is_none() {
         let names: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
         bad.push(Diagnostic::at(

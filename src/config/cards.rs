@@ -376,6 +376,7 @@ impl CatalogBuilder {
             }
             None => 0,
         };
+        let phases = self.lower_phases(src, key, &id, &name, def, &mut bad);
         let entrap_ms = match &def.entrap_ms {
             Some(ladder) => {
                 let tiers = stats.len();
@@ -438,6 +439,8 @@ impl CatalogBuilder {
             wake,
             entrap_ms,
             stagger,
+            phases,
+            phase_of: None,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(
@@ -447,7 +450,98 @@ impl CatalogBuilder {
             )]);
         }
         self.seen.insert(id, src.file.to_path_buf());
-        Ok(CardId((self.catalog.cards.len() - 1) as u16))
+        let me = CardId((self.catalog.cards.len() - 1) as u16);
+        let phases: Vec<CardId> = self.catalog.cards[usize::from(me.0)]
+            .phases
+            .iter()
+            .map(|p| p.card)
+            .collect();
+        for phase in phases {
+            self.catalog.cards[usize::from(phase.0)].phase_of = Some(me);
+        }
+        Ok(me)
+    }
+}
+
+impl CatalogBuilder {
+    /// A boss's phases (800.48a), each lowered as a card of its own from
+    /// the boss card with the phase's fields in place: same checks, same
+    /// diagnostics, under `KEY.phases[N]`. Thresholds fall strictly, each
+    /// 1..=99 percent.
+    fn lower_phases(
+        &mut self,
+        src: &Source,
+        key: &str,
+        id: &str,
+        name: &str,
+        def: &CardDef,
+        bad: &mut Vec<Diagnostic>,
+    ) -> Vec<crate::catalog::Phase> {
+        let diag =
+            |span: Option<std::ops::Range<usize>>, k: String, m: String| Diagnostic::at(src.file, src.text, span, k, m);
+        let mut out = Vec::new();
+        let mut above = 100;
+        for (n, phase) in def.phases.iter().enumerate() {
+            let pk = format!("{key}.phases[{n}]");
+            let p = phase.get_ref();
+            if def.kind != CardKind::Boss {
+                bad.push(diag(
+                    Some(phase.span()),
+                    pk.clone(),
+                    "only a boss has phases (800.48a)".into(),
+                ));
+                continue;
+            }
+            let at = *p.below_percent.get_ref();
+            if !(1..above).contains(&at) {
+                bad.push(diag(
+                    Some(p.below_percent.span()),
+                    format!("{pk}.below_percent"),
+                    format!("a phase threshold is a percent of maximum Vitality below the one before it: 1..={} (800.48a, 800.48e)", above - 1),
+                ));
+                continue;
+            }
+            above = at;
+            let mut card = def.clone();
+            card.id = None;
+            card.name = Some(format!("{name} (phase {})", n + 1));
+            card.phases = Vec::new();
+            card.wake = None;
+            card.stagger = None;
+            if let Some(t) = &p.tribe {
+                card.tribe = Some(t.clone());
+            }
+            for (field, value) in [
+                (&mut card.power, &p.power),
+                (&mut card.speed, &p.speed),
+                (&mut card.armor, &p.armor),
+                (&mut card.focus, &p.focus),
+            ] {
+                if value.is_some() {
+                    field.clone_from(value);
+                }
+            }
+            if let Some(k) = &p.keywords {
+                card.keywords = k.clone();
+            }
+            if p.base_hit.is_some() {
+                card.base_hit = p.base_hit;
+            }
+            if let Some(a) = &p.ability {
+                card.ability = a.clone();
+            }
+            if let Some(l) = &p.passive {
+                card.passive = l.clone();
+            }
+            match self.add_card(src, &pk, &card, Some(&format!("{id}#phase{}", n + 1))) {
+                Ok(phase_card) => out.push(crate::catalog::Phase {
+                    below_percent: at,
+                    card: phase_card,
+                }),
+                Err(mut d) => bad.append(&mut d),
+            }
+        }
+        out
     }
 }
 

@@ -22,7 +22,7 @@ pub struct CardFile {
 }
 
 /// One card as a designer writes it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CardDef {
     /// Required in card files; a scenario's inline card takes the unit's name.
@@ -77,6 +77,37 @@ pub struct CardDef {
     /// A boss's Stagger meter: qualifying hits that Stun it (800.66b).
     #[serde(default)]
     pub stagger: Option<Spanned<i32>>,
+    /// A boss's phases, in order (800.48).
+    #[serde(default)]
+    pub phases: Vec<Spanned<PhaseDef>>,
+}
+
+/// A boss's next phase (800.48a): a Vitality threshold and the loadout that
+/// replaces the current one there; what it leaves out, it keeps from the
+/// boss card.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseDef {
+    /// The phase starts when Vitality falls to this percent of the maximum.
+    pub below_percent: Spanned<i32>,
+    #[serde(default)]
+    pub tribe: Option<String>,
+    #[serde(default)]
+    pub power: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub speed: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub armor: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub focus: Option<Spanned<Vec<i32>>>,
+    #[serde(default)]
+    pub keywords: Option<Vec<Spanned<KeywordDef>>>,
+    #[serde(default)]
+    pub base_hit: Option<bool>,
+    #[serde(default)]
+    pub ability: Option<Vec<Spanned<ClauseDef>>>,
+    #[serde(default)]
+    pub passive: Option<Vec<Spanned<PassiveDef>>>,
 }
 
 /// When a Dormant card wakes: exactly one condition (800.16f).
@@ -269,9 +300,13 @@ impl Amount {
                 "power" => Ok(Amount::PowerPercent(pct)),
                 "cost_paid" => Ok(Amount::CostPaidPercent(pct)),
                 "current_damage" => Ok(Amount::CurrentDamagePercent(pct)),
+                "restored" => Ok(Amount::RestoredPercent(pct)),
                 other => Err(format!(
-                    "unknown share `{other}` in amount `{t}`; expected `power`, `cost_paid` or `current_damage`{}",
-                    crate::config::diagnostics::suggestion(other, &["power", "cost_paid", "current_damage"])
+                    "unknown share `{other}` in amount `{t}`; expected `power`, `cost_paid`, `current_damage` or `restored`{}",
+                    crate::config::diagnostics::suggestion(
+                        other,
+                        &["power", "cost_paid", "current_damage", "restored"]
+                    )
                 )),
             };
         }
@@ -296,7 +331,7 @@ impl Amount {
         }
         int(t).map(Amount::Const).map_err(|_| {
             format!(
-                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage` or `burn_power`"
+                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage`, `P% restored` or `burn_power`"
             )
         })
     }

@@ -273,8 +273,13 @@ impl Engine<'_> {
         // 800.4g: clamped to what the payer has; logged before a death it causes.
         let paid = cost.min(self.u.vitality[payer.i()]);
         self.emit(EventKind::BloodlettingPaid, payer, caster, paid, cost, "800.4f");
-        self.lose_vitality(payer, paid, UnitIdx::NONE, false);
+        let lost = self.lose_vitality(payer, paid, UnitIdx::NONE, false);
         ctx.cost_paid = paid;
+        // 800.4i: the payment fires only this channel, and only when the
+        // payer lost Vitality (a payer it killed hears nothing, 900.8c).
+        if lost > 0 {
+            self.dispatch(payer, Trigger::BloodlettingPaid, caster);
+        }
         paid > 0
     }
 
@@ -327,6 +332,9 @@ impl Engine<'_> {
             Amount::CostPaidPercent(_) => 0,
             // 900.7e: the running total of the hit, base Power plus bonus so far.
             Amount::CurrentDamagePercent(p) => (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1),
+            // 800.22f: what was actually restored; nothing restored, nothing.
+            Amount::RestoredPercent(p) if ctx.restored > 0 => super::damage::percent_of(ctx.restored, p).max(1),
+            Amount::RestoredPercent(_) => 0,
         }
     }
 
@@ -546,6 +554,7 @@ impl Engine<'_> {
             Effect::Shock => self.shock(source, t),
             Effect::Consecrate => self.consecrate(source, t, amount),
             Effect::GrantEverlasting => self.grant_everlasting(source, t),
+            Effect::SuppressRelentless => self.suppress_relentless(source, t),
             Effect::Interest => self.apply_interest(source, t, amount),
             Effect::Haywire => self.apply_haywire(source, t, amount),
             Effect::Overclock => self.apply_overclock(source, t, amount),
@@ -640,6 +649,13 @@ impl Engine<'_> {
     /// nesting cut off at the configured depth (900.38e).
     #[inline]
     pub fn dispatch(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx) {
+        self.dispatch_with(u, trigger, other, 0);
+    }
+
+    /// `dispatch` for an event that carries an amount the lines may read
+    /// (`P% restored`, 800.22f).
+    #[inline]
+    pub fn dispatch_with(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx, restored: i32) {
         // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
         // passives contribute nothing (an Entrapped unit still hears, 800.19g).
         if u.is_none() || !self.u.alive[u.i()] || self.u.dormant[u.i()] {
@@ -651,13 +667,20 @@ impl Engine<'_> {
         {
             return;
         }
-        self.resolve_passives(u, card, trigger, other);
+        self.resolve_passives(u, card, trigger, other, restored);
     }
 
     /// The body of `dispatch`, kept out of line so the common case (nobody
     /// listens) is a few tests at the call site.
     #[inline(never)]
-    fn resolve_passives(&mut self, u: UnitIdx, card: crate::catalog::CardId, trigger: Trigger, other: UnitIdx) {
+    fn resolve_passives(
+        &mut self,
+        u: UnitIdx,
+        card: crate::catalog::CardId,
+        trigger: Trigger,
+        other: UnitIdx,
+        restored: i32,
+    ) {
         let catalog = self.catalog;
         self.depth += 1;
         let deaths = self.u.deaths[u.i()];
@@ -672,6 +695,7 @@ impl Engine<'_> {
                 continue;
             }
             let mut ctx = ActCtx::new(u, other, other);
+            ctx.restored = restored;
             self.resolve_op(&p.op, &mut ctx);
         }
         self.depth -= 1;

@@ -145,8 +145,12 @@ impl Engine<'_> {
     /// Deals one damage instance from `source` (or none) to `target`.
     pub fn deal_damage(&mut self, source: UnitIdx, target: UnitIdx, amount: i32, kind: DamageKind) -> DamageReport {
         let report = self.resolve_instance(source, target, amount, kind);
+        // 800.66g: the meter scores first and the phase change keeps it.
         if self.u.stagger_size[target.i()] > 0 {
             self.score_stagger(source, target, kind, &report);
+        }
+        if self.u.phase_at[target.i()] > 0 {
+            self.check_phases(target);
         }
         report
     }
@@ -421,6 +425,11 @@ impl Engine<'_> {
         let amount = percent_of(landed, f.percent).max(f.minimum);
         let restored = self.recover(source, amount, source);
         self.emit(EventKind::Feast, source, UnitIdx::NONE, restored, amount, "800.22a");
+        // 800.22f: lines that convert Feast read what it restored; a Feast
+        // at full Vitality restores nothing and sets off nothing.
+        if restored > 0 {
+            self.dispatch_with(source, Trigger::Feasted, UnitIdx::NONE, restored);
+        }
     }
 
     /// A Vitality loss that is not a damage instance: Armor, Insurance and
@@ -443,6 +452,8 @@ impl Engine<'_> {
         }
         if self.u.vitality[i] <= 0 {
             self.kill(u, by, "500.8");
+        } else if self.u.phase_at[i] > 0 {
+            self.check_phases(u);
         }
         lost
     }

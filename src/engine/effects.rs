@@ -921,8 +921,25 @@ impl Engine<'_> {
         if !self.passes_recipient_gate(u, source, "800.56g") {
             return;
         }
+        // 800.56g: a later grant is refused, not queued.
+        if self.u.relentless_suppressed[u.i()] {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::Suppressed as i32, "800.56g");
+            return;
+        }
         self.u.relentless[u.i()] = true;
         self.emit(EventKind::RelentlessGranted, u, source, 0, 0, "800.56g");
+    }
+
+    /// Suppresses Relentless for the rest of the battle (800.56g): the
+    /// unit is treated as not having it, innate or granted, through death
+    /// and revival (800.56h).
+    pub fn suppress_relentless(&mut self, source: UnitIdx, u: UnitIdx) {
+        if !self.passes_recipient_gate(u, source, "800.56g") {
+            return;
+        }
+        self.u.relentless_suppressed[u.i()] = true;
+        self.u.relentless[u.i()] = false;
+        self.emit(EventKind::RelentlessSuppressed, u, source, 0, 0, "800.56g");
     }
 
     /// Repair restores a Tool's Durability directly, up to its ladder, and

@@ -96,6 +96,7 @@ event_kinds! {
     /// `unit` lost `amount` Armor to `other`.
     Repossessed = "repossessed",
     RelentlessGranted = "relentless_granted",
+    RelentlessSuppressed = "relentless_suppressed",
     /// A Tool's package resolved; `other` is the unit the event was about,
     /// `amount` the Durability left.
     PackageResolved = "package_resolved",
@@ -144,6 +145,8 @@ event_kinds! {
     /// `unit` paid a debt of `amount` stacks, `detail` of them in Vitality (800.38b).
     InterestPaid = "interest_paid",
     EverlastingGranted = "everlasting_granted",
+    /// A boss installed its phase number `amount` at `detail` Vitality (800.48a).
+    PhaseChanged = "phase_changed",
     /// The boss's Stagger meter filled; `amount` the Stun that follows (800.66f).
     Staggered = "staggered",
     /// `unit` came back with `amount` Vitality; `detail` 0 by a Vessel, 1 by
@@ -186,10 +189,12 @@ pub enum Refusal {
     ShockDepth = 12,
     /// The unit has no ability to activate (800.64f).
     NoAbility = 13,
+    /// Relentless is suppressed for the battle (800.56g).
+    Suppressed = 14,
 }
 
 impl Refusal {
-    pub const ALL: [Refusal; 13] = [
+    pub const ALL: [Refusal; 14] = [
         Refusal::Dead,
         Refusal::Entrapped,
         Refusal::Dormant,
@@ -203,6 +208,7 @@ impl Refusal {
         Refusal::AlreadyShocked,
         Refusal::ShockDepth,
         Refusal::NoAbility,
+        Refusal::Suppressed,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -219,6 +225,7 @@ impl Refusal {
             Refusal::AlreadyShocked => "already_shocked",
             Refusal::ShockDepth => "shock_depth",
             Refusal::NoAbility => "no_ability",
+            Refusal::Suppressed => "suppressed",
         }
     }
     pub fn from_code(code: i32) -> Option<Refusal> {

@@ -520,6 +520,9 @@ unit_columns! {
     /// requirement (800.16g).
     wake_progress: i32 = 0,
     relentless: bool = false,
+    /// Relentless suppressed for the battle, through death and revival
+    /// (800.56g, 800.56h).
+    relentless_suppressed: bool = false,
     feast: bool = false,
     rabid: bool = false,
     /// Haywire stacks (800.31a).
@@ -581,6 +584,13 @@ unit_columns! {
     /// Vessels held (800.49a) and points towards the next (900.27f).
     vessels: i32 = 0,
     vessel_points: i32 = 0,
+    /// The card the unit was placed as; `card` is the loadout in force,
+    /// which a boss's phase changes (800.48a).
+    printed: CardId = CardId(0),
+    /// Phases installed so far, and the Vitality percent of the next
+    /// threshold (0 when none is left).
+    phase: u8 = 0,
+    phase_at: i32 = 0,
     /// A boss's Stagger meter size (800.66b) and progress (800.66a).
     stagger_size: i32 = 0,
     stagger: i32 = 0,
@@ -757,6 +767,9 @@ pub struct ActCtx {
     pub subject: UnitIdx,
     /// Freeze removed by a Shatter earlier in this resolution (800.62b).
     pub shattered_ms: i32,
+    /// What the event a passive line answers carried: the Vitality a Feast
+    /// restored (800.22f).
+    pub restored: i32,
 }
 
 impl ActCtx {
@@ -772,6 +785,7 @@ impl ActCtx {
             bloodlust_sample: None,
             subject,
             shattered_ms: 0,
+            restored: 0,
         }
     }
 }
@@ -980,24 +994,17 @@ impl<'c> Engine<'c> {
         let line = card.at_tier(tier);
         let u = &mut self.u;
         u.reset_unit(i);
-        u.card[i] = p.card;
+        u.printed[i] = p.card;
         u.side[i] = side;
         u.kind[i] = card.kind;
         u.native_tier[i] = tier;
         u.tier[i] = tier;
-        u.line[i] = line;
         u.rect[i] = Rect {
             column: p.column,
             row: p.row,
             size: card.footprint.side(),
         };
         u.alive[i] = true;
-        u.relentless[i] = card.keywords.has(crate::ability::KeywordName::Relentless);
-        u.feast[i] = card.keywords.has(crate::ability::KeywordName::Feast);
-        u.rabid[i] = card.keywords.has(crate::ability::KeywordName::Rabid);
-        u.cascade[i] = card.keywords.has(crate::ability::KeywordName::Cascade);
-        u.ally_damage_immune[i] = card.keywords.has(crate::ability::KeywordName::AllyDamageImmune);
-        u.has_ability[i] = card.has_ability() && !card.kind.is_object();
         // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
         let vit = match card.kind {
             CardKind::Tool => line.durability.max(1),
@@ -1007,10 +1014,6 @@ impl<'c> Engine<'c> {
         u.max_vitality[i] = vit;
         u.vitality[i] = vit;
         u.permanent[i] = card.permanent;
-        u.fury[i] = card.keywords.has(crate::ability::KeywordName::Fury);
-        u.brute[i] = card.keywords.has(crate::ability::KeywordName::Brute);
-        u.lucid_power[i] = card.keywords.has(crate::ability::KeywordName::LucidPower);
-        u.ignited_fury_aura[i] = card.keywords.has(crate::ability::KeywordName::IgnitedFuryAura);
         // 800.16f: a card with a wake condition starts every battle Dormant.
         if let Some(w) = card.wake {
             u.dormant[i] = true;
@@ -1020,9 +1023,36 @@ impl<'c> Engine<'c> {
                 u.dormant_ms[i] = ms;
             }
         }
-        u.no_burn_spread[i] = card.keywords.has(crate::ability::KeywordName::NoBurnSpread);
+        let kw = card.keywords;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
+        u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
+        u.stagger_size[i] = card.stagger;
+        u.phase_at[i] = card.phases.first().map_or(0, |ph| ph.below_percent);
+        u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
+        // 800.49b: the starting Vessel comes with the unit, not from a
+        // battle-start effect.
+        if u.phylactery[i] {
+            u.vessels[i] = self.rules.phylactery.starting_vessels;
+            self.vessels_possible = true;
+        }
+        self.install_loadout(idx, p.card);
+    }
+
+    /// Installs a card's loadout on a unit at its current tier: the card
+    /// itself (its ability and passive lines), the printed line, and every
+    /// column its keywords set. Placement does it once; a boss's phase
+    /// change does it again with the phase's card (800.48a), keeping what
+    /// was granted for the battle (Relentless, Rabid, Everlasting).
+    fn install_loadout(&mut self, idx: UnitIdx, card_id: CardId) {
+        use crate::ability::KeywordName as K;
+        let i = idx.i();
+        let card = self.catalog.card(card_id);
+        let tier = self.u.tier[i];
+        let kw = card.keywords;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
         let mut layer = [0; 4];
-        for passive in self.catalog.passives_of(p.card) {
+        for passive in self.catalog.passives_of(card_id) {
             if passive.trigger == Trigger::WhileInsured {
                 let amount = passive.op.amount.map_or(0, |a| keyword_amount(a, tier));
                 let slot = match passive.op.effect {
@@ -1035,27 +1065,67 @@ impl<'c> Engine<'c> {
             }
         }
         let u = &mut self.u;
+        u.card[i] = card_id;
+        u.line[i] = card.at_tier(tier);
+        u.has_ability[i] = card.has_ability() && !card.kind.is_object();
+        u.relentless[i] = (u.relentless[i] || kw.has(K::Relentless)) && !u.relentless_suppressed[i];
+        u.rabid[i] |= kw.has(K::Rabid);
+        u.everlasting[i] |= kw.has(K::Everlasting);
+        u.feast[i] = kw.has(K::Feast);
+        u.cascade[i] = kw.has(K::Cascade);
+        u.ally_damage_immune[i] = kw.has(K::AllyDamageImmune);
+        u.fury[i] = kw.has(K::Fury);
+        u.brute[i] = kw.has(K::Brute);
+        u.lucid_power[i] = kw.has(K::LucidPower);
+        u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
+        u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
         u.insured_layer[i] = layer;
-        let kw = card.keywords;
-        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
-        u.thorns[i] = eval(kw.amount(crate::ability::KeywordName::Thorns));
-        u.riposte[i] = eval(kw.amount(crate::ability::KeywordName::Riposte));
-        u.retort[i] = eval(kw.amount(crate::ability::KeywordName::Retort));
-        u.reflect[i] = eval(kw.amount(crate::ability::KeywordName::Reflect));
-        u.underwriting[i] = eval(kw.amount(crate::ability::KeywordName::Underwriting));
-        u.exalt[i] = eval(kw.amount(crate::ability::KeywordName::Exalt));
-        u.damage_cap[i] = eval(kw.amount(crate::ability::KeywordName::DamageCap));
-        u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
-        u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
-        u.initiative_repeats[i] = eval(kw.amount(crate::ability::KeywordName::InitiativeRepeats));
-        u.everlasting[i] = kw.has(crate::ability::KeywordName::Everlasting);
-        u.stagger_size[i] = card.stagger;
-        u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
-        // 800.49b: the starting Vessel comes with the unit, not from a
-        // battle-start effect.
-        if u.phylactery[i] {
-            u.vessels[i] = self.rules.phylactery.starting_vessels;
-            self.vessels_possible = true;
+        u.thorns[i] = eval(kw.amount(K::Thorns));
+        u.riposte[i] = eval(kw.amount(K::Riposte));
+        u.retort[i] = eval(kw.amount(K::Retort));
+        u.reflect[i] = eval(kw.amount(K::Reflect));
+        u.underwriting[i] = eval(kw.amount(K::Underwriting));
+        u.exalt[i] = eval(kw.amount(K::Exalt));
+        u.damage_cap[i] = eval(kw.amount(K::DamageCap));
+        u.initiative_repeats[i] = eval(kw.amount(K::InitiativeRepeats));
+    }
+
+    /// Phasebreak (800.48): every authored threshold the boss's Vitality
+    /// has reached, in order, installs the next phase's loadout (800.48a,
+    /// 800.48f); thresholds are one-way (800.48e). No heal, Stagger kept
+    /// (800.48b, 800.66g); the charge keeps its progress and fills at the
+    /// new Speed (800.48b); gains and losses on Focus and the other stats
+    /// are deltas and carry over (800.48c); the new card's keywords, Fury
+    /// included, count from the first read (800.48g).
+    pub(crate) fn check_phases(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let phases = &self.catalog.card(self.u.printed[i]).phases;
+        while self.u.alive[i] && usize::from(self.u.phase[i]) < phases.len() {
+            let next = phases[usize::from(self.u.phase[i])];
+            if i64::from(self.u.vitality[i]) * 100 > i64::from(self.u.max_vitality[i]) * i64::from(next.below_percent) {
+                break;
+            }
+            self.u.phase[i] += 1;
+            self.install_loadout(u, next.card);
+            self.u.phase_at[i] = phases
+                .get(usize::from(self.u.phase[i]))
+                .map_or(0, |ph| ph.below_percent);
+            let side = self.u.side[i].index();
+            let listens = self.facts[usize::from(next.card.0)].listens;
+            self.hears_activations[side] |=
+                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
+            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
+            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
+            self.ward_possible[side] |= self.u.no_burn_spread[i];
+            self.touch_clock(u);
+            self.emit(
+                EventKind::PhaseChanged,
+                u,
+                UnitIdx::NONE,
+                i32::from(self.u.phase[i]),
+                self.u.vitality[i],
+                "800.48a",
+            );
         }
     }
 

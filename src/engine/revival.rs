@@ -70,11 +70,16 @@ impl Engine<'_> {
             (c.deaths[i], c.kills[i], c.activations[i]),
             (c.damage_dealt[i], c.damage_taken[i], c.healing[i]),
             (c.once_used[i], c.initiative_done[i], c.last_target[i]),
-            (c.relentless[i], c.rabid[i], c.everlasting[i]),
+            (
+                c.relentless[i],
+                c.rabid[i],
+                c.everlasting[i],
+                c.relentless_suppressed[i],
+            ),
             (c.vessels[i], c.vessel_points[i]),
         );
         let p = Placement {
-            card: c.card[i],
+            card: c.printed[i],
             tier: c.native_tier[i],
             column: c.rect[i].column,
             row: c.rect[i].row,
@@ -86,7 +91,10 @@ impl Engine<'_> {
         (c.deaths[i], c.kills[i], c.activations[i]) = (deaths, kills, activations);
         (c.damage_dealt[i], c.damage_taken[i], c.healing[i]) = (dealt, taken, healing);
         (c.once_used[i], c.initiative_done[i], c.last_target[i]) = (once, initiative, last);
-        c.relentless[i] |= granted.0;
+        // 800.56h: a suppression survives the revival, innate Relentless
+        // included.
+        c.relentless_suppressed[i] = granted.3;
+        c.relentless[i] = (c.relentless[i] || granted.0) && !granted.3;
         c.rabid[i] |= granted.1;
         c.everlasting[i] |= granted.2;
         (c.vessels[i], c.vessel_points[i]) = vessels;
