@@ -145,7 +145,8 @@ named_enum! {
         PiercingRoar = "piercing_roar",
         /// Every enemy's Speed reduced (800.11a).
         CripplingScream = "crippling_scream",
-        /// Relentless for the rest of the battle (800.56g).
+        /// Relentless for the rest of the battle, or for `duration_ms` when
+        /// the clause names one (800.56g).
         GrantRelentless = "grant_relentless",
         /// Restores a Tool's Durability, even from 0 (800.18e, 900.34d).
         Repair = "repair",
@@ -231,7 +232,8 @@ impl Effect {
     pub fn takes_duration(self) -> bool {
         matches!(
             self,
-            Effect::Smash
+            Effect::GrantRelentless
+                | Effect::Smash
                 | Effect::Stun
                 | Effect::Freeze
                 | Effect::Blind

@@ -221,7 +221,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Dormant => Want::Flag(c.dormant[i]),
         Field::Rabid => Want::Flag(c.rabid[i]),
         Field::Everlasting => Want::Flag(c.everlasting[i]),
-        Field::Relentless => Want::Flag(c.relentless[i]),
+        Field::Relentless => Want::Flag(e.is_relentless(u)),
     }
 }
 

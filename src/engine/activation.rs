@@ -146,7 +146,7 @@ impl Engine<'_> {
         let target = if !forced_target.is_none() {
             Some(forced_target)
         } else if self.u.feral[i] > 0
-            && !self.u.relentless[i]
+            && !self.is_relentless(u)
             && let Some(pick) = self.feral_misfire(u)
         {
             pick
@@ -533,7 +533,7 @@ impl Engine<'_> {
             Effect::Aoe | Effect::Tremor | Effect::Harvest | Effect::PiercingRoar | Effect::CripplingScream => {}
             Effect::Dread => self.apply_dread(source, t, amount),
             Effect::Repossess => self.repossess(source, t, amount),
-            Effect::GrantRelentless => self.grant_relentless(source, t),
+            Effect::GrantRelentless => self.grant_relentless(source, t, op.duration_ms),
             Effect::Repair => self.repair(source, t, amount),
             Effect::Shatter => {
                 self.shatter(source, t);

@@ -58,7 +58,7 @@ impl Engine<'_> {
         if !self.passes_recipient_gate(u, source, rule) {
             return false;
         }
-        if immunity == Immunity::Blocked && self.u.relentless[u.i()] {
+        if immunity == Immunity::Blocked && self.is_relentless(u) {
             self.emit(EventKind::Refused, u, source, 0, Refusal::Relentless as i32, rule);
             return false;
         }
@@ -192,7 +192,7 @@ impl Engine<'_> {
             return;
         };
         let source = self.u.burn_source[from.i()];
-        if self.u.relentless[to.i()] {
+        if self.is_relentless(to) {
             self.emit(
                 EventKind::Refused,
                 to,
@@ -774,7 +774,7 @@ impl Engine<'_> {
     pub fn harvest(&mut self, source: UnitIdx, stacks: i32, source_donates: bool) {
         let mut recipients = UnitList::default();
         for &e in self.enemies_of(source).as_slice() {
-            if !self.u.relentless[e.i()] {
+            if !self.is_relentless(e) {
                 recipients.push(e);
             }
         }
@@ -884,7 +884,7 @@ impl Engine<'_> {
     pub fn pay_interest(&mut self, u: UnitIdx) {
         let i = u.i();
         let debt = std::mem::take(&mut self.u.interest[i]);
-        if self.u.relentless[i] {
+        if self.is_relentless(u) {
             self.emit(
                 EventKind::Refused,
                 u,
@@ -917,7 +917,7 @@ impl Engine<'_> {
     }
 
     /// Relentless for the rest of the battle (800.56g).
-    pub fn grant_relentless(&mut self, source: UnitIdx, u: UnitIdx) {
+    pub fn grant_relentless(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
         if !self.passes_recipient_gate(u, source, "800.56g") {
             return;
         }
@@ -926,8 +926,22 @@ impl Engine<'_> {
             self.emit(EventKind::Refused, u, source, 0, Refusal::Suppressed as i32, "800.56g");
             return;
         }
-        self.u.relentless[u.i()] = true;
-        self.emit(EventKind::RelentlessGranted, u, source, 0, 0, "800.56g");
+        let i = u.i();
+        if duration_ms > 0 {
+            // For a time: a longer grant already running is not cut short.
+            self.u.relentless_ms[i] = self.u.relentless_ms[i].max(duration_ms);
+            self.touch_clock(u);
+        } else {
+            self.u.relentless[i] = true;
+        }
+        self.emit(
+            EventKind::RelentlessGranted,
+            u,
+            source,
+            duration_ms.max(0),
+            0,
+            "800.56g",
+        );
     }
 
     /// Suppresses Relentless for the rest of the battle (800.56g): the
@@ -939,6 +953,8 @@ impl Engine<'_> {
         }
         self.u.relentless_suppressed[u.i()] = true;
         self.u.relentless[u.i()] = false;
+        self.u.relentless_ms[u.i()] = 0;
+        self.touch_clock(u);
         self.emit(EventKind::RelentlessSuppressed, u, source, 0, 0, "800.56g");
     }
 

@@ -520,6 +520,8 @@ unit_columns! {
     /// requirement (800.16g).
     wake_progress: i32 = 0,
     relentless: bool = false,
+    /// Relentless granted for a time: what is left of it (800.56g).
+    relentless_ms: i32 = 0,
     /// Relentless suppressed for the battle, through death and revival
     /// (800.56g, 800.56h).
     relentless_suppressed: bool = false,
@@ -687,6 +689,7 @@ struct Timers {
     freeze: i32,
     blind: i32,
     dormant: i32,
+    relentless: i32,
 }
 
 impl Timers {
@@ -700,13 +703,22 @@ impl Timers {
             freeze: u.freeze_ms[i],
             blind: u.blind_ms[i],
             dormant: u.dormant_ms[i],
+            relentless: u.relentless_ms[i],
         }
     }
 
-    /// Whether any is non-zero: one OR of all seven tells.
+    /// Whether any is non-zero: one OR of them all tells.
     #[inline]
     fn any(self) -> bool {
-        (self.stun | self.entrap | self.prismbreak | self.smash | self.freeze | self.blind | self.dormant) != 0
+        (self.stun
+            | self.entrap
+            | self.prismbreak
+            | self.smash
+            | self.freeze
+            | self.blind
+            | self.dormant
+            | self.relentless)
+            != 0
     }
 }
 
@@ -1606,6 +1618,7 @@ impl<'c> Engine<'c> {
             tick(&mut self.u.smash_ms[i]);
             tick(&mut self.u.dormant_ms[i]);
             tick(&mut self.u.revive_ms[i]);
+            tick(&mut self.u.relentless_ms[i]);
             // A status ending changes what the unit does next (charging,
             // Freeze's pause, Smash's expiry).
             if ended {
@@ -1912,6 +1925,14 @@ impl<'c> Engine<'c> {
             }
         }
         sum
+    }
+
+    /// Whether `u` is Relentless now: for the battle (innate or granted) or
+    /// for a time still running, and not suppressed (800.56g).
+    #[inline]
+    pub fn is_relentless(&self, u: UnitIdx) -> bool {
+        let i = u.i();
+        self.u.relentless[i] || self.u.relentless_ms[i] > 0
     }
 
     /// Whether `u` has a negative status, Dread included (800.17e).
