@@ -14,6 +14,13 @@
 # SUITE (env) defaults to the frozen golden suite, tests/golden/suite.toml,
 # so that binaries from before and after a change to the nightly suite read
 # the same suite and measure the same fights.
+# OLD_RULES and OLD_CARDS (env) are the rules file and card folder the old
+# binary reads (default: the current configs/rules.toml and configs/cards);
+# give it the old commit's copies when the files use what it cannot read:
+#   git show OLD:configs/rules.toml > /tmp/old-rules.toml
+#   mkdir -p /tmp/old-cards && git show OLD:configs/cards/starter.toml > /tmp/old-cards/starter.toml
+#   OLD_RULES=/tmp/old-rules.toml OLD_CARDS=/tmp/old-cards benches/side_by_side.sh OLD NEW
+# The default suite pins its cards, so both read the same fights.
 # Prints every measurement, then the median of each and the ratio new/old.
 # Run it from the repository root (both binaries read configs/).
 set -euo pipefail
@@ -23,16 +30,24 @@ rounds=${3:-3}
 bench_fights=${BENCH_FIGHTS:-300000}
 run_fights=${RUN_FIGHTS:-1000000}
 suite=${SUITE:-tests/golden/suite.toml}
+old_rules=${OLD_RULES:-configs/rules.toml}
+old_cards=${OLD_CARDS:-configs/cards}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-bench_rate() { "$1" bench "$suite" --fights "$bench_fights" --threads 1 | awk '/fights per second/ {print $4}'; }
+# The rules file and card folder each binary reads.
+rules_for() { if [[ $1 == "$old" ]]; then echo "$old_rules"; else echo configs/rules.toml; fi; }
+cards_for() { if [[ $1 == "$old" ]]; then echo "$old_cards"; else echo configs/cards; fi; }
+bench_rate() {
+  "$1" bench "$suite" --fights "$bench_fights" --threads 1 --rules "$(rules_for "$1")" --cards "$(cards_for "$1")" |
+    awk '/fights per second/ {print $4}'
+}
 run_seconds() {
   local out="$scratch/$2"
   rm -rf "$out"
   local start end
   start=$(date +%s.%N)
-  "$1" run "$suite" --fights "$run_fights" --out "$out" > /dev/null 2>&1
+  "$1" run "$suite" --fights "$run_fights" --out "$out" --rules "$(rules_for "$1")" --cards "$(cards_for "$1")" > /dev/null 2>&1
   end=$(date +%s.%N)
   rm -rf "$out"
   echo "$end - $start" | bc -l
