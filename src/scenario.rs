@@ -73,10 +73,12 @@ pub struct OutcomeWant {
     pub end_ms: Option<i32>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Want {
     Number(i64),
     Flag(bool),
+    /// A name: the tribe of the card a unit is playing.
+    Text(String),
 }
 
 impl std::fmt::Display for Want {
@@ -84,6 +86,7 @@ impl std::fmt::Display for Want {
         match self {
             Want::Number(n) => write!(f, "{n}"),
             Want::Flag(b) => write!(f, "{b}"),
+            Want::Text(t) => write!(f, "`{t}`"),
         }
     }
 }
@@ -169,6 +172,7 @@ fields! {
     Rabid = "rabid", true,
     Everlasting = "everlasting", true,
     Relentless = "relentless", true,
+    Tribe = "tribe", false,
 }
 
 fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
@@ -222,6 +226,9 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Rabid => Want::Flag(c.rabid[i]),
         Field::Everlasting => Want::Flag(c.everlasting[i]),
         Field::Relentless => Want::Flag(e.is_relentless(u)),
+        // The tribe of the card in force, which a boss's phase may change
+        // (800.48d).
+        Field::Tribe => Want::Text(e.catalog.card(c.card[i]).tribe.clone()),
     }
 }
 

@@ -426,6 +426,15 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                     continue;
                 };
                 let want = match (field.is_flag(), value) {
+                    (_, toml::Value::String(t)) if field == Field::Tribe => Want::Text(t.clone()),
+                    _ if field == Field::Tribe => {
+                        bad.push(at(
+                            e.unit.span(),
+                            format!("{ek}.{fname}"),
+                            format!("`{fname}` is a name in quotes"),
+                        ));
+                        continue;
+                    }
                     (true, toml::Value::Boolean(b)) => Want::Flag(*b),
                     (false, toml::Value::Integer(n)) => Want::Number(*n),
                     (true, _) => {
