@@ -24,3 +24,4 @@ pub mod sink;
 pub mod spec;
 pub mod stats;
 pub mod suite;
+pub mod sweep;

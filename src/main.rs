@@ -132,6 +132,38 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Try one number of one card at several values on the same suite and
+    /// seeds; print the card's win rate at each, with its interval, and the
+    /// value nearest the target. Writes sweep.csv, sweep.md, sweep.svg and
+    /// sweep.json under OUT/sweep_CARD_FIELD/.
+    Sweep {
+        /// The suite (default: configs/suites/default.toml).
+        suite: Option<PathBuf>,
+        /// The card's id.
+        #[arg(long)]
+        card: String,
+        /// Where the number is in the card, e.g. `power[2]` (tier 3),
+        /// `ability[0].amount`, `keywords[1]`.
+        #[arg(long)]
+        field: String,
+        /// `A..B`, `A..B:STEP` (both ends included) or `a,b,c`.
+        #[arg(long)]
+        values: String,
+        /// The win rate to aim for.
+        #[arg(long, default_value_t = 0.5)]
+        target: f64,
+        /// Fights per value instead of the suite's number.
+        #[arg(long)]
+        fights: Option<u64>,
+        /// Master seed instead of the suite's (the same for every value).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Folder that receives the sweep.
+        #[arg(long, default_value = "datasets")]
+        out: PathBuf,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Check rules, card, board and scenario files; non-zero exit on any error.
     Validate {
         /// Files or folders (default: configs/).
@@ -383,6 +415,43 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 intact &= v.problems.is_empty();
             }
             Ok(if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+        }
+        Command::Sweep {
+            suite,
+            card,
+            field,
+            values,
+            target,
+            fights,
+            seed,
+            out,
+            threads,
+        } => {
+            let suite = suite.unwrap_or_else(default_suite);
+            let values = gridsim::sweep::parse_values(&values).map_err(|m| vec![Diagnostic::whole_file(&suite, m)])?;
+            if !(0.0..=1.0).contains(&target) {
+                return Err(vec![Diagnostic::whole_file(
+                    &suite,
+                    format!("--target {target}: a win rate between 0 and 1"),
+                )]);
+            }
+            let s = gridsim::sweep::run(&gridsim::sweep::SweepRequest {
+                rules: cli.rules.clone(),
+                cards: cli.cards.clone(),
+                suite,
+                card,
+                field,
+                values,
+                target,
+                fights,
+                seed,
+                out,
+                threads: threads.unwrap_or(0),
+                progress: true,
+            })?;
+            out!("{}", gridsim::sweep::markdown(&s));
+            outln!("written: {}", s.dir.display());
+            Ok(ExitCode::SUCCESS)
         }
         Command::Bench { suite, fights, threads } => {
             let suite = suite.unwrap_or_else(default_suite);
