@@ -149,6 +149,13 @@ enum Command {
         /// `A..B`, `A..B:STEP` (both ends included) or `a,b,c`.
         #[arg(long)]
         values: String,
+        /// A second number of the same card, swept across the first: every
+        /// pair of values runs, drawn as a heat map.
+        #[arg(long, requires = "values2")]
+        field2: Option<String>,
+        /// The second number's values, written as for --values.
+        #[arg(long, requires = "field2")]
+        values2: Option<String>,
         /// The win rate to aim for.
         #[arg(long, default_value_t = 0.5)]
         target: f64,
@@ -421,6 +428,8 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             card,
             field,
             values,
+            field2,
+            values2,
             target,
             fights,
             seed,
@@ -428,7 +437,12 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             threads,
         } => {
             let suite = suite.unwrap_or_else(default_suite);
-            let values = gridsim::sweep::parse_values(&values).map_err(|m| vec![Diagnostic::whole_file(&suite, m)])?;
+            let parse = |v: &str| gridsim::sweep::parse_values(v).map_err(|m| vec![Diagnostic::whole_file(&suite, m)]);
+            let values = parse(&values)?;
+            let second = match (field2, values2) {
+                (Some(f), Some(v)) => Some((f, parse(&v)?)),
+                _ => None,
+            };
             if !(0.0..=1.0).contains(&target) {
                 return Err(vec![Diagnostic::whole_file(
                     &suite,
@@ -442,6 +456,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 card,
                 field,
                 values,
+                second,
                 target,
                 fights,
                 seed,

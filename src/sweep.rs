@@ -24,6 +24,8 @@ pub struct SweepRequest {
     pub card: String,
     pub field: String,
     pub values: Vec<i64>,
+    /// A second number swept across the first: a grid (a heat map).
+    pub second: Option<(String, Vec<i64>)>,
     pub target: f64,
     pub fights: Option<u64>,
     pub seed: Option<u64>,
@@ -37,6 +39,9 @@ pub struct SweepRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SweepPoint {
     pub value: i64,
+    /// The second number's value in a grid sweep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value2: Option<i64>,
     pub fights: u64,
     pub boards: u64,
     pub win_rate: f64,
@@ -63,6 +68,11 @@ pub struct Sweep {
     pub field: String,
     /// The value the catalog prints.
     pub printed: i64,
+    /// The second field of a grid sweep and its printed value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field2: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub printed2: Option<i64>,
     pub target: f64,
     pub points: Vec<SweepPoint>,
     pub crossing: Option<Crossing>,
@@ -247,41 +257,54 @@ fn locate(cards: &[PathBuf], card: &str) -> Result<(Located, Vec<PathBuf>), Vec<
 /// runs: a path that leads to no number, or a value the card format
 /// rejects, is a diagnostic naming the path (and the nearest valid one) or
 /// the value.
-fn prepare(req: &SweepRequest, dir: &Path) -> Result<(i64, Vec<PathBuf>), Vec<Diagnostic>> {
+fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> {
     let (located, files) = locate(&req.cards, &req.card)?;
-    let card_of = |doc: &toml::Table| doc["card"].as_array().map(|a| a[located.index].clone());
-    let mut card = card_of(&located.doc).unwrap_or(toml::Value::Table(Default::default()));
-    let Some(printed) = leaf(&mut card, &req.field).map(|v| read_number(v)) else {
-        let mut paths = Vec::new();
-        numeric_paths(&card, "", &mut paths);
-        let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-        return Err(vec![Diagnostic::whole_file(
-            &located.file,
-            format!(
-                "--field `{}`: card `{}` has no number there{}; its numbers are at {}",
-                req.field,
-                req.card,
-                diagnostics::suggestion(&req.field, &names),
-                diagnostics::backticked(&names)
-            ),
-        )]);
-    };
-    let mut catalogs = Vec::new();
+    let card = located.doc["card"].as_array().map(|a| a[located.index].clone());
+    let mut card = card.unwrap_or(toml::Value::Table(Default::default()));
+    let mut printed = Vec::new();
+    let second = req.second.as_ref().map(|(f, _)| f.as_str());
+    for (flag, field) in [("--field", Some(req.field.as_str())), ("--field2", second)] {
+        let Some(field) = field else { continue };
+        let Some(n) = leaf(&mut card, field).map(|v| read_number(v)) else {
+            let mut paths = Vec::new();
+            numeric_paths(&card, "", &mut paths);
+            let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+            return Err(vec![Diagnostic::whole_file(
+                &located.file,
+                format!(
+                    "{flag} `{field}`: card `{}` has no number there{}; its numbers are at {}",
+                    req.card,
+                    diagnostics::suggestion(field, &names),
+                    diagnostics::backticked(&names)
+                ),
+            )]);
+        };
+        printed.push(n);
+    }
+    let mut points = Vec::new();
     let mut bad = Vec::new();
-    for &v in &req.values {
-        let cards_dir = dir.join(format!("value_{v}")).join("cards");
+    for (v, v2) in grid(req) {
+        let name = match v2 {
+            Some(v2) => format!("value_{v}_{v2}"),
+            None => format!("value_{v}"),
+        };
+        let cards_dir = dir.join(&name).join("cards");
         std::fs::create_dir_all(&cards_dir)
             .map_err(|e| vec![Diagnostic::whole_file(&cards_dir, format!("cannot create: {e}"))])?;
         let mut doc = located.doc.clone();
-        if let Some(list) = doc.get_mut("card").and_then(|c| c.as_array_mut())
-            && let Some(slot) = leaf(&mut list[located.index], &req.field)
-        {
-            write_number(slot, v);
+        if let Some(list) = doc.get_mut("card").and_then(|c| c.as_array_mut()) {
+            for (field, value) in [(Some(req.field.as_str()), Some(v)), (second, v2)] {
+                if let (Some(field), Some(value)) = (field, value)
+                    && let Some(slot) = leaf(&mut list[located.index], field)
+                {
+                    write_number(slot, value);
+                }
+            }
         }
         for (k, f) in files.iter().enumerate() {
             // Each file keeps its own name, numbered so that two folders'
             // files of one name cannot collide.
-            let name = format!(
+            let file_name = format!(
                 "{k:03}_{}",
                 f.file_name().map_or("cards.toml".into(), |n| n.to_string_lossy())
             );
@@ -290,42 +313,69 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<(i64, Vec<PathBuf>), Vec<Di
             } else {
                 std::fs::read_to_string(f).map_err(|e| vec![Diagnostic::whole_file(f, format!("cannot read: {e}"))])?
             };
-            crate::atomic::write(&cards_dir.join(name), text.as_bytes())
+            crate::atomic::write(&cards_dir.join(file_name), text.as_bytes())
                 .map_err(|e| vec![Diagnostic::whole_file(&cards_dir, e)])?;
         }
         if let Err(diags) = config::load_catalog(std::slice::from_ref(&cards_dir)) {
+            let what = match (second, v2) {
+                (Some(f2), Some(v2)) => format!("`{}` = {v} with `{f2}` = {v2}", req.field),
+                _ => format!("`{}` = {v}", req.field),
+            };
             for d in diags {
                 bad.push(Diagnostic::whole_file(
                     &located.file,
-                    format!("--values: `{}` = {v} is not a valid card: {}", req.field, d.message),
+                    format!("--values: {what} is not a valid card: {}", d.message),
                 ));
             }
         }
-        catalogs.push(cards_dir);
+        points.push(((v, v2), dir.join(name), cards_dir));
     }
     if bad.is_empty() {
-        Ok((printed, catalogs))
+        Ok(Prepared { printed, points })
     } else {
         Err(bad)
     }
 }
 
-/// Runs the sweep into `out/sweep_<card>_<field>/`: one run directory per
-/// value, then `sweep.csv`, `sweep.md`, `sweep.svg` and `sweep.json`.
+/// The checked request: the printed values, and per point its values, its
+/// folder and its catalog.
+struct Prepared {
+    printed: Vec<i64>,
+    points: Vec<((i64, Option<i64>), PathBuf, PathBuf)>,
+}
+
+/// Every point of the sweep: the values, or the grid of both fields' values.
+fn grid(req: &SweepRequest) -> Vec<(i64, Option<i64>)> {
+    match &req.second {
+        None => req.values.iter().map(|&v| (v, None)).collect(),
+        Some((_, values2)) => req
+            .values
+            .iter()
+            .flat_map(|&v| values2.iter().map(move |&v2| (v, Some(v2))))
+            .collect(),
+    }
+}
+
+/// Runs the sweep into `out/sweep_<card>_<field>/` (`..._x_<field2>/` for a
+/// grid): one run directory per value or pair of values, then `sweep.csv`,
+/// `sweep.md`, `sweep.svg` (the curve, or the heat map) and `sweep.json`.
 pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
     let whole = |m: String| vec![Diagnostic::whole_file(&req.out, m)];
-    let slug: String = req
-        .field
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let dir = req.out.join(format!("sweep_{}_{slug}", req.card));
-    let (printed, catalogs) = prepare(req, &dir)?;
+    let slug = |f: &str| -> String {
+        f.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect()
+    };
+    let name = match &req.second {
+        Some((f2, _)) => format!("sweep_{}_{}_x_{}", req.card, slug(&req.field), slug(f2)),
+        None => format!("sweep_{}_{}", req.card, slug(&req.field)),
+    };
+    let dir = req.out.join(name);
+    let prepared = prepare(req, &dir)?;
     let settings = ReportSettings::default();
     let mut points = Vec::new();
-    for (&value, cards) in req.values.iter().zip(&catalogs) {
-        let runs_dir = dir.join(format!("value_{value}"));
-        let run_dir = dataset::run_dir(&runs_dir, &suite_name(req)?, seed_of(req)?, dataset::Shard::WHOLE);
+    for ((value, value2), runs_dir, cards) in &prepared.points {
+        let run_dir = dataset::run_dir(runs_dir, &suite_name(req)?, seed_of(req)?, dataset::Shard::WHOLE);
         if run_dir.exists() {
             std::fs::remove_dir_all(&run_dir)
                 .map_err(|e| whole(format!("{}: cannot clear: {e}", run_dir.display())))?;
@@ -336,38 +386,43 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
             suite: req.suite.clone(),
             fights: req.fights,
             seed: req.seed,
-            out: runs_dir,
+            out: runs_dir.clone(),
             shard: dataset::Shard::WHOLE,
             part_size: dataset::DEFAULT_PART_SIZE,
             threads: req.threads,
             progress: req.progress,
         })?;
         let report = runs::report_of(std::slice::from_ref(&summary.dir), &settings).map_err(whole)?;
-        let row = report.cards.iter().find(|r| r.key == req.card);
-        points.push(match row {
-            Some(r) => SweepPoint {
-                value,
-                fights: r.fights,
-                boards: r.boards,
-                win_rate: r.win_rate,
-                low: r.low,
-                high: r.high,
-                se: r.se,
-            },
-            None => {
-                return Err(whole(format!(
-                    "card `{}` fought in no fight of this suite: a sweep needs a suite whose boards hold it",
-                    req.card
-                )));
-            }
+        let Some(r) = report.cards.iter().find(|r| r.key == req.card) else {
+            return Err(whole(format!(
+                "card `{}` fought in no fight of this suite: a sweep needs a suite whose boards hold it",
+                req.card
+            )));
+        };
+        points.push(SweepPoint {
+            value: *value,
+            value2: *value2,
+            fights: r.fights,
+            boards: r.boards,
+            win_rate: r.win_rate,
+            low: r.low,
+            high: r.high,
+            se: r.se,
         });
     }
     let sweep = Sweep {
         card: req.card.clone(),
         field: req.field.clone(),
-        printed,
+        printed: prepared.printed[0],
+        field2: req.second.as_ref().map(|(f, _)| f.clone()),
+        printed2: prepared.printed.get(1).copied(),
         target: req.target,
-        crossing: crossing(&points, req.target),
+        // A grid has no one curve to cross the target.
+        crossing: if req.second.is_some() {
+            None
+        } else {
+            crossing(&points, req.target)
+        },
         points,
         dir: dir.clone(),
     };
@@ -428,19 +483,99 @@ pub fn crossing(points: &[SweepPoint], target: f64) -> Option<Crossing> {
 }
 
 fn csv(s: &Sweep) -> String {
-    let mut out = String::from("value,fights,boards,win_rate,low,high,se\n");
+    let mut out = String::from("value,value2,fights,boards,win_rate,low,high,se\n");
     for p in &s.points {
         let _ = writeln!(
             out,
-            "{},{},{},{:.6},{:.6},{:.6},{:.6}",
-            p.value, p.fights, p.boards, p.win_rate, p.low, p.high, p.se
+            "{},{},{},{},{:.6},{:.6},{:.6},{:.6}",
+            p.value,
+            p.value2.map_or(String::new(), |v| v.to_string()),
+            p.fights,
+            p.boards,
+            p.win_rate,
+            p.low,
+            p.high,
+            p.se
         );
     }
     out
 }
 
+/// The values of the second field, in the order swept.
+fn values2(s: &Sweep) -> Vec<i64> {
+    let mut v: Vec<i64> = Vec::new();
+    for p in &s.points {
+        if let Some(x) = p.value2
+            && !v.contains(&x)
+        {
+            v.push(x);
+        }
+    }
+    v
+}
+
+/// The values of the first field, in the order swept.
+fn values1(s: &Sweep) -> Vec<i64> {
+    let mut v: Vec<i64> = Vec::new();
+    for p in &s.points {
+        if !v.contains(&p.value) {
+            v.push(p.value);
+        }
+    }
+    v
+}
+
+fn rate_at(s: &Sweep, v: i64, v2: i64) -> Option<&SweepPoint> {
+    s.points.iter().find(|p| p.value == v && p.value2 == Some(v2))
+}
+
+/// A grid sweep as a Markdown table: the first field down, the second
+/// across, each cell the win rate and its interval.
+fn markdown_grid(s: &Sweep, field2: &str) -> String {
+    let cols = values2(s);
+    let mut out = format!(
+        "# Sweep of `{}`: `{}` (printed {}) down, `{}` (printed {}) across\n\n| {} \\ {} |",
+        s.card,
+        s.field,
+        s.printed,
+        field2,
+        s.printed2.unwrap_or(0),
+        s.field,
+        field2
+    );
+    for c in &cols {
+        let _ = write!(out, " {c} |");
+    }
+    out += "\n|---|";
+    out += &"---|".repeat(cols.len());
+    out += "\n";
+    for v in values1(s) {
+        let _ = write!(out, "| {v} |");
+        for &c in &cols {
+            match rate_at(s, v, c) {
+                Some(p) => {
+                    let _ = write!(
+                        out,
+                        " {:.1}% ({:.1}–{:.1}) |",
+                        100.0 * p.win_rate,
+                        100.0 * p.low,
+                        100.0 * p.high
+                    );
+                }
+                None => out += " |",
+            }
+        }
+        out += "\n";
+    }
+    out += "\nEach cell ran the same suite with the same seeds (common random numbers); intervals are the report's board bootstrap.\n";
+    out
+}
+
 /// The sweep as a Markdown table with the crossing in words.
 pub fn markdown(s: &Sweep) -> String {
+    if let Some(field2) = &s.field2 {
+        return markdown_grid(s, field2);
+    }
     let mut out = format!(
         "# Sweep of `{}` `{}` (printed: {})\n\n| value | win rate | 95% interval | fights | boards |\n|---|---|---|---|---|\n",
         s.card, s.field, s.printed
@@ -488,6 +623,9 @@ pub fn crossing_text(s: &Sweep) -> String {
 
 /// Win rate against value: the curve, its 95% band and the target line.
 pub fn svg(s: &Sweep) -> String {
+    if let Some(field2) = &s.field2 {
+        return heat_map(s, field2);
+    }
     let (w, h, m) = (640.0, 360.0, 48.0);
     let (x0, x1) = (
         s.points.first().map_or(0.0, |p| p.value as f64),
@@ -554,6 +692,79 @@ pub fn svg(s: &Sweep) -> String {
     out
 }
 
+/// A grid sweep as a heat map: a cell per pair of values, coloured from
+/// red (the lowest win rate) through white (the target) to blue (the
+/// highest), the rate written in it.
+fn heat_map(s: &Sweep, field2: &str) -> String {
+    let (rows, cols) = (values1(s), values2(s));
+    let (cell_w, cell_h, left, top) = (72.0, 36.0, 90.0, 40.0);
+    let w = left + cell_w * cols.len() as f64 + 20.0;
+    let h = top + cell_h * rows.len() as f64 + 50.0;
+    let spread = s
+        .points
+        .iter()
+        .map(|p| (p.win_rate - s.target).abs())
+        .fold(0.01, f64::max);
+    let colour = |r: f64| {
+        // 0 at the target, 1 at the farthest rate of the grid.
+        let t = ((r - s.target) / spread).clamp(-1.0, 1.0);
+        let fade = |c: f64| (255.0 - (255.0 - c) * t.abs()).round() as u8;
+        if t >= 0.0 {
+            format!("rgb({},{},{})", fade(33.0), fade(102.0), fade(172.0))
+        } else {
+            format!("rgb({},{},{})", fade(178.0), fade(24.0), fade(43.0))
+        }
+    };
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n<title>{}: win rate over {} and {}</title>\n",
+        s.card, s.field, field2
+    );
+    for (j, c) in cols.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{c}</text>",
+            left + cell_w * (j as f64 + 0.5),
+            top - 8.0
+        );
+    }
+    for (i, v) in rows.iter().enumerate() {
+        let y = top + cell_h * i as f64;
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
+            left - 8.0,
+            y + cell_h * 0.6
+        );
+        for (j, &c) in cols.iter().enumerate() {
+            let Some(p) = rate_at(s, *v, c) else { continue };
+            let x = left + cell_w * j as f64;
+            let _ = writeln!(
+                out,
+                "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell_w}\" height=\"{cell_h}\" fill=\"{}\" stroke=\"#fff\"><title>{} = {v}, {} = {c}: {:.1}% ({:.1}–{:.1}%)</title></rect>\n<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{:.1}%</text>",
+                colour(p.win_rate),
+                s.field,
+                field2,
+                100.0 * p.win_rate,
+                100.0 * p.low,
+                100.0 * p.high,
+                x + cell_w / 2.0,
+                y + cell_h * 0.6,
+                100.0 * p.win_rate
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{field2} across, {} down ({}); white is {:.0}%</text>\n</svg>",
+        w / 2.0,
+        h - 12.0,
+        s.field,
+        s.card,
+        100.0 * s.target
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,6 +772,7 @@ mod tests {
     fn point(value: i64, win_rate: f64) -> SweepPoint {
         SweepPoint {
             value,
+            value2: None,
             fights: 100,
             boards: 10,
             win_rate,

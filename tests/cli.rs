@@ -139,5 +139,43 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     ]);
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(!bad.status.success() && err.contains("-5 is not a valid card"), "{err}");
+
+    // Two numbers: every pair runs, and the heat map has a cell for each.
+    let grid = gridsim(&[
+        "sweep",
+        "--card",
+        "quake_titan",
+        "--field",
+        "ability[0].amount",
+        "--values",
+        "4,20",
+        "--field2",
+        "armor[0]",
+        "--values2",
+        "0,40",
+        "--fights",
+        "3000",
+        "--out",
+        &out,
+        "--threads",
+        "2",
+    ]);
+    assert!(grid.status.success(), "{}", String::from_utf8_lossy(&grid.stderr));
+    let dir = out_dir.join("sweep_quake_titan_ability_0__amount_x_armor_0_");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("sweep.json")).expect("sweep.json")).expect("JSON");
+    let cells = json["points"].as_array().expect("points");
+    assert_eq!(cells.len(), 4);
+    let rate = |v: i64, v2: i64| {
+        cells
+            .iter()
+            .find(|p| p["value"] == v && p["value2"] == v2)
+            .and_then(|p| p["win_rate"].as_f64())
+            .expect("cell")
+    };
+    // More Tremor wins more at either Armor.
+    assert!(rate(4, 0) < rate(20, 0) && rate(4, 40) < rate(20, 40));
+    let svg = std::fs::read_to_string(dir.join("sweep.svg")).expect("sweep.svg");
+    assert_eq!(svg.matches("<rect").count(), 4, "{svg}");
     let _ = std::fs::remove_dir_all(&out_dir);
 }
