@@ -62,6 +62,11 @@ fn validate_names_the_line_and_key_of_a_broken_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_slice(&bytes).expect("valid JSON")
+}
+
 #[test]
 fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     let out_dir = std::env::temp_dir().join(format!("gridsim-sweep-{}", std::process::id()));
@@ -85,8 +90,7 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     let run = gridsim(&args);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let dir = out_dir.join("sweep_quake_titan_ability_0__amount");
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("sweep.json")).expect("sweep.json")).expect("JSON");
+    let json = read_json(&dir.join("sweep.json"));
     let rates: Vec<f64> = json["points"]
         .as_array()
         .expect("points")
@@ -104,8 +108,7 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     // The same sweep again gives the same numbers.
     let again = gridsim(&args);
     assert!(again.status.success());
-    let json2: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("sweep.json")).expect("sweep.json")).expect("JSON");
+    let json2 = read_json(&dir.join("sweep.json"));
     assert_eq!(json["points"], json2["points"]);
 
     // A path to no number, and a value the card format rejects: a
@@ -162,8 +165,7 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     ]);
     assert!(grid.status.success(), "{}", String::from_utf8_lossy(&grid.stderr));
     let dir = out_dir.join("sweep_quake_titan_ability_0__amount_x_armor_0_");
-    let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.join("sweep.json")).expect("sweep.json")).expect("JSON");
+    let json = read_json(&dir.join("sweep.json"));
     let cells = json["points"].as_array().expect("points");
     assert_eq!(cells.len(), 4);
     let rate = |v: i64, v2: i64| {

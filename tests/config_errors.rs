@@ -172,21 +172,12 @@ fn card_file_errors_name_line_key_and_suggestion() {
     check_cards("[[card\nid = 1", 1, "", &["cards.toml:1:"]);
 }
 
-const BOARD_CATALOG: &str = concat!(
-    r#"
-[[card]]
-id = "crab"
-name = "Crab"
-kind = "combat"
-footprint = "2x2"
-vitality = [90, 110]
-power = [20, 30]
-speed = [0, 5]
-armor = [5, 10]
-focus = [20, 20]
-ability = [{ effect = "maim", amount = "9 x tier", lane = "post_damage" }]
-"#,
-    r#"
+/// The catalog boards are checked against: the good card and a boss with
+/// a phase.
+fn board_catalog() -> String {
+    format!(
+        "{GOOD_CARD}{}",
+        r#"
 [[card]]
 id = "titan"
 name = "Titan"
@@ -198,11 +189,12 @@ armor = [5]
 focus = [20]
 phases = [{ below_percent = 50, power = [40] }]
 "#
-);
+    )
+}
 
 fn check_board(text: &str, line: usize, key: &str, fragments: &[&str]) {
     let mut b = CatalogBuilder::new();
-    b.add_file(Path::new("cards.toml"), BOARD_CATALOG).expect("catalog");
+    b.add_file(Path::new("cards.toml"), &board_catalog()).expect("catalog");
     let catalog = b.finish();
     let rules = config::default_rules();
     let diags = config::parse_board(Path::new("board.toml"), text, &catalog, &rules).expect_err("should be rejected");
