@@ -373,9 +373,13 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
     let dir = req.out.join(name);
     let prepared = prepare(req, &dir)?;
     let settings = ReportSettings::default();
+    // Every value runs the same suite under the same seed: where its run
+    // directory goes is worked out once.
+    let (suite_name, suite_seed) = suite_of(req)?;
+    let seed = req.seed.unwrap_or(suite_seed);
     let mut points = Vec::new();
     for ((value, value2), runs_dir, cards) in &prepared.points {
-        let run_dir = dataset::run_dir(runs_dir, &suite_name(req)?, seed_of(req)?, dataset::Shard::WHOLE);
+        let run_dir = dataset::run_dir(runs_dir, &suite_name, seed, dataset::Shard::WHOLE);
         if run_dir.exists() {
             std::fs::remove_dir_all(&run_dir)
                 .map_err(|e| whole(format!("{}: cannot clear: {e}", run_dir.display())))?;
@@ -438,14 +442,6 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
         crate::atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
     }
     Ok(sweep)
-}
-
-fn suite_name(req: &SweepRequest) -> Result<String, Vec<Diagnostic>> {
-    Ok(suite_of(req)?.0)
-}
-
-fn seed_of(req: &SweepRequest) -> Result<u64, Vec<Diagnostic>> {
-    Ok(req.seed.unwrap_or(suite_of(req)?.1))
 }
 
 fn suite_of(req: &SweepRequest) -> Result<(String, u64), Vec<Diagnostic>> {

@@ -125,34 +125,32 @@ pub(super) fn lookup_card(
     bad: &mut Vec<Diagnostic>,
 ) -> Option<CardId> {
     let found = catalog.find(name.get_ref());
-    if let Some(boss) = found.and_then(|c| catalog.card(c).phase_of) {
-        bad.push(Diagnostic::at(
-            file,
-            text,
-            Some(name.span()),
-            key,
+    let problem = match found {
+        // 800.48a: a boss's phase is installed by the boss, never placed.
+        Some(c) => catalog.card(c).phase_of.map(|boss| {
+            let boss = &catalog.card(boss).key;
             format!(
-                "`{}` is a phase of `{}`, not a card of its own: place `{}` (800.48a)",
-                name.get_ref(),
-                catalog.card(boss).key,
-                catalog.card(boss).key
-            ),
-        ));
-        return None;
-    }
-    if found.is_none() {
-        let names: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
-        bad.push(Diagnostic::at(
-            file,
-            text,
-            Some(name.span()),
-            key,
-            format!(
+                "`{}` is a phase of `{boss}`, not a card of its own: place `{boss}` (800.48a)",
+                name.get_ref()
+            )
+        }),
+        None => {
+            let names: Vec<&str> = catalog
+                .cards
+                .iter()
+                .filter(|c| c.phase_of.is_none())
+                .map(|c| c.key.as_str())
+                .collect();
+            Some(format!(
                 "unknown card id `{}`; expected a card of the catalog{}",
                 name.get_ref(),
                 diagnostics::suggestion(name.get_ref(), &names)
-            ),
-        ));
+            ))
+        }
+    };
+    if let Some(message) = problem {
+        bad.push(Diagnostic::at(file, text, Some(name.span()), key, message));
+        return None;
     }
     found
 }
