@@ -19,6 +19,7 @@ pub mod render;
 pub mod report;
 pub mod runs;
 pub mod scenario;
+pub mod search;
 pub mod settings;
 pub mod sink;
 pub mod spec;

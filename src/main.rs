@@ -171,6 +171,33 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Search for boards that beat the suite's boards most often: MAP-Elites
+    /// over mean Speed and keyword count, with racing, under the suite's
+    /// random-board rules. Writes board_NN.toml (ready for `gridsim fight`),
+    /// suite_best.toml, search.md, search.json and archive.csv under
+    /// OUT/search_SUITE_SEED/.
+    Search {
+        /// The suite whose boards are the field (default: configs/suites/default.toml).
+        suite: Option<PathBuf>,
+        /// Fights to spend in all, the final measurement (a fifth) included.
+        #[arg(long, default_value_t = 200_000)]
+        budget: u64,
+        /// Boards to return.
+        #[arg(long, default_value_t = 8)]
+        top: usize,
+        /// Children bred per generation (generation 0 draws four times as
+        /// many suite boards).
+        #[arg(long, default_value_t = 16)]
+        batch: usize,
+        /// Seed of the search instead of the suite's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Folder that receives the search.
+        #[arg(long, default_value = "datasets")]
+        out: PathBuf,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Check rules, card, board and scenario files; non-zero exit on any error.
     Validate {
         /// Files or folders (default: configs/).
@@ -465,6 +492,31 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 progress: true,
             })?;
             out!("{}", gridsim::sweep::markdown(&s));
+            outln!("written: {}", s.dir.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search {
+            suite,
+            budget,
+            top,
+            batch,
+            seed,
+            out,
+            threads,
+        } => {
+            let s = gridsim::search::run(&gridsim::search::SearchRequest {
+                rules: cli.rules,
+                cards: cli.cards,
+                suite: suite.unwrap_or_else(default_suite),
+                budget,
+                top,
+                batch,
+                seed,
+                out,
+                threads: threads.unwrap_or(0),
+                progress: true,
+            })?;
+            out!("{}", gridsim::search::markdown(&s));
             outln!("written: {}", s.dir.display());
             Ok(ExitCode::SUCCESS)
         }

@@ -51,12 +51,15 @@ pub struct Suite {
     pub pairing: Pairing,
     /// Fights in the whole run.
     pub fights: u64,
+    /// The rules a random suite drew its boards under, which `gridsim
+    /// search` keeps its boards to; `None` for listed boards.
+    pub draw: Option<RandomBoards>,
 }
 
 /// Where in a fight's random stream its random pairing is read: far past
 /// any word a fight consumes, so drawing the boards leaves the fight's own
 /// draws as they were.
-const PAIRING_WORD_POS: u128 = 1 << 64;
+pub(crate) const PAIRING_WORD_POS: u128 = 1 << 64;
 
 impl Suite {
     /// Ordered pairs of distinct boards: every board meets every other on
@@ -98,23 +101,7 @@ impl Suite {
 
 /// Draws `spec.boards` legal boards. Deterministic in the spec and catalog.
 pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> Result<Vec<BoardSpec>, String> {
-    let pool: Vec<CardId> = if spec.cards.is_empty() {
-        (0..catalog.cards.len() as u16)
-            .map(CardId)
-            .filter(|&c| {
-                let k = catalog.card(c).kind;
-                matches!(
-                    k,
-                    crate::ability::CardKind::Combat | crate::ability::CardKind::Penny | crate::ability::CardKind::Tool
-                )
-            })
-            .collect()
-    } else {
-        spec.cards.clone()
-    };
-    if pool.is_empty() {
-        return Err("no cards to draw boards from".into());
-    }
+    let pool = drawable_cards(spec, catalog)?;
     let (cols, rows) = (rules.board.columns, rules.board.rows);
     let mut rng = FightRng::for_fight(spec.seed, u64::MAX);
     let mut out = Vec::with_capacity(spec.boards as usize);
@@ -147,9 +134,7 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                 }
                 let col = rng.below((cols - size + 1) as u32) as i32;
                 let row = rng.below((rows - size + 1) as u32) as i32;
-                let cells: Vec<usize> = (0..size)
-                    .flat_map(|dy| (0..size).map(move |dx| ((row + dy) * cols + col + dx) as usize))
-                    .collect();
+                let cells = footprint_cells(col, row, size, cols);
                 if cells.iter().any(|&i| taken[i]) {
                     continue;
                 }
@@ -183,6 +168,36 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
     Ok(out)
 }
 
+/// The cards a random board may hold: the spec's list, or every combat
+/// card, Penny and Tool of the catalog (never a boss or one of its phases).
+pub fn drawable_cards(spec: &RandomBoards, catalog: &Catalog) -> Result<Vec<CardId>, String> {
+    let pool: Vec<CardId> = if spec.cards.is_empty() {
+        (0..catalog.cards.len() as u16)
+            .map(CardId)
+            .filter(|&c| {
+                matches!(
+                    catalog.card(c).kind,
+                    crate::ability::CardKind::Combat | crate::ability::CardKind::Penny | crate::ability::CardKind::Tool
+                )
+            })
+            .collect()
+    } else {
+        spec.cards.clone()
+    };
+    if pool.is_empty() {
+        return Err("no cards to draw boards from".into());
+    }
+    Ok(pool)
+}
+
+/// The grid cells (row-major indices) a `size` x `size` footprint covers
+/// with its top-left corner at `col`, `row`.
+pub fn footprint_cells(col: i32, row: i32, size: i32, cols: i32) -> Vec<usize> {
+    (0..size)
+        .flat_map(|dy| (0..size).map(move |dx| ((row + dy) * cols + col + dx) as usize))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +209,7 @@ mod tests {
             boards: vec![BoardSpec::default(); boards],
             pairing: Pairing::AllPairs,
             fights: 100,
+            draw: None,
         }
     }
 

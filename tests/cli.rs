@@ -181,3 +181,86 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     assert_eq!(svg.matches("<rect").count(), 4, "{svg}");
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn search_returns_legal_boards_that_fight_with_intervals_and_the_same_bytes_at_any_thread_count() {
+    let out_dir = std::env::temp_dir().join(format!("gridsim-search-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let search = |threads: &str, out: &std::path::Path| {
+        gridsim(&[
+            "search",
+            "--budget",
+            "40000",
+            "--batch",
+            "4",
+            "--top",
+            "3",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().expect("utf-8"),
+        ])
+    };
+    let one = out_dir.join("one");
+    let run = search("1", &one);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let progress = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        progress.contains("generation 1:") && progress.contains("fights spent"),
+        "{progress}"
+    );
+    let dir = one.join("search_default_20261129");
+    let json = read_json(&dir.join("search.json"));
+    let spent = json["fights_spent"].as_u64().expect("fights_spent");
+    assert!(spent <= 40_000, "spent {spent} of a 40,000 budget");
+    // Generation 0 is 16 suite boards; later generations bred more.
+    assert!(json["candidates"].as_u64().expect("candidates") > 16, "{json}");
+    assert!(
+        json["raced_out"].as_u64().expect("raced_out") > 0,
+        "racing stopped no candidate: {json}"
+    );
+    let boards = json["boards"].as_array().expect("boards");
+    assert_eq!(boards.len(), 3);
+    let rates: Vec<f64> = boards
+        .iter()
+        .map(|b| b["search_win_rate"].as_f64().expect("rate"))
+        .collect();
+    assert!(rates.windows(2).all(|w| w[0] >= w[1]), "best first: {rates:?}");
+    for b in boards.iter().chain(std::iter::once(&json["suite_best"])) {
+        let (rate, low, high) = (b["win_rate"].as_f64(), b["low"].as_f64(), b["high"].as_f64());
+        let (rate, low, high) = (rate.expect("rate"), low.expect("low"), high.expect("high"));
+        assert!(low <= rate && rate <= high && high - low > 0.0, "{b}");
+        // The default suite's limits: 6..=8 units, tiers 1..=3 adding up to 16 at most.
+        let units = b["units"].as_array().expect("units");
+        assert!((6..=8).contains(&units.len()), "{b}");
+        let tiers: u64 = units.iter().map(|u| u["tier"].as_u64().expect("tier")).sum();
+        assert!(tiers <= 16, "{b}");
+        // Each board file is ready for `gridsim fight`.
+        let file = dir.join(b["file"].as_str().expect("file"));
+        let fight = gridsim(&["fight", file.to_str().expect("utf-8"), "configs/boards/wildfire.toml"]);
+        assert!(fight.status.success(), "{}", String::from_utf8_lossy(&fight.stderr));
+    }
+    for b in boards {
+        let d = &b["versus_suite_best"];
+        assert!(
+            d["low"].as_f64() <= d["delta"].as_f64() && d["delta"].as_f64() <= d["high"].as_f64(),
+            "{b}"
+        );
+    }
+    for f in ["search.md", "archive.csv", "suite_best.toml"] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    let two = out_dir.join("two");
+    assert!(search("2", &two).status.success());
+    assert_eq!(
+        std::fs::read(dir.join("search.json")).expect("one"),
+        std::fs::read(two.join("search_default_20261129/search.json")).expect("two"),
+        "the thread count changed the search"
+    );
+    // Too small a budget: a diagnostic naming the flag and what would do.
+    let small = gridsim(&["search", "--budget", "1000", "--out", out_dir.to_str().expect("utf-8")]);
+    assert!(!small.status.success());
+    let err = String::from_utf8_lossy(&small.stderr);
+    assert!(err.contains("--budget 1000") && err.contains("at least"), "{err}");
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

@@ -100,6 +100,7 @@ pub fn parse_suite_from(
 ) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
     let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
+    let mut draw = None;
     let boards = match (&parsed.random, &parsed.round_robin) {
         (Some(r), None) => {
             let mut cards = Vec::new();
@@ -141,7 +142,9 @@ pub fn parse_suite_from(
                 budget: r.budget,
                 cards,
             };
-            crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?
+            let boards = crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
+            draw = Some(spec);
+            boards
         }
         (None, Some(rr)) => {
             let base = file.parent().unwrap_or(Path::new("."));
@@ -219,6 +222,7 @@ pub fn parse_suite_from(
         boards,
         pairing,
         fights,
+        draw,
     })
 }
 

@@ -1,0 +1,948 @@
+//! `gridsim search`: boards that beat a suite's boards (the reference
+//! field) most often, found by MAP-Elites under the rules the suite draws
+//! its boards by (units, tiers, tier budget, footprints, card pool).
+//!
+//! How fights are spent (docs/search.md gives the formulas):
+//! - Every candidate plays the same fights: fight `j` meets field board
+//!   `opponent(j)` on stream `j`, the candidate on the left when `j` is even.
+//!   Two candidates are compared on common random numbers, as a sweep's
+//!   values are.
+//! - Racing: a candidate plays 64, then 256, then 1024 fights, and stops at
+//!   the first rung where its upper bound falls below the board it would
+//!   have to displace, so losing boards cost 64 fights, not 1024.
+//! - MAP-Elites: the archive keeps one board per niche of two descriptors
+//!   (mean Speed, number of keywords), so the result is a diverse set of
+//!   strong boards rather than one.
+//! - The best boards and the best suite board are then measured again on
+//!   fresh fights that decided nothing (no winner's curse), with
+//!   board-counted intervals, and each against the suite board on the same
+//!   fights.
+//!
+//! Deterministic: a generation's children are drawn in order from the
+//! search's own stream, each child's fights are a function of the child
+//! alone, and the archive takes them in order, so the thread count never
+//! changes a byte.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::catalog::{CardId, Catalog};
+use crate::config::{self, Diagnostic};
+use crate::engine::{Engine, FightRng};
+use crate::settings::Rules;
+use crate::spec::{BoardSpec, Placement, Side};
+use crate::stats::{self, BootstrapSettings, PairResult};
+use crate::suite::{self, RandomBoards};
+
+/// Cumulative fights at each racing rung.
+pub const RUNGS: [u64; 3] = [64, 256, 1024];
+/// The fights of a candidate that ran every rung.
+const LAST_RUNG: u64 = RUNGS[RUNGS.len() - 1];
+/// Bins of each descriptor: the archive holds `BINS * BINS` niches.
+pub const BINS: usize = 5;
+/// The share of the fight budget kept for the final measurement.
+const FINAL_SHARE: f64 = 0.2;
+/// Where the final measurement's fights start: far past any search fight,
+/// so they decided nothing.
+const FINAL_FIRST_FIGHT: u64 = 1 << 40;
+/// Where the search's own stream (parents, mutations) is read.
+const SEARCH_STREAM: u64 = u64::MAX - 1;
+/// 95% two-sided normal quantile.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// What to search, as asked for on the command line.
+#[derive(Debug, Clone)]
+pub struct SearchRequest {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+    pub suite: PathBuf,
+    /// Fights to spend in all, the final measurement included.
+    pub budget: u64,
+    /// Boards returned (the best elites).
+    pub top: usize,
+    /// Children per generation.
+    pub batch: usize,
+    /// Seed of the search (fights and mutations); default the suite's.
+    pub seed: Option<u64>,
+    /// Folder that receives the search's folder.
+    pub out: PathBuf,
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// The rules a board is kept to: the suite's random-board rules, or the
+/// default suite's when the suite lists its boards.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub min_units: u8,
+    pub max_units: u8,
+    pub min_tier: u8,
+    pub max_tier: u8,
+    pub budget: u32,
+    pub pool: Vec<CardId>,
+    pub columns: i32,
+    pub rows: i32,
+}
+
+impl Limits {
+    pub fn new(draw: Option<&RandomBoards>, catalog: &Catalog, rules: &Rules) -> Result<Limits, String> {
+        let fallback = RandomBoards {
+            seed: 0,
+            boards: 0,
+            min_units: 6,
+            max_units: 8,
+            min_tier: 1,
+            max_tier: 3,
+            budget: 16,
+            cards: Vec::new(),
+        };
+        let d = draw.unwrap_or(&fallback);
+        Ok(Limits {
+            min_units: d.min_units,
+            max_units: d.max_units,
+            min_tier: d.min_tier,
+            max_tier: d.max_tier,
+            budget: d.budget,
+            pool: suite::drawable_cards(d, catalog)?,
+            columns: rules.board.columns,
+            rows: rules.board.rows,
+        })
+    }
+
+    /// The tiers `card` may take: the limits clamped to its ladder.
+    fn tiers(&self, catalog: &Catalog, card: CardId) -> (u8, u8) {
+        let top = self.max_tier.min(catalog.card(card).tiers()).max(1);
+        (self.min_tier.clamp(1, top), top)
+    }
+
+    /// Why `units` breaks the limits, or `None` when it keeps them.
+    pub fn broken(&self, units: &[Placement], catalog: &Catalog) -> Option<String> {
+        let n = units.len();
+        if n < usize::from(self.min_units) || n > usize::from(self.max_units) {
+            return Some(format!("{n} units, expected {}..={}", self.min_units, self.max_units));
+        }
+        let spent: u32 = units.iter().map(|p| u32::from(p.tier)).sum();
+        if spent > self.budget {
+            return Some(format!("tiers add up to {spent}, over the budget {}", self.budget));
+        }
+        let mut taken = vec![false; (self.columns * self.rows) as usize];
+        for p in units {
+            if !self.pool.contains(&p.card) {
+                return Some(format!("`{}` is not in the pool", catalog.card(p.card).key));
+            }
+            let (low, high) = self.tiers(catalog, p.card);
+            if p.tier < low || p.tier > high {
+                return Some(format!("`{}` at tier {}", catalog.card(p.card).key, p.tier));
+            }
+            let size = i32::from(catalog.card(p.card).footprint.side());
+            let (col, row) = (i32::from(p.column), i32::from(p.row));
+            if col + size > self.columns || row + size > self.rows {
+                return Some(format!("`{}` leaves the grid", catalog.card(p.card).key));
+            }
+            for c in suite::footprint_cells(col, row, size, self.columns) {
+                if std::mem::replace(&mut taken[c], true) {
+                    return Some(format!("`{}` overlaps another unit", catalog.card(p.card).key));
+                }
+            }
+        }
+        if units.iter().all(|p| catalog.card(p.card).kind.is_object()) {
+            return Some("no combatant".into());
+        }
+        None
+    }
+}
+
+/// A board's place in the archive: its two descriptors, binned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Niche {
+    /// Mean printed Speed of its combatants, in `BINS` equal bins over the
+    /// pool's range.
+    pub speed_bin: u8,
+    /// Distinct keywords it carries: 0–1, 2–3, 4–5, 6–7, 8 or more.
+    pub keyword_bin: u8,
+}
+
+/// How a board's descriptors are read.
+struct Describe {
+    speed_low: f64,
+    speed_high: f64,
+}
+
+impl Describe {
+    fn new(limits: &Limits, catalog: &Catalog) -> Describe {
+        let speeds = limits.pool.iter().flat_map(|&c| {
+            let card = catalog.card(c);
+            let (low, high) = limits.tiers(catalog, c);
+            (low..=high).map(move |t| f64::from(card.stats[usize::from(t) - 1].speed))
+        });
+        let (lo, hi) = speeds.fold((f64::MAX, f64::MIN), |(lo, hi), s| (lo.min(s), hi.max(s)));
+        Describe {
+            speed_low: lo.min(hi),
+            speed_high: hi.max(lo),
+        }
+    }
+
+    fn mean_speed(units: &[Placement], catalog: &Catalog) -> f64 {
+        let speeds: Vec<f64> = units
+            .iter()
+            .filter(|p| !catalog.card(p.card).kind.is_object())
+            .map(|p| f64::from(catalog.card(p.card).stats[usize::from(p.tier) - 1].speed))
+            .collect();
+        speeds.iter().sum::<f64>() / speeds.len().max(1) as f64
+    }
+
+    fn keywords(units: &[Placement], catalog: &Catalog) -> Vec<&'static str> {
+        let mut k: Vec<&'static str> = units.iter().flat_map(|p| catalog.carried_keywords(p.card)).collect();
+        k.sort_unstable();
+        k.dedup();
+        k
+    }
+
+    fn niche(&self, units: &[Placement], catalog: &Catalog) -> Niche {
+        let span = (self.speed_high - self.speed_low).max(1e-9);
+        let at = (Self::mean_speed(units, catalog) - self.speed_low) / span;
+        let speed_bin = ((at * BINS as f64) as usize).min(BINS - 1) as u8;
+        let keyword_bin = (Self::keywords(units, catalog).len() / 2).min(BINS - 1) as u8;
+        Niche { speed_bin, keyword_bin }
+    }
+}
+
+/// What a board did in a run of its fights: per fight, the opponent and
+/// whether the board won.
+#[derive(Debug, Clone, Default)]
+struct Record {
+    opponents: Vec<u32>,
+    wins: Vec<bool>,
+}
+
+impl Record {
+    fn fights(&self) -> u64 {
+        self.wins.len() as u64
+    }
+    fn rate(&self) -> f64 {
+        self.wins.iter().filter(|w| **w).count() as f64 / self.wins.len().max(1) as f64
+    }
+    /// The win rate's standard error with fights grouped by opponent (a
+    /// field board met twice is one board, not two), never below the
+    /// binomial one or `1/n`, so a rung of all losses is not certain.
+    fn se(&self) -> f64 {
+        let n = self.wins.len().max(1) as f64;
+        let p = self.rate();
+        let diffs: Vec<f64> = self.wins.iter().map(|&w| f64::from(u8::from(w)) - p).collect();
+        let clustered = clustered_se(&self.opponents, &diffs);
+        clustered.max((p * (1.0 - p) / n).sqrt()).max(1.0 / n)
+    }
+}
+
+/// The cluster-robust standard error of a mean of `values` (already
+/// centred) grouped by `clusters`: `sqrt(C/(C-1) * sum_c (sum_{j in c} v_j)^2) / n`.
+fn clustered_se(clusters: &[u32], values: &[f64]) -> f64 {
+    let mut sums: BTreeMap<u32, f64> = BTreeMap::new();
+    for (&c, &v) in clusters.iter().zip(values) {
+        *sums.entry(c).or_default() += v;
+    }
+    let c = sums.len() as f64;
+    if c < 2.0 {
+        return 0.0;
+    }
+    let ss: f64 = sums.values().map(|s| s * s).sum();
+    (c / (c - 1.0) * ss).sqrt() / values.len() as f64
+}
+
+/// The fights every board plays, shared so candidates meet the same field
+/// on the same streams.
+struct Arena<'a> {
+    field: &'a [BoardSpec],
+    seed: u64,
+}
+
+impl Arena<'_> {
+    /// Fight `j`'s field board.
+    fn opponent(&self, j: u64) -> u32 {
+        let mut rng = FightRng::for_fight_at(self.seed, j, suite::PAIRING_WORD_POS);
+        rng.below(self.field.len() as u32)
+    }
+
+    /// Plays fights `first..first + count` for `board` into `record`.
+    fn play(&self, engine: &mut Engine, board: &BoardSpec, first: u64, count: u64, record: &mut Record) {
+        for j in first..first + count {
+            let o = self.opponent(j);
+            let foe = &self.field[o as usize];
+            let (left, right, side) = if j % 2 == 0 {
+                (board, foe, Side::Left)
+            } else {
+                (foe, board, Side::Right)
+            };
+            let outcome = engine.fight(left, right, FightRng::for_fight(self.seed, j));
+            record.opponents.push(o);
+            record.wins.push(outcome.winner == Some(side));
+        }
+    }
+
+    /// Races `board` against `bar`: rung by rung, stopping once the upper
+    /// bound of its win rate falls below the bar.
+    fn race(&self, engine: &mut Engine, board: &BoardSpec, bar: f64) -> Record {
+        let mut record = Record::default();
+        let mut done = 0;
+        for rung in RUNGS {
+            self.play(engine, board, done, rung - done, &mut record);
+            done = rung;
+            if record.rate() + Z95 * record.se() < bar {
+                break;
+            }
+        }
+        record
+    }
+}
+
+/// One board the archive holds.
+#[derive(Debug, Clone)]
+struct Elite {
+    board: BoardSpec,
+    niche: Niche,
+    rate: f64,
+    fights: u64,
+}
+
+/// A board measured on the final fights.
+#[derive(Debug, Clone, Serialize)]
+pub struct Measured {
+    pub rank: usize,
+    pub file: String,
+    pub name: String,
+    /// Where the board came from: the suite board's name, or the
+    /// generation and child that bred it.
+    pub origin: String,
+    pub niche: Niche,
+    pub mean_speed: f64,
+    pub keywords: Vec<String>,
+    pub units: Vec<UnitOut>,
+    /// Win rate and its 95% board-bootstrap interval on the final fights.
+    pub fights: u64,
+    pub opponents: u64,
+    pub win_rate: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Win rate during the search (racing fights; biased upwards by selection).
+    pub search_win_rate: f64,
+    /// Against the best suite board on the same final fights: the
+    /// difference of win rates and its 95% interval, fights grouped by
+    /// opponent.
+    pub versus_suite_best: Option<Difference>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitOut {
+    pub card: String,
+    pub tier: u8,
+    pub cell: [u8; 2],
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Difference {
+    pub delta: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// A card two or more of the top boards hold.
+#[derive(Debug, Clone, Serialize)]
+pub struct SharedCard {
+    pub card: String,
+    /// Top boards holding it.
+    pub boards: usize,
+    pub mean_tier: f64,
+    /// The cell its copies take most often.
+    pub usual_cell: [u8; 2],
+}
+
+/// What the top boards have in common.
+#[derive(Debug, Clone, Serialize)]
+pub struct Shared {
+    pub cards: Vec<SharedCard>,
+    /// Keyword, boards carrying it.
+    pub keywords: Vec<(String, usize)>,
+}
+
+/// A progress line per generation.
+#[derive(Debug, Clone, Serialize)]
+pub struct Generation {
+    pub generation: u32,
+    pub fights_spent: u64,
+    pub niches_filled: usize,
+    pub best_search_rate: f64,
+}
+
+/// A finished search.
+#[derive(Debug, Clone, Serialize)]
+pub struct Search {
+    pub suite: String,
+    pub seed: u64,
+    pub budget: u64,
+    pub fights_spent: u64,
+    pub candidates: u64,
+    /// Candidates stopped before the last rung.
+    pub raced_out: u64,
+    pub generations: Vec<Generation>,
+    pub limits: String,
+    /// The best boards, best first.
+    pub boards: Vec<Measured>,
+    /// The best board drawn from the suite, measured the same way.
+    pub suite_best: Option<Measured>,
+    pub shared: Shared,
+    pub niches: Vec<(Niche, f64, u64)>,
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// Runs a search and writes its files under `OUT/search_SUITE_SEED/`.
+pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
+    let whole = |m: String| vec![Diagnostic::whole_file(&req.suite, m)];
+    let rules = config::load_rules(&req.rules)?;
+    let catalog = config::load_catalog(&req.cards)?;
+    let suite = config::load_suite(&req.suite, &catalog, &rules)?;
+    let limits = Limits::new(suite.draw.as_ref(), &catalog, &rules).map_err(whole)?;
+    let seed = req.seed.unwrap_or(suite.master_seed);
+    // Generation 0 in full, and a final share of at least a rung per finalist.
+    let needed = ((4 * req.batch as u64 * LAST_RUNG) as f64 / (1.0 - FINAL_SHARE))
+        .max((req.top as u64 + 1) as f64 * LAST_RUNG as f64 / FINAL_SHARE)
+        .ceil() as u64;
+    if req.budget < needed {
+        return Err(whole(format!(
+            "--budget {}: too few fights for a generation of {} and a final measurement of {} boards; give at least {needed}",
+            req.budget, req.batch, req.top
+        )));
+    }
+    if req.top == 0 || req.batch == 0 {
+        return Err(whole("--top and --batch are at least 1".into()));
+    }
+    let dir = req.out.join(format!("search_{}_{seed}", slug(&suite.name)));
+    let threads = if req.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        req.threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| whole(format!("cannot start {threads} worker threads: {e}")))?;
+    let arena = Arena {
+        field: &suite.boards,
+        seed,
+    };
+    let describe = Describe::new(&limits, &catalog);
+    let mut rng = FightRng::for_fight(seed, SEARCH_STREAM);
+    let search_budget = (req.budget as f64 * (1.0 - FINAL_SHARE)) as u64;
+    let mut archive: BTreeMap<Niche, Elite> = BTreeMap::new();
+    let mut suite_best: Option<Elite> = None;
+    let (mut spent, mut candidates, mut raced_out) = (0u64, 0u64, 0u64);
+    let mut generations = Vec::new();
+    let mut generation = 0u32;
+    while spent + LAST_RUNG * (req.batch * if generation == 0 { 4 } else { 1 }) as u64 <= search_budget {
+        // Generation 0 draws the suite's own boards, four batches of them
+        // (racing makes the weak ones cheap); later ones breed.
+        let size = if generation == 0 { req.batch * 4 } else { req.batch };
+        let children: Vec<(BoardSpec, bool)> = (0..size)
+            .map(|k| {
+                if generation == 0 || archive.is_empty() {
+                    let b = &suite.boards[rng.below(suite.boards.len() as u32) as usize];
+                    // A listed suite board may break the search's limits
+                    // (a hand-built board); it still sets the bar to beat.
+                    (b.clone(), true)
+                } else {
+                    let parents: Vec<&Elite> = archive.values().collect();
+                    let parent = parents[rng.below(parents.len() as u32) as usize];
+                    let units = mutate(&parent.board.units, &limits, &catalog, &mut rng);
+                    (
+                        BoardSpec {
+                            name: format!("search g{generation} c{k}"),
+                            units,
+                            forge: Default::default(),
+                        },
+                        false,
+                    )
+                }
+            })
+            .collect();
+        let bars: Vec<f64> = children
+            .iter()
+            .map(|(b, _)| archive.get(&describe.niche(&b.units, &catalog)).map_or(0.0, |e| e.rate))
+            .collect();
+        let records: Vec<Record> = pool.install(|| {
+            children
+                .par_iter()
+                .zip(bars.par_iter())
+                .map_init(
+                    || Engine::new(&catalog, rules),
+                    |engine, ((board, _), &bar)| arena.race(engine, board, bar),
+                )
+                .collect()
+        });
+        for ((board, from_suite), record) in children.into_iter().zip(records) {
+            spent += record.fights();
+            candidates += 1;
+            if record.fights() < LAST_RUNG {
+                raced_out += 1;
+                continue;
+            }
+            let niche = describe.niche(&board.units, &catalog);
+            let elite = Elite {
+                board,
+                niche,
+                rate: record.rate(),
+                fights: record.fights(),
+            };
+            if from_suite && suite_best.as_ref().is_none_or(|b| elite.rate > b.rate) {
+                suite_best = Some(elite.clone());
+            }
+            if from_suite && limits.broken(&elite.board.units, &catalog).is_some() {
+                continue;
+            }
+            if archive.get(&niche).is_none_or(|e| elite.rate > e.rate) {
+                archive.insert(niche, elite);
+            }
+        }
+        let best = archive.values().map(|e| e.rate).fold(0.0, f64::max);
+        if req.progress {
+            eprintln!(
+                "generation {generation}: best {:.1}% over {} fights, {} of {} niches, {spent} of {} fights spent",
+                best * 100.0,
+                LAST_RUNG,
+                archive.len(),
+                BINS * BINS,
+                req.budget
+            );
+        }
+        generations.push(Generation {
+            generation,
+            fights_spent: spent,
+            niches_filled: archive.len(),
+            best_search_rate: best,
+        });
+        generation += 1;
+    }
+    if archive.is_empty() {
+        return Err(whole(
+            "no board of the suite kept the search's limits; nothing to breed from".into(),
+        ));
+    }
+    // The final measurement: the best elites and the best suite board on
+    // fresh fights, shared out so the whole final share is spent.
+    let mut elites: Vec<&Elite> = archive.values().collect();
+    elites.sort_by(|a, b| b.rate.total_cmp(&a.rate).then(a.niche.cmp(&b.niche)));
+    elites.truncate(req.top);
+    let mut finalists: Vec<&Elite> = elites.clone();
+    finalists.extend(suite_best.as_ref());
+    let remaining = req.budget.saturating_sub(spent);
+    let per_board = (remaining / finalists.len() as u64).max(RUNGS[0]);
+    let records: Vec<Record> = pool.install(|| {
+        finalists
+            .par_iter()
+            .map_init(
+                || Engine::new(&catalog, rules),
+                |engine, e| {
+                    let mut r = Record::default();
+                    arena.play(engine, &e.board, FINAL_FIRST_FIGHT, per_board, &mut r);
+                    r
+                },
+            )
+            .collect()
+    });
+    spent += per_board * finalists.len() as u64;
+    let intervals = final_intervals(&records);
+    let base = suite_best.as_ref().map(|_| &records[records.len() - 1]);
+    let measure = |rank: usize, e: &Elite, r: &Record, iv: &stats::BoardInterval, file: String| Measured {
+        rank,
+        name: if rank == 0 {
+            format!("best suite board ({})", e.board.name)
+        } else {
+            format!("search #{rank}")
+        },
+        file,
+        origin: e.board.name.clone(),
+        niche: e.niche,
+        mean_speed: Describe::mean_speed(&e.board.units, &catalog),
+        keywords: Describe::keywords(&e.board.units, &catalog)
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+        units: e
+            .board
+            .units
+            .iter()
+            .map(|p| UnitOut {
+                card: catalog.card(p.card).key.clone(),
+                tier: p.tier,
+                cell: [p.column, p.row],
+            })
+            .collect(),
+        fights: r.fights(),
+        opponents: {
+            let mut o = r.opponents.clone();
+            o.sort_unstable();
+            o.dedup();
+            o.len() as u64
+        },
+        win_rate: r.rate(),
+        low: iv.low,
+        high: iv.high,
+        search_win_rate: e.rate,
+        versus_suite_best: match base {
+            Some(b) if rank > 0 => Some(difference(r, b)),
+            _ => None,
+        },
+    };
+    let boards: Vec<Measured> = elites
+        .iter()
+        .enumerate()
+        .map(|(k, e)| measure(k + 1, e, &records[k], &intervals[k], format!("board_{:02}.toml", k + 1)))
+        .collect();
+    let suite_best_measured = suite_best.as_ref().map(|e| {
+        let k = records.len() - 1;
+        measure(0, e, &records[k], &intervals[k], "suite_best.toml".into())
+    });
+    let search = Search {
+        suite: suite.name.clone(),
+        seed,
+        budget: req.budget,
+        fights_spent: spent,
+        candidates,
+        raced_out,
+        generations,
+        limits: format!(
+            "{}..={} units, tiers {}..={}, tier budget {}, {} cards in the pool, a {}x{} grid",
+            limits.min_units,
+            limits.max_units,
+            limits.min_tier,
+            limits.max_tier,
+            limits.budget,
+            limits.pool.len(),
+            limits.columns,
+            limits.rows
+        ),
+        shared: shared(&boards),
+        boards,
+        suite_best: suite_best_measured,
+        niches: archive.values().map(|e| (e.niche, e.rate, e.fights)).collect(),
+        dir: dir.clone(),
+    };
+    write(&search, &dir).map_err(whole)?;
+    Ok(search)
+}
+
+/// Board-bootstrap intervals of each finalist's final win rate: the
+/// finalists and the field boards they met are the boards redrawn, as in
+/// the report (docs/report.md).
+fn final_intervals(records: &[Record]) -> Vec<stats::BoardInterval> {
+    let mut dense: BTreeMap<u32, u32> = BTreeMap::new();
+    let finalists = records.len() as u32;
+    let mut pairs: BTreeMap<(u32, u32), (u64, u64)> = BTreeMap::new();
+    for (k, r) in records.iter().enumerate() {
+        for (&o, &w) in r.opponents.iter().zip(&r.wins) {
+            let next = finalists + dense.len() as u32;
+            let opp = *dense.entry(o).or_insert(next);
+            let e = pairs.entry((k as u32, opp)).or_default();
+            e.0 += 1;
+            e.1 += u64::from(w);
+        }
+    }
+    let pairs: Vec<PairResult> = pairs
+        .into_iter()
+        .map(|((holder, opponent), (fights, wins))| PairResult {
+            holder,
+            opponent,
+            fights,
+            wins,
+        })
+        .collect();
+    let holders: Vec<[u32; 1]> = (0..finalists).map(|k| [k]).collect();
+    let holders: Vec<&[u32]> = holders.iter().map(|h| h.as_slice()).collect();
+    stats::board_bootstrap(
+        finalists as usize + dense.len(),
+        &pairs,
+        &holders,
+        BootstrapSettings::default(),
+    )
+}
+
+/// `a`'s win rate minus `b`'s on the same fights, with a 95% interval from
+/// the per-fight differences grouped by opponent.
+fn difference(a: &Record, b: &Record) -> Difference {
+    let n = a.wins.len().min(b.wins.len());
+    let d: Vec<f64> = (0..n)
+        .map(|j| f64::from(u8::from(a.wins[j])) - f64::from(u8::from(b.wins[j])))
+        .collect();
+    let mean = d.iter().sum::<f64>() / n.max(1) as f64;
+    let centred: Vec<f64> = d.iter().map(|x| x - mean).collect();
+    let se = clustered_se(&a.opponents[..n], &centred);
+    Difference {
+        delta: mean,
+        low: mean - Z95 * se,
+        high: mean + Z95 * se,
+    }
+}
+
+/// One to three changes to a board, each kept only if the board still
+/// keeps the limits: a tier up or down, a card replaced, a unit moved, two
+/// units exchanged, a unit added or removed.
+fn mutate(units: &[Placement], limits: &Limits, catalog: &Catalog, rng: &mut FightRng) -> Vec<Placement> {
+    let mut board = units.to_vec();
+    let changes = 1 + rng.below(3);
+    for _ in 0..changes {
+        // A change that breaks the limits is drawn again, a bounded number
+        // of times: a board with no legal change stays as it is.
+        for _try in 0..32 {
+            let mut next = board.clone();
+            let pick = rng.below(next.len() as u32) as usize;
+            match rng.below(6) {
+                0 => {
+                    let (low, high) = limits.tiers(catalog, next[pick].card);
+                    next[pick].tier = low + rng.below(u32::from(high - low) + 1) as u8;
+                }
+                1 => {
+                    let card = limits.pool[rng.below(limits.pool.len() as u32) as usize];
+                    let (low, high) = limits.tiers(catalog, card);
+                    next[pick].card = card;
+                    next[pick].tier = next[pick].tier.clamp(low, high);
+                }
+                2 => {
+                    let size = i32::from(catalog.card(next[pick].card).footprint.side());
+                    next[pick].column = rng.below((limits.columns - size + 1).max(1) as u32) as u8;
+                    next[pick].row = rng.below((limits.rows - size + 1).max(1) as u32) as u8;
+                }
+                3 => {
+                    let other = rng.below(next.len() as u32) as usize;
+                    let (a, b) = (next[pick], next[other]);
+                    (next[pick].column, next[pick].row) = (b.column, b.row);
+                    (next[other].column, next[other].row) = (a.column, a.row);
+                }
+                4 => {
+                    let card = limits.pool[rng.below(limits.pool.len() as u32) as usize];
+                    let (low, high) = limits.tiers(catalog, card);
+                    let size = i32::from(catalog.card(card).footprint.side());
+                    next.push(Placement {
+                        card,
+                        tier: low + rng.below(u32::from(high - low) + 1) as u8,
+                        column: rng.below((limits.columns - size + 1).max(1) as u32) as u8,
+                        row: rng.below((limits.rows - size + 1).max(1) as u32) as u8,
+                    });
+                }
+                _ => {
+                    next.remove(pick);
+                }
+            }
+            if next != board && limits.broken(&next, catalog).is_none() {
+                board = next;
+                break;
+            }
+        }
+    }
+    board
+}
+
+/// What the top boards share: cards and keywords held by two or more.
+fn shared(boards: &[Measured]) -> Shared {
+    #[derive(Default)]
+    struct Tally {
+        boards: usize,
+        tiers: u32,
+        cells: BTreeMap<[u8; 2], usize>,
+    }
+    let mut cards: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut keywords: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in boards {
+        let mut seen: Vec<&str> = Vec::new();
+        for u in &b.units {
+            let t = cards.entry(&u.card).or_default();
+            if !seen.contains(&u.card.as_str()) {
+                t.boards += 1;
+                seen.push(&u.card);
+            }
+            t.tiers += u32::from(u.tier);
+            *t.cells.entry(u.cell).or_default() += 1;
+        }
+        for k in &b.keywords {
+            *keywords.entry(k).or_default() += 1;
+        }
+    }
+    let mut cards: Vec<SharedCard> = cards
+        .into_iter()
+        .filter(|(_, t)| t.boards >= 2)
+        .map(|(card, t)| {
+            let copies: usize = t.cells.values().sum();
+            let usual_cell = t
+                .cells
+                .iter()
+                .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+                .map_or([0, 0], |(c, _)| *c);
+            SharedCard {
+                card: card.to_string(),
+                boards: t.boards,
+                mean_tier: f64::from(t.tiers) / copies as f64,
+                usual_cell,
+            }
+        })
+        .collect();
+    cards.sort_by(|a, b| b.boards.cmp(&a.boards).then(a.card.cmp(&b.card)));
+    let mut keywords: Vec<(String, usize)> = keywords
+        .into_iter()
+        .filter(|(_, n)| *n >= 2)
+        .map(|(k, n)| (k.to_string(), n))
+        .collect();
+    keywords.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Shared { cards, keywords }
+}
+
+fn slug(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// A board as a board file `gridsim fight` reads.
+pub fn board_toml(m: &Measured) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# {}: won {:.1}% of {} final fights against the suite's boards (95% interval {:.1}-{:.1}%).",
+        m.name,
+        m.win_rate * 100.0,
+        m.fights,
+        m.low * 100.0,
+        m.high * 100.0
+    );
+    if let Some(d) = m.versus_suite_best {
+        let _ = writeln!(
+            out,
+            "# Against the best suite board on the same fights: {:+.1} points ({:+.1} to {:+.1}).",
+            d.delta * 100.0,
+            d.low * 100.0,
+            d.high * 100.0
+        );
+    }
+    let _ = writeln!(out, "name = {:?}", m.name);
+    for u in &m.units {
+        let _ = writeln!(
+            out,
+            "\n[[unit]]\ncard = {:?}\ntier = {}\ncell = [{}, {}]",
+            u.card, u.tier, u.cell[0], u.cell[1]
+        );
+    }
+    out
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+/// The search as Markdown: the boards, what they share, the archive.
+pub fn markdown(s: &Search) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Search on `{}` (seed {})\n", s.suite, s.seed);
+    let _ = writeln!(
+        out,
+        "{} candidates ({} stopped early by racing), {} of {} fights spent; boards kept to {}.\n",
+        s.candidates, s.raced_out, s.fights_spent, s.budget, s.limits
+    );
+    let _ = writeln!(
+        out,
+        "| board | origin | file | win rate | 95% interval | fights | vs best suite board | mean Speed | keywords |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|");
+    for m in s.boards.iter().chain(s.suite_best.iter()) {
+        let versus = m.versus_suite_best.map_or("—".to_string(), |d| {
+            format!(
+                "{:+.1} ({:+.1} to {:+.1})",
+                d.delta * 100.0,
+                d.low * 100.0,
+                d.high * 100.0
+            )
+        });
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {}–{} | {} | {} | {:.1} | {} |",
+            m.name,
+            m.origin,
+            m.file,
+            percent(m.win_rate),
+            percent(m.low),
+            percent(m.high),
+            m.fights,
+            versus,
+            m.mean_speed,
+            m.keywords.len()
+        );
+    }
+    let _ = writeln!(out, "\n## What the top boards share\n");
+    if s.shared.cards.is_empty() {
+        let _ = writeln!(out, "No card is on two of the top boards.");
+    }
+    for c in &s.shared.cards {
+        let _ = writeln!(
+            out,
+            "- `{}` on {} of {} boards, mean tier {:.1}, most often at [{}, {}]",
+            c.card,
+            c.boards,
+            s.boards.len(),
+            c.mean_tier,
+            c.usual_cell[0],
+            c.usual_cell[1]
+        );
+    }
+    if !s.shared.keywords.is_empty() {
+        let list: Vec<String> = s.shared.keywords.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+        let _ = writeln!(out, "- keywords: {}", list.join(", "));
+    }
+    out
+}
+
+/// The archive, one row per niche.
+fn archive_csv(s: &Search) -> String {
+    let mut out = String::from("speed_bin,keyword_bin,search_win_rate,fights\n");
+    for (n, rate, fights) in &s.niches {
+        let _ = writeln!(out, "{},{},{rate:.6},{fights}", n.speed_bin, n.keyword_bin);
+    }
+    out
+}
+
+fn write(s: &Search, dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    let mut files: Vec<(String, String)> = s.boards.iter().map(|m| (m.file.clone(), board_toml(m))).collect();
+    if let Some(m) = &s.suite_best {
+        files.push((m.file.clone(), board_toml(m)));
+    }
+    files.push(("search.md".into(), markdown(s)));
+    files.push(("archive.csv".into(), archive_csv(s)));
+    files.push((
+        "search.json".into(),
+        serde_json::to_string_pretty(s).map_err(|e| e.to_string())?,
+    ));
+    for (name, text) in files {
+        crate::atomic::write(&dir.join(name), text.as_bytes())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clustered_error_counts_opponents_not_fights() {
+        // Eight fights against two boards, every fight of a board alike:
+        // two clusters, so the error is that of two observations.
+        let clusters = [0, 0, 0, 0, 1, 1, 1, 1];
+        let values = [0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5, -0.5];
+        let se = clustered_se(&clusters, &values);
+        // sqrt(2/1 * (2^2 + 2^2)) / 8 = 0.5
+        assert!((se - 0.5).abs() < 1e-12, "{se}");
+        // The same values against eight boards: the binomial error.
+        let spread: Vec<u32> = (0..8).collect();
+        let se = clustered_se(&spread, &values);
+        assert!((se - (8.0f64 / 7.0 * 2.0).sqrt() / 8.0).abs() < 1e-12, "{se}");
+    }
+}
