@@ -6,7 +6,7 @@ use crate::ability::{
 };
 
 /// Index of a card in [`Catalog::cards`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct CardId(pub u16);
 
 /// One tier's printed numbers. Tools print Durability and Hubs Settle in place

@@ -14,7 +14,8 @@ use crate::scenario::{self, ScenarioReport};
 use crate::settings::Rules;
 
 /// One fight between two board files under a rules file and a catalog,
-/// on stream 0 of `seed`; the event log kept when `with_log`.
+/// on stream 0 of `seed`; the event log kept when `with_log`, and the
+/// fight page drawn when `with_page`.
 pub fn fight(
     rules: &Path,
     cards: &[PathBuf],
@@ -22,7 +23,8 @@ pub fn fight(
     right: &Path,
     seed: u64,
     with_log: bool,
-) -> Result<FightReport, Vec<Diagnostic>> {
+    with_page: bool,
+) -> Result<(FightReport, Option<String>), Vec<Diagnostic>> {
     let rules = config::load_rules(rules)?;
     let catalog = config::load_catalog(cards)?;
     let l = config::load_board(left, &catalog, &rules)?;
@@ -31,8 +33,16 @@ pub fn fight(
     if with_log {
         engine.enable_log();
     }
+    if with_page {
+        engine.enable_trace();
+    }
     engine.fight(&l, &r, FightRng::for_fight(seed, 0));
-    Ok(output::fight_report(&mut engine, &l.name, &r.name, seed, 0, with_log))
+    let mut report = output::fight_report(&mut engine, &l.name, &r.name, seed, 0, with_log || with_page);
+    let page = with_page.then(|| crate::fight_page::html(&engine, &report));
+    if !with_log {
+        report.log = None;
+    }
+    Ok((report, page))
 }
 
 /// What `gridsim bench` measured, with the suite it ran.

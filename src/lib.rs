@@ -11,6 +11,7 @@ pub mod config;
 pub mod coverage;
 pub mod dataset;
 pub mod engine;
+pub mod fight_page;
 pub mod jobs;
 pub mod marginal;
 pub mod nightly;

@@ -40,6 +40,10 @@ enum Command {
         /// Print the outcome (and log) as JSON.
         #[arg(long)]
         json: bool,
+        /// Write the fight page: both grids, bars and statuses on a
+        /// timeline to play and scrub, and the event log beside it.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Run a suite's fights across all cores into datasets/<run-id>/.
     Run {
@@ -78,6 +82,9 @@ enum Command {
         log: bool,
         #[arg(long)]
         json: bool,
+        /// Write the fight page (as `gridsim fight --html`).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
     /// Aggregate runs (or the shards of one run) into reports/<run-id>/.
     Report {
@@ -278,8 +285,10 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             seed,
             log,
             json,
+            html,
         } => {
-            let report = jobs::fight(&cli.rules, &cli.cards, &left, &right, seed, log)?;
+            let (report, page) = jobs::fight(&cli.rules, &cli.cards, &left, &right, seed, log, html.is_some())?;
+            write_page(html.as_deref(), page)?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
             } else {
@@ -344,8 +353,10 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             fight_id,
             log,
             json,
+            html,
         } => {
-            let replayed = runs::replay(&run_dir, fight_id, log || json)?;
+            let mut replayed = runs::replay(&run_dir, fight_id, log || json, html.is_some())?;
+            write_page(html.as_deref(), replayed.page.take())?;
             if json {
                 outln!("{}", serde_json::to_string_pretty(&replayed.report).unwrap_or_default());
             } else {
@@ -602,6 +613,15 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             Ok(if failing { ExitCode::FAILURE } else { ExitCode::SUCCESS })
         }
     }
+}
+
+/// Writes the fight page to `path` whole or not at all.
+fn write_page(path: Option<&Path>, page: Option<String>) -> Result<(), Vec<Diagnostic>> {
+    if let (Some(path), Some(page)) = (path, page) {
+        gridsim::atomic::write(path, page.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(path, e)])?;
+        eprintln!("fight page: {}", path.display());
+    }
+    Ok(())
 }
 
 fn default_suite() -> PathBuf {

@@ -290,6 +290,8 @@ fn remove_unfinished(dir: &Path) -> Result<(), String> {
 /// One fight of a run, re-run from its recorded seed.
 pub struct Replayed {
     pub report: FightReport,
+    /// The fight page, when asked for.
+    pub page: Option<String>,
     /// The row the run recorded, when this run directory holds its part.
     pub recorded: Option<RecordedFight>,
 }
@@ -313,7 +315,7 @@ impl Replayed {
 
 /// Re-runs fight `fight_id` of the run in `dir` with its event log, from the
 /// run's own copy of its inputs.
-pub fn replay(dir: &Path, fight_id: u64, with_log: bool) -> Result<Replayed, Vec<Diagnostic>> {
+pub fn replay(dir: &Path, fight_id: u64, with_log: bool, with_page: bool) -> Result<Replayed, Vec<Diagnostic>> {
     let m = Manifest::read(dir).map_err(whole)?;
     let loaded = Loaded::from_run(dir, &m)?;
     let s = &loaded.suite;
@@ -335,9 +337,23 @@ pub fn replay(dir: &Path, fight_id: u64, with_log: bool) -> Result<Replayed, Vec
     let (lb, rb) = (&s.boards[l as usize], &s.boards[r as usize]);
     let mut engine = Engine::new(&loaded.catalog, loaded.rules);
     engine.enable_log();
+    if with_page {
+        engine.enable_trace();
+    }
     engine.fight(lb, rb, s.stream(fight_id));
-    let report = output::fight_report(&mut engine, &lb.name, &rb.name, s.master_seed, fight_id, with_log);
-    Ok(Replayed { report, recorded })
+    let mut report = output::fight_report(
+        &mut engine,
+        &lb.name,
+        &rb.name,
+        s.master_seed,
+        fight_id,
+        with_log || with_page,
+    );
+    let page = with_page.then(|| crate::fight_page::html(&engine, &report));
+    if !with_log {
+        report.log = None;
+    }
+    Ok(Replayed { report, page, recorded })
 }
 
 /// What `gridsim verify` found in one run directory.

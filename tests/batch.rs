@@ -332,6 +332,34 @@ fn replay_reproduces_the_recorded_fight() {
     }
     let o = gridsim(&["replay", dir.to_str().expect("utf-8"), "5000"]);
     assert!(!o.status.success(), "a fight outside the run is an error");
+    // The replayed fight's page carries that fight (the page's behaviour
+    // in a browser is tests/page.rs).
+    let page = dir.join("fight-777.html");
+    let o = gridsim(&[
+        "replay",
+        dir.to_str().expect("utf-8"),
+        "777",
+        "--json",
+        "--html",
+        page.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let fight: serde_json::Value = serde_json::from_slice(&o.stdout).expect("fight JSON");
+    let text = std::fs::read_to_string(&page).expect("the page is written");
+    let data = text
+        .split("<script type=\"application/json\" id=\"fight-data\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .expect("the page's data");
+    let data: serde_json::Value = serde_json::from_str(data).expect("the page's data is JSON");
+    assert_eq!(data["fight"], 777);
+    assert_eq!(data["winner"], fight["winner"]);
+    assert_eq!(data["end_ms"], fight["end_ms"]);
+    assert_eq!(
+        data["events"].as_array().map(Vec::len),
+        fight["log"].as_array().map(Vec::len),
+        "every event of the log is on the page"
+    );
 }
 
 #[test]

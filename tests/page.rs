@@ -1,9 +1,12 @@
-//! The report page in a real browser: headless Chromium loads `index.html`
-//! (installed with apt-get where missing; the test says so and passes
-//! without checking where it cannot be installed), and the page is checked
-//! against `summary.json`: every chart and table is there, every number a
-//! table shows is the one in the JSON, the "what changed" paragraph is the
-//! JSON's, and sorting and search work.
+//! The pages in a real browser: headless Chromium (installed with apt-get
+//! where missing; the test says so and passes without checking where it
+//! cannot be installed) loads them.
+//! - The report page, checked against `summary.json`: every chart and table
+//!   is there, every number a table shows is the one in the JSON, the "what
+//!   changed" paragraph is the JSON's, and sorting and search work.
+//! - The fight page, checked against the fight's outcome: the state it draws
+//!   at the end is the outcome's, and scrubbing, the log's links and play
+//!   work.
 
 mod common;
 
@@ -41,6 +44,11 @@ fn chromium() -> Option<PathBuf> {
 
 /// The page's DOM after its scripts ran.
 fn dump_dom(browser: &Path, page: &Path, profile: &Path) -> String {
+    dump_dom_at(browser, &format!("file://{}", page.display()), profile)
+}
+
+/// The DOM of the page at `url` after its scripts ran.
+fn dump_dom_at(browser: &Path, url: &str, profile: &Path) -> String {
     let o = Command::new(browser)
         .args([
             "--headless",
@@ -54,7 +62,7 @@ fn dump_dom(browser: &Path, page: &Path, profile: &Path) -> String {
             "--virtual-time-budget=5000",
             &format!("--user-data-dir={}", profile.display()),
             "--dump-dom",
-            &format!("file://{}", page.display()),
+            url,
         ])
         .output()
         .expect("chromium runs");
@@ -201,4 +209,91 @@ document.body.setAttribute('data-probe', (sorted ? 'sorted' : 'unsorted') + ' ' 
     assert_eq!(result, format!("sorted {quake_rows}"), "sorting and search");
     let hidden = table_rows(&dom, "cards").iter().filter(|r| r.2).count();
     assert_eq!(hidden, summary["cards"].as_array().expect("cards").len() - quake_rows);
+}
+
+#[test]
+fn the_fight_page_ends_in_the_fights_outcome_and_scrubs_links_and_plays() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = scratch("fight-page");
+    let page = dir.join("fight.html");
+    let o = gridsim(&[
+        "fight",
+        "configs/boards/tidal_execution.toml",
+        "configs/boards/wildfire.toml",
+        "--seed",
+        "5",
+        "--log",
+        "--json",
+        "--html",
+        page.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let fight: Value = serde_json::from_slice(&o.stdout).expect("fight JSON");
+    let log = fight["log"].as_array().expect("log");
+
+    // Opened at its end, the page draws the outcome: survivors and their
+    // Vitality per side (combatants only, as the outcome counts them).
+    let dom = dump_dom_at(
+        &browser,
+        &format!("file://{}#end", page.display()),
+        &dir.join("profile"),
+    );
+    let standing = between(&dom, "<output id=\"standing\"", ">").expect("the standing line");
+    let attr = |name: &str| {
+        between(standing, &format!("{name}=\""), "\"")
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(attr("data-event"), (log.len() - 1).to_string(), "the last event");
+    for (key, field) in [
+        ("data-left-survivors", "left_survivors"),
+        ("data-right-survivors", "right_survivors"),
+        ("data-left-vitality", "left_vitality"),
+        ("data-right-vitality", "right_vitality"),
+    ] {
+        assert_eq!(attr(key), fight[field].to_string(), "{key}");
+    }
+    let verdict = format!("{} wins", fight["winner"].as_str().expect("winner"));
+    assert!(dom.contains(&verdict), "the title says who won");
+    // Every log line is on the page with its rule.
+    assert_eq!(dom.matches("<li data-event=").count(), log.len());
+    assert!(dom.contains(&format!("title=\"rule {}\"", log[1]["rule"].as_str().expect("rule"))));
+
+    // Scrubbed to 0 every combatant stands (Tidal Execution's Anvil is a
+    // Tool, which does not count, 800.71b); a log line jumps to its moment;
+    // play moves the clock on.
+    let probe = r#"<script>
+var s = document.getElementById('scrub');
+s.value = '0'; s.dispatchEvent(new Event('input'));
+var st = document.getElementById('standing');
+var start = st.dataset.leftSurvivors + ' ' + st.dataset.rightSurvivors;
+var li = document.querySelectorAll('#log li')[40];
+li.click();
+var clicked = (document.querySelector('#log li.now') === li ? 'now' : 'not-now') + ' ' + st.dataset.event;
+var at = s.value;
+document.getElementById('play').click();
+setTimeout(function () {
+  document.body.setAttribute('data-probe', start + '|' + clicked + '|' + at + '|' + s.value);
+}, 1500);
+</script></body>"#;
+    let text = std::fs::read_to_string(&page).expect("page");
+    let probed = dir.join("probe.html");
+    std::fs::write(&probed, text.replace("</body>", probe)).expect("probe page");
+    let dom = dump_dom(&browser, &probed, &dir.join("profile"));
+    let result = between(&dom, "data-probe=\"", "\"").expect("the probe ran");
+    let parts: Vec<&str> = result.split('|').collect();
+    assert_eq!(parts[0], "7 7", "every combatant stands at 0 s");
+    assert_eq!(parts[1], "now 40", "the clicked line is the current event");
+    assert_eq!(
+        parts[2],
+        log[40]["time_ms"].to_string(),
+        "the clock is at the clicked line's time"
+    );
+    let (from, to) = (
+        parts[2].parse::<f64>().expect("time"),
+        parts[3].parse::<f64>().expect("time"),
+    );
+    assert!(to > from, "play moved the clock: {result}");
 }

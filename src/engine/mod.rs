@@ -11,7 +11,7 @@ pub mod events;
 pub mod geometry;
 mod revival;
 pub mod rng;
-mod state;
+pub mod state;
 mod tools;
 
 use crate::ability::{CardKind, Trigger};
@@ -812,6 +812,8 @@ pub struct Engine<'c> {
     pub now: i32,
     pub rng: FightRng,
     pub log: EventLog,
+    /// Every unit's drawn state after each logged event, for the fight page.
+    pub trace: state::Trace,
     pub stock: [i32; 2],
     /// Each side's Forge Core modifiers.
     pub forge: [Forge; 2],
@@ -904,6 +906,7 @@ impl<'c> Engine<'c> {
             now: 0,
             rng: FightRng::for_fight(0, 0),
             log: EventLog::new(limit),
+            trace: state::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
             overtime_next_ms: NEVER,
@@ -954,6 +957,7 @@ impl<'c> Engine<'c> {
         self.now = 0;
         self.rng = rng;
         self.log.clear();
+        self.trace.clear();
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
@@ -1829,6 +1833,9 @@ impl<'c> Engine<'c> {
                 detail,
                 rule,
             });
+            if self.trace.enabled && self.log.dropped == 0 {
+                self.record_frames();
+            }
         }
     }
 
