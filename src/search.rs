@@ -442,32 +442,32 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
     let (mut spent, mut candidates, mut raced_out) = (0u64, 0u64, 0u64);
     let mut generations = Vec::new();
     let mut generation = 0u32;
-    while spent + LAST_RUNG * (req.batch * if generation == 0 { 4 } else { 1 }) as u64 <= search_budget {
-        // Generation 0 draws the suite's own boards, four batches of them
-        // (racing makes the weak ones cheap); later ones breed.
-        let size = if generation == 0 { req.batch * 4 } else { req.batch };
-        let children: Vec<(BoardSpec, bool)> = (0..size)
-            .map(|k| {
-                if generation == 0 || archive.is_empty() {
-                    let b = &suite.boards[rng.below(suite.boards.len() as u32) as usize];
-                    // A listed suite board may break the search's limits
-                    // (a hand-built board); it still sets the bar to beat.
-                    (b.clone(), true)
-                } else {
+    while spent + LAST_RUNG * (req.batch * if generation == 0 { 4 } else { 1 }) as u64 <= search_budget
+        && (generation == 0 || !archive.is_empty())
+    {
+        // Generation 0: four batches of distinct suite boards (racing makes
+        // the weak ones cheap), topped up with boards drawn under the limits
+        // when the suite has fewer; later generations breed.
+        let children: Vec<(BoardSpec, bool)> = if generation == 0 {
+            first_generation(&suite.boards, &limits, &catalog, &rules, req.batch * 4, &mut rng).map_err(whole)?
+        } else {
+            (0..req.batch)
+                .map(|k| {
                     let parents: Vec<&Elite> = archive.values().collect();
                     let parent = parents[rng.below(parents.len() as u32) as usize];
                     let units = mutate(&parent.board.units, &limits, &catalog, &mut rng);
+                    let name = format!("search g{generation} c{k}");
                     (
                         BoardSpec {
-                            name: format!("search g{generation} c{k}"),
+                            name,
                             units,
                             forge: Default::default(),
                         },
                         false,
                     )
-                }
-            })
-            .collect();
+                })
+                .collect()
+        };
         let bars: Vec<f64> = children
             .iter()
             .map(|(b, _)| archive.get(&describe.niche(&b.units, &catalog)).map_or(0.0, |e| e.rate))
@@ -534,7 +534,11 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
     // fresh fights, shared out so the whole final share is spent.
     let mut elites: Vec<&Elite> = archive.values().collect();
     elites.sort_by(|a, b| b.rate.total_cmp(&a.rate).then(a.niche.cmp(&b.niche)));
-    elites.truncate(req.top);
+    // A niche's board can be weak (the best of a poor niche): only boards
+    // that beat the field more often than not are returned, the best one
+    // whatever its rate.
+    let strong = elites.iter().filter(|e| e.rate >= 0.5).count().max(1);
+    elites.truncate(req.top.min(strong));
     let mut finalists: Vec<&Elite> = elites.clone();
     finalists.extend(suite_best.as_ref());
     let remaining = req.budget.saturating_sub(spent);
@@ -634,6 +638,44 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
     Ok(search)
 }
 
+/// `want` boards to start from: distinct suite boards drawn at random
+/// (a listed board may break the limits: it still sets the bar the bred
+/// boards must beat), then boards drawn under the limits if the suite has
+/// too few. The flag marks suite boards.
+fn first_generation(
+    field: &[BoardSpec],
+    limits: &Limits,
+    catalog: &Catalog,
+    rules: &Rules,
+    want: usize,
+    rng: &mut FightRng,
+) -> Result<Vec<(BoardSpec, bool)>, String> {
+    let mut order: Vec<usize> = (0..field.len()).collect();
+    let take = want.min(field.len());
+    for k in 0..take {
+        let pick = k + rng.below((field.len() - k) as u32) as usize;
+        order.swap(k, pick);
+    }
+    let mut out: Vec<(BoardSpec, bool)> = order[..take].iter().map(|&i| (field[i].clone(), true)).collect();
+    if take < want {
+        let spec = RandomBoards {
+            seed: u64::from(rng.next_u32()) << 32 | u64::from(rng.next_u32()),
+            boards: (want - take) as u32,
+            min_units: limits.min_units,
+            max_units: limits.max_units,
+            min_tier: limits.min_tier,
+            max_tier: limits.max_tier,
+            budget: limits.budget,
+            cards: limits.pool.clone(),
+        };
+        for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
+            b.name = format!("drawn {k}");
+            out.push((b, false));
+        }
+    }
+    Ok(out)
+}
+
 /// Board-bootstrap intervals of each finalist's final win rate: the
 /// finalists and the field boards they met are the boards redrawn, as in
 /// the report (docs/report.md).
@@ -681,8 +723,8 @@ fn difference(a: &Record, b: &Record) -> Difference {
     let se = clustered_se(&a.opponents[..n], &centred);
     Difference {
         delta: mean,
-        low: mean - Z95 * se,
-        high: mean + Z95 * se,
+        low: (mean - Z95 * se).max(-1.0),
+        high: (mean + Z95 * se).min(1.0),
     }
 }
 

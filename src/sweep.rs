@@ -664,6 +664,31 @@ pub fn svg(s: &Sweep) -> String {
         y(s.target),
         y(s.target)
     );
+    let _ = writeln!(
+        out,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" fill=\"#e6550d\">target {:.0}%</text>",
+        w - m,
+        y(s.target) - 4.0,
+        100.0 * s.target
+    );
+    // The value nearest the target: a line at it, and the stretch of the
+    // target line the band allows, so the chart shows what the table says.
+    if let Some(c) = &s.crossing {
+        let clamp = |v: f64| x(v.clamp(x0, x1));
+        let (from, to) = (clamp(c.low.unwrap_or(x0)), clamp(c.high.unwrap_or(x1)));
+        let _ = writeln!(
+            out,
+            "<line class=\"crossing-band\" x1=\"{from:.1}\" x2=\"{to:.1}\" y1=\"{yt:.1}\" y2=\"{yt:.1}\" stroke=\"#e6550d\" stroke-width=\"5\" opacity=\"0.5\"/>\n\
+             <line class=\"crossing\" x1=\"{xc:.1}\" x2=\"{xc:.1}\" y1=\"{m}\" y2=\"{:.1}\" stroke=\"#e6550d\"/>\n\
+             <text x=\"{xc:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"#e6550d\">nearest {:.0}%: {:.1}</text>",
+            h - m,
+            m - 6.0,
+            100.0 * s.target,
+            c.value,
+            yt = y(s.target),
+            xc = x(c.value),
+        );
+    }
     for p in &s.points {
         let _ = writeln!(
             out,

@@ -105,6 +105,14 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     for f in ["sweep.csv", "sweep.md", "sweep.svg"] {
         assert!(dir.join(f).exists(), "{f} missing");
     }
+    // The curve crosses 50% between 4 and 12, and the chart marks where.
+    let crossing = json["crossing"]["value"].as_f64().expect("a crossing");
+    assert!((4.0..12.0).contains(&crossing), "{crossing}");
+    let svg = std::fs::read_to_string(dir.join("sweep.svg")).expect("sweep.svg");
+    assert!(
+        svg.contains("class=\"crossing\"") && svg.contains(&format!("nearest 50%: {crossing:.1}")),
+        "{svg}"
+    );
     // The same sweep again gives the same numbers.
     let again = gridsim(&args);
     assert!(again.status.success());
@@ -257,6 +265,26 @@ fn search_returns_legal_boards_that_fight_with_intervals_and_the_same_bytes_at_a
         std::fs::read(two.join("search_default_20261129/search.json")).expect("two"),
         "the thread count changed the search"
     );
+    // A suite of two listed boards: generation 0 measures both and tops up
+    // with boards drawn under the default limits; the better listed board
+    // is the one to beat.
+    let listed = out_dir.join("listed");
+    let o = gridsim(&[
+        "search",
+        "configs/suites/samples.toml",
+        "--budget",
+        "40000",
+        "--batch",
+        "4",
+        "--top",
+        "3",
+        "--out",
+        listed.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json = read_json(&listed.join("search_samples_1/search.json"));
+    let origin = json["suite_best"]["origin"].as_str().expect("origin");
+    assert!(["Tidal Execution", "Wildfire"].contains(&origin), "{origin}");
     // Too small a budget: a diagnostic naming the flag and what would do.
     let small = gridsim(&["search", "--budget", "1000", "--out", out_dir.to_str().expect("utf-8")]);
     assert!(!small.status.success());
