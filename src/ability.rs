@@ -344,6 +344,9 @@ named_enum! {
         /// Seconds of Freeze a Shatter removed earlier in the same
         /// resolution; floors after multiplying, never below 0 (800.62c, 900.4d).
         ShatteredSecond = "shattered_second",
+        /// The acting unit's rune effects: the board runes projecting onto
+        /// it and its innate runes; none means no effect (900.4e).
+        RuneEffect = "rune_effect",
     }
 }
 
@@ -438,9 +441,6 @@ named_enum! {
         /// A fixed Vitality loss on an attacker whose hit landed Vitality
         /// damage; a fully prevented instance does not fire it (900.26d).
         Retort = "retort",
-        /// The boss Reflect rune: answers landed damage with a real damage
-        /// instance of the listed percent of what was taken (900.26d, 900.26f).
-        Reflect = "reflect",
         /// Doubles effective Power while the unit is Lucid, before Blind's
         /// reduction (800.41c, 900.32d).
         LucidPower = "lucid_power",
@@ -463,6 +463,79 @@ named_enum! {
         /// Immune to ally damage: never the pick of an ally's Feral misfire
         /// (800.23c).
         AllyDamageImmune = "ally_damage_immune",
+        /// Board runes projected onto this unit apply at full potency even
+        /// when they cover one of its rows or columns (800.60b, 900.24c).
+        Runic = "runic",
+        /// While active at battle start, adds this many resonance levels to
+        /// its side (Grohm's 22, 800.58d).
+        Resonator = "resonator",
+    }
+}
+
+named_enum! {
+    /// Which of a side's two rune boards a rune sits on: the one facing the
+    /// grid's rows (a cell per row) or its columns (a cell per column);
+    /// docs/rules-reconstruction.md, 900.24a.
+    RuneBoard, "rune board" {
+        Rows = "rows",
+        Columns = "columns",
+    }
+}
+
+named_enum! {
+    /// What a rune or a resonance line grants the units it reaches
+    /// (800.58, 900.24, reconstructed in docs/rules-reconstruction.md).
+    RuneEffect, "rune effect" {
+        Power = "power",
+        Armor = "armor",
+        Speed = "speed",
+        Focus = "focus",
+        /// Raises maximum and current Vitality alike.
+        Vitality = "vitality",
+        /// A fixed Vitality loss on an attacker, at the rune's per-tier value (900.26a).
+        Thorns = "thorns",
+        /// A fixed Vitality loss on an attacker (900.26a); a resonance grants
+        /// it at its level.
+        Riposte = "riposte",
+        /// Taken off each Burn and Venom tick the unit takes, with Forge
+        /// Core reduction, before the pipeline (900.11d).
+        TickReduction = "tick_reduction",
+        /// Percentage points added to the unit's Cascade chance, never past
+        /// the ceiling (800.9b).
+        CascadeChance = "cascade_chance",
+        /// Lowers the unit's Bloodletting cost before a payer is chosen
+        /// (800.4l, 900.20g).
+        BloodlettingReduction = "bloodletting_reduction",
+        /// Percent chance that a Hallow tick heals without decaying (800.29e).
+        HallowPreserve = "hallow_preserve",
+        /// Once per life, a lethal Vitality loss leaves the unit at this much
+        /// Vitality instead (800.4h, 900.20d).
+        DefyDeath = "defy_death",
+        /// Bonus damage on this unit's first hit against each target
+        /// incarnation; a revived unit is a new one (800.20c, 900.28f).
+        NewTargetDamage = "new_target_damage",
+        /// Shield gained at the start of each activation, an immediate effect
+        /// that resolves even when the attack is skipped or aborted (800.4k,
+        /// 900.20f, 900.40e).
+        ActivationShield = "activation_shield",
+        /// The boss Reflect rune: landed damage answered with a real damage
+        /// instance of this percent of what was taken (900.26d, 900.26f).
+        Reflect = "reflect",
+    }
+}
+
+impl RuneEffect {
+    /// Whether a resonance may grant it (a stat, or Riposte at its level).
+    pub fn for_resonance(self) -> bool {
+        matches!(
+            self,
+            RuneEffect::Power
+                | RuneEffect::Armor
+                | RuneEffect::Speed
+                | RuneEffect::Focus
+                | RuneEffect::Vitality
+                | RuneEffect::Riposte
+        )
     }
 }
 
@@ -485,6 +558,7 @@ impl KeywordName {
                 | KeywordName::AllyDamageImmune
                 | KeywordName::Everlasting
                 | KeywordName::Phylactery
+                | KeywordName::Runic
         )
     }
 }

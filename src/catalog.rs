@@ -191,6 +191,9 @@ pub struct Card {
     pub phases: Vec<Phase>,
     /// This card is a phase of the boss with this id.
     pub phase_of: Option<CardId>,
+    /// Runes the card carries itself, at full potency (a boss's signature
+    /// runes, such as the boss Reflect rune, 900.26d).
+    pub innate_runes: Vec<(RuneId, u8)>,
 }
 
 /// One phase of a boss (800.48a).
@@ -236,6 +239,62 @@ pub struct Catalog {
     pub ops: Vec<Op>,
     pub passives: Vec<Passive>,
     pub packages: Vec<Package>,
+    pub runes: Vec<Rune>,
+    pub resonances: Vec<Resonance>,
+}
+
+/// Index of a rune in [`Catalog::runes`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct RuneId(pub u16);
+
+/// Index of a resonance in [`Catalog::resonances`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct ResonanceId(pub u16);
+
+/// One line of a rune: what it grants at each tier (tier `t` is
+/// `amounts[t - 1]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuneLine {
+    pub effect: crate::ability::RuneEffect,
+    pub amounts: Vec<i32>,
+}
+
+/// A board rune (900.24): placed on a rune board, it projects its lines
+/// onto the units of the rows or columns it faces. A boss may carry one as
+/// an innate rune instead (the boss Reflect rune, 900.26d).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rune {
+    pub key: String,
+    pub name: String,
+    pub lines: Vec<RuneLine>,
+    /// Carried by a card itself, never placed on a rune board.
+    pub innate_only: bool,
+}
+
+impl Rune {
+    /// Tiers on its ladder (every line has the same length).
+    pub fn tiers(&self) -> u8 {
+        self.lines.first().map_or(1, |l| l.amounts.len() as u8)
+    }
+}
+
+/// One line of a resonance: `per_level` x the side's resonance level,
+/// for the whole battle or its first `duration_ms` (800.58e).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResonanceLine {
+    pub effect: crate::ability::RuneEffect,
+    pub per_level: i32,
+    /// 0: the whole battle.
+    pub duration_ms: i32,
+}
+
+/// A resonance (800.58): one equipped per side, applied to every eligible
+/// allied unit, scaled by the side's resonance level.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resonance {
+    pub key: String,
+    pub name: String,
+    pub lines: Vec<ResonanceLine>,
 }
 
 impl Catalog {
@@ -245,6 +304,25 @@ impl Catalog {
 
     pub fn find(&self, key: &str) -> Option<CardId> {
         self.cards.iter().position(|c| c.key == key).map(|i| CardId(i as u16))
+    }
+
+    pub fn rune(&self, id: RuneId) -> &Rune {
+        &self.runes[id.0 as usize]
+    }
+
+    pub fn find_rune(&self, key: &str) -> Option<RuneId> {
+        self.runes.iter().position(|r| r.key == key).map(|i| RuneId(i as u16))
+    }
+
+    pub fn resonance(&self, id: ResonanceId) -> &Resonance {
+        &self.resonances[id.0 as usize]
+    }
+
+    pub fn find_resonance(&self, key: &str) -> Option<ResonanceId> {
+        self.resonances
+            .iter()
+            .position(|r| r.key == key)
+            .map(|i| ResonanceId(i as u16))
     }
 
     pub fn ops(&self, range: OpRange) -> &[Op] {

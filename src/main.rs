@@ -18,8 +18,9 @@ struct Cli {
     /// The rules file (every number of the rule book).
     #[arg(long, global = true, default_value = "configs/rules.toml")]
     rules: PathBuf,
-    /// Card files or folders making up the catalog.
-    #[arg(long, global = true, default_value = "configs/cards")]
+    /// Card files or folders making up the catalog: cards, runes and
+    /// resonances.
+    #[arg(long, global = true, default_values = ["configs/cards", "configs/runes"])]
     cards: Vec<PathBuf>,
     #[command(subcommand)]
     command: Command,

@@ -124,10 +124,30 @@ pub fn fight_report(
 fn log_line(e: &Engine, ev: &Event) -> LogLine {
     let unit = unit_label(e, ev.unit);
     let other = unit_label(e, ev.other);
+    // Runes and resonances are named from the catalog.
+    let text = match ev.kind {
+        EventKind::RuneProjected => {
+            let rune = e
+                .catalog
+                .runes
+                .get(ev.detail as usize)
+                .map_or("a rune", |r| r.name.as_str());
+            format!("{unit} receives {rune} at {}% potency", ev.amount)
+        }
+        EventKind::ResonanceGranted => {
+            let res = e
+                .catalog
+                .resonances
+                .get(ev.detail as usize)
+                .map_or("a resonance", |r| r.name.as_str());
+            format!("{unit} receives {res} at resonance level {}", ev.amount)
+        }
+        _ => describe(ev, &unit, &other),
+    };
     LogLine {
         time_ms: ev.time_ms,
         event: ev.kind.name().to_string(),
-        text: describe(ev, &unit, &other),
+        text,
         unit,
         other,
         amount: ev.amount,
@@ -140,6 +160,11 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
     let (a, d) = (ev.amount, ev.detail);
     match ev.kind {
         EventKind::BattleStart => format!("battle starts with {a} units"),
+        EventKind::RuneProjected => format!("{unit} receives rune {d} at {a}% potency"),
+        EventKind::ResonanceGranted => format!("{unit} receives resonance {d} at level {a}"),
+        EventKind::ResonanceEnded => format!("{unit}'s timed resonance ends"),
+        EventKind::DefiedDeath => format!("{unit} defies death at {a} Vitality"),
+        EventKind::NewTarget => format!("{unit} meets {other} as a new target (+{a} damage)"),
         EventKind::Activate => format!("{unit} activates against {other} (Power {a})"),
         EventKind::NoTarget => format!("{unit} finds no living target"),
         EventKind::HitSkipped => format!("hit on {unit} skipped ({a} damage)"),

@@ -25,6 +25,8 @@ pub struct Scenario {
     pub steps: Vec<ScenarioStep>,
     /// Forge Core modifiers of the left and right sides.
     pub forge: [crate::spec::Forge; 2],
+    /// Runes and resonance of the left and right sides.
+    pub runes: [(Vec<crate::spec::RunePlacement>, Option<crate::catalog::ResonanceId>); 2],
 }
 
 #[derive(Debug, Clone)]
@@ -316,6 +318,9 @@ fn run_once(
 ) {
     e.reset(FightRng::for_fight(s.seed, u64::from(run_index)));
     e.forge = s.forge;
+    for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
+        e.set_runes(side, runes, *resonance);
+    }
     for u in &s.units {
         let Some(idx) = e.add_unit(u.side, u.placement) else {
             failures.push("too many units".to_string());

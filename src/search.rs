@@ -457,14 +457,13 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                     let parent = parents[rng.below(parents.len() as u32) as usize];
                     let units = mutate(&parent.board.units, &limits, &catalog, &mut rng);
                     let name = format!("search g{generation} c{k}");
-                    (
-                        BoardSpec {
-                            name,
-                            units,
-                            forge: Default::default(),
-                        },
-                        false,
-                    )
+                    // Runes and resonance travel with the parent.
+                    let board = BoardSpec {
+                        name,
+                        units,
+                        ..parent.board.clone()
+                    };
+                    (board, false)
                 })
                 .collect()
         };

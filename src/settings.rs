@@ -99,6 +99,8 @@ rules_settings! {
     tremor: TremorRules { hits }
     overtime: OvertimeRules { start_ms, tick_ms, cap_ms }
     limits: LimitRules { events_per_fight, trigger_depth }
+    runes: RuneRules { row_board_cells, column_board_cells, cells_per_rune, partial_potency_percent }
+    resonance: ResonanceRules { base_level }
 }
 
 impl Rules {
@@ -178,6 +180,32 @@ impl Rules {
             if v < 0 {
                 bad.push((key, format!("must not be negative, found {v}")));
             }
+        }
+        // Each rune-board cell faces one row or one column of the grid
+        // (900.24a; docs/rules-reconstruction.md).
+        if self.runes.row_board_cells != self.board.rows {
+            bad.push((
+                "runes.row_board_cells",
+                "equals board.rows: a cell faces each row".to_string(),
+            ));
+        }
+        if self.runes.column_board_cells != self.board.columns {
+            bad.push((
+                "runes.column_board_cells",
+                "equals board.columns: a cell faces each column".to_string(),
+            ));
+        }
+        if !(1..=self.board.rows.min(self.board.columns)).contains(&self.runes.cells_per_rune) {
+            bad.push((
+                "runes.cells_per_rune",
+                "1 up to the smaller of board.rows and board.columns".to_string(),
+            ));
+        }
+        if !(0..=100).contains(&self.runes.partial_potency_percent) {
+            bad.push(("runes.partial_potency_percent", "a percentage, 0 to 100".to_string()));
+        }
+        if self.resonance.base_level < 1 {
+            bad.push(("resonance.base_level", "at least 1 (800.58c: a floor of 1)".to_string()));
         }
         if !(0..=100).contains(&self.blind.power_loss_percent) {
             bad.push(("blind.power_loss_percent", "a percentage, 0 to 100".to_string()));

@@ -1,7 +1,8 @@
 //! What a fight is made of: two boards of placed cards. Plain data, built by
 //! the loader or a suite, read by the engine.
 
-use crate::catalog::CardId;
+use crate::ability::RuneBoard;
+use crate::catalog::{CardId, ResonanceId, RuneId};
 
 /// One card on a board: its tier and the cell of its footprint's top-left
 /// corner, as column and row counted from 0 (100.4, reconstructed).
@@ -13,12 +14,25 @@ pub struct Placement {
     pub row: u8,
 }
 
-/// One side's units.
+/// One rune on one of a side's rune boards: it takes cells `cell` and
+/// `cell + 1` and faces the grid's rows or columns of the same numbers
+/// (900.24a; docs/rules-reconstruction.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RunePlacement {
+    pub rune: RuneId,
+    pub tier: u8,
+    pub board: RuneBoard,
+    pub cell: u8,
+}
+
+/// One side's units, runes and resonance.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct BoardSpec {
     pub name: String,
     pub units: Vec<Placement>,
     pub forge: Forge,
+    pub runes: Vec<RunePlacement>,
+    pub resonance: Option<ResonanceId>,
 }
 
 /// Forge Core modifiers a player's board carries into battle (200.3a, 200.3d).

@@ -163,6 +163,8 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
             name: format!("random-{b:04}"),
             units,
             forge: Default::default(),
+            runes: Vec::new(),
+            resonance: None,
         });
     }
     Ok(out)

@@ -7,9 +7,10 @@ use toml::Spanned;
 
 use super::schema::{self, BoardFile};
 use super::{Diagnostic, diagnostics, parse_toml, read};
+use crate::ability::RuneBoard;
 use crate::catalog::{CardId, Catalog};
 use crate::settings::Rules;
-use crate::spec::{BoardSpec, Placement};
+use crate::spec::{BoardSpec, Placement, RunePlacement};
 
 /// Parses and checks a board against the catalog and the grid.
 pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
@@ -92,6 +93,11 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE),
         ));
     }
+    let runes = board_runes(file, text, &parsed.rune, catalog, rules, &mut bad);
+    let resonance = parsed
+        .resonance
+        .as_ref()
+        .and_then(|r| lookup_resonance(file, text, catalog, r, "resonance", &mut bad));
     let name = parsed.name.unwrap_or_else(|| {
         file.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -105,10 +111,138 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
                 crush_bonus: parsed.forge.crush_bonus,
                 tick_reduction: parsed.forge.tick_reduction,
             },
+            runes,
+            resonance,
         })
     } else {
         Err(bad)
     }
+}
+
+/// The resonance a board or scenario side names (800.58a).
+pub(super) fn lookup_resonance(
+    file: &Path,
+    text: &str,
+    catalog: &Catalog,
+    name: &Spanned<String>,
+    key: &str,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<crate::catalog::ResonanceId> {
+    let found = catalog.find_resonance(name.get_ref());
+    if found.is_none() {
+        let names: Vec<&str> = catalog.resonances.iter().map(|x| x.key.as_str()).collect();
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            Some(name.span()),
+            key,
+            format!(
+                "unknown resonance `{}`; expected one of the catalog's (800.58a){}",
+                name.get_ref(),
+                diagnostics::suggestion(name.get_ref(), &names)
+            ),
+        ));
+    }
+    found
+}
+
+/// A board's runes: each a known rune at a tier of its ladder, inside its
+/// rune board, not sharing a cell with another (900.24a).
+pub(super) fn board_runes(
+    file: &Path,
+    text: &str,
+    defs: &[schema::BoardRuneDef],
+    catalog: &Catalog,
+    rules: &Rules,
+    bad: &mut Vec<Diagnostic>,
+) -> Vec<RunePlacement> {
+    let names: Vec<&str> = catalog.runes.iter().map(|r| r.key.as_str()).collect();
+    let mut out: Vec<RunePlacement> = Vec::new();
+    for (i, r) in defs.iter().enumerate() {
+        let key = format!("rune[{i}]");
+        let Some(id) = catalog.find_rune(r.rune.get_ref()) else {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(r.rune.span()),
+                format!("{key}.rune"),
+                format!(
+                    "unknown rune `{}`; expected a rune of the catalog{}",
+                    r.rune.get_ref(),
+                    diagnostics::suggestion(r.rune.get_ref(), &names)
+                ),
+            ));
+            continue;
+        };
+        if catalog.rune(id).innate_only {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(r.rune.span()),
+                format!("{key}.rune"),
+                format!(
+                    "`{}` is carried by a card itself, never placed on a rune board",
+                    r.rune.get_ref()
+                ),
+            ));
+            continue;
+        }
+        let top = i64::from(catalog.rune(id).tiers());
+        let tier = *r.tier.get_ref();
+        if !(1..=top).contains(&tier) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(r.tier.span()),
+                format!("{key}.tier"),
+                format!(
+                    "tier {tier} is outside `{}`'s ladder; expected 1..={top}",
+                    r.rune.get_ref()
+                ),
+            ));
+            continue;
+        }
+        let board = *r.board.get_ref();
+        let cells = i64::from(match board {
+            RuneBoard::Rows => rules.runes.row_board_cells,
+            RuneBoard::Columns => rules.runes.column_board_cells,
+        });
+        let width = i64::from(rules.runes.cells_per_rune);
+        let cell = *r.cell.get_ref();
+        if cell < 0 || cell + width > cells {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(r.cell.span()),
+                format!("{key}.cell"),
+                format!(
+                    "a rune takes {width} cells of the {cells}-cell `{board}` rune board; expected cell 0..={} (900.24a)",
+                    cells - width
+                ),
+            ));
+            continue;
+        }
+        if let Some(j) = out
+            .iter()
+            .position(|o| o.board == board && (i64::from(o.cell) - cell).abs() < width)
+        {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(r.cell.span()),
+                format!("{key}.cell"),
+                format!("overlaps rune[{j}] on the `{board}` rune board; runes may not share a cell (900.24a)"),
+            ));
+            continue;
+        }
+        out.push(RunePlacement {
+            rune: id,
+            tier: tier as u8,
+            board,
+            cell: cell as u8,
+        });
+    }
+    out
 }
 
 pub fn load_board(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {

@@ -7,10 +7,13 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::schema::{self, CardDef, CardFile, WakeDef};
+use super::schema::{self, CardDef, CardFile, ResonanceDef, RuneDef, WakeDef};
 use super::{Diagnostic, parse_toml, read, toml_files};
 use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
-use crate::catalog::{Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, StatLine, Wake};
+use crate::catalog::{
+    Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, Resonance, ResonanceLine, Rune, RuneId, RuneLine,
+    StatLine, Wake,
+};
 
 /// Where a card definition came from, for diagnostics.
 pub struct Source<'a> {
@@ -48,6 +51,11 @@ impl CatalogBuilder {
         self.catalog.find(key)
     }
 
+    /// The catalog as built so far.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
     pub fn card_keys(&self) -> Vec<String> {
         self.catalog.cards.iter().map(|c| c.key.clone()).collect()
     }
@@ -58,6 +66,183 @@ impl CatalogBuilder {
 
     pub fn size_of(&self, id: CardId) -> u8 {
         self.catalog.card(id).footprint.side()
+    }
+
+    /// Parses a catalog file and adds its runes and resonances; its cards
+    /// come in a second pass ([`CatalogBuilder::add_file`]), so a card may
+    /// name a rune of any file.
+    pub fn add_runes_file(&mut self, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
+        let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+        let src = Source { file, text };
+        let mut bad = Vec::new();
+        for (i, def) in parsed.rune.iter().enumerate() {
+            if let Err(mut d) = self.add_rune(&src, &format!("rune[{i}]"), def) {
+                bad.append(&mut d);
+            }
+        }
+        for (i, def) in parsed.resonance.iter().enumerate() {
+            if let Err(mut d) = self.add_resonance(&src, &format!("resonance[{i}]"), def) {
+                bad.append(&mut d);
+            }
+        }
+        if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+
+    fn add_rune(&mut self, src: &Source, key: &str, def: &RuneDef) -> Result<(), Vec<Diagnostic>> {
+        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
+            vec![Diagnostic::at(src.file, src.text, span, k, m)]
+        };
+        let id = def.id.get_ref().clone();
+        if self.catalog.find_rune(&id).is_some() {
+            return Err(diag(
+                Some(def.id.span()),
+                format!("{key}.id"),
+                format!("rune id `{id}` is already defined"),
+            ));
+        }
+        let lines = def.effects.get_ref();
+        let tiers = lines.first().map_or(0, |l| l.amount.len());
+        if lines.is_empty() || !(1..=4).contains(&tiers) || lines.iter().any(|l| l.amount.len() != tiers) {
+            return Err(diag(
+                Some(def.effects.span()),
+                format!("{key}.effects"),
+                "expected at least one effect, every `amount` with the same number of tiers, 1 to 4".into(),
+            ));
+        }
+        if let Some(l) = lines
+            .iter()
+            .find(|l| l.amount.iter().any(|a| !(0..=10_000).contains(a)))
+        {
+            return Err(diag(
+                Some(def.effects.span()),
+                format!("{key}.effects"),
+                format!("`{}` amounts are 0..=10000, found {:?}", l.effect, l.amount),
+            ));
+        }
+        if self.catalog.runes.len() >= usize::from(u16::MAX) {
+            return Err(diag(None, key.to_string(), "too many runes (at most 65535)".into()));
+        }
+        self.catalog.runes.push(Rune {
+            innate_only: def.innate_only,
+            name: def.name.clone().unwrap_or_else(|| id.clone()),
+            key: id,
+            lines: lines
+                .iter()
+                .map(|l| RuneLine {
+                    effect: l.effect,
+                    amounts: l.amount.clone(),
+                })
+                .collect(),
+        });
+        Ok(())
+    }
+
+    fn add_resonance(&mut self, src: &Source, key: &str, def: &ResonanceDef) -> Result<(), Vec<Diagnostic>> {
+        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
+            vec![Diagnostic::at(src.file, src.text, span, k, m)]
+        };
+        let id = def.id.get_ref().clone();
+        if self.catalog.find_resonance(&id).is_some() {
+            return Err(diag(
+                Some(def.id.span()),
+                format!("{key}.id"),
+                format!("resonance id `{id}` is already defined"),
+            ));
+        }
+        let lines = def.effects.get_ref();
+        let eligible: Vec<&str> = crate::ability::RuneEffect::ALL
+            .iter()
+            .filter(|e| e.for_resonance())
+            .map(|e| e.name())
+            .collect();
+        if lines.is_empty() {
+            return Err(diag(
+                Some(def.effects.span()),
+                format!("{key}.effects"),
+                "expected at least one effect".into(),
+            ));
+        }
+        for (i, l) in lines.iter().enumerate() {
+            if !l.effect.for_resonance() {
+                return Err(diag(
+                    Some(def.effects.span()),
+                    format!("{key}.effects[{i}].effect"),
+                    format!(
+                        "a resonance grants one of {}, not `{}` (800.58e)",
+                        super::diagnostics::backticked(&eligible),
+                        l.effect
+                    ),
+                ));
+            }
+            if !(0..=1000).contains(&l.per_level) || !(0..=120_000).contains(&l.duration_ms) {
+                return Err(diag(
+                    Some(def.effects.span()),
+                    format!("{key}.effects[{i}]"),
+                    "`per_level` is 0..=1000 and `duration_ms` 0..=120000".into(),
+                ));
+            }
+        }
+        self.catalog.resonances.push(Resonance {
+            name: def.name.clone().unwrap_or_else(|| id.clone()),
+            key: id,
+            lines: lines
+                .iter()
+                .map(|l| ResonanceLine {
+                    effect: l.effect,
+                    per_level: l.per_level,
+                    duration_ms: l.duration_ms,
+                })
+                .collect(),
+        });
+        Ok(())
+    }
+
+    /// A card's innate runes, `"RUNE TIER"` each.
+    fn lower_innate_runes(
+        &self,
+        src: &Source,
+        key: &str,
+        def: &CardDef,
+        bad: &mut Vec<Diagnostic>,
+    ) -> Vec<(RuneId, u8)> {
+        let names: Vec<&str> = self.catalog.runes.iter().map(|r| r.key.as_str()).collect();
+        let mut out = Vec::new();
+        for (i, text) in def.runes.iter().enumerate() {
+            let k = format!("{key}.runes[{i}]");
+            let mut parts = text.get_ref().split_whitespace();
+            let (Some(name), tier, None) = (parts.next(), parts.next(), parts.next()) else {
+                bad.push(Diagnostic::at(
+                    src.file,
+                    src.text,
+                    Some(text.span()),
+                    k,
+                    "expected `\"RUNE TIER\"`, e.g. `\"boss_reflect 1\"`".to_string(),
+                ));
+                continue;
+            };
+            let Some(id) = self.catalog.find_rune(name) else {
+                bad.push(Diagnostic::at(
+                    src.file,
+                    src.text,
+                    Some(text.span()),
+                    k,
+                    format!("unknown rune `{name}`{}", super::diagnostics::suggestion(name, &names)),
+                ));
+                continue;
+            };
+            let top = self.catalog.rune(id).tiers();
+            match tier.unwrap_or("1").parse::<u8>() {
+                Ok(t) if (1..=top).contains(&t) => out.push((id, t)),
+                _ => bad.push(Diagnostic::at(
+                    src.file,
+                    src.text,
+                    Some(text.span()),
+                    k,
+                    format!("rune `{name}` has tiers 1..={top}"),
+                )),
+            }
+        }
+        out
     }
 
     /// Parses a card file and adds its cards.
@@ -130,6 +315,7 @@ impl CatalogBuilder {
 
         let stats = lower_ladders(src, key, def, &mut bad);
         let keywords = lower_keywords(src, key, def, &mut bad);
+        let innate_runes = self.lower_innate_runes(src, key, def, &mut bad);
 
         // Ability clauses, split into lanes (300.3).
         let mut once_slots: u8 = 0;
@@ -441,6 +627,7 @@ impl CatalogBuilder {
             stagger,
             phases,
             phase_of: None,
+            innate_runes,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(
@@ -850,15 +1037,24 @@ pub fn load_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnostic>> {
     let files = toml_files(paths).map_err(|d| vec![d])?;
     let mut builder = CatalogBuilder::new();
     let mut bad = Vec::new();
+    let mut texts = Vec::new();
     for f in files {
-        let text = match read(&f) {
-            Ok(t) => t,
-            Err(d) => {
-                bad.push(d);
-                continue;
-            }
-        };
-        if let Err(mut d) = builder.add_file(&f, &text) {
+        match read(&f) {
+            Ok(t) => texts.push((f, t)),
+            Err(d) => bad.push(d),
+        }
+    }
+    // Runes and resonances first, so a card may name a rune of any file.
+    for (f, text) in &texts {
+        if let Err(mut d) = builder.add_runes_file(f, text) {
+            bad.append(&mut d);
+        }
+    }
+    if !bad.is_empty() {
+        return Err(bad);
+    }
+    for (f, text) in &texts {
+        if let Err(mut d) = builder.add_file(f, text) {
             bad.append(&mut d);
         }
     }

@@ -32,6 +32,9 @@ struct ScenarioFile {
     /// Each side's Forge Core modifiers: `[forge.left]`, `[forge.right]`.
     #[serde(default)]
     forge: ForgeSides,
+    /// Each side's runes and resonance: `[runes.left]`, `[runes.right]`.
+    #[serde(default)]
+    runes: RuneSides,
     #[serde(default)]
     unit: Vec<UnitDef>,
     #[serde(default)]
@@ -45,6 +48,24 @@ struct ForgeSides {
     left: super::schema::ForgeDef,
     #[serde(default)]
     right: super::schema::ForgeDef,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuneSides {
+    #[serde(default)]
+    left: SideRunesDef,
+    #[serde(default)]
+    right: SideRunesDef,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SideRunesDef {
+    #[serde(default)]
+    resonance: Option<Spanned<String>>,
+    #[serde(default)]
+    rune: Vec<super::schema::BoardRuneDef>,
 }
 
 fn one() -> u32 {
@@ -559,10 +580,22 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         });
     }
 
+    let mut side_runes = Vec::new();
+    for (side, def) in [("left", &parsed.runes.left), ("right", &parsed.runes.right)] {
+        let catalog = builder.catalog();
+        let runes = super::boards::board_runes(file, text, &def.rune, catalog, rules, &mut bad);
+        let resonance = def.resonance.as_ref().and_then(|r| {
+            super::boards::lookup_resonance(file, text, catalog, r, &format!("runes.{side}.resonance"), &mut bad)
+        });
+        side_runes.push((runes, resonance));
+    }
     if !bad.is_empty() {
         return Err(bad);
     }
+    let right_runes = side_runes.pop().unwrap_or_default();
+    let left_runes = side_runes.pop().unwrap_or_default();
     Ok(Scenario {
+        runes: [left_runes, right_runes],
         name: parsed.name,
         file: file.to_path_buf(),
         covers: parsed.covers.into_inner(),

@@ -9,8 +9,8 @@ use serde::de::{self, Deserializer};
 use toml::Spanned;
 
 use crate::ability::{
-    Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope,
-    StatName, Trigger,
+    Amount, CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, RuneBoard,
+    RuneEffect, Scope, StatName, Trigger,
 };
 
 /// A file of cards: `[[card]]` tables.
@@ -19,6 +19,54 @@ use crate::ability::{
 pub struct CardFile {
     #[serde(default)]
     pub card: Vec<CardDef>,
+    #[serde(default)]
+    pub rune: Vec<RuneDef>,
+    #[serde(default)]
+    pub resonance: Vec<ResonanceDef>,
+}
+
+/// A rune as a designer writes it: lines, each with one amount per tier.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuneDef {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Carried by a card itself (a boss's signature rune), never placed on
+    /// a rune board.
+    #[serde(default)]
+    pub innate_only: bool,
+    pub effects: Spanned<Vec<RuneLineDef>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuneLineDef {
+    pub effect: RuneEffect,
+    /// One amount per tier, tier 1 first.
+    pub amount: Vec<i32>,
+}
+
+/// A resonance as a designer writes it: lines scaled by the level.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResonanceDef {
+    pub id: Spanned<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    pub effects: Spanned<Vec<ResonanceLineDef>>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResonanceLineDef {
+    pub effect: RuneEffect,
+    /// Granted per resonance level (800.58e: Overpower's 3 Power).
+    pub per_level: i32,
+    /// Lasts the battle's first this many milliseconds; 0 or absent for
+    /// the whole battle (Brace Step's 20 s, 800.58e).
+    #[serde(default)]
+    pub duration_ms: i32,
 }
 
 /// One card as a designer writes it.
@@ -80,6 +128,10 @@ pub struct CardDef {
     /// A boss's phases, in order (800.48).
     #[serde(default)]
     pub phases: Vec<Spanned<PhaseDef>>,
+    /// Runes the card carries itself, `"RUNE TIER"` (a boss's signature
+    /// runes, such as the boss Reflect rune, 900.26d).
+    #[serde(default)]
+    pub runes: Vec<Spanned<String>>,
 }
 
 /// A boss's next phase (800.48a): a Vitality threshold and the loadout that
@@ -348,6 +400,22 @@ pub struct BoardFile {
     pub forge: ForgeDef,
     #[serde(default)]
     pub unit: Vec<BoardUnitDef>,
+    /// The side's equipped resonance, by id (800.58a).
+    #[serde(default)]
+    pub resonance: Option<Spanned<String>>,
+    #[serde(default)]
+    pub rune: Vec<BoardRuneDef>,
+}
+
+/// One rune on a rune board: which rune, its tier, the board and the first
+/// of the two cells it takes (900.24a).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRuneDef {
+    pub rune: Spanned<String>,
+    pub tier: Spanned<i64>,
+    pub board: Spanned<RuneBoard>,
+    pub cell: Spanned<i64>,
 }
 
 /// One unit placed on a board: which card, its tier, the cell of its

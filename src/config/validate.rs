@@ -30,7 +30,9 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
     let Ok(table) = text.parse::<toml::Table>() else {
         return FileKind::Broken;
     };
-    if table.contains_key("card") {
+    // A board names runes and a resonance too, beside its units.
+    let catalog_keys = table.contains_key("rune") || table.contains_key("resonance");
+    if table.contains_key("card") || (catalog_keys && !table.contains_key("unit")) {
         FileKind::Cards
     } else if table.contains_key("step") || table.contains_key("covers") {
         FileKind::Scenario
@@ -74,12 +76,24 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
     if !has_cards && let Ok(extra) = toml_files(catalog_dirs) {
         // Boards and scenarios are checked against the default catalog;
         // its own problems are reported when it is validated itself.
-        for f in extra {
-            if let Ok(t) = read(&f)
-                && file_kind(&f, &t) == FileKind::Cards
-            {
-                let _ = builder.add_file(&f, &t);
-            }
+        let extra: Vec<(PathBuf, String)> = extra
+            .into_iter()
+            .filter_map(|f| read(&f).ok().map(|t| (f, t)))
+            .filter(|(f, t)| file_kind(f, t) == FileKind::Cards)
+            .collect();
+        for (f, t) in &extra {
+            let _ = builder.add_runes_file(f, t);
+        }
+        for (f, t) in &extra {
+            let _ = builder.add_file(f, t);
+        }
+    }
+    // Runes first, so a card may name a rune of any file.
+    for (f, kind, t) in &texts {
+        if *kind == FileKind::Cards
+            && let Err(mut d) = builder.add_runes_file(f, t)
+        {
+            bad.append(&mut d);
         }
     }
     for (f, kind, t) in &texts {
@@ -117,7 +131,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 t,
                 None,
                 "",
-                "not a rules, card, board or scenario file: expected a top-level `card`, `unit` or `step` key",
+                "not a rules, card, board or scenario file: expected a top-level `card`, `rune`, `unit` or `step` key",
             )),
             FileKind::Rules | FileKind::Cards => {}
         }

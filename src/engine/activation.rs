@@ -141,6 +141,12 @@ impl Engine<'_> {
         // 800.31c, 900.17a: only Haywire held now may fire at the close.
         let haywire_at_start = self.u.haywire[i];
 
+        // 800.4k, 900.20f, 900.40e: immediate rune effects resolve at the
+        // start, whatever happens to the attack after.
+        if self.runes_possible && self.rune_grants[i].activation_shield > 0 {
+            let shield = self.rune_grants[i].activation_shield;
+            self.gain_shield(u, shield, u);
+        }
         // Activation start: target selection, the Feral roll first (800.23b);
         // 900.21e: a Relentless unit never misfires, whatever it holds.
         let target = if !forced_target.is_none() {
@@ -176,6 +182,9 @@ impl Engine<'_> {
 
         let mut ctx = ActCtx::new(u, target, u);
         ctx.joins_hit = true;
+        if self.runes_possible {
+            ctx.bonus = ctx.bonus.saturating_add(self.new_target_bonus(u, target));
+        }
         // 800.5c: Bloodlust is sampled once, before anything of this
         // activation resolves: an enemy this activation drops below half,
         // by its hit or by its own AoE or Tremor in the activation lane,
@@ -249,7 +258,9 @@ impl Engine<'_> {
     /// pays the whole cost as a Vitality loss; a Tool or Hub first in line
     /// pays nothing and so aborts the ability. Returns whether it may go on.
     fn pay_bloodletting(&mut self, caster: UnitIdx, cost: Amount, ctx: &mut ActCtx) -> bool {
-        let cost = self.amount(cost, ctx);
+        // 800.4l, 900.20g: a reduction rune lowers the cost before a payer
+        // is chosen.
+        let cost = (self.amount(cost, ctx) - self.rune_grants[caster.i()].bloodletting_reduction).max(0);
         if cost <= 0 {
             // 800.4m: nothing to pay, the step is skipped.
             return true;
@@ -364,13 +375,14 @@ impl Engine<'_> {
                 Count::LivingAlly => !enemy && c != u,
                 Count::AdjacentAlly => !enemy && c != u && super::geometry::adjacent(rect, self.u.rect[j]),
                 Count::FlankAlly => !enemy && c != u && super::geometry::flanks(rect, self.u.rect[j]),
-                Count::TargetBurn | Count::TargetMaim | Count::ShatteredSecond => false,
+                Count::TargetBurn | Count::TargetMaim | Count::ShatteredSecond | Count::RuneEffect => false,
             };
             n += i32::from(hit);
         }
         match what {
             Count::TargetBurn if !t.is_none() && self.u.alive[t.i()] => self.u.burn[t.i()],
             Count::TargetMaim if !t.is_none() && self.u.alive[t.i()] => self.u.maim[t.i()],
+            Count::RuneEffect => i32::from(self.u.rune_effects[u.i()]),
             _ => n,
         }
     }

@@ -138,11 +138,7 @@ impl Engine<'_> {
             return false;
         }
         // 800.9b: rolled fresh for every link, never above the ceiling.
-        let chance = self
-            .rules
-            .cascade
-            .chance_percent
-            .min(self.rules.cascade.chance_ceiling_percent);
+        let chance = self.cascade_chance(u);
         if !self.rng.chance_percent(chance) {
             self.u.cascade_depth[i] = 0;
             return false;

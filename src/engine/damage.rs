@@ -539,7 +539,7 @@ impl Engine<'_> {
     /// credit goes to an enemy source, and every other living unit hears it.
     pub fn kill(&mut self, u: UnitIdx, killer: UnitIdx, rule: &'static str) {
         let i = u.i();
-        if !self.u.alive[i] {
+        if !self.u.alive[i] || self.defy_death(u) {
             return;
         }
         // 800.49e: one death and everything it fires is one batch.

@@ -149,10 +149,13 @@ impl Engine<'_> {
         }
     }
 
-    /// Forge Core tick reduction comes after Prismbreak's amplification and
-    /// before the pipeline (800.52a, 900.11d).
+    /// Forge Core and rune tick reduction come after Prismbreak's
+    /// amplification and before the pipeline (800.52a, 900.11d).
     fn reduced_tick(&self, u: UnitIdx, tick: i32) -> i32 {
-        (tick - self.forge[self.u.side[u.i()].index()].tick_reduction).max(0)
+        let reduction = self.forge[self.u.side[u.i()].index()]
+            .tick_reduction
+            .saturating_add(self.rune_grants[u.i()].tick_reduction);
+        (tick - reduction).max(0)
     }
 
     /// A living, active unit with the no-spread aura on the burning unit's side.
@@ -520,7 +523,13 @@ impl Engine<'_> {
         self.touch_clock(u);
         let r = self.rules.hallow;
         let span = (r.decay_max_percent - r.decay_min_percent).max(0) as u32 + 1;
-        let decay = r.decay_min_percent + self.rng.below(span) as i32;
+        let mut decay = r.decay_min_percent + self.rng.below(span) as i32;
+        // 800.29e: a preservation rune's roll that lands heals without
+        // decaying; only a unit holding one rolls it.
+        let preserve = self.rune_grants[i].hallow_preserve;
+        if preserve > 0 && self.rng.chance_percent(preserve.min(100)) {
+            decay = 0;
+        }
         let now = self.now;
         // The instances are decayed first and healed after, so nothing a
         // heal sets off can see half-updated instances.

@@ -24,6 +24,18 @@ macro_rules! event_kinds {
 
 event_kinds! {
     BattleStart = "battle_start",
+    /// A board or innate rune reaches `unit`: `amount` its potency in
+    /// percent, `detail` the rune's index (900.24).
+    RuneProjected = "rune_projected",
+    /// The side's resonance reaches `unit`: `amount` the level, `detail`
+    /// the resonance's index (800.58).
+    ResonanceGranted = "resonance_granted",
+    /// A timed resonance line ends for `unit` (800.58e).
+    ResonanceEnded = "resonance_ended",
+    /// A defy-death rune leaves `unit` at `amount` Vitality (800.4h).
+    DefiedDeath = "defied_death",
+    /// A new-target rune adds `amount` to `unit`'s hit on `other` (800.20c).
+    NewTarget = "new_target",
     Activate = "activate",
     NoTarget = "no_target",
     HitSkipped = "hit_skipped",

@@ -11,6 +11,7 @@ pub mod events;
 pub mod geometry;
 mod revival;
 pub mod rng;
+mod runes;
 pub mod state;
 mod tools;
 
@@ -21,6 +22,7 @@ use crate::spec::{BoardSpec, Forge, Placement, Side};
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use rng::FightRng;
+pub use runes::{MAX_RUNES_PER_SIDE, RuneGrants};
 pub use state::InitialState;
 
 /// A board holds at most this many units per side.
@@ -611,6 +613,14 @@ unit_columns! {
     retort: i32 = 0,
     /// Percent of landed damage a Reflect rune sends back.
     reflect: i32 = 0,
+    /// Rune effects reaching the unit (900.4e).
+    rune_effects: u8 = 0,
+    /// A defy-death rune's Vitality, and whether this life spent it (800.4h).
+    defy_death: i32 = 0,
+    defy_spent: bool = false,
+    /// Target incarnations this unit's new-target rune has met (800.20c),
+    /// one bit per unit index.
+    targets_met: u64 = 0,
     exalt: i32 = 0,
     damage_cap: i32 = 0,
     /// Remaining milliseconds of each timed status.
@@ -812,6 +822,16 @@ pub struct Engine<'c> {
     pub now: i32,
     pub rng: FightRng,
     pub log: EventLog,
+    /// Each side's runes and resonance as placed (800.58, 900.24).
+    side_runes: [runes::SideRunes; 2],
+    /// What runes and resonance give each unit, kept across its revivals.
+    rune_grants: Box<[RuneGrants; MAX_UNITS]>,
+    resonance_level: [i32; 2],
+    /// When the timed resonance lines end (800.58e), `NEVER` when none runs.
+    resonance_end_ms: i32,
+    resonance_timed: [bool; 2],
+    /// Some unit received a rune or resonance this fight.
+    runes_possible: bool,
     /// Every unit's drawn state after each logged event, for the fight page.
     pub trace: state::Trace,
     pub stock: [i32; 2],
@@ -906,6 +926,12 @@ impl<'c> Engine<'c> {
             now: 0,
             rng: FightRng::for_fight(0, 0),
             log: EventLog::new(limit),
+            side_runes: [runes::SideRunes::default(); 2],
+            rune_grants: Box::new([RuneGrants::default(); MAX_UNITS]),
+            resonance_level: [0; 2],
+            resonance_end_ms: NEVER,
+            resonance_timed: [false; 2],
+            runes_possible: false,
             trace: state::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
@@ -958,6 +984,14 @@ impl<'c> Engine<'c> {
         self.rng = rng;
         self.log.clear();
         self.trace.clear();
+        self.side_runes = [runes::SideRunes::default(); 2];
+        if self.runes_possible {
+            self.rune_grants.fill(RuneGrants::default());
+        }
+        self.resonance_level = [0; 2];
+        self.resonance_end_ms = NEVER;
+        self.resonance_timed = [false; 2];
+        self.runes_possible = false;
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
@@ -1080,6 +1114,7 @@ impl<'c> Engine<'c> {
                 layer[slot] += amount;
             }
         }
+        let grants = self.rune_grants[i];
         let u = &mut self.u;
         u.card[i] = card_id;
         u.line[i] = card.at_tier(tier);
@@ -1096,10 +1131,11 @@ impl<'c> Engine<'c> {
         u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
         u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
         u.insured_layer[i] = layer;
-        u.thorns[i] = eval(kw.amount(K::Thorns));
-        u.riposte[i] = eval(kw.amount(K::Riposte));
+        // Runes project onto the cells, whatever loadout stands there.
+        u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
+        u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
         u.retort[i] = eval(kw.amount(K::Retort));
-        u.reflect[i] = eval(kw.amount(K::Reflect));
+        u.reflect[i] = grants.reflect;
         u.underwriting[i] = eval(kw.amount(K::Underwriting));
         u.exalt[i] = eval(kw.amount(K::Exalt));
         u.damage_cap[i] = eval(kw.amount(K::DamageCap));
@@ -1150,6 +1186,8 @@ impl<'c> Engine<'c> {
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
         self.reset(rng);
         self.forge = [left.forge, right.forge];
+        self.set_runes(Side::Left, &left.runes, left.resonance);
+        self.set_runes(Side::Right, &right.runes, right.resonance);
         for p in &left.units {
             self.add_unit(Side::Left, *p);
         }
@@ -1168,6 +1206,7 @@ impl<'c> Engine<'c> {
             Side::Right
         };
         self.rebuild_order();
+        self.start_runes();
         for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
@@ -1566,7 +1605,10 @@ impl<'c> Engine<'c> {
                 self.now
             );
         }
-        let mut next = self.overtime_next_ms.min(self.rules.overtime.cap_ms);
+        let mut next = self
+            .overtime_next_ms
+            .min(self.rules.overtime.cap_ms)
+            .min(self.resonance_end_ms);
         let mut expiry_next = NEVER;
         let mut tick_next = NEVER;
         // The units whose charge fills first, as resolution ranks.
@@ -1635,6 +1677,9 @@ impl<'c> Engine<'c> {
     /// then overtime, then activations, each in resolution order.
     fn resolve_due(&mut self) {
         let order = self.order;
+        if self.resonance_end_ms <= self.now {
+            self.end_timed_resonance();
+        }
         // Nothing before these passes moves an expiry or a tick earlier, so
         // the earliest found by `next_event_ms` still decides (burn and
         // venom ticks are scheduled at least one positive interval ahead).

@@ -105,6 +105,10 @@ impl Engine<'_> {
         c.dormant_timed[i] = false;
         c.dormant_ms[i] = 0;
         self.wake_watch[side.index()] &= !(1u64 << i);
+        // The runes project onto its cells again; it is a new target
+        // incarnation for every new-target rune (800.20c, 900.28f).
+        self.apply_rune_grants(u, false);
+        self.forget_incarnation(u);
         if self.is_combatant(u) {
             self.standing[side.index()] += 1;
         }

@@ -1,0 +1,395 @@
+//! Runes and resonance in a fight (800.58, 800.60, 900.23, 900.24): what
+//! each side's board runes project onto its units, at which potency, and
+//! what its resonance grants at its level. Computed once when the battle
+//! starts, kept per unit outside the unit columns, so a revived unit (a
+//! new incarnation in the same cells) receives them again (800.20c).
+//!
+//! The rune board's geometry is reconstructed in
+//! docs/rules-reconstruction.md: a side has a row board (a cell facing
+//! each grid row) and a column board (a cell facing each column); a rune
+//! takes `cells_per_rune` adjacent cells and faces those rows or columns.
+
+use super::{Engine, EventKind, MAX_UNITS, NEVER, UnitIdx};
+use crate::ability::{KeywordName, RuneBoard, RuneEffect};
+use crate::catalog::{ResonanceId, RuneId};
+use crate::spec::{RunePlacement, Side};
+
+/// The most runes a side's two rune boards can hold: every cell taken by
+/// one-cell runes on the largest grid the rules allow is far below this.
+pub const MAX_RUNES_PER_SIDE: usize = 32;
+
+/// One side's runes and resonance, as placed.
+#[derive(Debug, Clone, Copy)]
+pub struct SideRunes {
+    pub runes: [RunePlacement; MAX_RUNES_PER_SIDE],
+    pub count: usize,
+    pub resonance: Option<ResonanceId>,
+}
+
+impl Default for SideRunes {
+    fn default() -> Self {
+        SideRunes {
+            runes: [RunePlacement {
+                rune: RuneId(0),
+                tier: 1,
+                board: RuneBoard::Rows,
+                cell: 0,
+            }; MAX_RUNES_PER_SIDE],
+            count: 0,
+            resonance: None,
+        }
+    }
+}
+
+impl SideRunes {
+    fn as_slice(&self) -> &[RunePlacement] {
+        &self.runes[..self.count]
+    }
+}
+
+/// Everything runes and resonance give one unit, summed over its sources.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RuneGrants {
+    /// Rune effects reaching the unit: projected board runes and innate
+    /// runes, each counted once (900.4e).
+    pub effects: u8,
+    /// Power, Speed, Armor, Focus for the whole battle.
+    pub stats: [i32; 4],
+    /// Power, Speed, Armor, Focus until the side's timed resonance ends.
+    pub timed: [i32; 4],
+    pub vitality: i32,
+    pub thorns: i32,
+    pub riposte: i32,
+    pub reflect: i32,
+    pub tick_reduction: i32,
+    pub cascade_chance: i32,
+    pub bloodletting_reduction: i32,
+    pub hallow_preserve: i32,
+    pub defy_death: i32,
+    pub new_target_damage: i32,
+    pub activation_shield: i32,
+}
+
+impl RuneGrants {
+    fn add(&mut self, effect: RuneEffect, amount: i32, timed: bool) {
+        let stat = |s: &mut [i32; 4], k: usize| s[k] = s[k].saturating_add(amount);
+        let slot = if timed { &mut self.timed } else { &mut self.stats };
+        match effect {
+            RuneEffect::Power => stat(slot, 0),
+            RuneEffect::Speed => stat(slot, 1),
+            RuneEffect::Armor => stat(slot, 2),
+            RuneEffect::Focus => stat(slot, 3),
+            RuneEffect::Vitality => self.vitality = self.vitality.saturating_add(amount),
+            RuneEffect::Thorns => self.thorns = self.thorns.saturating_add(amount),
+            RuneEffect::Riposte => self.riposte = self.riposte.saturating_add(amount),
+            RuneEffect::Reflect => self.reflect = self.reflect.saturating_add(amount),
+            RuneEffect::TickReduction => self.tick_reduction = self.tick_reduction.saturating_add(amount),
+            RuneEffect::CascadeChance => self.cascade_chance = self.cascade_chance.saturating_add(amount),
+            RuneEffect::BloodlettingReduction => {
+                self.bloodletting_reduction = self.bloodletting_reduction.saturating_add(amount);
+            }
+            RuneEffect::HallowPreserve => self.hallow_preserve = self.hallow_preserve.saturating_add(amount),
+            RuneEffect::DefyDeath => self.defy_death = self.defy_death.max(amount),
+            RuneEffect::NewTargetDamage => {
+                self.new_target_damage = self.new_target_damage.saturating_add(amount);
+            }
+            RuneEffect::ActivationShield => {
+                self.activation_shield = self.activation_shield.saturating_add(amount);
+            }
+        }
+    }
+}
+
+/// How many of a rune's lines (rows or columns, `first..first + width`)
+/// a footprint spanning `from..from + size` meets, and whether that is full
+/// potency: every line of the rune inside the footprint, or a size-1 unit
+/// (900.24a, 900.24d).
+fn coverage(first: i32, width: i32, from: i32, size: i32) -> (i32, bool) {
+    let lo = first.max(from);
+    let hi = (first + width).min(from + size);
+    let met = (hi - lo).max(0);
+    (met, met > 0 && (size == 1 || met == width.min(size)))
+}
+
+impl Engine<'_> {
+    /// A side's runes and resonance for the fight being set up; read when
+    /// the battle starts.
+    pub fn set_runes(&mut self, side: Side, runes: &[RunePlacement], resonance: Option<crate::catalog::ResonanceId>) {
+        let s = &mut self.side_runes[side.index()];
+        s.count = runes.len().min(MAX_RUNES_PER_SIDE);
+        s.runes[..s.count].copy_from_slice(&runes[..s.count]);
+        s.resonance = resonance;
+    }
+
+    /// A side's resonance level (800.58c, 800.58d): its board runes' tiers
+    /// plus the base, plus every active resonator at battle start.
+    pub fn resonance_level(&self, side: Side) -> i32 {
+        self.resonance_level[side.index()]
+    }
+
+    /// Projects every rune and resonance onto the units as the battle
+    /// starts and applies what they grant.
+    pub(crate) fn start_runes(&mut self) {
+        let catalog = self.catalog;
+        let r = self.rules.runes;
+        for side in [Side::Left, Side::Right] {
+            let s = self.side_runes[side.index()];
+            // 800.58c, 900.23b: each board rune's tier once, plus the base.
+            let mut level = self.rules.resonance.base_level;
+            for p in s.as_slice() {
+                level = level.saturating_add(i32::from(p.tier));
+            }
+            // 800.58d: an active source only: alive and not Dormant now.
+            for i in self.u.indices() {
+                if self.u.side[i] == side && self.u.alive[i] && !self.u.dormant[i] {
+                    let kw = catalog.card(self.u.card[i]).keywords;
+                    if let Some(a) = kw.amount(KeywordName::Resonator) {
+                        level = level.saturating_add(super::keyword_amount(a, self.u.tier[i]));
+                    }
+                }
+            }
+            self.resonance_level[side.index()] = level.max(self.rules.resonance.base_level);
+        }
+        for i in self.u.indices() {
+            let u = UnitIdx(i as u8);
+            let side = self.u.side[i];
+            let kind = self.u.kind[i];
+            let mut g = RuneGrants::default();
+            // 900.24d, 800.71a: Tools receive no rune; Hubs take no combat
+            // interaction (800.33b), so none reaches them either.
+            if kind.is_object() {
+                self.rune_grants[i] = g;
+                continue;
+            }
+            let card = catalog.card(self.u.printed[i]);
+            let rect = self.u.rect[i];
+            let size = i32::from(rect.size);
+            let runic = card.keywords.has(KeywordName::Runic);
+            let s = self.side_runes[side.index()];
+            for p in s.as_slice() {
+                let from = match p.board {
+                    RuneBoard::Rows => i32::from(rect.row),
+                    RuneBoard::Columns => i32::from(rect.column),
+                };
+                let (met, full) = coverage(i32::from(p.cell), r.cells_per_rune, from, size);
+                if met == 0 {
+                    continue;
+                }
+                // 900.24b, 900.24c: half the resolved values on one line of
+                // two, unless Runic; rounded up, as the percentages of 800.33e.
+                let potency = if full || runic { 100 } else { r.partial_potency_percent };
+                let rune = catalog.rune(p.rune);
+                for line in &rune.lines {
+                    let amount = line.amounts[usize::from(p.tier) - 1];
+                    g.add(line.effect, percent_up(amount, potency), false);
+                }
+                g.effects = g.effects.saturating_add(1);
+                self.emit(
+                    EventKind::RuneProjected,
+                    u,
+                    UnitIdx::NONE,
+                    potency,
+                    i32::from(p.rune.0),
+                    "900.24a",
+                );
+            }
+            for &(id, tier) in &card.innate_runes {
+                for line in &catalog.rune(id).lines {
+                    g.add(line.effect, line.amounts[usize::from(tier) - 1], false);
+                }
+                g.effects = g.effects.saturating_add(1);
+                self.emit(
+                    EventKind::RuneProjected,
+                    u,
+                    UnitIdx::NONE,
+                    100,
+                    i32::from(id.0),
+                    "900.26d",
+                );
+            }
+            // 800.58a: the resonance reaches every eligible allied unit.
+            if let Some(id) = s.resonance {
+                let level = self.resonance_level[side.index()];
+                for line in &catalog.resonance(id).lines {
+                    let timed = line.duration_ms > 0;
+                    g.add(line.effect, line.per_level.saturating_mul(level), timed);
+                    if timed {
+                        self.resonance_end_ms = self.resonance_end_ms.min(line.duration_ms);
+                        self.resonance_timed[side.index()] = true;
+                    }
+                }
+                self.emit(
+                    EventKind::ResonanceGranted,
+                    u,
+                    UnitIdx::NONE,
+                    level,
+                    i32::from(id.0),
+                    "800.58e",
+                );
+            }
+            self.rune_grants[i] = g;
+            self.runes_possible |= g != RuneGrants::default();
+            if g != RuneGrants::default() {
+                self.apply_rune_grants(u, true);
+            }
+        }
+    }
+
+    /// Applies a unit's grants: stats, Vitality and the rune columns; with
+    /// `loadout`, also the Thorns, Riposte and Reflect its loadout holds
+    /// (a revived unit's loadout already counts them, see
+    /// `install_loadout`).
+    pub(crate) fn apply_rune_grants(&mut self, u: UnitIdx, loadout: bool) {
+        let i = u.i();
+        let g = self.rune_grants[i];
+        let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[self.u.side[i].index()];
+        let c = &mut self.u;
+        for (k, col) in [
+            &mut c.power_bonus,
+            &mut c.speed_bonus,
+            &mut c.armor_bonus,
+            &mut c.focus_bonus,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let timed = if timed_live { g.timed[k] } else { 0 };
+            col[i] = col[i].saturating_add(g.stats[k]).saturating_add(timed);
+        }
+        if g.vitality > 0 {
+            c.max_vitality[i] = c.max_vitality[i].saturating_add(g.vitality);
+            c.vitality[i] = c.vitality[i].saturating_add(g.vitality);
+        }
+        if loadout {
+            c.thorns[i] = c.thorns[i].saturating_add(g.thorns);
+            c.riposte[i] = c.riposte[i].saturating_add(g.riposte);
+            c.reflect[i] = c.reflect[i].saturating_add(g.reflect);
+        }
+        c.rune_effects[i] = g.effects;
+        c.defy_death[i] = g.defy_death;
+        self.touch_clock(u);
+    }
+
+    /// 800.58e: a timed resonance (Brace Step's first 20 seconds) ends:
+    /// what it granted is taken back from every living unit that holds it.
+    pub(crate) fn end_timed_resonance(&mut self) {
+        self.resonance_end_ms = NEVER;
+        for i in self.u.indices() {
+            if !self.resonance_timed[self.u.side[i].index()] || !self.u.alive[i] {
+                continue;
+            }
+            let t = self.rune_grants[i].timed;
+            if t == [0; 4] {
+                continue;
+            }
+            let c = &mut self.u;
+            c.power_bonus[i] = c.power_bonus[i].saturating_sub(t[0]);
+            c.speed_bonus[i] = c.speed_bonus[i].saturating_sub(t[1]);
+            c.armor_bonus[i] = c.armor_bonus[i].saturating_sub(t[2]);
+            c.focus_bonus[i] = c.focus_bonus[i].saturating_sub(t[3]);
+            self.touch_clock(UnitIdx(i as u8));
+            self.emit(
+                EventKind::ResonanceEnded,
+                UnitIdx(i as u8),
+                UnitIdx::NONE,
+                0,
+                0,
+                "800.58e",
+            );
+        }
+        self.resonance_timed = [false; 2];
+    }
+
+    /// A unit's Cascade chance: the rules' chance plus its runes', never
+    /// above the ceiling (800.9b).
+    pub(crate) fn cascade_chance(&self, u: UnitIdx) -> i32 {
+        let c = self.rules.cascade;
+        c.chance_percent
+            .saturating_add(self.rune_grants[u.i()].cascade_chance)
+            .min(c.chance_ceiling_percent)
+    }
+
+    /// 800.4h, 900.20d: a defy-death rune answers a lethal Vitality loss
+    /// once per life, leaving the unit at its amount (within its maximum).
+    /// Returns whether it did.
+    pub(crate) fn defy_death(&mut self, u: UnitIdx) -> bool {
+        let i = u.i();
+        if self.u.defy_death[i] <= 0 || self.u.defy_spent[i] || self.u.vitality[i] > 0 {
+            return false;
+        }
+        self.u.defy_spent[i] = true;
+        self.u.vitality[i] = self.u.defy_death[i].min(self.u.max_vitality[i]).max(1);
+        self.emit(
+            EventKind::DefiedDeath,
+            u,
+            UnitIdx::NONE,
+            self.u.vitality[i],
+            0,
+            "800.4h",
+        );
+        true
+    }
+
+    /// 800.20c, 900.28f: a new-target rune's bonus on this unit's first
+    /// activation against each target incarnation.
+    pub(crate) fn new_target_bonus(&mut self, u: UnitIdx, target: UnitIdx) -> i32 {
+        let bonus = self.rune_grants[u.i()].new_target_damage;
+        if bonus <= 0 || target.is_none() {
+            return 0;
+        }
+        let bit = 1u64 << target.i();
+        if self.u.targets_met[u.i()] & bit != 0 {
+            return 0;
+        }
+        self.u.targets_met[u.i()] |= bit;
+        self.emit(EventKind::NewTarget, u, target, bonus, 0, "800.20c");
+        bonus
+    }
+
+    /// A revived unit is a new target incarnation (800.20c): every unit's
+    /// new-target effects may fire for it again.
+    pub(crate) fn forget_incarnation(&mut self, u: UnitIdx) {
+        let bit = !(1u64 << u.i());
+        for i in self.u.indices() {
+            self.u.targets_met[i] &= bit;
+        }
+    }
+}
+
+/// `amount * percent / 100`, rounded up for positive amounts.
+fn percent_up(amount: i32, percent: i32) -> i32 {
+    if percent >= 100 {
+        return amount;
+    }
+    let v = i64::from(amount) * i64::from(percent);
+    super::damage::clamp_i32((v + 99).div_euclid(100))
+}
+
+const _: () = assert!(MAX_UNITS <= 64, "targets_met is a 64-bit mask");
+
+#[cfg(test)]
+mod tests {
+    use super::coverage;
+
+    #[test]
+    fn coverage_is_full_on_both_lines_or_a_single_cell_and_partial_on_one() {
+        // A 2x2 unit on rows 1-2: a rune on rows 1-2 covers both (900.24a).
+        assert_eq!(coverage(1, 2, 1, 2), (2, true));
+        // Rows 0-1 or 2-3: one of its rows, partial.
+        assert_eq!(coverage(0, 2, 1, 2), (1, false));
+        assert_eq!(coverage(2, 2, 1, 2), (1, false));
+        // Rows 3-4 miss it.
+        assert_eq!(coverage(3, 2, 1, 2).0, 0);
+        // A 4x4 unit: both of the rune's lines inside it is full.
+        assert_eq!(coverage(1, 2, 0, 4), (2, true));
+        // A size-1 unit is always full when met (900.24d).
+        assert_eq!(coverage(0, 2, 1, 1), (1, true));
+    }
+
+    #[test]
+    fn partial_potency_rounds_up() {
+        assert_eq!(super::percent_up(5, 50), 3);
+        assert_eq!(super::percent_up(4, 50), 2);
+        assert_eq!(super::percent_up(7, 100), 7);
+    }
+}
