@@ -369,7 +369,7 @@ fn board_of(catalog: &Catalog, rules: &Rules, skip: usize) -> BoardSpec {
     BoardSpec {
         name: "fuzz".into(),
         units,
-        forge: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -3,16 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use gridsim::catalog::{CardId, Catalog};
+use gridsim::ability::RuneBoard;
+use gridsim::catalog::{CardId, Catalog, ResonanceId, RuneId};
 use gridsim::config;
 use gridsim::engine::{Engine, EventKind, FightRng, InitialState};
 use gridsim::output;
 use gridsim::settings::Rules;
-use gridsim::spec::{BoardSpec, Placement, Side};
+use gridsim::spec::{BoardSpec, Placement, RunePlacement, Side};
 
 fn setup() -> (Catalog, Rules, BoardSpec, BoardSpec) {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
-    let catalog = config::load_catalog(&[PathBuf::from("configs/cards")]).expect("catalog");
+    let catalog =
+        config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog");
     let l = config::load_board(Path::new("configs/boards/tidal_execution.toml"), &catalog, &rules).expect("left");
     let r = config::load_board(Path::new("configs/boards/wildfire.toml"), &catalog, &rules).expect("right");
     (catalog, rules, l, r)
@@ -81,10 +83,42 @@ fn random_board(catalog: &Catalog, rules: &Rules, rng: &mut FightRng) -> BoardSp
             row: row as u8,
         });
     }
+    // Runes on both rune boards and a resonance, so every rune effect
+    // meets the consistency checks too.
+    let mut runes: Vec<RunePlacement> = Vec::new();
+    let placeable: Vec<RuneId> = (0..catalog.runes.len() as u16)
+        .map(RuneId)
+        .filter(|&r| !catalog.rune(r).innate_only)
+        .collect();
+    for (board, cells) in [
+        (RuneBoard::Rows, rules.runes.row_board_cells),
+        (RuneBoard::Columns, rules.runes.column_board_cells),
+    ] {
+        for _ in 0..3 {
+            let rune = placeable[rng.below(placeable.len() as u32) as usize];
+            let width = rules.runes.cells_per_rune;
+            let cell = rng.below((cells - width + 1) as u32) as i32;
+            if runes
+                .iter()
+                .any(|o| o.board == board && (i32::from(o.cell) - cell).abs() < width)
+            {
+                continue;
+            }
+            runes.push(RunePlacement {
+                rune,
+                tier: 1 + rng.below(u32::from(catalog.rune(rune).tiers())) as u8,
+                board,
+                cell: cell as u8,
+            });
+        }
+    }
+    let pick = rng.below(catalog.resonances.len() as u32 + 1) as usize;
     BoardSpec {
         name: "random".into(),
         units,
-        forge: Default::default(),
+        runes,
+        resonance: (pick < catalog.resonances.len()).then_some(ResonanceId(pick as u16)),
+        ..Default::default()
     }
 }
 
