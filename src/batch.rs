@@ -158,7 +158,12 @@ pub fn board_rows(suite: &Suite, catalog: &Catalog) -> Vec<BoardRow> {
                 name: b.name.clone(),
                 cards: b.units.iter().map(|p| catalog.card(p.card).key.clone()).collect(),
                 tiers: b.units.iter().map(|p| i32::from(p.tier)).collect(),
-                runes: Vec::new(),
+                runes: b.runes.iter().map(|r| catalog.rune(r.rune).key.clone()).collect(),
+                rune_tiers: b.runes.iter().map(|r| i32::from(r.tier)).collect(),
+                resonance: b
+                    .resonance
+                    .map(|r| catalog.resonance(r).key.clone())
+                    .unwrap_or_default(),
                 keywords,
                 footprints: b
                     .units

@@ -23,8 +23,23 @@ pub struct FightReport {
     pub left_vitality: i64,
     pub right_vitality: i64,
     pub units: Vec<UnitReport>,
+    /// What each side's runes and resonance reached (800.58, 900.24).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runes: Vec<RuneReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log: Option<Vec<LogLine>>,
+}
+
+/// One rune or resonance of a side and the units it reached.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuneReport {
+    pub side: String,
+    /// `Ember Rune t2 on rows 0-1`, or `resonance Overpower at level 5`.
+    pub what: String,
+    /// Each unit reached, with its potency in percent.
+    pub reached: Vec<(String, i32)>,
+    /// What it gave each unit it reached in full: `+8 power`.
+    pub gives: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -103,6 +118,7 @@ pub fn fight_report(
             }
         })
         .collect();
+    let runes = rune_reports(e);
     let log = with_log.then(|| e.log.events.iter().map(|ev| log_line(e, ev)).collect());
     FightReport {
         left: left.to_string(),
@@ -117,8 +133,73 @@ pub fn fight_report(
         left_vitality: l.remaining_vitality,
         right_vitality: r.remaining_vitality,
         units,
+        runes,
         log,
     }
+}
+
+/// What each side's runes and resonance reached when the battle started.
+fn rune_reports(e: &Engine) -> Vec<RuneReport> {
+    let mut out = Vec::new();
+    for side in [Side::Left, Side::Right] {
+        let (runes, resonance) = e.side_runes(side);
+        let everyone = || {
+            e.order()
+                .iter()
+                .filter(move |u| e.units().side[u.i()] == side && !e.units().kind[u.i()].is_object())
+        };
+        for (k, p) in runes.iter().enumerate() {
+            let rune = e.catalog.rune(p.rune);
+            let (reached, partial) = e.rune_reach(side, k);
+            let last = p.cell + (e.rules.runes.cells_per_rune as u8).saturating_sub(1);
+            let gives: Vec<String> = rune
+                .lines
+                .iter()
+                .map(|l| format!("+{} {}", l.amounts[usize::from(p.tier) - 1], l.effect))
+                .collect();
+            out.push(RuneReport {
+                side: side.name().to_string(),
+                what: format!("{} t{} on {} {}-{last}", rune.name, p.tier, p.board, p.cell),
+                reached: everyone()
+                    .filter(|u| reached & (1u64 << u.i()) != 0)
+                    .map(|&u| {
+                        (
+                            unit_label(e, u),
+                            if partial & (1u64 << u.i()) != 0 {
+                                e.rules.runes.partial_potency_percent
+                            } else {
+                                100
+                            },
+                        )
+                    })
+                    .collect(),
+                gives: gives.join(", "),
+            });
+        }
+        if let Some(r) = resonance {
+            let res = e.catalog.resonance(r);
+            let level = e.resonance_level(side);
+            let gives: Vec<String> = res
+                .lines
+                .iter()
+                .map(|l| {
+                    let until = if l.duration_ms > 0 {
+                        format!(" for {} s", l.duration_ms / 1000)
+                    } else {
+                        String::new()
+                    };
+                    format!("+{} {}{until}", l.per_level.saturating_mul(level), l.effect)
+                })
+                .collect();
+            out.push(RuneReport {
+                side: side.name().to_string(),
+                what: format!("resonance {} at level {level}", res.name),
+                reached: everyone().map(|&u| (unit_label(e, u), 100)).collect(),
+                gives: gives.join(", "),
+            });
+        }
+    }
+    out
 }
 
 fn log_line(e: &Engine, ev: &Event) -> LogLine {
@@ -293,6 +374,22 @@ pub fn to_text(r: &FightReport) -> String {
             u.activations,
             u.kills
         );
+    }
+    if !r.runes.is_empty() {
+        out += "runes:\n";
+        for rr in &r.runes {
+            let reached: Vec<String> = rr
+                .reached
+                .iter()
+                .map(|(u, p)| if *p == 100 { u.clone() } else { format!("{u} ({p}%)") })
+                .collect();
+            let who = if reached.is_empty() {
+                "no unit".to_string()
+            } else {
+                reached.join(", ")
+            };
+            out += &format!("  {:<5} {}: {} to {}\n", rr.side, rr.what, rr.gives, who);
+        }
     }
     if let Some(log) = &r.log {
         out += "log:\n";

@@ -330,7 +330,19 @@ fn marginal_effects(
             copies(&keys)
         })
         .collect();
-    let rune_items: Vec<_> = fought.iter().map(|b| present(&b.runes)).collect();
+    // Runes and resonances only: a rune's tier rows would be collinear with
+    // the rune's own (the rune is the sum of its tiers), so they carry a
+    // win rate and no effect.
+    let rune_items: Vec<_> = fought
+        .iter()
+        .map(|b| {
+            let mut keys = b.runes.clone();
+            if !b.resonance.is_empty() {
+                keys.push(format!("resonance {}", b.resonance));
+            }
+            present(&keys)
+        })
+        .collect();
     let keyword_items: Vec<_> = fought.iter().map(|b| present(&b.keywords)).collect();
     let size_items: Vec<_> = fought.iter().map(|b| copies(&b.footprints)).collect();
     let spent: Vec<Vec<f64>> = fought.iter().map(|b| vec![surplus(b)]).collect();
@@ -564,10 +576,11 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         // A board counts once per card, card and tier, or rune it holds,
         // however many copies it holds.
         let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
+        let rune_keys = rune_items(b);
         for (map, keys) in [
             (&mut cards, &b.cards),
             (&mut tiers, &tiered),
-            (&mut runes, &b.runes),
+            (&mut runes, &rune_keys),
             (&mut sizes, &b.footprints),
         ] {
             let mut unique: Vec<&String> = keys.iter().collect();
@@ -591,6 +604,18 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
                     .add_board(d, t.fights, t.wins, t.draws);
             }
         }
+        // Rune against keyword on one board: the same lift as keyword pairs.
+        let mut placed: Vec<&String> = b.runes.iter().collect();
+        placed.sort();
+        placed.dedup();
+        for r in placed {
+            for k in &b.keywords {
+                pairs
+                    .entry((r.clone(), k.clone()))
+                    .or_default()
+                    .add_board(d, t.fights, t.wins, t.draws);
+            }
+        }
     }
     let (tables, pair_intervals) = intervals(&[&cards, &tiers, &runes, &keywords, &sizes], &pairs, &evidence, s);
     let [card_found, tier_found, rune_found, keyword_found, size_found]: [Vec<BoardInterval>; 5] = tables
@@ -599,7 +624,12 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] =
         marginal_effects(boards, &dense, &tallies.matchups, s.model);
     let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
-    let single: BTreeMap<&str, f64> = keyword_rows.iter().map(|r| (r.key.as_str(), r.win_rate)).collect();
+    let rune_rows = with_effects(rows(runes, rune_found, s), &rune_effects);
+    let single: BTreeMap<&str, f64> = keyword_rows
+        .iter()
+        .chain(&rune_rows)
+        .map(|r| (r.key.as_str(), r.win_rate))
+        .collect();
     let mut keyword_pairs: Vec<PairRow> = pairs
         .into_iter()
         .zip(pair_intervals)
@@ -693,7 +723,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         bootstrap_replicates: s.bootstrap.replicates,
         cards: with_effects(rows(cards, card_found, s), &card_effects),
         card_tiers: with_effects(rows(tiers, tier_found, s), &tier_effects),
-        runes: with_effects(rows(runes, rune_found, s), &rune_effects),
+        runes: rune_rows,
         keywords: keyword_rows,
         footprints: with_effects(rows(sizes, size_found, s), &size_effects),
         keyword_pairs,
@@ -744,6 +774,17 @@ fn flag_outliers(report: &mut Report, q: f64) {
         });
     }
     report.outliers = outliers;
+}
+
+/// A board's rows of the rune table: each rune it places, each rune at
+/// its tier (`ember_rune t2`), and its resonance (`resonance overpower`).
+fn rune_items(b: &BoardRow) -> Vec<String> {
+    let mut keys: Vec<String> = b.runes.clone();
+    keys.extend(b.runes.iter().zip(&b.rune_tiers).map(|(r, t)| format!("{r} t{t}")));
+    if !b.resonance.is_empty() {
+        keys.push(format!("resonance {}", b.resonance));
+    }
+    keys
 }
 
 /// Every table of win rates: how a flag names an item of it, and the
@@ -987,6 +1028,8 @@ mod tests {
             cards: cards.iter().map(|s| s.to_string()).collect(),
             tiers: vec![1; cards.len()],
             runes: Vec::new(),
+            rune_tiers: Vec::new(),
+            resonance: String::new(),
             keywords: keywords.iter().map(|s| s.to_string()).collect(),
             footprints: Vec::new(),
         };
@@ -1083,6 +1126,8 @@ mod tests {
                 },
                 tiers: vec![1; if id < strong { 2 } else { 1 }],
                 runes: Vec::new(),
+                rune_tiers: Vec::new(),
+                resonance: String::new(),
                 keywords: Vec::new(),
                 footprints: Vec::new(),
             })

@@ -99,6 +99,9 @@ impl Limits {
             max_tier: 3,
             budget: 16,
             cards: Vec::new(),
+            min_runes: 0,
+            max_runes: 0,
+            resonance_percent: 0,
         };
         let d = draw.unwrap_or(&fallback);
         Ok(Limits {
@@ -666,6 +669,9 @@ fn first_generation(
             max_tier: limits.max_tier,
             budget: limits.budget,
             cards: limits.pool.clone(),
+            min_runes: 0,
+            max_runes: 0,
+            resonance_percent: 0,
         };
         for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
             b.name = format!("drawn {k}");

@@ -80,7 +80,11 @@ pub struct BoardRow {
     pub name: String,
     pub cards: Vec<String>,
     pub tiers: Vec<i32>,
+    /// Rune ids in placement order, and each one's tier.
     pub runes: Vec<String>,
+    pub rune_tiers: Vec<i32>,
+    /// The equipped resonance's id, empty for none.
+    pub resonance: String,
     pub keywords: Vec<String>,
     /// Each unit's footprint (`2x2`), in the order of `cards`.
     pub footprints: Vec<String>,
@@ -215,6 +219,8 @@ pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, Str
         list("runes", DataType::Utf8),
         list("keywords", DataType::Utf8),
         list("footprints", DataType::Utf8),
+        list("rune_tiers", DataType::Int32),
+        Field::new("resonance", DataType::Utf8, false),
     ]));
     let strings = |get: &dyn Fn(&BoardRow) -> &Vec<String>| -> ArrayRef {
         let mut b = ListBuilder::new(StringBuilder::new());
@@ -226,21 +232,28 @@ pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, Str
         }
         Arc::new(b.finish())
     };
-    let mut tiers = ListBuilder::new(arrow::array::Int32Builder::new());
-    for row in boards {
-        for t in &row.tiers {
-            tiers.values().append_value(*t);
+    let ints = |get: &dyn Fn(&BoardRow) -> &Vec<i32>| -> ArrayRef {
+        let mut b = ListBuilder::new(arrow::array::Int32Builder::new());
+        for row in boards {
+            for t in get(row) {
+                b.values().append_value(*t);
+            }
+            b.append(true);
         }
-        tiers.append(true);
-    }
+        Arc::new(b.finish())
+    };
     let cols: Vec<ArrayRef> = vec![
         Arc::new(UInt32Array::from_iter_values(boards.iter().map(|b| b.board_id))),
         Arc::new(StringArray::from_iter_values(boards.iter().map(|b| b.name.as_str()))),
         strings(&|b| &b.cards),
-        Arc::new(tiers.finish()),
+        ints(&|b| &b.tiers),
         strings(&|b| &b.runes),
         strings(&|b| &b.keywords),
         strings(&|b| &b.footprints),
+        ints(&|b| &b.rune_tiers),
+        Arc::new(StringArray::from_iter_values(
+            boards.iter().map(|b| b.resonance.as_str()),
+        )),
     ];
     let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the boards table", e))?;
     write_batch(path, &batch)
@@ -330,8 +343,20 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
                 .ok_or_else(|| bad(name))
         };
         let (cards, tiers, runes, keywords) = (list("cards")?, list("tiers")?, list("runes")?, list("keywords")?);
-        // Runs written before the column existed have no footprints.
+        // Runs written before the columns existed have no footprints, rune
+        // tiers or resonance.
         let footprints = list("footprints").ok();
+        let rune_tiers = list("rune_tiers").ok();
+        let resonance = batch
+            .column_by_name("resonance")
+            .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned());
+        let ints = |l: &ListArray, i: usize| -> Vec<i32> {
+            l.value(i)
+                .as_any()
+                .downcast_ref::<Int32Array>()
+                .map(|a| a.values().to_vec())
+                .unwrap_or_default()
+        };
         let strings = |l: &ListArray, i: usize| -> Vec<String> {
             let v = l.value(i);
             v.as_string_opt::<i32>()
@@ -339,18 +364,14 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
                 .unwrap_or_default()
         };
         for i in 0..batch.num_rows() {
-            let t = tiers.value(i);
-            let tiers_i: Vec<i32> = t
-                .as_any()
-                .downcast_ref::<Int32Array>()
-                .map(|a| a.values().to_vec())
-                .unwrap_or_default();
             out.push(BoardRow {
                 board_id: ids.value(i),
                 name: names.value(i).to_string(),
                 cards: strings(&cards, i),
-                tiers: tiers_i,
+                tiers: ints(&tiers, i),
                 runes: strings(&runes, i),
+                rune_tiers: rune_tiers.as_ref().map(|l| ints(l, i)).unwrap_or_default(),
+                resonance: resonance.as_ref().map(|r| r.value(i).to_string()).unwrap_or_default(),
                 keywords: strings(&keywords, i),
                 footprints: footprints.as_ref().map(|f| strings(f, i)).unwrap_or_default(),
             });

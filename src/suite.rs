@@ -25,6 +25,13 @@ pub struct RandomBoards {
     pub budget: u32,
     /// Card ids that may be drawn; empty means every combat card, Penny and Tool.
     pub cards: Vec<CardId>,
+    /// Runes per board, inclusive; each a rune of the catalog that may be
+    /// placed, at a tier within `min_tier..=max_tier` clamped to its
+    /// ladder, on a free place of either rune board.
+    pub min_runes: u8,
+    pub max_runes: u8,
+    /// Percent chance a board equips a resonance, each equally likely.
+    pub resonance_percent: u8,
 }
 
 /// How a suite pairs its boards into fights.
@@ -104,6 +111,9 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
     let pool = drawable_cards(spec, catalog)?;
     let (cols, rows) = (rules.board.columns, rules.board.rows);
     let mut rng = FightRng::for_fight(spec.seed, u64::MAX);
+    // Runes come from a stream of their own, so a suite without runes
+    // draws the same units as before runes existed.
+    let mut rune_rng = FightRng::for_fight(spec.seed, u64::MAX - 1);
     let mut out = Vec::with_capacity(spec.boards as usize);
     for b in 0..spec.boards {
         let mut board = None;
@@ -159,15 +169,69 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                 spec.min_units, spec.max_units, spec.budget
             ));
         };
+        let (runes, resonance) = draw_runes(spec, catalog, rules, &mut rune_rng);
         out.push(BoardSpec {
             name: format!("random-{b:04}"),
             units,
             forge: Default::default(),
-            runes: Vec::new(),
-            resonance: None,
+            runes,
+            resonance,
         });
     }
     Ok(out)
+}
+
+/// A random board's runes and resonance under the spec (nothing drawn,
+/// and nothing of the stream used, when it asks for none).
+fn draw_runes(
+    spec: &RandomBoards,
+    catalog: &Catalog,
+    rules: &Rules,
+    rng: &mut FightRng,
+) -> (Vec<crate::spec::RunePlacement>, Option<crate::catalog::ResonanceId>) {
+    use crate::ability::RuneBoard;
+    let mut runes: Vec<crate::spec::RunePlacement> = Vec::new();
+    if spec.max_runes > 0 {
+        let placeable: Vec<crate::catalog::RuneId> = (0..catalog.runes.len() as u16)
+            .map(crate::catalog::RuneId)
+            .filter(|&r| !catalog.rune(r).innate_only)
+            .collect();
+        let want = spec.min_runes + rng.below(u32::from(spec.max_runes - spec.min_runes) + 1) as u8;
+        let width = rules.runes.cells_per_rune;
+        // A rune that finds no free place is drawn again, a bounded number
+        // of times: a full pair of boards simply holds fewer runes.
+        for _try in 0..u32::from(want) * 8 {
+            if runes.len() >= usize::from(want) || placeable.is_empty() {
+                break;
+            }
+            let rune = placeable[rng.below(placeable.len() as u32) as usize];
+            let (board, cells) = if rng.below(2) == 0 {
+                (RuneBoard::Rows, rules.runes.row_board_cells)
+            } else {
+                (RuneBoard::Columns, rules.runes.column_board_cells)
+            };
+            let cell = rng.below((cells - width + 1).max(1) as u32) as i32;
+            if runes
+                .iter()
+                .any(|o| o.board == board && (i32::from(o.cell) - cell).abs() < width)
+            {
+                continue;
+            }
+            let top = spec.max_tier.min(catalog.rune(rune).tiers()).max(1);
+            let bottom = spec.min_tier.clamp(1, top);
+            runes.push(crate::spec::RunePlacement {
+                rune,
+                tier: bottom + rng.below(u32::from(top - bottom) + 1) as u8,
+                board,
+                cell: cell as u8,
+            });
+        }
+    }
+    let resonance = (spec.resonance_percent > 0
+        && !catalog.resonances.is_empty()
+        && rng.chance_percent(i32::from(spec.resonance_percent)))
+    .then(|| crate::catalog::ResonanceId(rng.below(catalog.resonances.len() as u32) as u16));
+    (runes, resonance)
 }
 
 /// The cards a random board may hold: the spec's list, or every combat

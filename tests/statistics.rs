@@ -69,6 +69,8 @@ fn board_rows(drawn: &[(Vec<usize>, f64)]) -> Vec<BoardRow> {
             cards: cards.iter().map(|c| format!("card{c:02}")).collect(),
             tiers: vec![1; cards.len()],
             runes: Vec::new(),
+            rune_tiers: Vec::new(),
+            resonance: String::new(),
             keywords: Vec::new(),
             footprints: Vec::new(),
         })

@@ -42,6 +42,12 @@ struct RandomDef {
     budget: u32,
     #[serde(default)]
     cards: Vec<Spanned<String>>,
+    /// Runes per board, inclusive (900.24a); none when left out.
+    #[serde(default)]
+    runes: [u8; 2],
+    /// Percent chance a board equips a resonance, drawn evenly (800.58a).
+    #[serde(default)]
+    resonance_percent: u8,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -129,6 +135,24 @@ pub fn parse_suite_from(
                     "expected [lowest, highest] with 1 <= lowest <= highest".into(),
                 ));
             }
+            if r.runes[0] > r.runes[1] || usize::from(r.runes[1]) > crate::engine::MAX_RUNES_PER_SIDE {
+                return Err(whole(
+                    "random.runes",
+                    format!(
+                        "expected [least, most] with least <= most <= {}",
+                        crate::engine::MAX_RUNES_PER_SIDE
+                    ),
+                ));
+            }
+            if r.resonance_percent > 100 {
+                return Err(whole("random.resonance_percent", "a percentage, 0 to 100".into()));
+            }
+            if r.runes[1] > 0 && !catalog.runes.iter().any(|x| !x.innate_only) {
+                return Err(whole("random.runes", "the catalog has no rune to place".into()));
+            }
+            if r.resonance_percent > 0 && catalog.resonances.is_empty() {
+                return Err(whole("random.resonance_percent", "the catalog has no resonance".into()));
+            }
             if r.boards < 2 || r.boards > 100_000 {
                 return Err(whole("random.boards", "expected 2..=100000 boards".into()));
             }
@@ -141,6 +165,9 @@ pub fn parse_suite_from(
                 max_tier: r.tiers[1],
                 budget: r.budget,
                 cards,
+                min_runes: r.runes[0],
+                max_runes: r.runes[1],
+                resonance_percent: r.resonance_percent,
             };
             let boards = crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
             draw = Some(spec);

@@ -24,6 +24,10 @@ pub struct SideRunes {
     pub runes: [RunePlacement; MAX_RUNES_PER_SIDE],
     pub count: usize,
     pub resonance: Option<ResonanceId>,
+    /// The units each rune reached when the battle started, and those it
+    /// reached at partial potency, one bit per unit index.
+    pub reached: [u64; MAX_RUNES_PER_SIDE],
+    pub partial: [u64; MAX_RUNES_PER_SIDE],
 }
 
 impl Default for SideRunes {
@@ -37,6 +41,8 @@ impl Default for SideRunes {
             }; MAX_RUNES_PER_SIDE],
             count: 0,
             resonance: None,
+            reached: [0; MAX_RUNES_PER_SIDE],
+            partial: [0; MAX_RUNES_PER_SIDE],
         }
     }
 }
@@ -131,7 +137,6 @@ impl Engine<'_> {
     /// starts and applies what they grant.
     pub(crate) fn start_runes(&mut self) {
         let catalog = self.catalog;
-        let r = self.rules.runes;
         for side in [Side::Left, Side::Right] {
             let s = self.side_runes[side.index()];
             // 800.58c, 900.23b: each board rune's tier once, plus the base.
@@ -162,22 +167,16 @@ impl Engine<'_> {
                 continue;
             }
             let card = catalog.card(self.u.printed[i]);
-            let rect = self.u.rect[i];
-            let size = i32::from(rect.size);
-            let runic = card.keywords.has(KeywordName::Runic);
             let s = self.side_runes[side.index()];
-            for p in s.as_slice() {
-                let from = match p.board {
-                    RuneBoard::Rows => i32::from(rect.row),
-                    RuneBoard::Columns => i32::from(rect.column),
-                };
-                let (met, full) = coverage(i32::from(p.cell), r.cells_per_rune, from, size);
-                if met == 0 {
+            for (k, p) in s.as_slice().iter().enumerate() {
+                let Some(potency) = self.potency(p, u) else {
                     continue;
+                };
+                let record = &mut self.side_runes[side.index()];
+                record.reached[k] |= 1u64 << i;
+                if potency < 100 {
+                    record.partial[k] |= 1u64 << i;
                 }
-                // 900.24b, 900.24c: half the resolved values on one line of
-                // two, unless Runic; rounded up, as the percentages of 800.33e.
-                let potency = if full || runic { 100 } else { r.partial_potency_percent };
                 let rune = catalog.rune(p.rune);
                 for line in &rune.lines {
                     let amount = line.amounts[usize::from(p.tier) - 1];
@@ -233,6 +232,47 @@ impl Engine<'_> {
                 self.apply_rune_grants(u, true);
             }
         }
+    }
+
+    /// The potency in percent at which a board rune reaches unit `u`, or
+    /// `None` when it does not (900.24): full on both projected lines or a
+    /// size-1 unit; on one line half, unless Runic (900.24b, 900.24c),
+    /// rounded up as the percentages of 800.33e. Tools and Hubs: none.
+    pub fn potency(&self, p: &RunePlacement, u: UnitIdx) -> Option<i32> {
+        let i = u.i();
+        if self.u.kind[i].is_object() {
+            return None;
+        }
+        let rect = self.u.rect[i];
+        let from = match p.board {
+            RuneBoard::Rows => i32::from(rect.row),
+            RuneBoard::Columns => i32::from(rect.column),
+        };
+        let (met, full) = coverage(
+            i32::from(p.cell),
+            self.rules.runes.cells_per_rune,
+            from,
+            i32::from(rect.size),
+        );
+        let runic = self.catalog.card(self.u.printed[i]).keywords.has(KeywordName::Runic);
+        (met > 0).then_some(if full || runic {
+            100
+        } else {
+            self.rules.runes.partial_potency_percent
+        })
+    }
+
+    /// A side's placed runes and resonance, as the fight was set up.
+    pub fn side_runes(&self, side: Side) -> (&[RunePlacement], Option<ResonanceId>) {
+        let s = &self.side_runes[side.index()];
+        (s.as_slice(), s.resonance)
+    }
+
+    /// The units rune `k` of `side` reached when the battle started, and
+    /// those of them at partial potency (bit masks by unit index).
+    pub fn rune_reach(&self, side: Side, k: usize) -> (u64, u64) {
+        let s = &self.side_runes[side.index()];
+        (s.reached[k], s.partial[k])
     }
 
     /// Applies a unit's grants: stats, Vitality and the rune columns; with
