@@ -148,10 +148,18 @@ enum Command {
         /// The suite (default: configs/suites/default.toml).
         suite: Option<PathBuf>,
         /// The card's id.
+        #[arg(long, required_unless_present_any = ["rune", "resonance"], conflicts_with_all = ["rune", "resonance"])]
+        card: Option<String>,
+        /// A rune's id instead of a card's; its win rate is the rune
+        /// table's row.
+        #[arg(long, conflicts_with = "resonance")]
+        rune: Option<String>,
+        /// A resonance's id instead of a card's.
         #[arg(long)]
-        card: String,
+        resonance: Option<String>,
         /// Where the number is in the card, e.g. `power[2]` (tier 3),
-        /// `ability[0].amount`, `keywords[1]`.
+        /// `ability[0].amount`, `keywords[1]`; in a rune
+        /// `effects[0].amount[1]`, in a resonance `effects[0].per_level`.
         #[arg(long)]
         field: String,
         /// `A..B`, `A..B:STEP` (both ends included) or `a,b,c`.
@@ -465,6 +473,8 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
         Command::Sweep {
             suite,
             card,
+            rune,
+            resonance,
             field,
             values,
             field2,
@@ -488,10 +498,18 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                     format!("--target {target}: a win rate between 0 and 1"),
                 )]);
             }
+            use gridsim::sweep::ItemKind;
+            let (kind, card) = match (card, rune, resonance) {
+                (Some(c), _, _) => (ItemKind::Card, c),
+                (None, Some(r), _) => (ItemKind::Rune, r),
+                (None, None, Some(r)) => (ItemKind::Resonance, r),
+                (None, None, None) => return Err(whole("give --card, --rune or --resonance")),
+            };
             let s = gridsim::sweep::run(&gridsim::sweep::SweepRequest {
                 rules: cli.rules.clone(),
                 cards: cli.cards.clone(),
                 suite,
+                kind,
                 card,
                 field,
                 values,

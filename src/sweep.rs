@@ -21,6 +21,9 @@ pub struct SweepRequest {
     pub rules: PathBuf,
     pub cards: Vec<PathBuf>,
     pub suite: PathBuf,
+    /// What the number belongs to: a card, a rune or a resonance.
+    pub kind: ItemKind,
+    /// Its id.
     pub card: String,
     pub field: String,
     pub values: Vec<i64>,
@@ -33,6 +36,35 @@ pub struct SweepRequest {
     pub out: PathBuf,
     pub threads: usize,
     pub progress: bool,
+}
+
+/// The kind of catalog entry a sweep changes a number of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemKind {
+    Card,
+    Rune,
+    Resonance,
+}
+
+impl ItemKind {
+    /// The catalog file's table: `[[card]]`, `[[rune]]`, `[[resonance]]`.
+    fn table(self) -> &'static str {
+        match self {
+            ItemKind::Card => "card",
+            ItemKind::Rune => "rune",
+            ItemKind::Resonance => "resonance",
+        }
+    }
+
+    /// Its row's key in the report: a card's id in the card table, a rune's
+    /// in the rune table, `resonance ID` there for a resonance.
+    fn report_key(self, id: &str) -> String {
+        match self {
+            ItemKind::Card | ItemKind::Rune => id.to_string(),
+            ItemKind::Resonance => format!("resonance {id}"),
+        }
+    }
 }
 
 /// The card's figures at one value.
@@ -218,7 +250,7 @@ struct Located {
     index: usize,
 }
 
-fn locate(cards: &[PathBuf], card: &str) -> Result<(Located, Vec<PathBuf>), Vec<Diagnostic>> {
+fn locate(cards: &[PathBuf], kind: ItemKind, card: &str) -> Result<(Located, Vec<PathBuf>), Vec<Diagnostic>> {
     let files = config::toml_files(cards).map_err(|d| vec![d])?;
     let mut ids = Vec::new();
     for f in &files {
@@ -227,7 +259,11 @@ fn locate(cards: &[PathBuf], card: &str) -> Result<(Located, Vec<PathBuf>), Vec<
         let doc: toml::Table = text
             .parse()
             .map_err(|e| vec![Diagnostic::whole_file(f, format!("not TOML: {e}"))])?;
-        let list = doc.get("card").and_then(|c| c.as_array()).cloned().unwrap_or_default();
+        let list = doc
+            .get(kind.table())
+            .and_then(|c| c.as_array())
+            .cloned()
+            .unwrap_or_default();
         for (index, c) in list.iter().enumerate() {
             let Some(id) = c.get("id").and_then(|v| v.as_str()) else {
                 continue;
@@ -247,7 +283,8 @@ fn locate(cards: &[PathBuf], card: &str) -> Result<(Located, Vec<PathBuf>), Vec<
     Err(vec![Diagnostic::whole_file(
         cards.first().map_or(Path::new("configs/cards"), |p| p.as_path()),
         format!(
-            "--card: no card `{card}` in the catalog{}",
+            "--{0}: no {0} `{card}` in the catalog{1}",
+            kind.table(),
             diagnostics::suggestion(card, &names)
         ),
     )])
@@ -258,8 +295,9 @@ fn locate(cards: &[PathBuf], card: &str) -> Result<(Located, Vec<PathBuf>), Vec<
 /// rejects, is a diagnostic naming the path (and the nearest valid one) or
 /// the value.
 fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> {
-    let (located, files) = locate(&req.cards, &req.card)?;
-    let card = located.doc["card"].as_array().map(|a| a[located.index].clone());
+    let (located, files) = locate(&req.cards, req.kind, &req.card)?;
+    let table = req.kind.table();
+    let card = located.doc[table].as_array().map(|a| a[located.index].clone());
     let mut card = card.unwrap_or(toml::Value::Table(Default::default()));
     let mut printed = Vec::new();
     let second = req.second.as_ref().map(|(f, _)| f.as_str());
@@ -272,7 +310,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
             return Err(vec![Diagnostic::whole_file(
                 &located.file,
                 format!(
-                    "{flag} `{field}`: card `{}` has no number there{}; its numbers are at {}",
+                    "{flag} `{field}`: {table} `{}` has no number there{}; its numbers are at {}",
                     req.card,
                     diagnostics::suggestion(field, &names),
                     diagnostics::backticked(&names)
@@ -292,7 +330,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
         std::fs::create_dir_all(&cards_dir)
             .map_err(|e| vec![Diagnostic::whole_file(&cards_dir, format!("cannot create: {e}"))])?;
         let mut doc = located.doc.clone();
-        if let Some(list) = doc.get_mut("card").and_then(|c| c.as_array_mut()) {
+        if let Some(list) = doc.get_mut(table).and_then(|c| c.as_array_mut()) {
             for (field, value) in [(Some(req.field.as_str()), Some(v)), (second, v2)] {
                 if let (Some(field), Some(value)) = (field, value)
                     && let Some(slot) = leaf(&mut list[located.index], field)
@@ -324,7 +362,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
             for d in diags {
                 bad.push(Diagnostic::whole_file(
                     &located.file,
-                    format!("--values: {what} is not a valid card: {}", d.message),
+                    format!("--values: {what} is not a valid {table}: {}", d.message),
                 ));
             }
         }
@@ -397,9 +435,15 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
             progress: req.progress,
         })?;
         let report = runs::report_of(std::slice::from_ref(&summary.dir), &settings).map_err(whole)?;
-        let Some(r) = report.cards.iter().find(|r| r.key == req.card) else {
+        let key = req.kind.report_key(&req.card);
+        let rows = match req.kind {
+            ItemKind::Card => &report.cards,
+            ItemKind::Rune | ItemKind::Resonance => &report.runes,
+        };
+        let Some(r) = rows.iter().find(|r| r.key == key) else {
             return Err(whole(format!(
-                "card `{}` fought in no fight of this suite: a sweep needs a suite whose boards hold it",
+                "{} `{}` fought in no fight of this suite: a sweep needs a suite whose boards hold it",
+                req.kind.table(),
                 req.card
             )));
         };
