@@ -86,6 +86,16 @@ pub struct Limits {
     pub pool: Vec<CardId>,
     pub columns: i32,
     pub rows: i32,
+    /// Runes per board and whether a resonance may be equipped, as the
+    /// suite draws them; the runes that may be placed.
+    pub min_runes: u8,
+    pub max_runes: u8,
+    pub resonance: bool,
+    pub rune_pool: Vec<crate::catalog::RuneId>,
+    pub resonances: u16,
+    /// Cells of the rows and columns rune boards, and cells per rune.
+    pub rune_cells: [i32; 2],
+    pub rune_width: i32,
 }
 
 impl Limits {
@@ -113,6 +123,16 @@ impl Limits {
             pool: suite::drawable_cards(d, catalog)?,
             columns: rules.board.columns,
             rows: rules.board.rows,
+            min_runes: d.min_runes,
+            max_runes: d.max_runes,
+            resonance: d.resonance_percent > 0 && !catalog.resonances.is_empty(),
+            rune_pool: (0..catalog.runes.len() as u16)
+                .map(crate::catalog::RuneId)
+                .filter(|&r| !catalog.rune(r).innate_only)
+                .collect(),
+            resonances: catalog.resonances.len() as u16,
+            rune_cells: [rules.runes.row_board_cells, rules.runes.column_board_cells],
+            rune_width: rules.runes.cells_per_rune,
         })
     }
 
@@ -156,6 +176,13 @@ impl Limits {
             return Some("no combatant".into());
         }
         None
+    }
+
+    /// Why a board's runes break the limits, or `None`.
+    pub fn runes_broken(&self, board: &BoardSpec) -> Option<String> {
+        let n = board.runes.len();
+        (n < usize::from(self.min_runes) || n > usize::from(self.max_runes))
+            .then(|| format!("{n} runes, expected {}..={}", self.min_runes, self.max_runes))
     }
 }
 
@@ -324,6 +351,9 @@ pub struct Measured {
     pub mean_speed: f64,
     pub keywords: Vec<String>,
     pub units: Vec<UnitOut>,
+    pub runes: Vec<RuneOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resonance: Option<String>,
     /// Win rate and its 95% board-bootstrap interval on the final fights.
     pub fights: u64,
     pub opponents: u64,
@@ -343,6 +373,14 @@ pub struct UnitOut {
     pub card: String,
     pub tier: u8,
     pub cell: [u8; 2],
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RuneOut {
+    pub rune: String,
+    pub tier: u8,
+    pub board: String,
+    pub cell: u8,
 }
 
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -460,12 +498,16 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                     let parent = parents[rng.below(parents.len() as u32) as usize];
                     let units = mutate(&parent.board.units, &limits, &catalog, &mut rng);
                     let name = format!("search g{generation} c{k}");
-                    // Runes and resonance travel with the parent.
-                    let board = BoardSpec {
+                    // Runes and resonance travel with the parent, and
+                    // change one time in three.
+                    let mut board = BoardSpec {
                         name,
                         units,
                         ..parent.board.clone()
                     };
+                    if rng.below(3) == 0 {
+                        mutate_runes(&mut board, &limits, &catalog, &mut rng);
+                    }
                     (board, false)
                 })
                 .collect()
@@ -501,7 +543,10 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
             if from_suite && suite_best.as_ref().is_none_or(|b| elite.rate > b.rate) {
                 suite_best = Some(elite.clone());
             }
-            if from_suite && limits.broken(&elite.board.units, &catalog).is_some() {
+            if from_suite
+                && (limits.broken(&elite.board.units, &catalog).is_some()
+                    || limits.runes_broken(&elite.board).is_some())
+            {
                 continue;
             }
             if archive.get(&niche).is_none_or(|e| elite.rate > e.rate) {
@@ -586,6 +631,18 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                 cell: [p.column, p.row],
             })
             .collect(),
+        runes: e
+            .board
+            .runes
+            .iter()
+            .map(|p| RuneOut {
+                rune: catalog.rune(p.rune).key.clone(),
+                tier: p.tier,
+                board: p.board.name().to_string(),
+                cell: p.cell,
+            })
+            .collect(),
+        resonance: e.board.resonance.map(|r| catalog.resonance(r).key.clone()),
         fights: r.fights(),
         opponents: {
             let mut o = r.opponents.clone();
@@ -669,9 +726,9 @@ fn first_generation(
             max_tier: limits.max_tier,
             budget: limits.budget,
             cards: limits.pool.clone(),
-            min_runes: 0,
-            max_runes: 0,
-            resonance_percent: 0,
+            min_runes: limits.min_runes,
+            max_runes: limits.max_runes,
+            resonance_percent: if limits.resonance { 50 } else { 0 },
         };
         for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
             b.name = format!("drawn {k}");
@@ -736,6 +793,74 @@ fn difference(a: &Record, b: &Record) -> Difference {
 /// One to three changes to a board, each kept only if the board still
 /// keeps the limits: a tier up or down, a card replaced, a unit moved, two
 /// units exchanged, a unit added or removed.
+/// One change to a board's runes or resonance, within the suite's rune
+/// rules: a rune added, removed, moved or re-tiered, or the resonance
+/// changed (removed, when the suite equips none on some boards).
+fn mutate_runes(board: &mut BoardSpec, limits: &Limits, catalog: &Catalog, rng: &mut FightRng) {
+    use crate::ability::RuneBoard;
+    use crate::spec::RunePlacement;
+    let runes_allowed = limits.max_runes > 0 && !limits.rune_pool.is_empty();
+    if !runes_allowed && !limits.resonance {
+        return;
+    }
+    if limits.resonance && (!runes_allowed || rng.below(4) == 0) {
+        // One more than the resonances: none.
+        let pick = rng.below(u32::from(limits.resonances) + 1) as u16;
+        board.resonance = (pick < limits.resonances).then_some(crate::catalog::ResonanceId(pick));
+        return;
+    }
+    for _try in 0..16 {
+        let mut next = board.runes.clone();
+        let n = next.len();
+        match rng.below(4) {
+            0 if n < usize::from(limits.max_runes) => {
+                let rune = limits.rune_pool[rng.below(limits.rune_pool.len() as u32) as usize];
+                let top = limits.max_tier.min(catalog.rune(rune).tiers()).max(1);
+                let bottom = limits.min_tier.clamp(1, top);
+                next.push(RunePlacement {
+                    rune,
+                    tier: bottom + rng.below(u32::from(top - bottom) + 1) as u8,
+                    board: RuneBoard::Rows,
+                    cell: 0,
+                });
+                let k = next.len() - 1;
+                place_rune(&mut next[k], limits, rng);
+            }
+            1 if n > usize::from(limits.min_runes) && n > 0 => {
+                next.remove(rng.below(n as u32) as usize);
+            }
+            2 if n > 0 => {
+                let k = rng.below(n as u32) as usize;
+                place_rune(&mut next[k], limits, rng);
+            }
+            3 if n > 0 => {
+                let k = rng.below(n as u32) as usize;
+                let top = limits.max_tier.min(catalog.rune(next[k].rune).tiers()).max(1);
+                let bottom = limits.min_tier.clamp(1, top);
+                next[k].tier = bottom + rng.below(u32::from(top - bottom) + 1) as u8;
+            }
+            _ => continue,
+        }
+        let overlap = next.iter().enumerate().any(|(a, x)| {
+            next[a + 1..]
+                .iter()
+                .any(|y| x.board == y.board && (i32::from(x.cell) - i32::from(y.cell)).abs() < limits.rune_width)
+        });
+        if !overlap && next != board.runes {
+            board.runes = next;
+            return;
+        }
+    }
+}
+
+/// A rune on a random board and place.
+fn place_rune(r: &mut crate::spec::RunePlacement, limits: &Limits, rng: &mut FightRng) {
+    use crate::ability::RuneBoard;
+    let side = rng.below(2) as usize;
+    r.board = if side == 0 { RuneBoard::Rows } else { RuneBoard::Columns };
+    r.cell = rng.below((limits.rune_cells[side] - limits.rune_width + 1).max(1) as u32) as u8;
+}
+
 fn mutate(units: &[Placement], limits: &Limits, catalog: &Catalog, rng: &mut FightRng) -> Vec<Placement> {
     let mut board = units.to_vec();
     let changes = 1 + rng.below(3);
@@ -872,6 +997,16 @@ pub fn board_toml(m: &Measured) -> String {
         );
     }
     let _ = writeln!(out, "name = {:?}", m.name);
+    if let Some(r) = &m.resonance {
+        let _ = writeln!(out, "resonance = {r:?}");
+    }
+    for r in &m.runes {
+        let _ = writeln!(
+            out,
+            "\n[[rune]]\nrune = {:?}\ntier = {}\nboard = {:?}\ncell = {}",
+            r.rune, r.tier, r.board, r.cell
+        );
+    }
     for u in &m.units {
         let _ = writeln!(
             out,

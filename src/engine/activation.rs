@@ -182,9 +182,6 @@ impl Engine<'_> {
 
         let mut ctx = ActCtx::new(u, target, u);
         ctx.joins_hit = true;
-        if self.runes_possible {
-            ctx.bonus = ctx.bonus.saturating_add(self.new_target_bonus(u, target));
-        }
         // 800.5c: Bloodlust is sampled once, before anything of this
         // activation resolves: an enemy this activation drops below half,
         // by its hit or by its own AoE or Tremor in the activation lane,
@@ -199,6 +196,12 @@ impl Engine<'_> {
         {
             self.emit(EventKind::AbilityAborted, u, UnitIdx::NONE, 0, 0, "800.4k");
             return false;
+        }
+        // 800.20c: a new-target rune's bonus joins the hit; an aborted
+        // activation never reaches it (800.4k lets only immediate rune
+        // effects resolve), so the target stays new.
+        if self.runes_possible {
+            ctx.bonus = ctx.bonus.saturating_add(self.new_target_bonus(u, target));
         }
         // 900.3a: immediate Tool packages resolve before anything of the
         // ally's own, armor setup hoisted at three levels (900.3c-900.3e).

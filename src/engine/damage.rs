@@ -357,7 +357,9 @@ impl Engine<'_> {
         // reactions: not its damage-taken lines, nor Thorns, Riposte,
         // Retort or Reflect; the Tools that hear an ally damaged are alive
         // and still hear it, after the death, so they cannot undo it.
-        let lethal = self.u.vitality[t] <= 0;
+        // 800.4h: a defy-death rune that answers leaves the unit standing,
+        // and a standing unit's reactions answer as for any hit.
+        let lethal = self.u.vitality[t] <= 0 && !self.defy_death(target);
         if lethal {
             report.killed = true;
             self.kill(target, source, rule);
