@@ -321,6 +321,10 @@ named_enum! {
         /// Freeze, Blind, Prismbreak, Entrap, Smash, Crush, Haywire, Feral
         /// or Dread (800.17e).
         TargetNegativeStatus = "target_negative_status",
+        /// Every non-Tool unit the side started combat with is a distinct
+        /// card, none combined, and no unit of the side is at a tier other
+        /// than its native one (800.32a-800.32e).
+        Highland = "highland",
     }
 }
 
@@ -344,6 +348,11 @@ named_enum! {
         /// Seconds of Freeze a Shatter removed earlier in the same
         /// resolution; floors after multiplying, never below 0 (800.62c, 900.4d).
         ShatteredSecond = "shattered_second",
+        /// The acting side's Dividend going into the battle, read, not
+        /// spent (800.15b).
+        Dividend = "dividend",
+        /// The acting side's Profit, read, not spent (800.53c).
+        Profit = "profit",
         /// The acting unit's rune effects: the board runes projecting onto
         /// it and its innate runes; none means no effect (900.4e).
         RuneEffect = "rune_effect",
@@ -469,6 +478,9 @@ named_enum! {
         /// While active at battle start, adds this many resonance levels to
         /// its side (Grohm's 22, 800.58d).
         Resonator = "resonator",
+        /// A Hub's board-derived Settle bonus: this much more Settle per
+        /// allied Hub, itself included, read at Settle time (800.61e).
+        SettlePerHub = "settle_per_hub",
     }
 }
 

@@ -20,6 +20,7 @@ pub mod render;
 pub mod report;
 pub mod runs;
 pub mod scenario;
+pub mod scrip;
 pub mod search;
 pub mod settings;
 pub mod sink;

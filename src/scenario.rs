@@ -25,6 +25,10 @@ pub struct Scenario {
     pub steps: Vec<ScenarioStep>,
     /// Forge Core modifiers of the left and right sides.
     pub forge: [crate::spec::Forge; 2],
+    /// The match round, 0 outside a match (800.33f).
+    pub round: u8,
+    /// The left player's wallet at the start.
+    pub wallet: crate::scrip::Wallet,
     /// Runes and resonance of the left and right sides.
     pub runes: [(Vec<crate::spec::RunePlacement>, Option<crate::catalog::ResonanceId>); 2],
 }
@@ -55,6 +59,17 @@ pub enum Action {
     },
     Advance(i32),
     RunToEnd,
+    /// A shop action on the left player's wallet.
+    Shop(ShopAction),
+}
+
+/// What a shop step does to the wallet (src/scrip.rs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShopAction {
+    Buy(i32),
+    Sell(i32),
+    /// The left side's settled Dividend joins the wallet.
+    Bank,
 }
 
 #[derive(Debug, Clone)]
@@ -66,6 +81,8 @@ pub struct ScenarioStep {
     /// Must not appear among the step's events.
     pub no_events: Vec<EventMatch>,
     pub outcome: Option<OutcomeWant>,
+    /// The wallet after the step.
+    pub wallet: Option<crate::scrip::Wallet>,
 }
 
 #[derive(Debug, Clone)]
@@ -318,6 +335,10 @@ fn run_once(
 ) {
     e.reset(FightRng::for_fight(s.seed, u64::from(run_index)));
     e.forge = s.forge;
+    e.set_round(s.round);
+    e.set_scrip(Side::Left, s.wallet.dividend, s.wallet.profit);
+    let mut wallet = s.wallet;
+    let mut banked = 0;
     for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
         e.set_runes(side, runes, *resonance);
     }
@@ -354,6 +375,25 @@ fn run_once(
             Action::RunToEnd => {
                 e.run_until(e.rules.overtime.cap_ms);
                 e.finish();
+            }
+            Action::Shop(shop) => match shop {
+                ShopAction::Buy(cost) => {
+                    if let Err(why) = wallet.pay(*cost) {
+                        failures.push(format!("step {si}: {why}"));
+                    }
+                }
+                ShopAction::Sell(value) => wallet.sell(*value),
+                ShopAction::Bank => {
+                    let settled = e.dividend_settled(Side::Left);
+                    wallet.bank(settled - banked);
+                    banked = settled;
+                }
+            },
+        }
+        if let Some(want) = step.wallet {
+            *checks += 1;
+            if wallet != want {
+                failures.push(format!("step {si}: wallet: expected {want:?}, found {wallet:?}"));
             }
         }
         let events = &e.log.events[from..];

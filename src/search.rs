@@ -901,6 +901,7 @@ fn mutate(units: &[Placement], limits: &Limits, catalog: &Catalog, rng: &mut Fig
                         tier: low + rng.below(u32::from(high - low) + 1) as u8,
                         column: rng.below((limits.columns - size + 1).max(1) as u32) as u8,
                         row: rng.below((limits.rows - size + 1).max(1) as u32) as u8,
+                        combined: false,
                     });
                 }
                 _ => {

@@ -101,6 +101,7 @@ rules_settings! {
     limits: LimitRules { events_per_fight, trigger_depth }
     runes: RuneRules { row_board_cells, column_board_cells, cells_per_rune, partial_potency_percent }
     resonance: ResonanceRules { base_level }
+    hub: HubRules { vitality_per_tier, power_per_tier, speed_per_tier, armor_per_tier, first_percent, second_percent, third_percent, later_percent, supplement_percent_per_missing_penny, supplement_pennies, early_rounds }
 }
 
 impl Rules {

@@ -12,6 +12,9 @@ pub struct Placement {
     pub tier: u8,
     pub column: u8,
     pub row: u8,
+    /// Made by combining copies: placed above the tier it was bought at
+    /// (Highland, 800.32a).
+    pub combined: bool,
 }
 
 /// One rune on one of a side's rune boards: it takes cells `cell` and

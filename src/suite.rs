@@ -156,6 +156,7 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                     tier,
                     column: col as u8,
                     row: row as u8,
+                    combined: false,
                 });
             }
             if units.len() >= usize::from(spec.min_units) && has_combatant {

@@ -361,6 +361,7 @@ fn board_of(catalog: &Catalog, rules: &Rules, skip: usize) -> BoardSpec {
                     tier: card.tiers(),
                     column: col as u8,
                     row: row as u8,
+                    combined: false,
                 });
                 break 'place;
             }

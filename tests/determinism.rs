@@ -81,6 +81,7 @@ fn random_board(catalog: &Catalog, rules: &Rules, rng: &mut FightRng) -> BoardSp
             tier,
             column: col as u8,
             row: row as u8,
+            combined: false,
         });
     }
     // Runes on both rune boards and a resonance, so every rune effect

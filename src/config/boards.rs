@@ -82,6 +82,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             tier: tier as u8,
             column: col as u8,
             row: row as u8,
+            combined: u.combined,
         });
     }
     if units.len() > crate::engine::MAX_UNITS_PER_SIDE {

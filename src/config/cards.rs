@@ -359,7 +359,12 @@ impl CatalogBuilder {
                 Lane::Initiative => initiative.push(op),
             }
         }
-        if def.kind.is_object() && (def.base_hit.is_some() || !def.keywords.is_empty()) {
+        // A Hub may print its Settle bonus (800.61e), a keyword of Scrip.
+        let combat_keywords = def
+            .keywords
+            .iter()
+            .any(|k| !(def.kind == CardKind::Hub && k.get_ref().name == crate::ability::KeywordName::SettlePerHub));
+        if def.kind.is_object() && (def.base_hit.is_some() || combat_keywords) {
             // 800.71b, 800.33b: Tools and Hubs discard every combat interaction.
             bad.push(diag(
                 id_span.clone(),

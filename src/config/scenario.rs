@@ -35,6 +35,14 @@ struct ScenarioFile {
     /// Each side's runes and resonance: `[runes.left]`, `[runes.right]`.
     #[serde(default)]
     runes: RuneSides,
+    /// The match round the battle belongs to, 0 (the default) outside a
+    /// match (800.33f).
+    #[serde(default)]
+    round: u8,
+    /// The left player's Gold, Dividend and Profit, for shop steps and for
+    /// the left side's "per dividend" and "per profit" counts.
+    #[serde(default)]
+    wallet: WalletDef,
     #[serde(default)]
     unit: Vec<UnitDef>,
     #[serde(default)]
@@ -68,6 +76,30 @@ struct SideRunesDef {
     rune: Vec<super::schema::BoardRuneDef>,
 }
 
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WalletDef {
+    #[serde(default)]
+    gold: i32,
+    #[serde(default)]
+    dividend: i32,
+    #[serde(default)]
+    profit: i32,
+}
+
+/// A shop action on the left player's wallet.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "snake_case")]
+enum ShopDef {
+    /// A purchase or reroll of this total cost (900.36a).
+    Buy(i32),
+    /// A sale for this Gold value (900.36c).
+    Sell(i32),
+    /// The Dividend the left side's Hubs settled in the battle so far joins
+    /// the wallet (800.61c).
+    Bank(bool),
+}
+
 fn one() -> u32 {
     1
 }
@@ -84,6 +116,9 @@ struct UnitDef {
     card: Option<Spanned<String>>,
     #[serde(default)]
     define: Option<CardDef>,
+    /// Made by combining copies (Highland, 800.32a).
+    #[serde(default)]
+    combined: bool,
     #[serde(default)]
     state: InitialState,
 }
@@ -121,6 +156,12 @@ struct StepDef {
     no_events: Vec<EventDef>,
     #[serde(default)]
     outcome: Option<OutcomeDef>,
+    /// A shop action on the wallet: `{ buy = 5 }`, `{ sell = 3 }`, `{ bank = true }`.
+    #[serde(default)]
+    shop: Option<ShopDef>,
+    /// The wallet after the step.
+    #[serde(default)]
+    wallet: Option<WalletDef>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -320,6 +361,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 tier: tier as u8,
                 column: col as u8,
                 row: row as u8,
+                combined: u.combined,
             },
             state: u.state.clone(),
         });
@@ -344,7 +386,13 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
     let mut steps = Vec::new();
     for (si, s) in parsed.step.iter().enumerate() {
         let key = format!("step[{si}]");
-        let actions = [s.activate.is_some(), s.apply.is_some(), s.advance_ms.is_some(), s.run];
+        let actions = [
+            s.activate.is_some(),
+            s.apply.is_some(),
+            s.advance_ms.is_some(),
+            s.run,
+            s.shop.is_some(),
+        ];
         let n_actions = actions.iter().filter(|a| **a).count();
         if n_actions > 1 {
             bad.push(Diagnostic::at(
@@ -352,7 +400,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 text,
                 None,
                 key.clone(),
-                "a step does one thing: `activate`, `apply`, `advance_ms` or `run`",
+                "a step does one thing: `activate`, `apply`, `advance_ms`, `run` or `shop`",
             ));
             continue;
         }
@@ -415,6 +463,13 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             Action::Advance(ms)
         } else if s.run {
             Action::RunToEnd
+        } else if let Some(shop) = s.shop {
+            match shop {
+                ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(cost)),
+                ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(value)),
+                ShopDef::Bank(true) => Action::Shop(crate::scenario::ShopAction::Bank),
+                ShopDef::Bank(false) => Action::Nothing,
+            }
         } else {
             Action::Nothing
         };
@@ -572,6 +627,11 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             }
         };
         steps.push(ScenarioStep {
+            wallet: s.wallet.map(|w| crate::scrip::Wallet {
+                gold: w.gold,
+                dividend: w.dividend,
+                profit: w.profit,
+            }),
             action,
             expects,
             events,
@@ -595,6 +655,12 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
     let right_runes = side_runes.pop().unwrap_or_default();
     let left_runes = side_runes.pop().unwrap_or_default();
     Ok(Scenario {
+        round: parsed.round,
+        wallet: crate::scrip::Wallet {
+            gold: parsed.wallet.gold,
+            dividend: parsed.wallet.dividend,
+            profit: parsed.wallet.profit,
+        },
         runes: [left_runes, right_runes],
         name: parsed.name,
         file: file.to_path_buf(),

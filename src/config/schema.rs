@@ -426,6 +426,9 @@ pub struct BoardUnitDef {
     pub card: Spanned<String>,
     pub tier: Spanned<i64>,
     pub cell: Spanned<Cell>,
+    /// Made by combining copies, so it fails Highland (800.32a).
+    #[serde(default)]
+    pub combined: bool,
 }
 
 /// Forge Core modifiers a side carries into battle.

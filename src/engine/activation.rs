@@ -312,6 +312,7 @@ impl Engine<'_> {
         let on_target = |f: &dyn Fn(usize) -> bool| !t.is_none() && self.u.alive[t.i()] && f(t.i());
         match cond {
             Condition::Lucid => self.u.vitality[a] == self.u.max_vitality[a],
+            Condition::Highland => self.highland(self.u.side[a]),
             Condition::Bloodlust => ctx.bloodlust_sample.unwrap_or_else(|| self.bloodlust(ctx.actor)),
             Condition::HitLanded => ctx.hit_landed,
             Condition::TargetBurning => on_target(&|i| self.u.burn[i] > 0),
@@ -378,7 +379,12 @@ impl Engine<'_> {
                 Count::LivingAlly => !enemy && c != u,
                 Count::AdjacentAlly => !enemy && c != u && super::geometry::adjacent(rect, self.u.rect[j]),
                 Count::FlankAlly => !enemy && c != u && super::geometry::flanks(rect, self.u.rect[j]),
-                Count::TargetBurn | Count::TargetMaim | Count::ShatteredSecond | Count::RuneEffect => false,
+                Count::TargetBurn
+                | Count::TargetMaim
+                | Count::ShatteredSecond
+                | Count::RuneEffect
+                | Count::Dividend
+                | Count::Profit => false,
             };
             n += i32::from(hit);
         }
@@ -386,6 +392,8 @@ impl Engine<'_> {
             Count::TargetBurn if !t.is_none() && self.u.alive[t.i()] => self.u.burn[t.i()],
             Count::TargetMaim if !t.is_none() && self.u.alive[t.i()] => self.u.maim[t.i()],
             Count::RuneEffect => i32::from(self.u.rune_effects[u.i()]),
+            Count::Dividend => self.scrip[self.u.side[u.i()].index()][0],
+            Count::Profit => self.scrip[self.u.side[u.i()].index()][1],
             _ => n,
         }
     }

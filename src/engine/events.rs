@@ -36,6 +36,12 @@ event_kinds! {
     DefiedDeath = "defied_death",
     /// A new-target rune adds `amount` to `unit`'s hit on `other` (800.20c).
     NewTarget = "new_target",
+    /// Hub `other` strengthens Penny `unit` at `amount` percent of its
+    /// bonuses, plus a `detail` percent scarcity supplement (800.33d-800.33h).
+    HubGranted = "hub_granted",
+    /// Hub `unit` settles `amount` Stock into Dividend; `detail` Stock is
+    /// left in the pool (800.61c).
+    Settled = "settled",
     Activate = "activate",
     NoTarget = "no_target",
     HitSkipped = "hit_skipped",

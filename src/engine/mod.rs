@@ -12,6 +12,7 @@ pub mod geometry;
 mod revival;
 pub mod rng;
 mod runes;
+mod scrip;
 pub mod state;
 mod tools;
 
@@ -618,6 +619,8 @@ unit_columns! {
     /// A defy-death rune's Vitality, and whether this life spent it (800.4h).
     defy_death: i32 = 0,
     defy_spent: bool = false,
+    /// Placed above the tier it was bought at: combined (800.32a).
+    combined: bool = false,
     /// Target incarnations this unit's new-target rune has met (800.20c),
     /// one bit per unit index.
     targets_met: u64 = 0,
@@ -767,7 +770,10 @@ pub struct Outcome {
 pub struct SideSummary {
     pub survivors: u32,
     pub remaining_vitality: i64,
+    /// Stock left after Settle (800.67c: it resets after the battle).
     pub stock: i32,
+    /// Dividend the side's Hubs settled (800.61c).
+    pub dividend: i32,
 }
 
 /// What the loop carries through one activation (300.3).
@@ -832,6 +838,14 @@ pub struct Engine<'c> {
     resonance_timed: [bool; 2],
     /// Some unit received a rune or resonance this fight.
     runes_possible: bool,
+    /// The match round, 0 outside a match (800.33f).
+    round: u8,
+    /// Dividend each side's Hubs settled at battle end (800.61c).
+    dividend: [i32; 2],
+    /// Each side's Dividend and Profit going in, for "per" amounts.
+    scrip: [[i32; 2]; 2],
+    /// Each side's starting roster passes Highland's checks (800.32).
+    highland_roster: [bool; 2],
     /// Every unit's drawn state after each logged event, for the fight page.
     pub trace: state::Trace,
     pub stock: [i32; 2],
@@ -932,6 +946,10 @@ impl<'c> Engine<'c> {
             resonance_end_ms: NEVER,
             resonance_timed: [false; 2],
             runes_possible: false,
+            round: 0,
+            dividend: [0; 2],
+            scrip: [[0; 2]; 2],
+            highland_roster: [false; 2],
             trace: state::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
@@ -992,6 +1010,9 @@ impl<'c> Engine<'c> {
         self.resonance_end_ms = NEVER;
         self.resonance_timed = [false; 2];
         self.runes_possible = false;
+        self.dividend = [0; 2];
+        self.scrip = [[0; 2]; 2];
+        self.highland_roster = [false; 2];
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
@@ -1049,6 +1070,7 @@ impl<'c> Engine<'c> {
         u.kind[i] = card.kind;
         u.native_tier[i] = tier;
         u.tier[i] = tier;
+        u.combined[i] = p.combined;
         u.rect[i] = Rect {
             column: p.column,
             row: p.row,
@@ -1206,7 +1228,9 @@ impl<'c> Engine<'c> {
             Side::Right
         };
         self.rebuild_order();
+        self.take_roster();
         self.start_runes();
+        self.hub_grants();
         for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
@@ -1387,6 +1411,7 @@ impl<'c> Engine<'c> {
             end_ms: self.now,
         };
         self.clear_revivals();
+        self.settle();
         self.emit(
             EventKind::FightEnd,
             UnitIdx::NONE,
@@ -1406,6 +1431,7 @@ impl<'c> Engine<'c> {
     pub fn side_summary(&self, side: Side) -> SideSummary {
         let mut s = SideSummary {
             stock: self.stock[side.index()],
+            dividend: self.dividend[side.index()],
             ..SideSummary::default()
         };
         for i in self.u.indices() {
@@ -1840,6 +1866,7 @@ impl<'c> Engine<'c> {
             end_ms: self.now,
         });
         self.clear_revivals();
+        self.settle();
         self.emit(
             EventKind::FightEnd,
             UnitIdx::NONE,

@@ -83,6 +83,7 @@ impl Engine<'_> {
             tier: c.native_tier[i],
             column: c.rect[i].column,
             row: c.rect[i].row,
+            combined: c.combined[i],
         };
         let side = c.side[i];
         self.build_unit(u, side, p);

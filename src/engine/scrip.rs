@@ -1,0 +1,202 @@
+//! Scrip in a battle (800.33, 800.61, 800.67, 800.32, 900.35, 900.37):
+//! Hubs strengthening allied Pennies at battle start, the early-round
+//! scarcity supplement, Settle turning the side's Stock into Dividend at
+//! battle end, and Highland's roster. The match round is an input
+//! ([`Engine::set_round`]), so the match loop calls the same code.
+
+use super::{Engine, EventKind, UnitIdx};
+use crate::ability::{CardKind, KeywordName};
+use crate::spec::Side;
+
+impl Engine<'_> {
+    /// The match round this battle belongs to (1 to 10), or 0 outside a
+    /// match: the scarcity supplement reads it (800.33f).
+    pub fn set_round(&mut self, round: u8) {
+        self.round = round;
+    }
+
+    /// A side's Dividend and Profit going into the battle, which "per
+    /// dividend" and "per profit" amounts read without spending
+    /// (800.15b, 800.53c).
+    pub fn set_scrip(&mut self, side: Side, dividend: i32, profit: i32) {
+        self.scrip[side.index()] = [dividend, profit];
+    }
+
+    /// The Dividend each side's Hubs settled at the end of the battle
+    /// (800.61c).
+    pub fn dividend_settled(&self, side: Side) -> i32 {
+        self.dividend[side.index()]
+    }
+
+    /// 800.33d-800.33h, 900.37: every allied Hub grants each allied Penny
+    /// Vitality, Power, Speed and Armor scaled to its tier, the Hubs in
+    /// descending tier order (ties by unit id) at 100%, 50%, 25%, then 10%
+    /// of their bonuses, each rounded up; the strongest adds the scarcity
+    /// supplement in the early rounds, rounded to nearest.
+    pub(crate) fn hub_grants(&mut self) {
+        let h = self.rules.hub;
+        for side in [Side::Left, Side::Right] {
+            let mut hubs: Vec<(u8, usize)> = Vec::new();
+            let mut pennies = 0;
+            for i in self.u.indices() {
+                if self.u.side[i] != side || !self.u.alive[i] {
+                    continue;
+                }
+                match self.u.kind[i] {
+                    CardKind::Hub => hubs.push((self.u.tier[i], i)),
+                    CardKind::Penny => pennies += 1,
+                    _ => {}
+                }
+            }
+            if hubs.is_empty() || pennies == 0 {
+                continue;
+            }
+            hubs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            // 800.33f: 5% per missing Penny below three, times the early
+            // rounds remaining including this one; never from round 3 on,
+            // never with three Pennies (800.33g).
+            let early = i32::from(self.round) >= 1 && i32::from(self.round) <= h.early_rounds;
+            let missing = (h.supplement_pennies - pennies).max(0);
+            let supplement = if early {
+                h.supplement_percent_per_missing_penny * missing * (h.early_rounds - i32::from(self.round) + 1)
+            } else {
+                0
+            };
+            for (k, &(tier, hub)) in hubs.iter().enumerate() {
+                let percent = match k {
+                    0 => h.first_percent,
+                    1 => h.second_percent,
+                    2 => h.third_percent,
+                    _ => h.later_percent,
+                };
+                let extra = if k == 0 { supplement } else { 0 };
+                let tier = i32::from(tier);
+                let base = [
+                    h.vitality_per_tier,
+                    h.power_per_tier,
+                    h.speed_per_tier,
+                    h.armor_per_tier,
+                ]
+                .map(|per| per.saturating_mul(tier));
+                // 800.33e rounds the stacking share up; 800.33h rounds the
+                // supplement to the nearest point.
+                let grant = base.map(|b| ceil_percent(b, percent) + nearest_percent(b, extra));
+                for i in self.u.indices() {
+                    if self.u.side[i] != side || !self.u.alive[i] || self.u.kind[i] != CardKind::Penny {
+                        continue;
+                    }
+                    let c = &mut self.u;
+                    c.max_vitality[i] = c.max_vitality[i].saturating_add(grant[0]);
+                    c.vitality[i] = c.vitality[i].saturating_add(grant[0]);
+                    c.power_bonus[i] = c.power_bonus[i].saturating_add(grant[1]);
+                    c.speed_bonus[i] = c.speed_bonus[i].saturating_add(grant[2]);
+                    c.armor_bonus[i] = c.armor_bonus[i].saturating_add(grant[3]);
+                    self.touch_clock(UnitIdx(i as u8));
+                    self.emit(
+                        EventKind::HubGranted,
+                        UnitIdx(i as u8),
+                        UnitIdx(hub as u8),
+                        percent,
+                        extra,
+                        "800.33d",
+                    );
+                }
+            }
+        }
+    }
+
+    /// 800.61c-800.61f, 900.35: at battle end each allied Hub, in reading
+    /// order, converts up to its Settle (the printed ladder plus its
+    /// board-derived bonus, read against the final board) of the side's
+    /// shared Stock into Dividend, 1:1; the pool is never driven negative.
+    pub(crate) fn settle(&mut self) {
+        for side in [Side::Left, Side::Right] {
+            let order = self.side_order[side.index()];
+            let hubs = order
+                .as_slice()
+                .iter()
+                .filter(|u| self.u.kind[u.i()] == CardKind::Hub)
+                .count() as i32;
+            for &u in order.as_slice() {
+                let i = u.i();
+                if self.u.kind[i] != CardKind::Hub {
+                    continue;
+                }
+                let card = self.catalog.card(self.u.card[i]);
+                let printed = card.at_tier(self.u.tier[i]).settle;
+                // 800.61e: a bonus per allied Hub, this one included, read now.
+                let bonus = card
+                    .keywords
+                    .amount(KeywordName::SettlePerHub)
+                    .map_or(0, |a| super::keyword_amount(a, self.u.tier[i]))
+                    .saturating_mul(hubs);
+                let stock = self.stock[side.index()];
+                let converted = printed.saturating_add(bonus).min(stock).max(0);
+                self.stock[side.index()] -= converted;
+                self.dividend[side.index()] = self.dividend[side.index()].saturating_add(converted);
+                self.emit(
+                    EventKind::Settled,
+                    u,
+                    UnitIdx::NONE,
+                    converted,
+                    self.stock[side.index()],
+                    "800.61c",
+                );
+            }
+        }
+    }
+
+    /// 800.32: Highland holds for `side` while every non-Tool unit it
+    /// started combat with is a distinct card, none combined (placed above
+    /// its native tier), and none's current tier differs from its native
+    /// tier (a live Smash, 800.32c). The roster is the one taken when the
+    /// battle started (800.32b).
+    pub(crate) fn highland(&self, side: Side) -> bool {
+        if !self.highland_roster[side.index()] {
+            return false;
+        }
+        self.u
+            .indices()
+            .all(|i| self.u.side[i] != side || self.u.tier[i] == self.u.native_tier[i])
+    }
+
+    /// Takes each side's starting roster for Highland (800.32a, 800.32b,
+    /// 800.32d, 800.32e): Hubs and Pennies count, Tools do not.
+    pub(crate) fn take_roster(&mut self) {
+        for side in [Side::Left, Side::Right] {
+            let mut cards: Vec<u16> = Vec::new();
+            let mut unique = true;
+            for i in self.u.indices() {
+                if self.u.side[i] != side || self.u.kind[i] == CardKind::Tool {
+                    continue;
+                }
+                let card = self.u.printed[i].0;
+                unique &= !cards.contains(&card) && !self.u.combined[i];
+                cards.push(card);
+            }
+            self.highland_roster[side.index()] = unique;
+        }
+    }
+}
+
+/// `amount * percent / 100`, rounded up (800.33e).
+fn ceil_percent(amount: i32, percent: i32) -> i32 {
+    super::damage::clamp_i32((i64::from(amount) * i64::from(percent) + 99).div_euclid(100))
+}
+
+/// `amount * percent / 100`, rounded to the nearest point, halves up (800.33h).
+fn nearest_percent(amount: i32, percent: i32) -> i32 {
+    super::damage::clamp_i32((i64::from(amount) * i64::from(percent) + 50).div_euclid(100))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn stacking_rounds_up_and_the_supplement_to_nearest() {
+        // 800.33e: 25% of 10 is 2.5, rounded up to 3.
+        assert_eq!(super::ceil_percent(10, 25), 3);
+        // 800.33h: 5% of 9 is 0.45, to nearest 0 (rounded up it would be 1).
+        assert_eq!(super::nearest_percent(9, 5), 0);
+        assert_eq!(super::nearest_percent(10, 5), 1);
+    }
+}
