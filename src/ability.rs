@@ -481,6 +481,10 @@ named_enum! {
         /// A Hub's board-derived Settle bonus: this much more Settle per
         /// allied Hub, itself included, read at Settle time (800.61e).
         SettlePerHub = "settle_per_hub",
+        /// A Hub that fires a copy of each cardinally adjacent allied Hub's
+        /// Markup (battle-start lines) at its own tier, in reading order,
+        /// inside its own Markup beat (800.26a-800.26c).
+        Franchise = "franchise",
     }
 }
 
@@ -571,6 +575,7 @@ impl KeywordName {
                 | KeywordName::Everlasting
                 | KeywordName::Phylactery
                 | KeywordName::Runic
+                | KeywordName::Franchise
         )
     }
 }

@@ -359,11 +359,16 @@ impl CatalogBuilder {
                 Lane::Initiative => initiative.push(op),
             }
         }
-        // A Hub may print its Settle bonus (800.61e), a keyword of Scrip.
-        let combat_keywords = def
-            .keywords
-            .iter()
-            .any(|k| !(def.kind == CardKind::Hub && k.get_ref().name == crate::ability::KeywordName::SettlePerHub));
+        // A Hub may print its Settle bonus (800.61e) and Franchise (800.26),
+        // keywords of Scrip.
+        let combat_keywords = def.keywords.iter().any(|k| {
+            let name = k.get_ref().name;
+            !(def.kind == CardKind::Hub
+                && matches!(
+                    name,
+                    crate::ability::KeywordName::SettlePerHub | crate::ability::KeywordName::Franchise
+                ))
+        });
         if def.kind.is_object() && (def.base_hit.is_some() || combat_keywords) {
             // 800.71b, 800.33b: Tools and Hubs discard every combat interaction.
             bad.push(diag(

@@ -696,7 +696,7 @@ impl Engine<'_> {
     /// The body of `dispatch`, kept out of line so the common case (nobody
     /// listens) is a few tests at the call site.
     #[inline(never)]
-    fn resolve_passives(
+    pub(crate) fn resolve_passives(
         &mut self,
         u: UnitIdx,
         card: crate::catalog::CardId,

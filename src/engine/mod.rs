@@ -1274,6 +1274,9 @@ impl<'c> Engine<'c> {
         self.open_batch();
         for &u in order.as_slice() {
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
+            if self.u.kind[u.i()] == CardKind::Hub {
+                self.franchise(u);
+            }
             if self.u.kind[u.i()] == CardKind::Tool {
                 self.run_tool(
                     u,

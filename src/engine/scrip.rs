@@ -105,6 +105,29 @@ impl Engine<'_> {
         }
     }
 
+    /// 800.26a-800.26c: inside a Franchise Hub's own Markup beat, a copy of
+    /// each cardinally adjacent allied Hub's Markup (its battle-start lines)
+    /// fires with the Franchise Hub as the actor, so at its tier, in
+    /// reading order; its own Markup is not copied.
+    pub(crate) fn franchise(&mut self, u: UnitIdx) {
+        let i = u.i();
+        if !self.catalog.card(self.u.card[i]).keywords.has(KeywordName::Franchise) {
+            return;
+        }
+        let side = self.u.side[i];
+        let order = self.side_order[side.index()];
+        for &h in order.as_slice() {
+            let j = h.i();
+            if h == u || self.u.kind[j] != CardKind::Hub || !super::geometry::adjacent(self.u.rect[i], self.u.rect[j]) {
+                continue;
+            }
+            let card = self.u.card[j];
+            if self.facts[usize::from(card.0)].listens & super::trigger_bit(crate::ability::Trigger::BattleStart) != 0 {
+                self.resolve_passives(u, card, crate::ability::Trigger::BattleStart, UnitIdx::NONE, 0);
+            }
+        }
+    }
+
     /// 800.61c-800.61f, 900.35: at battle end each allied Hub, in reading
     /// order, converts up to its Settle (the printed ladder plus its
     /// board-derived bonus, read against the final board) of the side's
