@@ -325,6 +325,8 @@ named_enum! {
         /// card, none combined, and no unit of the side is at a tier other
         /// than its native one (800.32a-800.32e).
         Highland = "highland",
+        /// The acting unit's Quest is complete (800.54b).
+        QuestComplete = "quest_complete",
     }
 }
 
@@ -420,6 +422,10 @@ named_enum! {
         /// This unit paid a Bloodletting cost and lost Vitality (800.4i);
         /// the other unit is the caster.
         BloodlettingPaid = "bloodletting_paid",
+        /// This unit's Quest is complete: when its progress reaches the
+        /// count, and at every later battle start, since the reward stays
+        /// with the unit (800.54b).
+        QuestCompleted = "quest_completed",
         /// Poach: an allied non-Scrip combat unit finished an activation,
         /// wherever it stands (800.51a-800.51c). The other unit is that ally.
         Poach = "poach",
@@ -485,6 +491,18 @@ named_enum! {
         /// Markup (battle-start lines) at its own tier, in reading order,
         /// inside its own Markup beat (800.26a-800.26c).
         Franchise = "franchise",
+    }
+}
+
+named_enum! {
+    /// What a Quest counts: events its owner's side causes (800.54a).
+    QuestEvent, "quest event" {
+        /// A unit of the owner's side kills an enemy.
+        AllyKill = "ally_kill",
+        /// A unit of the owner's side activates.
+        AllyActivation = "ally_activation",
+        /// A Penny of the owner's side mints Stock.
+        StockMinted = "stock_minted",
     }
 }
 

@@ -194,6 +194,8 @@ pub struct Card {
     /// Runes the card carries itself, at full potency (a boss's signature
     /// runes, such as the boss Reflect rune, 900.26d).
     pub innate_runes: Vec<(RuneId, u8)>,
+    /// A Quest: the event it counts and the count that completes it (800.54a).
+    pub quest: Option<(crate::ability::QuestEvent, i32)>,
 }
 
 /// One phase of a boss (800.48a).

@@ -55,6 +55,8 @@ pub struct UnitReport {
     pub damage_taken: i64,
     pub activations: u32,
     pub kills: u32,
+    /// Quest progress after the battle, which the match carries on (800.54c).
+    pub quest: i32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -115,6 +117,7 @@ pub fn fight_report(
                 damage_taken: c.damage_taken[i],
                 activations: c.activations[i],
                 kills: c.kills[i],
+                quest: c.quest[i],
             }
         })
         .collect();
@@ -248,6 +251,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::NewTarget => format!("{unit} meets {other} as a new target (+{a} damage)"),
         EventKind::HubGranted if d > 0 => format!("{other} strengthens {unit} at {a}% plus a {d}% supplement"),
         EventKind::HubGranted => format!("{other} strengthens {unit} at {a}%"),
+        EventKind::QuestProgress => format!("{unit}'s Quest advances to {a} of {d}"),
         EventKind::Settled => format!("{unit} settles {a} Stock into Dividend, {d} Stock left"),
         EventKind::Activate => format!("{unit} activates against {other} (Power {a})"),
         EventKind::NoTarget => format!("{unit} finds no living target"),

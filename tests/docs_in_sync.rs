@@ -2,8 +2,8 @@
 //! the vocabulary goes undocumented when it grows.
 
 use gridsim::ability::{
-    CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, RuneBoard,
-    RuneEffect, Scope, StatName, Trigger,
+    CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, QuestEvent,
+    RuneBoard, RuneEffect, Scope, StatName, Trigger,
 };
 use gridsim::engine::EventKind;
 use gridsim::scenario::Field;
@@ -34,6 +34,7 @@ fn card_format_documents_every_name() {
     names.extend(StatName::ALL.iter().map(|x| x.name()));
     names.extend(RuneEffect::ALL.iter().map(|x| x.name()));
     names.extend(RuneBoard::ALL.iter().map(|x| x.name()));
+    names.extend(QuestEvent::ALL.iter().map(|x| x.name()));
     let gaps = missing(&doc, &names);
     assert!(gaps.is_empty(), "docs/card-format.md does not mention: {gaps:?}");
 }

@@ -558,6 +558,18 @@ impl CatalogBuilder {
                 _ => unreachable!("exactly one is set"),
             })
         });
+        let quest = match &def.quest {
+            Some(q) if !(1..=1000).contains(&q.get_ref().count) => {
+                bad.push(diag(
+                    Some(q.span()),
+                    format!("{key}.quest.count"),
+                    format!("a Quest completes at 1..=1000 events, found {}", q.get_ref().count),
+                ));
+                None
+            }
+            Some(q) => Some((q.get_ref().on, q.get_ref().count)),
+            None => None,
+        };
         let stagger = match &def.stagger {
             Some(size) => {
                 let n = *size.get_ref();
@@ -638,6 +650,7 @@ impl CatalogBuilder {
             phases,
             phase_of: None,
             innate_runes,
+            quest,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(

@@ -729,6 +729,7 @@ impl<'de> Deserialize<'de> for InitialState {
             feral: Option<i32>,
             relentless: Option<bool>,
             dormant: Option<bool>,
+            quest: Option<i32>,
         }
         let r = Raw::deserialize(d)?;
         Ok(InitialState {
@@ -754,6 +755,7 @@ impl<'de> Deserialize<'de> for InitialState {
             feral: r.feral,
             relentless: r.relentless,
             dormant: r.dormant,
+            quest: r.quest,
         })
     }
 }

@@ -128,10 +128,22 @@ pub struct CardDef {
     /// A boss's phases, in order (800.48).
     #[serde(default)]
     pub phases: Vec<Spanned<PhaseDef>>,
+    /// A Quest: progress per owned copy on the listed event, complete at
+    /// `count` (800.54a).
+    #[serde(default)]
+    pub quest: Option<Spanned<QuestDef>>,
     /// Runes the card carries itself, `"RUNE TIER"` (a boss's signature
     /// runes, such as the boss Reflect rune, 900.26d).
     #[serde(default)]
     pub runes: Vec<Spanned<String>>,
+}
+
+/// A card's Quest (800.54).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuestDef {
+    pub on: crate::ability::QuestEvent,
+    pub count: i32,
 }
 
 /// A boss's next phase (800.48a): a Vitality threshold and the loadout that

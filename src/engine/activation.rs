@@ -138,6 +138,9 @@ impl Engine<'_> {
         let catalog = self.catalog;
         let card = catalog.card(card_id);
         self.u.activations[i] += 1;
+        if self.quests_possible {
+            self.quest_event(self.u.side[i], crate::ability::QuestEvent::AllyActivation);
+        }
         // 800.31c, 900.17a: only Haywire held now may fire at the close.
         let haywire_at_start = self.u.haywire[i];
 
@@ -178,6 +181,7 @@ impl Engine<'_> {
             let side = self.u.side[i].index();
             self.stock[side] += 1;
             self.emit(EventKind::StockMinted, u, UnitIdx::NONE, 1, self.stock[side], "800.47b");
+            self.quest_event(self.u.side[i], crate::ability::QuestEvent::StockMinted);
         }
 
         let mut ctx = ActCtx::new(u, target, u);
@@ -313,6 +317,7 @@ impl Engine<'_> {
         match cond {
             Condition::Lucid => self.u.vitality[a] == self.u.max_vitality[a],
             Condition::Highland => self.highland(self.u.side[a]),
+            Condition::QuestComplete => self.quest_complete(ctx.actor),
             Condition::Bloodlust => ctx.bloodlust_sample.unwrap_or_else(|| self.bloodlust(ctx.actor)),
             Condition::HitLanded => ctx.hit_landed,
             Condition::TargetBurning => on_target(&|i| self.u.burn[i] > 0),

@@ -561,6 +561,7 @@ impl Engine<'_> {
         self.u.deaths[i] += 1;
         if !killer.is_none() && self.is_enemy(killer, u) {
             self.u.kills[killer.i()] += 1;
+            self.quest_event(self.u.side[killer.i()], crate::ability::QuestEvent::AllyKill);
         }
         self.emit(EventKind::Death, u, killer, 0, 0, rule);
         let order = self.order;

@@ -42,6 +42,8 @@ event_kinds! {
     /// Hub `unit` settles `amount` Stock into Dividend; `detail` Stock is
     /// left in the pool (800.61c).
     Settled = "settled",
+    /// `unit`'s Quest advances to `amount` of `detail` (800.54a).
+    QuestProgress = "quest_progress",
     Activate = "activate",
     NoTarget = "no_target",
     HitSkipped = "hit_skipped",

@@ -621,6 +621,8 @@ unit_columns! {
     defy_spent: bool = false,
     /// Placed above the tier it was bought at: combined (800.32a).
     combined: bool = false,
+    /// Quest progress, carried by the unit across battles (800.54b, 800.54c).
+    quest: i32 = 0,
     /// Target incarnations this unit's new-target rune has met (800.20c),
     /// one bit per unit index.
     targets_met: u64 = 0,
@@ -844,6 +846,8 @@ pub struct Engine<'c> {
     dividend: [i32; 2],
     /// Each side's Dividend and Profit going in, for "per" amounts.
     scrip: [[i32; 2]; 2],
+    /// Some unit carries a Quest this fight.
+    quests_possible: bool,
     /// Each side's starting roster passes Highland's checks (800.32).
     highland_roster: [bool; 2],
     /// Every unit's drawn state after each logged event, for the fight page.
@@ -950,6 +954,7 @@ impl<'c> Engine<'c> {
             dividend: [0; 2],
             scrip: [[0; 2]; 2],
             highland_roster: [false; 2],
+            quests_possible: false,
             trace: state::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
@@ -1013,6 +1018,7 @@ impl<'c> Engine<'c> {
         self.dividend = [0; 2];
         self.scrip = [[0; 2]; 2];
         self.highland_roster = [false; 2];
+        self.quests_possible = false;
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
@@ -1229,6 +1235,10 @@ impl<'c> Engine<'c> {
         };
         self.rebuild_order();
         self.take_roster();
+        self.quests_possible = self
+            .u
+            .indices()
+            .any(|i| self.catalog.card(self.u.printed[i]).quest.is_some());
         self.start_runes();
         self.hub_grants();
         for i in self.u.indices() {
@@ -1273,6 +1283,10 @@ impl<'c> Engine<'c> {
         // 800.49e: the battle-start pass is one Vessel-Point batch.
         self.open_batch();
         for &u in order.as_slice() {
+            // 800.54b: a completed Quest's reward stays with its unit.
+            if self.quests_possible && self.quest_complete(u) {
+                self.dispatch(u, Trigger::QuestCompleted, UnitIdx::NONE);
+            }
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
             if self.u.kind[u.i()] == CardKind::Hub {
                 self.franchise(u);

@@ -148,7 +148,11 @@ impl Engine<'_> {
             for i in self.u.indices() {
                 if self.u.side[i] == side && self.u.alive[i] && !self.u.dormant[i] {
                     let kw = catalog.card(self.u.card[i]).keywords;
-                    if let Some(a) = kw.amount(KeywordName::Resonator) {
+                    // 800.58d: a Rune Resonator adds its levels once its
+                    // Quest is complete.
+                    let questing =
+                        catalog.card(self.u.printed[i]).quest.is_some() && !self.quest_complete(UnitIdx(i as u8));
+                    if let Some(a) = kw.amount(KeywordName::Resonator).filter(|_| !questing) {
                         level = level.saturating_add(super::keyword_amount(a, self.u.tier[i]));
                     }
                 }

@@ -128,6 +128,47 @@ impl Engine<'_> {
         }
     }
 
+    /// Whether unit `u`'s Quest is complete (800.54b).
+    pub(crate) fn quest_complete(&self, u: UnitIdx) -> bool {
+        self.catalog
+            .card(self.u.printed[u.i()])
+            .quest
+            .is_some_and(|(_, count)| self.u.quest[u.i()] >= count)
+    }
+
+    /// An event `side` caused: every Quest of that side counting it
+    /// advances by one, each copy on its own (800.54a); a Quest reaching
+    /// its count completes and fires its `quest_completed` lines.
+    pub(crate) fn quest_event(&mut self, side: Side, event: crate::ability::QuestEvent) {
+        if !self.quests_possible {
+            return;
+        }
+        for i in self.u.indices() {
+            if self.u.side[i] != side || !self.u.alive[i] {
+                continue;
+            }
+            let Some((on, count)) = self.catalog.card(self.u.printed[i]).quest else {
+                continue;
+            };
+            if on != event || self.u.quest[i] >= count {
+                continue;
+            }
+            self.u.quest[i] += 1;
+            let u = UnitIdx(i as u8);
+            self.emit(
+                EventKind::QuestProgress,
+                u,
+                UnitIdx::NONE,
+                self.u.quest[i],
+                count,
+                "800.54a",
+            );
+            if self.u.quest[i] >= count {
+                self.dispatch(u, crate::ability::Trigger::QuestCompleted, UnitIdx::NONE);
+            }
+        }
+    }
+
     /// 800.61c-800.61f, 900.35: at battle end each allied Hub, in reading
     /// order, converts up to its Settle (the printed ladder plus its
     /// board-derived bonus, read against the final board) of the side's

@@ -96,6 +96,8 @@ pub struct InitialState {
     pub feral: Option<i32>,
     pub relentless: Option<bool>,
     pub dormant: Option<bool>,
+    /// Quest progress going into the battle (800.54c).
+    pub quest: Option<i32>,
 }
 
 impl Engine<'_> {
@@ -197,6 +199,7 @@ impl Engine<'_> {
         set(&mut c.prismbreak_ms, s.prismbreak_ms);
         set(&mut c.charge, s.charge);
         set(&mut c.haywire, s.haywire);
+        set(&mut c.quest, s.quest.map(|q| q.max(0)));
         set(&mut c.overclock, s.overclock);
         set(&mut c.feral, s.feral);
         // A status held at the start ticks one interval in (800.8b, 800.73a).
