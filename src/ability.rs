@@ -355,6 +355,8 @@ named_enum! {
         Dividend = "dividend",
         /// The acting side's Profit, read, not spent (800.53c).
         Profit = "profit",
+        /// The acting side's Stock now, read, not spent (800.67c).
+        Stock = "stock",
         /// The acting unit's rune effects: the board runes projecting onto
         /// it and its innate runes; none means no effect (900.4e).
         RuneEffect = "rune_effect",

@@ -389,7 +389,8 @@ impl Engine<'_> {
                 | Count::ShatteredSecond
                 | Count::RuneEffect
                 | Count::Dividend
-                | Count::Profit => false,
+                | Count::Profit
+                | Count::Stock => false,
             };
             n += i32::from(hit);
         }
@@ -399,6 +400,7 @@ impl Engine<'_> {
             Count::RuneEffect => i32::from(self.u.rune_effects[u.i()]),
             Count::Dividend => self.scrip[self.u.side[u.i()].index()][0],
             Count::Profit => self.scrip[self.u.side[u.i()].index()][1],
+            Count::Stock => self.stock[self.u.side[u.i()].index()],
             _ => n,
         }
     }

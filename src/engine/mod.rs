@@ -623,6 +623,10 @@ unit_columns! {
     combined: bool = false,
     /// Quest progress, carried by the unit across battles (800.54b, 800.54c).
     quest: i32 = 0,
+    /// A Hub's share of its bonuses for the allied Pennies, and its
+    /// scarcity supplement, both in percent (800.33e, 800.33f).
+    hub_share: i32 = 0,
+    hub_supplement: i32 = 0,
     /// Target incarnations this unit's new-target rune has met (800.20c),
     /// one bit per unit index.
     targets_met: u64 = 0,
@@ -1240,7 +1244,7 @@ impl<'c> Engine<'c> {
             .indices()
             .any(|i| self.catalog.card(self.u.printed[i]).quest.is_some());
         self.start_runes();
-        self.hub_grants();
+        self.rank_hubs();
         for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
@@ -1284,6 +1288,10 @@ impl<'c> Engine<'c> {
         self.open_batch();
         for &u in order.as_slice() {
             // 800.54b: a completed Quest's reward stays with its unit.
+            // 800.44a: a Hub's grant is a battle-start effect of its turn.
+            if self.u.kind[u.i()] == CardKind::Hub {
+                self.hub_grant(u);
+            }
             if self.quests_possible && self.quest_complete(u) {
                 self.dispatch(u, Trigger::QuestCompleted, UnitIdx::NONE);
             }

@@ -28,12 +28,14 @@ impl Engine<'_> {
         self.dividend[side.index()]
     }
 
-    /// 800.33d-800.33h, 900.37: every allied Hub grants each allied Penny
-    /// Vitality, Power, Speed and Armor scaled to its tier, the Hubs in
-    /// descending tier order (ties by unit id) at 100%, 50%, 25%, then 10%
-    /// of their bonuses, each rounded up; the strongest adds the scarcity
-    /// supplement in the early rounds, rounded to nearest.
-    pub(crate) fn hub_grants(&mut self) {
+    /// 800.33d-800.33h, 900.37: ranks every Hub for its grant: the Hubs
+    /// of a side in descending tier order (ties by unit id) take 100%,
+    /// 50%, 25%, then 10% of their bonuses; the strongest adds the
+    /// scarcity supplement in the early rounds. The grant itself resolves
+    /// in the Hub's turn of the battle-start pass ([`Engine::hub_grant`]),
+    /// which 800.44a makes one reading-order pass for every battle-start
+    /// effect.
+    pub(crate) fn rank_hubs(&mut self) {
         let h = self.rules.hub;
         for side in [Side::Left, Side::Right] {
             let mut hubs: Vec<(u8, usize)> = Vec::new();
@@ -48,7 +50,7 @@ impl Engine<'_> {
                     _ => {}
                 }
             }
-            if hubs.is_empty() || pennies == 0 {
+            if pennies == 0 {
                 continue;
             }
             hubs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -62,46 +64,50 @@ impl Engine<'_> {
             } else {
                 0
             };
-            for (k, &(tier, hub)) in hubs.iter().enumerate() {
-                let percent = match k {
+            for (k, &(_, hub)) in hubs.iter().enumerate() {
+                self.u.hub_share[hub] = match k {
                     0 => h.first_percent,
                     1 => h.second_percent,
                     2 => h.third_percent,
                     _ => h.later_percent,
                 };
-                let extra = if k == 0 { supplement } else { 0 };
-                let tier = i32::from(tier);
-                let base = [
-                    h.vitality_per_tier,
-                    h.power_per_tier,
-                    h.speed_per_tier,
-                    h.armor_per_tier,
-                ]
-                .map(|per| per.saturating_mul(tier));
-                // 800.33e rounds the stacking share up; 800.33h rounds the
-                // supplement to the nearest point.
-                let grant = base.map(|b| ceil_percent(b, percent) + nearest_percent(b, extra));
-                for i in self.u.indices() {
-                    if self.u.side[i] != side || !self.u.alive[i] || self.u.kind[i] != CardKind::Penny {
-                        continue;
-                    }
-                    let c = &mut self.u;
-                    c.max_vitality[i] = c.max_vitality[i].saturating_add(grant[0]);
-                    c.vitality[i] = c.vitality[i].saturating_add(grant[0]);
-                    c.power_bonus[i] = c.power_bonus[i].saturating_add(grant[1]);
-                    c.speed_bonus[i] = c.speed_bonus[i].saturating_add(grant[2]);
-                    c.armor_bonus[i] = c.armor_bonus[i].saturating_add(grant[3]);
-                    self.touch_clock(UnitIdx(i as u8));
-                    self.emit(
-                        EventKind::HubGranted,
-                        UnitIdx(i as u8),
-                        UnitIdx(hub as u8),
-                        percent,
-                        extra,
-                        "800.33d",
-                    );
-                }
+                self.u.hub_supplement[hub] = if k == 0 { supplement } else { 0 };
             }
+        }
+    }
+
+    /// Hub `u`'s grant to every allied Penny, at its share of its bonuses
+    /// rounded up, plus its supplement rounded to nearest (800.33e,
+    /// 800.33h). A Dormant Penny cannot be affected (800.16a).
+    pub(crate) fn hub_grant(&mut self, u: UnitIdx) {
+        let h = self.rules.hub;
+        let hub = u.i();
+        let (percent, extra) = (self.u.hub_share[hub], self.u.hub_supplement[hub]);
+        if percent == 0 && extra == 0 {
+            return;
+        }
+        let side = self.u.side[hub];
+        let tier = i32::from(self.u.tier[hub]);
+        let base = [
+            h.vitality_per_tier,
+            h.power_per_tier,
+            h.speed_per_tier,
+            h.armor_per_tier,
+        ]
+        .map(|per| per.saturating_mul(tier));
+        let grant = base.map(|b| ceil_percent(b, percent) + nearest_percent(b, extra));
+        for i in self.u.indices() {
+            if self.u.side[i] != side || !self.u.alive[i] || self.u.dormant[i] || self.u.kind[i] != CardKind::Penny {
+                continue;
+            }
+            let c = &mut self.u;
+            c.max_vitality[i] = c.max_vitality[i].saturating_add(grant[0]);
+            c.vitality[i] = c.vitality[i].saturating_add(grant[0]);
+            c.power_bonus[i] = c.power_bonus[i].saturating_add(grant[1]);
+            c.speed_bonus[i] = c.speed_bonus[i].saturating_add(grant[2]);
+            c.armor_bonus[i] = c.armor_bonus[i].saturating_add(grant[3]);
+            self.touch_clock(UnitIdx(i as u8));
+            self.emit(EventKind::HubGranted, UnitIdx(i as u8), u, percent, extra, "800.33d");
         }
     }
 
