@@ -262,10 +262,16 @@ fn rules_file_rejects_a_setting_without_its_rule() {
 fn a_setting_out_of_range_is_reported_at_its_own_line() {
     // A grid of 81 columns is valid TOML but breaks a bound of the rules
     // file; the diagnostic names the setting's line, not 1:1.
-    let text = config::DEFAULT_RULES_TOML.replace(
-        "columns = { value = 8, rule = \"100.4\" }",
-        "columns = { value = 81, rule = \"100.4\" }",
-    );
+    // (The column rune board follows the grid, so it changes with it.)
+    let text = config::DEFAULT_RULES_TOML
+        .replace(
+            "columns = { value = 8, rule = \"100.4\" }",
+            "columns = { value = 81, rule = \"100.4\" }",
+        )
+        .replace(
+            "column_board_cells = { value = 8,",
+            "column_board_cells = { value = 81,",
+        );
     let line = text
         .lines()
         .position(|l| l.starts_with("columns = { value = 81"))
@@ -390,7 +396,11 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
     let starter = std::fs::read_to_string("configs/cards/starter.toml").expect("starter");
     let board = std::fs::read_to_string("configs/boards/wildfire.toml").expect("board");
     let scenario = std::fs::read_to_string("tests/conformance/ruling_900_1_cull_sees_maim.toml").expect("scenario");
-    let catalog = config::load_catalog(&[std::path::PathBuf::from("configs/cards")]).expect("catalog");
+    let catalog = config::load_catalog(&[
+        std::path::PathBuf::from("configs/cards"),
+        std::path::PathBuf::from("configs/runes"),
+    ])
+    .expect("catalog");
     let rules = config::default_rules();
     let wildfire = config::parse_board(Path::new("b.toml"), &board, &catalog, &rules).expect("wildfire");
     let mut rng = Lcg(0x5eed);
@@ -474,7 +484,11 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
 
 #[test]
 fn suite_errors_name_the_key() {
-    let catalog = config::load_catalog(&[std::path::PathBuf::from("configs/cards")]).expect("catalog");
+    let catalog = config::load_catalog(&[
+        std::path::PathBuf::from("configs/cards"),
+        std::path::PathBuf::from("configs/runes"),
+    ])
+    .expect("catalog");
     let rules = config::default_rules();
     let parse = |text: &str| config::parse_suite(Path::new("suite.toml"), text, &catalog, &rules);
     let base = "name = \"s\"\nmaster_seed = 1\nfights = 10\n";
