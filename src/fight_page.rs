@@ -350,16 +350,19 @@ function show(t, k) {
   if (k >= 0 && lines[k]) lines[k].scrollIntoView({ block: "nearest" });
 }
 
+// Ticks by timer rather than animation frames: a page in a background tab
+// (or a headless browser) gets no frames, and the clock should still run.
 let playing = false;
 let last = 0;
-function frame(now) {
+function frame() {
   if (!playing) return;
+  const now = performance.now();
   const speed = Number(document.getElementById("speed").value);
   const t = Math.min(D.end_ms, Number(scrub.value) + (now - last) * speed);
   last = now;
   show(t);
   if (t >= D.end_ms) { pause(); return; }
-  requestAnimationFrame(frame);
+  setTimeout(frame, 30);
 }
 function pause() { playing = false; playButton.textContent = "Play"; }
 playButton.addEventListener("click", () => {
@@ -368,7 +371,7 @@ playButton.addEventListener("click", () => {
   playing = true;
   playButton.textContent = "Pause";
   last = performance.now();
-  requestAnimationFrame(frame);
+  setTimeout(frame, 30);
 });
 scrub.addEventListener("input", () => { pause(); show(Number(scrub.value)); });
 if (location.hash === "#end") show(D.end_ms, D.events.length - 1); else show(0);
