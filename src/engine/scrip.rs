@@ -38,22 +38,27 @@ impl Engine<'_> {
     pub(crate) fn rank_hubs(&mut self) {
         let h = self.rules.hub;
         for side in [Side::Left, Side::Right] {
-            let mut hubs: Vec<(u8, usize)> = Vec::new();
-            let mut pennies = 0;
+            // A fixed list: nothing in a fight allocates.
+            let mut hubs = [(0u8, 0usize); super::MAX_UNITS_PER_SIDE];
+            let (mut n, mut pennies) = (0, 0);
             for i in self.u.indices() {
                 if self.u.side[i] != side || !self.u.alive[i] {
                     continue;
                 }
                 match self.u.kind[i] {
-                    CardKind::Hub => hubs.push((self.u.tier[i], i)),
+                    CardKind::Hub if n < hubs.len() => {
+                        hubs[n] = (self.u.tier[i], i);
+                        n += 1;
+                    }
                     CardKind::Penny => pennies += 1,
                     _ => {}
                 }
             }
-            if pennies == 0 {
+            if pennies == 0 || n == 0 {
                 continue;
             }
-            hubs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let hubs = &mut hubs[..n];
+            hubs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             // 800.33f: 5% per missing Penny below three, times the early
             // rounds remaining including this one; never from round 3 on,
             // never with three Pennies (800.33g).
@@ -233,17 +238,13 @@ impl Engine<'_> {
     /// Takes each side's starting roster for Highland (800.32a, 800.32b,
     /// 800.32d, 800.32e): Hubs and Pennies count, Tools do not.
     pub(crate) fn take_roster(&mut self) {
+        let counted = |i: usize, side: Side| self.u.side[i] == side && self.u.kind[i] != CardKind::Tool;
         for side in [Side::Left, Side::Right] {
-            let mut cards: Vec<u16> = Vec::new();
-            let mut unique = true;
-            for i in self.u.indices() {
-                if self.u.side[i] != side || self.u.kind[i] == CardKind::Tool {
-                    continue;
-                }
-                let card = self.u.printed[i].0;
-                unique &= !cards.contains(&card) && !self.u.combined[i];
-                cards.push(card);
-            }
+            let live = self.u.indices();
+            let unique = live.clone().filter(|&i| counted(i, side)).all(|i| {
+                !self.u.combined[i]
+                    && (i + 1..live.end).all(|j| !counted(j, side) || self.u.printed[j] != self.u.printed[i])
+            });
             self.highland_roster[side.index()] = unique;
         }
     }
