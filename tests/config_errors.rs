@@ -192,8 +192,24 @@ phases = [{ below_percent = 50, power = [40] }]
     )
 }
 
+const RUNES: &str = r#"
+[[rune]]
+id = "ember_rune"
+effects = [{ effect = "power", amount = [4, 8] }]
+
+[[rune]]
+id = "boss_reflect"
+innate_only = true
+effects = [{ effect = "reflect", amount = [50] }]
+
+[[resonance]]
+id = "overpower"
+effects = [{ effect = "power", per_level = 3 }]
+"#;
+
 fn check_board(text: &str, line: usize, key: &str, fragments: &[&str]) {
     let mut b = CatalogBuilder::new();
+    b.add_runes_file(Path::new("runes.toml"), RUNES).expect("runes");
     b.add_file(Path::new("cards.toml"), &board_catalog()).expect("catalog");
     let catalog = b.finish();
     let rules = config::default_rules();
@@ -242,6 +258,87 @@ fn board_errors_name_line_key_and_suggestion() {
         4,
         "unit[0].cel",
         &["unknown field `cel`", "did you mean `cell`?"],
+    );
+    // Runes and resonance (900.24a, 800.58a).
+    let crab = unit("crab", 1, "[0, 0]");
+    let rune = |id: &str, tier: i64, board: &str, cell: i64| {
+        format!("[[rune]]\nrune = \"{id}\"\ntier = {tier}\nboard = \"{board}\"\ncell = {cell}\n")
+    };
+    check_board(
+        &format!("{}{crab}", rune("embr_rune", 1, "rows", 0)),
+        2,
+        "rune[0].rune",
+        &["unknown rune `embr_rune`", "did you mean `ember_rune`?"],
+    );
+    check_board(
+        &format!("{}{crab}", rune("ember_rune", 1, "rows", 3)),
+        5,
+        "rune[0].cell",
+        &["4-cell `rows` rune board", "expected cell 0..=2", "900.24a"],
+    );
+    check_board(
+        &format!(
+            "{}{}{crab}",
+            rune("ember_rune", 1, "columns", 2),
+            rune("ember_rune", 2, "columns", 3)
+        ),
+        10,
+        "rune[1].cell",
+        &["overlaps rune[0]", "900.24a"],
+    );
+    check_board(
+        &format!("{}{crab}", rune("ember_rune", 3, "rows", 0)),
+        3,
+        "rune[0].tier",
+        &["outside `ember_rune`'s ladder", "1..=2"],
+    );
+    check_board(
+        &format!("{}{crab}", rune("boss_reflect", 1, "rows", 0)),
+        2,
+        "rune[0].rune",
+        &["carried by a card itself"],
+    );
+    check_board(
+        &format!("resonance = \"overpowr\"\n{crab}"),
+        1,
+        "resonance",
+        &["unknown resonance `overpowr`", "800.58a", "did you mean `overpower`?"],
+    );
+    check_board(
+        &format!("{}{crab}", rune("ember_rune", 1, "diagonal", 0)),
+        4,
+        "rune[0].board",
+        &["unknown rune board `diagonal`", "`rows`"],
+    );
+}
+
+#[test]
+fn rune_file_errors_name_line_key_and_suggestion() {
+    let check = |text: &str, line: usize, fragments: &[&str]| {
+        let mut b = CatalogBuilder::new();
+        let diags = b
+            .add_runes_file(Path::new("runes.toml"), text)
+            .expect_err("should be rejected");
+        let shown = diags[0].to_string();
+        assert_eq!(diags[0].line, line, "line of: {shown}");
+        for f in fragments {
+            assert!(shown.contains(f), "`{f}` missing from: {shown}");
+        }
+    };
+    check(
+        "[[rune]]\nid = \"r\"\neffects = [{ effect = \"powr\", amount = [1] }]\n",
+        3,
+        &["unknown rune effect `powr`", "did you mean `power`?"],
+    );
+    check(
+        "[[rune]]\nid = \"r\"\neffects = [{ effect = \"power\", amount = [1, 2] }, { effect = \"armor\", amount = [1] }]\n",
+        3,
+        &["the same number of tiers"],
+    );
+    check(
+        "[[resonance]]\nid = \"r\"\neffects = [{ effect = \"thorns\", per_level = 1 }]\n",
+        3,
+        &["a resonance grants one of", "not `thorns`", "800.58e"],
     );
 }
 
@@ -394,7 +491,10 @@ fn fight_checked(catalog: &Catalog, rules: Rules, l: &BoardSpec, r: &BoardSpec, 
 #[test]
 fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
     let starter = std::fs::read_to_string("configs/cards/starter.toml").expect("starter");
-    let board = std::fs::read_to_string("configs/boards/wildfire.toml").expect("board");
+    // The board mutated carries runes and a resonance, so mutations reach
+    // the rune-board checks too.
+    let board = std::fs::read_to_string("configs/boards/runed_bastion.toml").expect("board");
+    let runes = std::fs::read_to_string("configs/runes/runes.toml").expect("runes");
     let scenario = std::fs::read_to_string("tests/conformance/ruling_900_1_cull_sees_maim.toml").expect("scenario");
     let catalog = config::load_catalog(&[
         std::path::PathBuf::from("configs/cards"),
@@ -402,7 +502,7 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
     ])
     .expect("catalog");
     let rules = config::default_rules();
-    let wildfire = config::parse_board(Path::new("b.toml"), &board, &catalog, &rules).expect("wildfire");
+    let wildfire = config::load_board(Path::new("configs/boards/wildfire.toml"), &catalog, &rules).expect("wildfire");
     let mut rng = Lcg(0x5eed);
     let mut rejected = 0;
     let mut fought = 0;
@@ -411,6 +511,7 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
         let board_text = mutate(&board, &mut rng);
         let scenario_text = mutate(&scenario, &mut rng);
         let rules_text = mutate(config::DEFAULT_RULES_TOML, &mut rng);
+        let rune_text = mutate(&runes, &mut rng);
         let random: String = (0..rng.below(200))
             .map(|_| (b' ' + rng.below(95) as u8) as char)
             .collect();
@@ -429,6 +530,11 @@ fn mutated_and_random_files_never_panic_and_accepted_ones_fight() {
                 }
             }
             n += usize::from(CatalogBuilder::new().add_file(Path::new("r.toml"), &random).is_err());
+            n += usize::from(
+                CatalogBuilder::new()
+                    .add_runes_file(Path::new("runes.toml"), &rune_text)
+                    .is_err(),
+            );
             match config::parse_board(Path::new("b.toml"), &board_text, &catalog, &rules) {
                 Err(_) => n += 1,
                 Ok(b) => {
