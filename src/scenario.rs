@@ -70,6 +70,8 @@ pub enum ShopAction {
     Sell(i32),
     /// The left side's settled Dividend joins the wallet.
     Bank,
+    /// The left player claims a resonance (800.58b).
+    Claim(crate::catalog::ResonanceId),
 }
 
 #[derive(Debug, Clone)]
@@ -83,6 +85,8 @@ pub struct ScenarioStep {
     pub outcome: Option<OutcomeWant>,
     /// The wallet after the step.
     pub wallet: Option<crate::scrip::Wallet>,
+    /// The left player's equipped resonance after the step.
+    pub resonance: Option<crate::catalog::ResonanceId>,
 }
 
 #[derive(Debug, Clone)]
@@ -340,6 +344,7 @@ fn run_once(
     e.set_round(s.round);
     e.set_scrip(Side::Left, s.wallet.dividend, s.wallet.profit);
     let mut wallet = s.wallet;
+    let mut slot = crate::scrip::ResonanceSlot::new(s.runes[0].1);
     let mut banked = 0;
     for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
         e.set_runes(side, runes, *resonance);
@@ -385,12 +390,25 @@ fn run_once(
                     }
                 }
                 ShopAction::Sell(value) => wallet.sell(*value),
+                ShopAction::Claim(r) => {
+                    slot.claim(*r);
+                }
                 ShopAction::Bank => {
                     let settled = e.dividend_settled(Side::Left);
                     wallet.bank(settled - banked);
                     banked = settled;
                 }
             },
+        }
+        if let Some(want) = step.resonance {
+            *checks += 1;
+            if slot.equipped() != Some(want) {
+                failures.push(format!(
+                    "step {si}: resonance: expected {}, found {}",
+                    s.catalog.resonance(want).key,
+                    slot.equipped().map_or("none", |r| s.catalog.resonance(r).key.as_str())
+                ));
+            }
         }
         if let Some(want) = step.wallet {
             *checks += 1;

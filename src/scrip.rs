@@ -63,6 +63,27 @@ impl Wallet {
     }
 }
 
+/// A player's resonance slot (800.58a, 800.58b): at most one resonance
+/// equipped; claiming one (a boss signature reward) replaces the equipped
+/// one. Nothing unequips or sells it: the slot has no such operation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ResonanceSlot(Option<crate::catalog::ResonanceId>);
+
+impl ResonanceSlot {
+    pub fn new(equipped: Option<crate::catalog::ResonanceId>) -> ResonanceSlot {
+        ResonanceSlot(equipped)
+    }
+
+    /// Equips `claimed`, returning the resonance it replaced (800.58b).
+    pub fn claim(&mut self, claimed: crate::catalog::ResonanceId) -> Option<crate::catalog::ResonanceId> {
+        self.0.replace(claimed)
+    }
+
+    pub fn equipped(&self) -> Option<crate::catalog::ResonanceId> {
+        self.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,7 +88,7 @@ struct WalletDef {
 }
 
 /// A shop action on the left player's wallet.
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "snake_case")]
 enum ShopDef {
     /// A purchase or reroll of this total cost (900.36a).
@@ -98,6 +98,8 @@ enum ShopDef {
     /// The Dividend the left side's Hubs settled in the battle so far joins
     /// the wallet (800.61c).
     Bank(bool),
+    /// The left player claims this resonance (800.58b).
+    Claim(Spanned<String>),
 }
 
 fn one() -> u32 {
@@ -162,6 +164,9 @@ struct StepDef {
     /// The wallet after the step.
     #[serde(default)]
     wallet: Option<WalletDef>,
+    /// The left player's equipped resonance after the step.
+    #[serde(default)]
+    resonance: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -463,12 +468,26 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             Action::Advance(ms)
         } else if s.run {
             Action::RunToEnd
-        } else if let Some(shop) = s.shop {
+        } else if let Some(shop) = &s.shop {
             match shop {
-                ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(cost)),
-                ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(value)),
+                ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),
+                ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(*value)),
                 ShopDef::Bank(true) => Action::Shop(crate::scenario::ShopAction::Bank),
                 ShopDef::Bank(false) => Action::Nothing,
+                ShopDef::Claim(name) => {
+                    let found = super::boards::lookup_resonance(
+                        file,
+                        text,
+                        builder.catalog(),
+                        name,
+                        &format!("{key}.shop.claim"),
+                        &mut bad,
+                    );
+                    match found {
+                        Some(r) => Action::Shop(crate::scenario::ShopAction::Claim(r)),
+                        None => continue,
+                    }
+                }
             }
         } else {
             Action::Nothing
@@ -626,7 +645,24 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 })
             }
         };
+        let resonance = match &s.resonance {
+            None => None,
+            Some(name) => {
+                match super::boards::lookup_resonance(
+                    file,
+                    text,
+                    builder.catalog(),
+                    name,
+                    &format!("{key}.resonance"),
+                    &mut bad,
+                ) {
+                    Some(r) => Some(r),
+                    None => continue,
+                }
+            }
+        };
         steps.push(ScenarioStep {
+            resonance,
             wallet: s.wallet.map(|w| crate::scrip::Wallet {
                 gold: w.gold,
                 dividend: w.dividend,
