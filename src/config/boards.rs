@@ -157,93 +157,79 @@ pub(super) fn board_runes(
     rules: &Rules,
     bad: &mut Vec<Diagnostic>,
 ) -> Vec<RunePlacement> {
-    let names: Vec<&str> = catalog.runes.iter().map(|r| r.key.as_str()).collect();
     let mut out: Vec<RunePlacement> = Vec::new();
     for (i, r) in defs.iter().enumerate() {
-        let key = format!("rune[{i}]");
-        let Some(id) = catalog.find_rune(r.rune.get_ref()) else {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(r.rune.span()),
-                format!("{key}.rune"),
-                format!(
-                    "unknown rune `{}`; expected a rune of the catalog{}",
-                    r.rune.get_ref(),
-                    diagnostics::suggestion(r.rune.get_ref(), &names)
-                ),
-            ));
-            continue;
-        };
-        if catalog.rune(id).innate_only {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(r.rune.span()),
-                format!("{key}.rune"),
-                format!(
-                    "`{}` is carried by a card itself, never placed on a rune board",
-                    r.rune.get_ref()
-                ),
-            ));
-            continue;
+        match board_rune(r, catalog, rules, &out) {
+            Ok(p) => out.push(p),
+            Err((span, field, message)) => {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(span),
+                    format!("rune[{i}].{field}"),
+                    message,
+                ));
+            }
         }
-        let top = i64::from(catalog.rune(id).tiers());
-        let tier = *r.tier.get_ref();
-        if !(1..=top).contains(&tier) {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(r.tier.span()),
-                format!("{key}.tier"),
-                format!(
-                    "tier {tier} is outside `{}`'s ladder; expected 1..={top}",
-                    r.rune.get_ref()
-                ),
-            ));
-            continue;
-        }
-        let board = *r.board.get_ref();
-        let cells = i64::from(match board {
-            RuneBoard::Rows => rules.runes.row_board_cells,
-            RuneBoard::Columns => rules.runes.column_board_cells,
-        });
-        let width = i64::from(rules.runes.cells_per_rune);
-        let cell = *r.cell.get_ref();
-        if cell < 0 || cell + width > cells {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(r.cell.span()),
-                format!("{key}.cell"),
-                format!(
-                    "a rune takes {width} cells of the {cells}-cell `{board}` rune board; expected cell 0..={} (900.24a)",
-                    cells - width
-                ),
-            ));
-            continue;
-        }
-        if let Some(j) = out
-            .iter()
-            .position(|o| o.board == board && (i64::from(o.cell) - cell).abs() < width)
-        {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(r.cell.span()),
-                format!("{key}.cell"),
-                format!("overlaps rune[{j}] on the `{board}` rune board; runes may not share a cell (900.24a)"),
-            ));
-            continue;
-        }
-        out.push(RunePlacement {
-            rune: id,
-            tier: tier as u8,
-            board,
-            cell: cell as u8,
-        });
     }
     out
+}
+
+/// One placed rune checked against the catalog, its board and the runes
+/// placed before it; the problem's span, field and message otherwise.
+fn board_rune(
+    r: &schema::BoardRuneDef,
+    catalog: &Catalog,
+    rules: &Rules,
+    placed: &[RunePlacement],
+) -> Result<RunePlacement, (std::ops::Range<usize>, &'static str, String)> {
+    let name = r.rune.get_ref();
+    let Some(id) = catalog.find_rune(name) else {
+        let names: Vec<&str> = catalog.runes.iter().map(|x| x.key.as_str()).collect();
+        let hint = diagnostics::suggestion(name, &names);
+        return Err((
+            r.rune.span(),
+            "rune",
+            format!("unknown rune `{name}`; expected a rune of the catalog{hint}"),
+        ));
+    };
+    if catalog.rune(id).innate_only {
+        let why = format!("`{name}` is carried by a card itself, never placed on a rune board");
+        return Err((r.rune.span(), "rune", why));
+    }
+    let top = i64::from(catalog.rune(id).tiers());
+    let tier = *r.tier.get_ref();
+    if !(1..=top).contains(&tier) {
+        let why = format!("tier {tier} is outside `{name}`'s ladder; expected 1..={top}");
+        return Err((r.tier.span(), "tier", why));
+    }
+    let board = *r.board.get_ref();
+    let cells = i64::from(match board {
+        RuneBoard::Rows => rules.runes.row_board_cells,
+        RuneBoard::Columns => rules.runes.column_board_cells,
+    });
+    let width = i64::from(rules.runes.cells_per_rune);
+    let cell = *r.cell.get_ref();
+    if cell < 0 || cell + width > cells {
+        let why = format!(
+            "a rune takes {width} cells of the {cells}-cell `{board}` rune board; expected cell 0..={} (900.24a)",
+            cells - width
+        );
+        return Err((r.cell.span(), "cell", why));
+    }
+    if let Some(j) = placed
+        .iter()
+        .position(|o| o.board == board && (i64::from(o.cell) - cell).abs() < width)
+    {
+        let why = format!("overlaps rune[{j}] on the `{board}` rune board; runes may not share a cell (900.24a)");
+        return Err((r.cell.span(), "cell", why));
+    }
+    Ok(RunePlacement {
+        rune: id,
+        tier: tier as u8,
+        board,
+        cell: cell as u8,
+    })
 }
 
 pub fn load_board(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {

@@ -852,6 +852,8 @@ pub struct Engine<'c> {
     scrip: [[i32; 2]; 2],
     /// Some unit carries a Quest this fight.
     quests_possible: bool,
+    /// Each side holds a Hub this fight (taken with Highland's roster).
+    has_hub: [bool; 2],
     /// Each side's starting roster passes Highland's checks (800.32).
     highland_roster: [bool; 2],
     /// Every unit's drawn state after each logged event, for the fight page.
@@ -959,6 +961,7 @@ impl<'c> Engine<'c> {
             scrip: [[0; 2]; 2],
             highland_roster: [false; 2],
             quests_possible: false,
+            has_hub: [false; 2],
             trace: state::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
@@ -1011,7 +1014,10 @@ impl<'c> Engine<'c> {
         self.rng = rng;
         self.log.clear();
         self.trace.clear();
-        self.side_runes = [runes::SideRunes::default(); 2];
+        for s in &mut self.side_runes {
+            s.count = 0;
+            s.resonance = None;
+        }
         if self.runes_possible {
             self.rune_grants.fill(RuneGrants::default());
         }
@@ -1023,6 +1029,7 @@ impl<'c> Engine<'c> {
         self.scrip = [[0; 2]; 2];
         self.highland_roster = [false; 2];
         self.quests_possible = false;
+        self.has_hub = [false; 2];
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
         self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
@@ -1921,18 +1928,26 @@ impl<'c> Engine<'c> {
         rule: &'static str,
     ) {
         if self.log.enabled {
-            self.log.push(Event {
-                time_ms: self.now,
-                kind,
-                unit,
-                other,
-                amount,
-                detail,
-                rule,
-            });
-            if self.trace.enabled && self.log.dropped == 0 {
-                self.record_frames();
-            }
+            self.record(kind, unit, other, amount, detail, rule);
+        }
+    }
+
+    /// The body of `emit`, out of line: only fights with a log (single
+    /// fights, replays, scenarios) reach it, so the fight loop's checks stay
+    /// one branch.
+    #[inline(never)]
+    fn record(&mut self, kind: EventKind, unit: UnitIdx, other: UnitIdx, amount: i32, detail: i32, rule: &'static str) {
+        self.log.push(Event {
+            time_ms: self.now,
+            kind,
+            unit,
+            other,
+            amount,
+            detail,
+            rule,
+        });
+        if self.trace.enabled && self.log.dropped == 0 {
+            self.record_frames();
         }
     }
 

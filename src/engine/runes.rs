@@ -137,8 +137,21 @@ impl Engine<'_> {
     /// starts and applies what they grant.
     pub(crate) fn start_runes(&mut self) {
         let catalog = self.catalog;
+        // Most fights carry no rune at all: nothing to work out then.
+        let placed = self.side_runes.iter().any(|s| s.count > 0 || s.resonance.is_some());
+        if !placed
+            && self
+                .u
+                .indices()
+                .all(|i| catalog.card(self.u.printed[i]).innate_runes.is_empty())
+        {
+            self.resonance_level = [self.rules.resonance.base_level; 2];
+            return;
+        }
         for side in [Side::Left, Side::Right] {
-            let s = self.side_runes[side.index()];
+            let s = &mut self.side_runes[side.index()];
+            s.reached[..s.count].fill(0);
+            s.partial[..s.count].fill(0);
             // 800.58c, 900.23b: each board rune's tier once, plus the base.
             let mut level = self.rules.resonance.base_level;
             for p in s.as_slice() {
@@ -171,9 +184,9 @@ impl Engine<'_> {
                 continue;
             }
             let card = catalog.card(self.u.printed[i]);
-            let s = self.side_runes[side.index()];
-            for (k, p) in s.as_slice().iter().enumerate() {
-                let Some(potency) = self.potency(p, u) else {
+            for k in 0..self.side_runes[side.index()].count {
+                let p = self.side_runes[side.index()].runes[k];
+                let Some(potency) = self.potency(&p, u) else {
                     continue;
                 };
                 let record = &mut self.side_runes[side.index()];
@@ -211,7 +224,7 @@ impl Engine<'_> {
                 );
             }
             // 800.58a: the resonance reaches every eligible allied unit.
-            if let Some(id) = s.resonance {
+            if let Some(id) = self.side_runes[side.index()].resonance {
                 let level = self.resonance_level[side.index()];
                 for line in &catalog.resonance(id).lines {
                     let timed = line.duration_ms > 0;

@@ -38,6 +38,9 @@ impl Engine<'_> {
     pub(crate) fn rank_hubs(&mut self) {
         let h = self.rules.hub;
         for side in [Side::Left, Side::Right] {
+            if !self.has_hub[side.index()] {
+                continue;
+            }
             // A fixed list: nothing in a fight allocates.
             let mut hubs = [(0u8, 0usize); super::MAX_UNITS_PER_SIDE];
             let (mut n, mut pennies) = (0, 0);
@@ -186,6 +189,9 @@ impl Engine<'_> {
     /// shared Stock into Dividend, 1:1; the pool is never driven negative.
     pub(crate) fn settle(&mut self) {
         for side in [Side::Left, Side::Right] {
+            if !self.has_hub[side.index()] {
+                continue;
+            }
             let order = self.side_order[side.index()];
             let hubs = order
                 .as_slice()
@@ -239,6 +245,13 @@ impl Engine<'_> {
     /// 800.32d, 800.32e): Hubs and Pennies count, Tools do not.
     pub(crate) fn take_roster(&mut self) {
         let counted = |i: usize, side: Side| self.u.side[i] == side && self.u.kind[i] != CardKind::Tool;
+        // The Hub passes (grants at battle start, Settle at the end) run
+        // only for a side that has a Hub.
+        self.has_hub = [Side::Left, Side::Right].map(|side| {
+            self.u
+                .indices()
+                .any(|i| self.u.side[i] == side && self.u.kind[i] == CardKind::Hub)
+        });
         for side in [Side::Left, Side::Right] {
             let live = self.u.indices();
             let unique = live.clone().filter(|&i| counted(i, side)).all(|i| {
