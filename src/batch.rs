@@ -362,3 +362,33 @@ pub fn peak_memory_bytes() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// Plays matches `first..first + count` of a match suite on `threads`
+/// workers (0: one per core), one engine per worker, and returns them in
+/// index order: the same results at any thread count.
+pub fn play_matches(
+    ctx: &crate::matches::MatchCtx,
+    pool: &crate::matches::GhostPool,
+    first: u64,
+    count: u64,
+    threads: usize,
+) -> Result<Vec<crate::matches::MatchResult>, String> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let workers = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    Ok(workers.install(|| {
+        (first..first + count)
+            .into_par_iter()
+            .map_init(
+                || Engine::new(ctx.catalog, ctx.rules),
+                |engine, index| crate::matches::play(ctx, engine, index, pool),
+            )
+            .collect()
+    }))
+}

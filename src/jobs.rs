@@ -6,12 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::batch::{self, BenchStats};
-use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
 use crate::engine::{Engine, FightRng};
 use crate::output::{self, FightReport};
 use crate::scenario::{self, ScenarioReport};
-use crate::settings::Rules;
 
 /// One fight between two board files under a rules file and a catalog,
 /// on stream 0 of `seed`; the event log kept when `with_log`, and the
@@ -82,16 +80,22 @@ pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<V
     let mut reports = Vec::new();
     let mut bad = Vec::new();
     for f in files {
-        match load_scenario(&f, &catalog, &rules) {
-            Ok(s) => reports.push(scenario::run(&s, &rules)),
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                bad.push(Diagnostic::whole_file(&f, format!("cannot read file: {e}")));
+                continue;
+            }
+        };
+        let report = if config::is_match_scenario(&text) {
+            config::parse_match_scenario(&f, &text, &catalog, &rules).map(|s| scenario::run_match(&s, &catalog, &rules))
+        } else {
+            config::scenario::parse_scenario(&f, &text, &catalog, &rules).map(|s| scenario::run(&s, &rules))
+        };
+        match report {
+            Ok(r) => reports.push(r),
             Err(mut d) => bad.append(&mut d),
         }
     }
     if bad.is_empty() { Ok(reports) } else { Err(bad) }
-}
-
-fn load_scenario(file: &Path, catalog: &Catalog, rules: &Rules) -> Result<scenario::Scenario, Vec<Diagnostic>> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| vec![Diagnostic::whole_file(file, format!("cannot read file: {e}"))])?;
-    config::scenario::parse_scenario(file, &text, catalog, rules)
 }

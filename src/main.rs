@@ -75,6 +75,27 @@ enum Command {
         #[arg(long)]
         report: bool,
     },
+    /// Play a match suite's matches (section 200): ten rounds of shops,
+    /// bosses, rescue fights and nemesis ghosts with bot players.
+    Match {
+        /// The match suite (default: configs/matches/solo.toml).
+        suite: Option<PathBuf>,
+        /// Play this many matches instead of the suite's number.
+        #[arg(long)]
+        matches: Option<u64>,
+        /// Worker threads (default: one per core). Results never depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Master seed instead of the suite's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Play only match INDEX and print its log, round by round.
+        #[arg(long, value_name = "INDEX")]
+        show: Option<u64>,
+        /// With --show: the log as JSON lines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Re-run one fight of a run from its recorded seed, with its event log.
     Replay {
         run_dir: PathBuf,
@@ -572,6 +593,55 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 Some(b) => outln!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
                 None => outln!("peak memory: not available on this system"),
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Match {
+            suite,
+            matches,
+            threads,
+            seed,
+            show,
+            json,
+        } => {
+            let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
+            let mut loaded = gridsim::match_runs::LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
+            if let Some(m) = matches {
+                loaded.suite.matches = m;
+            }
+            if let Some(s) = seed {
+                loaded.suite.master_seed = s;
+            }
+            let threads = threads.unwrap_or(0);
+            if let Some(index) = show {
+                let result = gridsim::match_runs::play_one(&loaded, index, threads)?;
+                for e in &result.events {
+                    if json {
+                        outln!("{}", serde_json::to_string(e).unwrap_or_default());
+                    } else {
+                        outln!("{}", e.line());
+                    }
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let started = std::time::Instant::now();
+            let ctx = loaded.ctx();
+            let pool = gridsim::match_runs::ghost_pool(&ctx, threads).map_err(whole)?;
+            let empty = gridsim::matches::GhostPool::default();
+            let seeds = ctx.suite.pool_matches.min(ctx.suite.matches);
+            let mut results = gridsim::batch::play_matches(&ctx, &empty, 0, seeds, threads).map_err(whole)?;
+            results.extend(
+                gridsim::batch::play_matches(&ctx, &pool, seeds, ctx.suite.matches - seeds, threads).map_err(whole)?,
+            );
+            let secs = started.elapsed().as_secs_f64();
+            let won = results.iter().filter(|r| r.won).count();
+            let bosses: u64 = results.iter().map(|r| u64::from(r.boss_wins)).sum();
+            outln!(
+                "{} matches in {secs:.2} s ({:.1} matches per second); won {won} ({:.1}%), {:.2} bosses cleared per match",
+                results.len(),
+                results.len() as f64 / secs.max(1e-9),
+                100.0 * won as f64 / results.len().max(1) as f64,
+                bosses as f64 / results.len().max(1) as f64
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Scenario { files } => {

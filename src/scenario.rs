@@ -549,3 +549,166 @@ fn summarize<'a>(events: &[Event], name: &dyn Fn(usize) -> &'a str) -> String {
     }
     events.iter().map(|e| one_event(e, name)).collect::<Vec<_>>().join("; ")
 }
+
+/// A match scenario: one match of a match suite, and expectations on its
+/// log (section 200).
+#[derive(Debug, Clone)]
+pub struct MatchScenario {
+    pub name: String,
+    pub file: PathBuf,
+    pub covers: Vec<String>,
+    pub index: u64,
+    pub suite: crate::matches::MatchSuite,
+    pub expect: Vec<MatchExpect>,
+}
+
+/// One expectation on a match log: the events named `event` whose fields
+/// equal `filter`'s, and what must hold of them.
+#[derive(Debug, Clone)]
+pub struct MatchExpect {
+    pub event: String,
+    pub filter: serde_json::Value,
+    /// Exactly this many.
+    pub count: Option<u64>,
+    pub at_least: Option<u64>,
+    /// `field`'s values over the events, in log order, equal `is` (a list,
+    /// one per event); `name.len` is the length of a list field.
+    pub field: Option<String>,
+    pub is: Option<serde_json::Value>,
+    /// Every such event (and at least one) has these field values.
+    pub all: serde_json::Value,
+    /// `field`'s values over the events are pairwise different (and, for
+    /// a list field, its items within each event too).
+    pub distinct: bool,
+    /// `field`'s values over the events equal another selection's:
+    /// `(event, filter, field)`.
+    pub same_as: Option<(String, serde_json::Value, String)>,
+    pub note: String,
+}
+
+fn field_of(event: &serde_json::Value, field: &str) -> serde_json::Value {
+    match field.strip_suffix(".len") {
+        Some(list) => event
+            .get(list)
+            .and_then(|v| v.as_array())
+            .map_or(serde_json::Value::Null, |a| serde_json::Value::from(a.len())),
+        None => event.get(field).cloned().unwrap_or(serde_json::Value::Null),
+    }
+}
+
+fn has_fields(event: &serde_json::Value, fields: &serde_json::Value) -> bool {
+    fields
+        .as_object()
+        .is_none_or(|m| m.iter().all(|(k, v)| field_of(event, k) == *v))
+}
+
+/// Plays a match scenario's match (its seed matches first, when it is not
+/// one, for the ghost pool) and checks each expectation.
+pub fn run_match(s: &MatchScenario, catalog: &crate::catalog::Catalog, rules: &Rules) -> ScenarioReport {
+    use crate::matches::{GhostPool, MatchCtx, play};
+    let ctx = MatchCtx::new(catalog, *rules, &s.suite);
+    let mut engine = crate::engine::Engine::new(catalog, *rules);
+    let pool = if s.index >= s.suite.pool_matches {
+        let seeds: Vec<_> = (0..s.suite.pool_matches)
+            .map(|i| play(&ctx, &mut engine, i, &GhostPool::default()))
+            .collect();
+        GhostPool::from_results(&seeds)
+    } else {
+        GhostPool::default()
+    };
+    let result = play(&ctx, &mut engine, s.index, &pool);
+    let log: Vec<serde_json::Value> = result
+        .events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap_or_default())
+        .collect();
+    let mut failures = Vec::new();
+    let mut checks = 0;
+    for (i, e) in s.expect.iter().enumerate() {
+        let select = |event: &str, filter: &serde_json::Value| -> Vec<&serde_json::Value> {
+            log.iter()
+                .filter(|v| v.get("event").and_then(|n| n.as_str()) == Some(event) && has_fields(v, filter))
+                .collect()
+        };
+        let found = select(&e.event, &e.filter);
+        let values = |field: &str, events: &[&serde_json::Value]| -> Vec<serde_json::Value> {
+            events.iter().map(|v| field_of(v, field)).collect()
+        };
+        let what = format!(
+            "expect[{i}] ({} where {}){}",
+            e.event,
+            e.filter,
+            if e.note.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", e.note)
+            }
+        );
+        if let Some(n) = e.count {
+            checks += 1;
+            if found.len() as u64 != n {
+                failures.push(format!("{what}: expected {n} such events, found {}", found.len()));
+            }
+        }
+        if let Some(n) = e.at_least {
+            checks += 1;
+            if (found.len() as u64) < n {
+                failures.push(format!(
+                    "{what}: expected at least {n} such events, found {}",
+                    found.len()
+                ));
+            }
+        }
+        if let (Some(field), Some(is)) = (&e.field, &e.is) {
+            checks += 1;
+            let got = serde_json::Value::Array(found.iter().map(|v| field_of(v, field)).collect());
+            if got != *is {
+                failures.push(format!("{what}: `{field}` expected {is}, found {got}"));
+            }
+        }
+        if let (true, Some(field)) = (e.distinct, &e.field) {
+            checks += 1;
+            let got = values(field, &found);
+            let mut seen = std::collections::BTreeSet::new();
+            let mut repeated = got.iter().find(|v| !seen.insert(v.to_string())).cloned();
+            for v in &got {
+                if let Some(items) = v.as_array() {
+                    let mut within = std::collections::BTreeSet::new();
+                    if let Some(r) = items.iter().find(|x| !within.insert(x.to_string())) {
+                        repeated = Some(r.clone());
+                    }
+                }
+            }
+            if found.is_empty() {
+                failures.push(format!("{what}: no such event to compare"));
+            } else if let Some(r) = repeated {
+                failures.push(format!("{what}: `{field}` values must differ; {r} repeats in {got:?}"));
+            }
+        }
+        if let (Some((event, filter, other)), Some(field)) = (&e.same_as, &e.field) {
+            checks += 1;
+            let mine = values(field, &found);
+            let theirs = values(other, &select(event, filter));
+            if found.is_empty() || mine != theirs {
+                failures.push(format!(
+                    "{what}: `{field}` {mine:?} should equal `{other}` of {event} where {filter}: {theirs:?}"
+                ));
+            }
+        }
+        if e.all.as_object().is_some_and(|m| !m.is_empty()) {
+            checks += 1;
+            if found.is_empty() {
+                failures.push(format!("{what}: no such event to check {}", e.all));
+            } else if let Some(v) = found.iter().find(|v| !has_fields(v, &e.all)) {
+                failures.push(format!("{what}: expected every one to have {}, found {v}", e.all));
+            }
+        }
+    }
+    ScenarioReport {
+        name: s.name.clone(),
+        file: s.file.clone(),
+        covers: s.covers.clone(),
+        failures,
+        checks,
+    }
+}

@@ -102,6 +102,8 @@ rules_settings! {
     runes: RuneRules { row_board_cells, column_board_cells, cells_per_rune, partial_potency_percent }
     resonance: ResonanceRules { base_level }
     hub: HubRules { vitality_per_tier, power_per_tier, speed_per_tier, armor_per_tier, first_percent, second_percent, third_percent, later_percent, supplement_percent_per_missing_penny, supplement_pennies, early_rounds }
+    shop: ShopRules { starting_gold, unit_cost, rune_cost, reroll_cost, sell_gold_per_tier, unit_offers, rune_offers, xp_cost, xp_per_purchase, copies_to_combine, units_at_level_one, max_level, xp_first_level, xp_step_per_level }
+    round: RoundRules { rounds, max_players, solo_boss_options, party_extra_boss_options, max_boss_options, boss_tier_two_round, boss_tier_three_round, boss_power_per_round, boss_armor_per_round, extra_minion_every_rounds, boss_gold, boss_xp, destinations_offered, store_weight, runesmith_weight, vault_weight, vault_gold, solo_nemesis_options, nemesis_win_gold, nemesis_loss_gold, nemesis_xp }
 }
 
 impl Rules {
@@ -277,6 +279,66 @@ impl Rules {
         }
         if self.board.columns > 64 || self.board.rows > 64 {
             bad.push(("board.columns", "a side's grid is at most 64 x 64 cells".to_string()));
+        }
+        // The match (section 200): counts the loop relies on.
+        for (key, v) in [
+            ("shop.unit_offers", self.shop.unit_offers),
+            ("shop.copies_to_combine", self.shop.copies_to_combine),
+            ("shop.units_at_level_one", self.shop.units_at_level_one),
+            ("shop.max_level", self.shop.max_level),
+            ("shop.xp_per_purchase", self.shop.xp_per_purchase),
+            ("round.rounds", self.round.rounds),
+            ("round.max_players", self.round.max_players),
+            ("round.solo_boss_options", self.round.solo_boss_options),
+            ("round.max_boss_options", self.round.max_boss_options),
+            ("round.destinations_offered", self.round.destinations_offered),
+            ("round.store_weight", self.round.store_weight),
+        ] {
+            if v <= 0 {
+                bad.push((key, format!("must be greater than 0, found {v}")));
+            }
+        }
+        for (key, v) in [
+            ("shop.starting_gold", self.shop.starting_gold),
+            ("shop.unit_cost", self.shop.unit_cost),
+            ("shop.rune_cost", self.shop.rune_cost),
+            ("shop.reroll_cost", self.shop.reroll_cost),
+            ("shop.sell_gold_per_tier", self.shop.sell_gold_per_tier),
+            ("shop.rune_offers", self.shop.rune_offers),
+            ("shop.xp_cost", self.shop.xp_cost),
+            ("shop.xp_first_level", self.shop.xp_first_level),
+            ("shop.xp_step_per_level", self.shop.xp_step_per_level),
+            ("round.party_extra_boss_options", self.round.party_extra_boss_options),
+            ("round.boss_gold", self.round.boss_gold),
+            ("round.boss_power_per_round", self.round.boss_power_per_round),
+            ("round.boss_armor_per_round", self.round.boss_armor_per_round),
+            ("round.extra_minion_every_rounds", self.round.extra_minion_every_rounds),
+            ("round.boss_xp", self.round.boss_xp),
+            ("round.runesmith_weight", self.round.runesmith_weight),
+            ("round.vault_weight", self.round.vault_weight),
+            ("round.vault_gold", self.round.vault_gold),
+            ("round.solo_nemesis_options", self.round.solo_nemesis_options),
+            ("round.nemesis_win_gold", self.round.nemesis_win_gold),
+            ("round.nemesis_loss_gold", self.round.nemesis_loss_gold),
+            ("round.nemesis_xp", self.round.nemesis_xp),
+        ] {
+            if v < 0 {
+                bad.push((key, format!("must not be negative, found {v}")));
+            }
+        }
+        for (key, v, most) in [
+            ("round.rounds", self.round.rounds, 64),
+            // 200.1c: a party is at most five, the boss draft at most five options.
+            ("round.max_players", self.round.max_players, 5),
+            ("round.max_boss_options", self.round.max_boss_options, 5),
+            ("round.destinations_offered", self.round.destinations_offered, 3),
+            ("shop.unit_offers", self.shop.unit_offers, 16),
+            ("shop.rune_offers", self.shop.rune_offers, 16),
+            ("shop.max_level", self.shop.max_level, 32),
+        ] {
+            if v > most {
+                bad.push((key, format!("at most {most}")));
+            }
         }
         if self.venom.decay_min_percent > self.venom.decay_max_percent {
             bad.push((

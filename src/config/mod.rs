@@ -14,6 +14,7 @@
 mod boards;
 mod cards;
 pub mod diagnostics;
+mod matches;
 mod rules;
 pub mod scenario;
 pub mod schema;
@@ -27,6 +28,7 @@ use serde::de::DeserializeOwned;
 pub use boards::{load_board, parse_board};
 pub use cards::{CatalogBuilder, Source, load_catalog};
 pub use diagnostics::Diagnostic;
+pub use matches::{is_match_scenario, load_match_suite, parse_match_scenario, parse_match_suite};
 pub use rules::{DEFAULT_RULES_TOML, default_rules, load_rules, parse_rules};
 pub use suites::{BoardSource, board_copy_name, load_suite, parse_suite, parse_suite_from, suite_board_files};
 pub use validate::{FileKind, file_kind, validate_paths};

@@ -1223,6 +1223,14 @@ impl<'c> Engine<'c> {
     /// Sets up a fight: both boards placed, the tie-break side drawn, the
     /// battle-start pass resolved in reading order (800.44a).
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
+        self.place(left, right, rng);
+        self.start_battle();
+    }
+
+    /// Resets the scratch and places both boards (left's units first, as
+    /// unit 0 onward, then right's) without starting the battle, so a
+    /// caller may still set the round, Scrip and starting states.
+    pub fn place(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
         self.reset(rng);
         self.forge = [left.forge, right.forge];
         self.set_runes(Side::Left, &left.runes, left.resonance);
@@ -1233,7 +1241,6 @@ impl<'c> Engine<'c> {
         for p in &right.units {
             self.add_unit(Side::Right, *p);
         }
-        self.start_battle();
     }
 
     /// Draws the tie-break side, fixes resolution order and resolves the

@@ -1,0 +1,1459 @@
+//! The match (section 200): ten rounds of Shop 1, boss draft, boss combat
+//! with its rescue fights, boss reward, Shop 2, nemesis draft, nemesis
+//! combat and nemesis reward, for a party of bot players; what persists
+//! between battles (200.3). A match depends only on the catalog, the rules,
+//! the match suite, its index and the ghost pool, so it is seeded and
+//! replayable like a fight. Every fight in it is an ordinary engine fight;
+//! the round number, Scrip and carried state go in through the engine's
+//! doors (`set_round`, `set_scrip`, `set_initial_state`).
+
+pub mod rescue;
+pub mod shop;
+
+use serde::Serialize;
+
+use crate::catalog::{CardId, Catalog, ResonanceId, RuneId};
+use crate::engine::{Engine, FightRng, InitialState, Outcome, UnitIdx};
+use crate::scrip::{ResonanceSlot, Wallet};
+use crate::settings::Rules;
+use crate::spec::{BoardSpec, Forge, Placement, RunePlacement, Side};
+use shop::{Destination, Sold, Visit};
+
+/// How many of the greedy ranking's best buys the planner tries in fights.
+pub const PLANNER_CANDIDATES: usize = 3;
+/// Keys of the match's own random streams, apart from its fights'.
+const SHOP_KEY: u64 = 0x5348_4f50_0000_0001;
+const DRAFT_KEY: u64 = 0x4452_4146_0000_0002;
+const PLANNER_KEY: u64 = 0x504c_414e_0000_0003;
+
+/// How a bot buys and claims: balance depends on how players buy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Buys the offer of most value (the suite's value table), claims the
+    /// weakest boss and ghost by the same table.
+    Greedy,
+    /// Ranks as greedy, then plays a few fights with each of the best
+    /// buys (and each boss and ghost option) and takes the one that wins
+    /// most.
+    Planner,
+}
+
+impl Policy {
+    pub const NAMES: [&'static str; 2] = ["greedy", "planner"];
+
+    pub fn parse(name: &str) -> Option<Policy> {
+        match name {
+            "greedy" => Some(Policy::Greedy),
+            "planner" => Some(Policy::Planner),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        Policy::NAMES[self as usize]
+    }
+}
+
+/// A Forge Core: a named modifier a board carries into every battle
+/// (200.3a), kept in the order won (200.3d).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForgeCore {
+    pub name: String,
+    pub forge: Forge,
+}
+
+/// A boss's signature reward, given after a team win (200.1e).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Signature {
+    Forge(ForgeCore),
+    Resonance(ResonanceId),
+    Gold(i32),
+}
+
+/// One option of the boss draft: a boss and its minions (200.1d).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BossOption {
+    pub name: String,
+    pub boss: CardId,
+    pub minions: Vec<CardId>,
+    pub signature: Signature,
+}
+
+/// A match suite after loading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSuite {
+    pub name: String,
+    pub master_seed: u64,
+    pub matches: u64,
+    /// Players per match, 1 (solo) to `round.max_players`.
+    pub players: u8,
+    /// One per seat, repeated when shorter than the party.
+    pub policies: Vec<Policy>,
+    pub bosses: Vec<BossOption>,
+    /// The first matches of the run, played with an empty ghost pool (a bye
+    /// in every nemesis fight, 200.1h); the boards they commit are the pool
+    /// of every later match (docs/rules-reconstruction.md, "Nemesis ghosts").
+    pub pool_matches: u64,
+    /// Trial fights the planner plays per option.
+    pub planner_fights: u32,
+    /// The greedy value table's entries the suite gives (per tier).
+    pub values: Vec<(CardId, i32)>,
+    pub rune_values: Vec<(RuneId, i32)>,
+    /// How seats start, when the suite says (by seat; the rest start empty
+    /// with `shop.starting_gold`).
+    pub seats: Vec<SeatStart>,
+}
+
+/// A seat's state at the start of a match: for hand-built openings and
+/// for scenarios that need a board that surely wins or surely loses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SeatStart {
+    pub gold: Option<i32>,
+    pub dividend: i32,
+    pub profit: i32,
+    /// Units in the first free cells, in order.
+    pub units: Vec<(CardId, u8)>,
+    pub runes: Vec<(RuneId, u8)>,
+    pub resonance: Option<ResonanceId>,
+}
+
+/// What a match reads besides its index: the catalog, the rules, the suite
+/// and the shop's pools and value tables derived from them once.
+pub struct MatchCtx<'a> {
+    pub catalog: &'a Catalog,
+    pub rules: Rules,
+    pub suite: &'a MatchSuite,
+    /// Cards the shop offers: every combat card, Penny, Tool and Hub.
+    pub unit_pool: Vec<CardId>,
+    /// Runes the shop offers: every rune that may be placed.
+    pub rune_pool: Vec<RuneId>,
+    /// Value per tier of each card and rune, by id.
+    pub values: Vec<i32>,
+    pub rune_values: Vec<i32>,
+}
+
+impl<'a> MatchCtx<'a> {
+    pub fn new(catalog: &'a Catalog, rules: Rules, suite: &'a MatchSuite) -> MatchCtx<'a> {
+        use crate::ability::CardKind;
+        let unit_pool = (0..catalog.cards.len() as u16)
+            .map(CardId)
+            .filter(|&c| {
+                let card = catalog.card(c);
+                card.phase_of.is_none()
+                    && matches!(
+                        card.kind,
+                        CardKind::Combat | CardKind::Penny | CardKind::Tool | CardKind::Hub
+                    )
+            })
+            .collect();
+        let rune_pool = (0..catalog.runes.len() as u16)
+            .map(RuneId)
+            .filter(|&r| !catalog.rune(r).innate_only)
+            .collect();
+        let mut values: Vec<i32> = catalog.cards.iter().map(default_value).collect();
+        for &(c, v) in &suite.values {
+            values[c.0 as usize] = v;
+        }
+        let mut rune_values: Vec<i32> = catalog.runes.iter().map(|_| DEFAULT_RUNE_VALUE).collect();
+        for &(r, v) in &suite.rune_values {
+            rune_values[r.0 as usize] = v;
+        }
+        MatchCtx {
+            catalog,
+            rules,
+            suite,
+            unit_pool,
+            rune_pool,
+            values,
+            rune_values,
+        }
+    }
+}
+
+/// A rune's worth per tier when the suite's table does not say.
+const DEFAULT_RUNE_VALUE: i32 = 8;
+
+/// A card's worth per tier when the suite's table does not say: its
+/// tier-1 numbers, Vitality weighed as one tenth (docs/matches.md).
+fn default_value(card: &crate::catalog::Card) -> i32 {
+    let s = card.at_tier(1);
+    let keywords = card.keywords.names().len() as i32;
+    (s.vitality / 10 + s.power + s.armor / 4 + s.focus / 10 + s.speed / 5 + 3 * keywords + s.settle).max(1)
+}
+
+/// A unit a player owns, where it stands, and what it carries between
+/// battles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Owned {
+    pub card: CardId,
+    pub tier: u8,
+    pub column: u8,
+    pub row: u8,
+    pub combined: bool,
+    /// Quest progress (800.54c, 200.3a).
+    pub quest: i32,
+}
+
+/// One player of a match between battles.
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub seat: u8,
+    pub policy: Policy,
+    pub wallet: Wallet,
+    pub xp: i32,
+    pub level: i32,
+    pub units: Vec<Owned>,
+    pub runes: Vec<RunePlacement>,
+    pub resonance: ResonanceSlot,
+    /// In the order won (200.3d).
+    pub forge_cores: Vec<ForgeCore>,
+    /// The seat's shop stream: offers, rerolls, destinations.
+    rng: FightRng,
+    /// Trial fights the planner has used, numbering its streams.
+    planned: u64,
+}
+
+impl Player {
+    fn new(ctx: &MatchCtx, index: u64, seat: u8) -> Player {
+        let policies = &ctx.suite.policies;
+        let mut p = Player {
+            seat,
+            policy: policies[usize::from(seat) % policies.len().max(1)],
+            wallet: Wallet {
+                gold: ctx.rules.shop.starting_gold,
+                dividend: 0,
+                profit: 0,
+            },
+            xp: 0,
+            level: 1,
+            units: Vec::new(),
+            runes: Vec::new(),
+            resonance: ResonanceSlot::default(),
+            forge_cores: Vec::new(),
+            rng: FightRng::for_fight(ctx.suite.master_seed ^ SHOP_KEY, (index << 3) | u64::from(seat)),
+            planned: 0,
+        };
+        if let Some(start) = ctx.suite.seats.get(usize::from(seat)) {
+            p.start_from(ctx, start);
+        }
+        p
+    }
+
+    fn start_from(&mut self, ctx: &MatchCtx, start: &SeatStart) {
+        if let Some(g) = start.gold {
+            self.wallet.gold = g;
+        }
+        self.wallet.dividend = start.dividend;
+        self.wallet.profit = start.profit;
+        for &(card, tier) in &start.units {
+            if let Some((column, row)) = shop::free_cell(ctx, &self.units, card) {
+                self.units.push(Owned {
+                    card,
+                    tier,
+                    column,
+                    row,
+                    combined: false,
+                    quest: 0,
+                });
+            }
+        }
+        // A seat may start above its level's unit count: it levels to hold them.
+        while shop::capacity(ctx, self.level) < self.units.len() && self.level < ctx.rules.shop.max_level {
+            self.level += 1;
+        }
+        for &(rune, tier) in &start.runes {
+            if let Some((board, cell)) = shop::free_rune_place(ctx, &self.runes) {
+                self.runes.push(RunePlacement {
+                    rune,
+                    tier,
+                    board,
+                    cell,
+                });
+            }
+        }
+        if let Some(r) = start.resonance {
+            self.resonance.claim(r);
+        }
+    }
+
+    /// The board this player fights with: units, runes, resonance, and the
+    /// Forge Cores added up (200.3a).
+    pub fn board(&self, name: String) -> BoardSpec {
+        let mut forge = Forge::default();
+        for c in &self.forge_cores {
+            forge.crush_bonus += c.forge.crush_bonus;
+            forge.tick_reduction += c.forge.tick_reduction;
+        }
+        BoardSpec {
+            name,
+            units: self
+                .units
+                .iter()
+                .map(|o| Placement {
+                    card: o.card,
+                    tier: o.tier,
+                    column: o.column,
+                    row: o.row,
+                    combined: o.combined,
+                })
+                .collect(),
+            forge,
+            runes: self.runes.clone(),
+            resonance: self.resonance.equipped(),
+        }
+    }
+
+    fn quests(&self) -> Vec<i32> {
+        self.units.iter().map(|o| o.quest).collect()
+    }
+}
+
+/// A board as a player committed it (200.1g): what a nemesis ghost is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ghost {
+    pub source_match: u64,
+    pub seat: u8,
+    pub board: BoardSpec,
+    pub dividend: i32,
+    pub profit: i32,
+    pub quests: Vec<i32>,
+    pub forge_cores: Vec<String>,
+}
+
+impl Ghost {
+    pub fn label(&self) -> String {
+        format!("match {} seat {}", self.source_match, self.seat)
+    }
+}
+
+/// Committed boards by round (index 0 is round 1).
+#[derive(Debug, Clone, Default)]
+pub struct GhostPool {
+    pub by_round: Vec<Vec<Ghost>>,
+}
+
+impl GhostPool {
+    /// The pool the seed matches' commitments make, in match and seat order.
+    pub fn from_results<'r>(results: impl IntoIterator<Item = &'r MatchResult>) -> GhostPool {
+        let mut pool = GhostPool::default();
+        for r in results {
+            for (round, g) in &r.committed {
+                let k = usize::from(*round) - 1;
+                if pool.by_round.len() <= k {
+                    pool.by_round.resize(k + 1, Vec::new());
+                }
+                pool.by_round[k].push(g.clone());
+            }
+        }
+        pool
+    }
+
+    fn round(&self, round: u8) -> &[Ghost] {
+        self.by_round.get(usize::from(round) - 1).map_or(&[], |v| v.as_slice())
+    }
+}
+
+/// The fights of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Boss = 0,
+    Rescue = 1,
+    Nemesis = 2,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Boss => "boss",
+            Stage::Rescue => "rescue",
+            Stage::Nemesis => "nemesis",
+        }
+    }
+}
+
+/// The steps of a round, in order (200.1a-200.1i).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Shop1,
+    BossDraft,
+    BossCombat,
+    BossReward,
+    Shop2,
+    NemesisDraft,
+    NemesisCombat,
+    NemesisReward,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 8] = [
+        Phase::Shop1,
+        Phase::BossDraft,
+        Phase::BossCombat,
+        Phase::BossReward,
+        Phase::Shop2,
+        Phase::NemesisDraft,
+        Phase::NemesisCombat,
+        Phase::NemesisReward,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Shop1 => "shop1",
+            Phase::BossDraft => "boss_draft",
+            Phase::BossCombat => "boss_combat",
+            Phase::BossReward => "boss_reward",
+            Phase::Shop2 => "shop2",
+            Phase::NemesisDraft => "nemesis_draft",
+            Phase::NemesisCombat => "nemesis_combat",
+            Phase::NemesisReward => "nemesis_reward",
+        }
+    }
+}
+
+/// One line of a match's log: what `gridsim match --log` and `gridsim
+/// replay --match` print, what the datasets are made from and what match
+/// scenarios check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Phase {
+        round: u8,
+        phase: Phase,
+    },
+    Offers {
+        round: u8,
+        seat: u8,
+        destination: Destination,
+        units: Vec<String>,
+        runes: Vec<String>,
+    },
+    Bought {
+        round: u8,
+        seat: u8,
+        item: String,
+        kind: &'static str,
+        tier: u8,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+        combined_to: Option<u8>,
+        buyback: bool,
+        /// Who sold a bought-back item (200.1f).
+        from_seat: Option<u8>,
+    },
+    Sold {
+        round: u8,
+        seat: u8,
+        item: String,
+        tier: u8,
+        gold: i32,
+    },
+    Rerolled {
+        round: u8,
+        seat: u8,
+        gold: i32,
+    },
+    BoughtXp {
+        round: u8,
+        seat: u8,
+        gold: i32,
+        xp: i32,
+    },
+    LevelUp {
+        round: u8,
+        seat: u8,
+        level: i32,
+    },
+    BossOffered {
+        round: u8,
+        options: Vec<String>,
+    },
+    BossClaimed {
+        round: u8,
+        seat: u8,
+        boss: String,
+    },
+    Fight {
+        round: u8,
+        seat: u8,
+        stage: Stage,
+        opponent: String,
+        /// The teammate this rescue fight is for (200.2c).
+        rescued: Option<u8>,
+        stream: u64,
+        /// `player`, `opponent` or `draw`.
+        winner: &'static str,
+        reason: &'static str,
+        end_ms: i32,
+        survivors: u32,
+        opponent_survivors: u32,
+        /// Units that started the fight wounded or with a status carried
+        /// over (a rescue, 200.2c).
+        carried_units: u32,
+        /// The Forge Cores the opponent's board brought (a ghost's, 200.3d).
+        opponent_forge_cores: Vec<String>,
+    },
+    RescueChain {
+        round: u8,
+        rescuer: u8,
+        fallen: Vec<u8>,
+    },
+    TeamResult {
+        round: u8,
+        stage: Stage,
+        won: bool,
+    },
+    Reward {
+        round: u8,
+        seat: u8,
+        stage: Stage,
+        gold: i32,
+        xp: i32,
+        signature: Option<String>,
+    },
+    Destinations {
+        round: u8,
+        seat: u8,
+        offered: Vec<Destination>,
+        chosen: Destination,
+    },
+    Committed {
+        round: u8,
+        seat: u8,
+        units: Vec<String>,
+        runes: Vec<String>,
+        resonance: Option<String>,
+        forge_cores: Vec<String>,
+        dividend: i32,
+        profit: i32,
+        quests: Vec<i32>,
+    },
+    NemesisOffered {
+        round: u8,
+        seat: u8,
+        sources: Vec<String>,
+    },
+    NemesisClaimed {
+        round: u8,
+        seat: u8,
+        source: String,
+    },
+    Bye {
+        round: u8,
+        seat: u8,
+        why: &'static str,
+    },
+    MatchEnd {
+        won: bool,
+        boss_wins: u32,
+        nemesis_wins: u32,
+    },
+}
+
+/// A match played.
+#[derive(Debug, Clone)]
+pub struct MatchResult {
+    pub index: u64,
+    pub players: u8,
+    pub events: Vec<Event>,
+    /// Each player's board as committed each round (200.1g).
+    pub committed: Vec<(u8, Ghost)>,
+    /// Cleared the last round's boss (docs/rules-reconstruction.md).
+    pub won: bool,
+    pub boss_wins: u32,
+    pub nemesis_wins: u32,
+    /// Each seat's board after the last round.
+    pub final_boards: Vec<BoardSpec>,
+    pub final_wallets: Vec<Wallet>,
+    pub final_levels: Vec<i32>,
+}
+
+/// A fight's stream within a match: the match index, round, stage and a
+/// slot (the seat, or a rescuer's chain position) packed into one number
+/// of the run's fight streams.
+pub fn stream(index: u64, round: u8, stage: Stage, slot: u32) -> u64 {
+    (index << 20) | (u64::from(round) << 12) | ((stage as u64) << 10) | u64::from(slot & 0x3ff)
+}
+
+/// The tier bosses and minions fight at in `round` (200.1d, reconstructed).
+pub fn boss_tier(rules: &Rules, round: u8) -> u8 {
+    let r = i32::from(round);
+    if r >= rules.round.boss_tier_three_round {
+        3
+    } else if r >= rules.round.boss_tier_two_round {
+        2
+    } else {
+        1
+    }
+}
+
+/// A boss option's board in `round`: the boss in the first place it fits,
+/// then its minions in reading order, all at the round's tier
+/// ([`boss_tier`]), with another copy of the minions every
+/// `round.extra_minion_every_rounds` rounds (200.1d, reconstructed).
+pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
+    let tier = boss_tier(&ctx.rules, round);
+    let every = ctx.rules.round.extra_minion_every_rounds;
+    let copies = 1 + if every > 0 { (i32::from(round) - 1) / every } else { 0 };
+    let minions = (0..copies).flat_map(|_| option.minions.iter());
+    let mut units: Vec<Owned> = Vec::new();
+    for &card in std::iter::once(&option.boss).chain(minions) {
+        if let Some((column, row)) = shop::free_cell(ctx, &units, card) {
+            units.push(Owned {
+                card,
+                tier: tier.min(ctx.catalog.card(card).tiers()).max(1),
+                column,
+                row,
+                combined: false,
+                quest: 0,
+            });
+        }
+    }
+    BoardSpec {
+        name: option.name.clone(),
+        units: units
+            .iter()
+            .map(|o| Placement {
+                card: o.card,
+                tier: o.tier,
+                column: o.column,
+                row: o.row,
+                combined: false,
+            })
+            .collect(),
+        forge: Forge::default(),
+        runes: Vec::new(),
+        resonance: None,
+    }
+}
+
+/// A boss option as a fighter in `round`: its board, the boss (unit 0)
+/// strengthened by the round (200.1d, reconstructed).
+pub fn boss_entrant(ctx: &MatchCtx, option: &BossOption, round: u8) -> Carried {
+    let mut c = Carried::fresh(boss_board(ctx, option, round), 0, 0, &[]);
+    let grown = i32::from(round) - 1;
+    if let Some(boss) = c.states.first_mut() {
+        boss.power_bonus = Some(ctx.rules.round.boss_power_per_round * grown);
+        boss.armor_bonus = Some(ctx.rules.round.boss_armor_per_round * grown);
+    }
+    c
+}
+
+/// A board's worth by the value table: what the greedy bot compares.
+pub fn board_strength(ctx: &MatchCtx, board: &BoardSpec) -> i64 {
+    board
+        .units
+        .iter()
+        .map(|p| i64::from(shop::unit_value(ctx, p.card, p.tier)))
+        .sum::<i64>()
+        + board
+            .runes
+            .iter()
+            .map(|r| i64::from(shop::rune_value(ctx, r.rune, r.tier)))
+            .sum::<i64>()
+}
+
+/// The state a side ends a fight in, as a board of its standing units with
+/// each one's state: what a rescue fight opens from (200.2c).
+#[derive(Debug, Clone, Default)]
+pub struct Carried {
+    pub board: BoardSpec,
+    pub states: Vec<InitialState>,
+    /// For each unit, its index on the board the fight started from.
+    pub origin: Vec<usize>,
+    pub dividend: i32,
+    pub profit: i32,
+}
+
+impl Carried {
+    /// A fresh board: nothing carried (200.3c).
+    fn fresh(board: BoardSpec, dividend: i32, profit: i32, quests: &[i32]) -> Carried {
+        let n = board.units.len();
+        Carried {
+            board,
+            states: (0..n)
+                .map(|i| InitialState {
+                    quest: quests.get(i).copied().filter(|&q| q > 0),
+                    ..InitialState::default()
+                })
+                .collect(),
+            origin: (0..n).collect(),
+            dividend,
+            profit,
+        }
+    }
+}
+
+/// A fight's result with both sides' end states.
+struct Fought {
+    outcome: Outcome,
+    /// The left side's units' Quest progress, by unit.
+    quests: Vec<i32>,
+    settled: i32,
+    survivors: [u32; 2],
+    end: [Carried; 2],
+}
+
+/// One match fight: both sides placed, the round and Scrip set, the
+/// carried states applied, then the battle.
+fn fight(ctx: &MatchCtx, engine: &mut Engine, round: u8, left: &Carried, right: &Carried, rng: FightRng) -> Fought {
+    engine.place(&left.board, &right.board, rng);
+    engine.set_round(round);
+    engine.set_scrip(Side::Left, left.dividend, left.profit);
+    engine.set_scrip(Side::Right, right.dividend, right.profit);
+    let n_left = left.board.units.len();
+    for (offset, side) in [(0, left), (n_left, right)] {
+        for (i, s) in side.states.iter().enumerate() {
+            // A unit that was not placed (a full fight) has no state to take.
+            let _ = engine.set_initial_state(UnitIdx((offset + i) as u8), s);
+        }
+    }
+    engine.start_battle();
+    engine.run_until(ctx.rules.overtime.cap_ms);
+    let outcome = engine.finish();
+    #[cfg(debug_assertions)]
+    if let Err(broken) = engine.check_invariants() {
+        panic!("engine invariant broken in a match fight: {broken}");
+    }
+    let units = engine.units();
+    let end_of = |side: &Carried, offset: usize| {
+        let mut c = Carried {
+            board: BoardSpec {
+                units: Vec::new(),
+                runes: side.board.runes.clone(),
+                ..side.board.clone()
+            },
+            dividend: side.dividend,
+            profit: side.profit,
+            ..Carried::default()
+        };
+        for (i, p) in side.board.units.iter().enumerate() {
+            let u = offset + i;
+            if u < units.count && units.alive[u] {
+                c.board.units.push(*p);
+                c.states.push(engine.carried_state(UnitIdx(u as u8)));
+                c.origin.push(side.origin[i]);
+            }
+        }
+        c
+    };
+    let end = [end_of(left, 0), end_of(right, n_left)];
+    Fought {
+        outcome,
+        quests: (0..n_left.min(units.count)).map(|i| units.quest[i]).collect(),
+        settled: engine.dividend_settled(Side::Left),
+        survivors: [
+            engine.side_summary(Side::Left).survivors,
+            engine.side_summary(Side::Right).survivors,
+        ],
+        end,
+    }
+}
+
+fn winner_name(o: &Outcome) -> &'static str {
+    match o.winner {
+        Some(Side::Left) => "player",
+        Some(Side::Right) => "opponent",
+        None => "draw",
+    }
+}
+
+/// Takes a fight's Quest progress and settled Dividend into the player
+/// (200.3a): `origin` maps the fight's units to the player's.
+fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
+    for (i, &q) in f.quests.iter().enumerate() {
+        if let Some(o) = origin.get(i).and_then(|&k| p.units.get_mut(k)) {
+            o.quest = q;
+        }
+    }
+    p.wallet.bank(f.settled);
+}
+
+fn log_fight(
+    log: &mut Vec<Event>,
+    round: u8,
+    seat: u8,
+    stage: Stage,
+    opponent: &str,
+    rescued: Option<u8>,
+    stream: u64,
+    f: &Fought,
+    carried_units: u32,
+    opponent_forge_cores: &[String],
+) {
+    log.push(Event::Fight {
+        round,
+        seat,
+        stage,
+        opponent: opponent.to_string(),
+        rescued,
+        stream,
+        winner: winner_name(&f.outcome),
+        reason: f.outcome.reason.name(),
+        end_ms: f.outcome.end_ms,
+        survivors: f.survivors[0],
+        opponent_survivors: f.survivors[1],
+        carried_units,
+        opponent_forge_cores: opponent_forge_cores.to_vec(),
+    });
+}
+
+/// The planner's choice among candidate buys: each tried on a copy of
+/// the player against this round's first boss option, on the same
+/// trial streams (common random numbers); most wins, then the greedy
+/// order.
+pub(crate) fn plan(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    p: &mut Player,
+    round: u8,
+    index: u64,
+    candidates: &[(i32, usize, bool, shop::Item)],
+) -> (i32, usize, bool) {
+    let option = &ctx.suite.bosses[usize::from(round - 1) % ctx.suite.bosses.len()];
+    let boss = boss_entrant(ctx, option, round);
+    let mut best = (i32::MIN, 0usize);
+    for (k, &(_, _, _, item)) in candidates.iter().enumerate() {
+        let mut trial = p.clone();
+        let mut scratch = Vec::new();
+        if !shop::buy(ctx, &mut trial, item, round, None, &mut scratch) {
+            continue;
+        }
+        let me = Carried::fresh(
+            trial.board(String::new()),
+            trial.wallet.dividend,
+            trial.wallet.profit,
+            &trial.quests(),
+        );
+        let score = trial_score(ctx, engine, round, &me, &boss, p.planned, index, p.seat);
+        if score > best.0 {
+            best = (score, k);
+        }
+    }
+    p.planned += u64::from(ctx.suite.planner_fights);
+    let (g, k, b, _) = candidates[best.1];
+    (g, k, b)
+}
+
+/// Wins count 2 and draws 1 over the planner's trial fights.
+#[allow(clippy::too_many_arguments)]
+fn trial_score(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    round: u8,
+    me: &Carried,
+    them: &Carried,
+    first: u64,
+    index: u64,
+    seat: u8,
+) -> i32 {
+    let mut score = 0;
+    for j in 0..u64::from(ctx.suite.planner_fights) {
+        let rng = FightRng::for_fight(
+            ctx.suite.master_seed ^ PLANNER_KEY,
+            (index << 20) | (u64::from(seat) << 16) | ((first + j) & 0xffff),
+        );
+        let f = fight(ctx, engine, round, me, them, rng);
+        score += match f.outcome.winner {
+            Some(Side::Left) => 2,
+            None => 1,
+            Some(Side::Right) => 0,
+        };
+    }
+    score
+}
+
+/// The option a bot claims among `options` (indices into `boards`): the
+/// greedy bot the weakest by the value table, the planner the one it beats
+/// most in trial fights (then the weakest).
+fn claim(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, round: u8, index: u64, boards: &[&Carried]) -> usize {
+    let strength: Vec<i64> = boards.iter().map(|b| board_strength(ctx, &b.board)).collect();
+    let weakest = (0..boards.len()).min_by_key(|&k| (strength[k], k)).unwrap_or(0);
+    if p.policy == Policy::Greedy || boards.len() < 2 {
+        return weakest;
+    }
+    let me = Carried::fresh(p.board(String::new()), p.wallet.dividend, p.wallet.profit, &p.quests());
+    let mut best = (i32::MIN, i64::MAX, 0usize);
+    for (k, b) in boards.iter().enumerate() {
+        let s = trial_score(ctx, engine, round, &me, b, p.planned, index, p.seat);
+        if (s, -strength[k]) > (best.0, -best.1) {
+            best = (s, strength[k], k);
+        }
+    }
+    p.planned += u64::from(ctx.suite.planner_fights);
+    best.2
+}
+
+/// `want` distinct indices below `n`, drawn in order.
+fn draw_distinct(rng: &mut FightRng, n: usize, want: usize) -> Vec<usize> {
+    let mut all: Vec<usize> = (0..n).collect();
+    let mut out = Vec::new();
+    while out.len() < want && !all.is_empty() {
+        out.push(all.remove(rng.below(all.len() as u32) as usize));
+    }
+    out
+}
+
+/// Plays match `index` of the suite against `pool`.
+pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -> MatchResult {
+    let suite = ctx.suite;
+    let r = ctx.rules.round;
+    let n = usize::from(suite.players);
+    let mut players: Vec<Player> = (0..n).map(|s| Player::new(ctx, index, s as u8)).collect();
+    let mut log: Vec<Event> = Vec::new();
+    let mut draft = FightRng::for_fight(suite.master_seed ^ DRAFT_KEY, index);
+    let mut buyback: Vec<Sold> = Vec::new();
+    let mut committed = Vec::new();
+    let (mut boss_wins, mut nemesis_wins, mut last_boss_won) = (0, 0, false);
+    let rounds = r.rounds.clamp(1, 64) as u8;
+    for round in 1..=rounds {
+        let phase = |log: &mut Vec<Event>, phase: Phase| log.push(Event::Phase { round, phase });
+
+        // 200.1b: Shop 1, the General Store.
+        phase(&mut log, Phase::Shop1);
+        for p in &mut players {
+            let mut sold = Vec::new();
+            let v = Visit {
+                round,
+                destination: Destination::Store,
+                buyback: None,
+                sold: &mut sold,
+            };
+            shop::visit(ctx, engine, p, v, index, &mut log);
+            buyback.extend(sold);
+        }
+
+        // 200.1c: the boss draft; each player claims a distinct option.
+        phase(&mut log, Phase::BossDraft);
+        let want = if n == 1 {
+            r.solo_boss_options
+        } else {
+            (n as i32 + r.party_extra_boss_options).min(r.max_boss_options)
+        };
+        let offered = draw_distinct(&mut draft, suite.bosses.len(), want.max(0) as usize);
+        log.push(Event::BossOffered {
+            round,
+            options: offered.iter().map(|&k| suite.bosses[k].name.clone()).collect(),
+        });
+        let boards: Vec<Carried> = offered
+            .iter()
+            .map(|&k| boss_entrant(ctx, &suite.bosses[k], round))
+            .collect();
+        let mut open: Vec<usize> = (0..offered.len()).collect();
+        let mut claimed = vec![0usize; n];
+        for (seat, p) in players.iter_mut().enumerate() {
+            let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
+            let pick = open.remove(claim(ctx, engine, p, round, index, &choices).min(open.len() - 1));
+            claimed[seat] = pick;
+            log.push(Event::BossClaimed {
+                round,
+                seat: seat as u8,
+                boss: suite.bosses[offered[pick]].name.clone(),
+            });
+        }
+
+        // 200.1d: boss combat, each player against the boss and minion they
+        // drafted; the fights are independent (one batch).
+        phase(&mut log, Phase::BossCombat);
+        let mut natural: Vec<Fought> = Vec::with_capacity(n);
+        for (seat, p) in players.iter_mut().enumerate() {
+            let me = Carried::fresh(
+                p.board(format!("seat {seat}")),
+                p.wallet.dividend,
+                p.wallet.profit,
+                &p.quests(),
+            );
+            let s = stream(index, round, Stage::Boss, seat as u32);
+            let f = fight(
+                ctx,
+                engine,
+                round,
+                &me,
+                &boards[claimed[seat]],
+                FightRng::for_fight(suite.master_seed, s),
+            );
+            keep_progress(p, &f, &me.origin);
+            log_fight(
+                &mut log,
+                round,
+                seat as u8,
+                Stage::Boss,
+                &boards[claimed[seat]].board.name,
+                None,
+                s,
+                &f,
+                0,
+                &[],
+            );
+            natural.push(f);
+        }
+        let won: Vec<bool> = natural.iter().map(|f| f.outcome.winner == Some(Side::Left)).collect();
+
+        // 200.2: one rescue batch when the outcomes are mixed.
+        let mut cleared = won.clone();
+        for chain in rescue::assign(&won) {
+            log.push(Event::RescueChain {
+                round,
+                rescuer: chain.rescuer,
+                fallen: chain.fallen.clone(),
+            });
+            let rescuer = usize::from(chain.rescuer);
+            let mut state = natural[rescuer].end[0].clone();
+            for (k, &fallen) in chain.fallen.iter().enumerate() {
+                let p = &mut players[rescuer];
+                state.dividend = p.wallet.dividend;
+                state.profit = p.wallet.profit;
+                // 200.2c: the enemy exactly as it stood when the teammate fell.
+                let enemy = &natural[usize::from(fallen)].end[1];
+                let s = stream(index, round, Stage::Rescue, (rescuer as u32) * 8 + k as u32);
+                let f = fight(
+                    ctx,
+                    engine,
+                    round,
+                    &state,
+                    enemy,
+                    FightRng::for_fight(suite.master_seed, s),
+                );
+                keep_progress(p, &f, &state.origin);
+                let carried = state.states.iter().filter(|s| is_carried(s)).count() as u32;
+                log_fight(
+                    &mut log,
+                    round,
+                    chain.rescuer,
+                    Stage::Rescue,
+                    &enemy.board.name,
+                    Some(fallen),
+                    s,
+                    &f,
+                    carried,
+                    &[],
+                );
+                if f.outcome.winner != Some(Side::Left) {
+                    break;
+                }
+                cleared[usize::from(fallen)] = true;
+                state = f.end[0].clone();
+            }
+        }
+        // 200.2d: every required fight cleared is a win for everyone.
+        let team_won = cleared.iter().all(|&c| c);
+        log.push(Event::TeamResult {
+            round,
+            stage: Stage::Boss,
+            won: team_won,
+        });
+        if team_won {
+            boss_wins += 1;
+        }
+        last_boss_won = team_won;
+
+        // 200.1e: the boss reward.
+        phase(&mut log, Phase::BossReward);
+        for (seat, p) in players.iter_mut().enumerate() {
+            p.wallet.gold += r.boss_gold;
+            let signature = team_won.then(|| {
+                let option = &suite.bosses[offered[claimed[seat]]];
+                match &option.signature {
+                    Signature::Forge(core) => {
+                        p.forge_cores.push(core.clone());
+                        core.name.clone()
+                    }
+                    Signature::Resonance(id) => {
+                        p.resonance.claim(*id);
+                        ctx.catalog.resonance(*id).key.clone()
+                    }
+                    Signature::Gold(g) => {
+                        p.wallet.gold += g;
+                        format!("{g} gold")
+                    }
+                }
+            });
+            log.push(Event::Reward {
+                round,
+                seat: seat as u8,
+                stage: Stage::Boss,
+                gold: r.boss_gold,
+                xp: r.boss_xp,
+                signature,
+            });
+            shop::gain_xp(ctx, p, r.boss_xp, round, &mut log);
+        }
+
+        // 200.1f: Shop 2, at a destination drawn by weight, with buyback.
+        phase(&mut log, Phase::Shop2);
+        for p in &mut players {
+            let offered = shop::offer_destinations(ctx, &mut p.rng);
+            let chosen = shop::choose_destination(ctx, p, &offered);
+            log.push(Event::Destinations {
+                round,
+                seat: p.seat,
+                offered,
+                chosen,
+            });
+            let mut sold = Vec::new();
+            let v = Visit {
+                round,
+                destination: chosen,
+                buyback: Some(&mut buyback),
+                sold: &mut sold,
+            };
+            shop::visit(ctx, engine, p, v, index, &mut log);
+            buyback.extend(sold);
+        }
+
+        // 200.1g: committing freezes each board and records the round's
+        // contribution; then the nemesis draft.
+        phase(&mut log, Phase::NemesisDraft);
+        for p in &players {
+            let board = p.board(format!("match {index} seat {} round {round}", p.seat));
+            log.push(Event::Committed {
+                round,
+                seat: p.seat,
+                units: board
+                    .units
+                    .iter()
+                    .map(|u| format!("{} t{} @{},{}", ctx.catalog.card(u.card).key, u.tier, u.column, u.row))
+                    .collect(),
+                runes: board
+                    .runes
+                    .iter()
+                    .map(|u| format!("{} t{}", ctx.catalog.rune(u.rune).key, u.tier))
+                    .collect(),
+                resonance: board.resonance.map(|id| ctx.catalog.resonance(id).key.clone()),
+                forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
+                dividend: p.wallet.dividend,
+                profit: p.wallet.profit,
+                quests: p.quests(),
+            });
+            committed.push((
+                round,
+                Ghost {
+                    source_match: index,
+                    seat: p.seat,
+                    board,
+                    dividend: p.wallet.dividend,
+                    profit: p.wallet.profit,
+                    quests: p.quests(),
+                    forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
+                },
+            ));
+        }
+        let ghosts = pool.round(round);
+        // Solo: up to two distinct boards offered; a party: one distinct
+        // source per player (200.1g). A seat the pool cannot serve has a bye.
+        let mut sources: Vec<Option<usize>> = vec![None; n];
+        if n == 1 {
+            let offered = draw_distinct(&mut draft, ghosts.len(), r.solo_nemesis_options.max(0) as usize);
+            if !offered.is_empty() {
+                log.push(Event::NemesisOffered {
+                    round,
+                    seat: 0,
+                    sources: offered.iter().map(|&k| ghosts[k].label()).collect(),
+                });
+                let boards: Vec<Carried> = offered.iter().map(|&k| ghost_entrant(&ghosts[k])).collect();
+                let refs: Vec<&Carried> = boards.iter().collect();
+                sources[0] = Some(offered[claim(ctx, engine, &mut players[0], round, index, &refs)]);
+            }
+        } else {
+            let drawn = draw_distinct(&mut draft, ghosts.len(), n);
+            for (seat, &k) in drawn.iter().enumerate() {
+                log.push(Event::NemesisOffered {
+                    round,
+                    seat: seat as u8,
+                    sources: vec![ghosts[k].label()],
+                });
+                sources[seat] = Some(k);
+            }
+        }
+        for (seat, s) in sources.iter().enumerate() {
+            match s {
+                Some(k) => log.push(Event::NemesisClaimed {
+                    round,
+                    seat: seat as u8,
+                    source: ghosts[*k].label(),
+                }),
+                None => log.push(Event::Bye {
+                    round,
+                    seat: seat as u8,
+                    why: if ghosts.is_empty() {
+                        "the ghost pool holds no board of this round"
+                    } else {
+                        "the ghost pool holds fewer distinct boards than the party"
+                    },
+                }),
+            }
+        }
+
+        // 200.1h: nemesis combat against the claimed ghost, through the
+        // same fight code as the boss fight; a bye is no fight.
+        phase(&mut log, Phase::NemesisCombat);
+        let (mut fought, mut all_won) = (0, true);
+        for (seat, p) in players.iter_mut().enumerate() {
+            let Some(k) = sources[seat] else { continue };
+            let ghost = ghost_entrant(&ghosts[k]);
+            let me = Carried::fresh(
+                p.board(format!("seat {seat}")),
+                p.wallet.dividend,
+                p.wallet.profit,
+                &p.quests(),
+            );
+            let s = stream(index, round, Stage::Nemesis, seat as u32);
+            let f = fight(
+                ctx,
+                engine,
+                round,
+                &me,
+                &ghost,
+                FightRng::for_fight(suite.master_seed, s),
+            );
+            keep_progress(p, &f, &me.origin);
+            log_fight(
+                &mut log,
+                round,
+                seat as u8,
+                Stage::Nemesis,
+                &ghosts[k].label(),
+                None,
+                s,
+                &f,
+                0,
+                &ghosts[k].forge_cores,
+            );
+            fought += 1;
+            if f.outcome.winner == Some(Side::Left) {
+                nemesis_wins += 1;
+            } else {
+                all_won = false;
+            }
+        }
+
+        // 200.1i: a non-terminal round awards team-shared win or loss Gold
+        // and XP; round 10 ends the match instead.
+        if round < rounds {
+            phase(&mut log, Phase::NemesisReward);
+            let team_won = fought > 0 && all_won;
+            log.push(Event::TeamResult {
+                round,
+                stage: Stage::Nemesis,
+                won: team_won,
+            });
+            let gold = if team_won {
+                r.nemesis_win_gold
+            } else {
+                r.nemesis_loss_gold
+            };
+            for p in &mut players {
+                p.wallet.gold += gold;
+                log.push(Event::Reward {
+                    round,
+                    seat: p.seat,
+                    stage: Stage::Nemesis,
+                    gold,
+                    xp: r.nemesis_xp,
+                    signature: None,
+                });
+                shop::gain_xp(ctx, p, r.nemesis_xp, round, &mut log);
+            }
+        }
+    }
+    log.push(Event::MatchEnd {
+        won: last_boss_won,
+        boss_wins,
+        nemesis_wins,
+    });
+    MatchResult {
+        index,
+        players: suite.players,
+        events: log,
+        committed,
+        won: last_boss_won,
+        boss_wins,
+        nemesis_wins,
+        final_boards: players.iter().map(|p| p.board(format!("seat {}", p.seat))).collect(),
+        final_wallets: players.iter().map(|p| p.wallet).collect(),
+        final_levels: players.iter().map(|p| p.level).collect(),
+    }
+}
+
+/// A ghost as a fighter: its committed board with its Scrip and Quest
+/// progress, nothing else carried (200.3c); its Forge Cores travel with
+/// the board (200.3d).
+fn ghost_entrant(g: &Ghost) -> Carried {
+    let mut c = Carried::fresh(g.board.clone(), g.dividend, g.profit, &g.quests);
+    c.board.name = g.label();
+    c
+}
+
+/// Whether a carried state starts a unit other than fresh.
+fn is_carried(s: &InitialState) -> bool {
+    s.vitality.is_some()
+        || s.burn.is_some_and(|v| v > 0)
+        || s.venom.is_some_and(|v| v > 0)
+        || s.stun_ms.is_some_and(|v| v > 0)
+        || s.charge.is_some_and(|v| v > 0)
+}
+
+impl Event {
+    /// Every event's name, as logged (`event = "..."`).
+    pub const NAMES: [&'static str; 19] = [
+        "phase",
+        "offers",
+        "bought",
+        "sold",
+        "rerolled",
+        "bought_xp",
+        "level_up",
+        "boss_offered",
+        "boss_claimed",
+        "fight",
+        "rescue_chain",
+        "team_result",
+        "reward",
+        "destinations",
+        "committed",
+        "nemesis_offered",
+        "nemesis_claimed",
+        "bye",
+        "match_end",
+    ];
+
+    /// The event as one line of `--log` text, citing its rule.
+    pub fn line(&self) -> String {
+        let list = |v: &[String]| if v.is_empty() { "-".to_string() } else { v.join(", ") };
+        match self {
+            Event::Phase { round, phase } => format!("round {round}: {} [200.1]", phase.name()),
+            Event::Offers {
+                seat,
+                destination,
+                units,
+                runes,
+                ..
+            } => format!(
+                "  seat {seat} {} offers: units {}; runes {} [200.1b]",
+                destination.name(),
+                list(units),
+                list(runes)
+            ),
+            Event::Bought {
+                seat,
+                item,
+                kind,
+                tier,
+                gold,
+                dividend,
+                profit,
+                combined_to,
+                buyback,
+                ..
+            } => format!(
+                "  seat {seat} buys {kind} {item} t{tier}{} for {gold} Gold + {dividend} Dividend (+{profit} Profit){} [900.36]",
+                if *buyback { " back" } else { "" },
+                combined_to.map_or(String::new(), |t| format!(", combining into tier {t}"))
+            ),
+            Event::Sold {
+                seat, item, tier, gold, ..
+            } => format!("  seat {seat} sells {item} t{tier} for {gold} Gold [900.36c]"),
+            Event::Rerolled { seat, gold, .. } => format!("  seat {seat} rerolls for {gold} Gold [200.1b]"),
+            Event::BoughtXp { seat, gold, xp, .. } => format!("  seat {seat} buys {xp} XP for {gold} Gold [200.1b]"),
+            Event::LevelUp { seat, level, .. } => format!("  seat {seat} reaches level {level} [200.1b]"),
+            Event::BossOffered { options, .. } => format!("  boss options: {} [200.1c]", list(options)),
+            Event::BossClaimed { seat, boss, .. } => format!("  seat {seat} claims {boss} [200.1c]"),
+            Event::Fight {
+                seat,
+                stage,
+                opponent,
+                rescued,
+                stream,
+                winner,
+                reason,
+                end_ms,
+                survivors,
+                opponent_survivors,
+                carried_units,
+                opponent_forge_cores,
+                ..
+            } => format!(
+                "  seat {seat} {} fight{} against {opponent}{} (stream {stream}{}): {winner} wins by {reason} at {end_ms} ms, survivors {survivors} to {opponent_survivors} [{}]",
+                stage.name(),
+                rescued.map_or(String::new(), |f| format!(" for seat {f}")),
+                if opponent_forge_cores.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with Forge Cores {}", opponent_forge_cores.join(", "))
+                },
+                if *carried_units > 0 {
+                    format!(", {carried_units} units carried over")
+                } else {
+                    String::new()
+                },
+                match stage {
+                    Stage::Boss => "200.1d",
+                    Stage::Rescue => "200.2c",
+                    Stage::Nemesis => "200.1h",
+                }
+            ),
+            Event::RescueChain { rescuer, fallen, .. } => format!(
+                "  seat {rescuer} rescues seats {} [200.2b]",
+                fallen.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            Event::TeamResult { stage, won, .. } => format!(
+                "  team {} the {} stage [{}]",
+                if *won { "wins" } else { "loses" },
+                stage.name(),
+                if *stage == Stage::Boss { "200.2d" } else { "200.1i" }
+            ),
+            Event::Reward {
+                seat,
+                stage,
+                gold,
+                xp,
+                signature,
+                ..
+            } => format!(
+                "  seat {seat} {} reward: {gold} Gold, {xp} XP{} [{}]",
+                stage.name(),
+                signature.as_ref().map_or(String::new(), |s| format!(", signature {s}")),
+                if *stage == Stage::Boss { "200.1e" } else { "200.1i" }
+            ),
+            Event::Destinations {
+                seat, offered, chosen, ..
+            } => format!(
+                "  seat {seat} is offered {} and goes to the {} [200.1f]",
+                offered.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+                chosen.name()
+            ),
+            Event::Committed {
+                seat,
+                units,
+                runes,
+                resonance,
+                forge_cores,
+                dividend,
+                profit,
+                ..
+            } => format!(
+                "  seat {seat} commits: {}; runes {}; resonance {}; Forge Cores {}; Dividend {dividend}, Profit {profit} [200.1g, 200.3]",
+                list(units),
+                list(runes),
+                resonance.as_deref().unwrap_or("-"),
+                list(forge_cores)
+            ),
+            Event::NemesisOffered { seat, sources, .. } => {
+                format!("  seat {seat} is offered {} [200.1g]", list(sources))
+            }
+            Event::NemesisClaimed { seat, source, .. } => format!("  seat {seat} claims {source} [200.1g]"),
+            Event::Bye { seat, why, .. } => format!("  seat {seat} has a bye: {why} [200.1h]"),
+            Event::MatchEnd {
+                won,
+                boss_wins,
+                nemesis_wins,
+            } => format!(
+                "match {}: {boss_wins} bosses cleared, {nemesis_wins} nemesis fights won [200.1i]",
+                if *won { "won" } else { "lost" }
+            ),
+        }
+    }
+}

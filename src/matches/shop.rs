@@ -1,0 +1,523 @@
+//! The shop (200.1b, 200.1f): offers of units and runes, buying with the
+//! Dividend-first payment (900.36), selling into the party's buyback,
+//! rerolls, XP and levels, combining copies into tiers, and placing on the
+//! grid and the rune boards; and the bots that shop. Every number is a
+//! `[shop]` or `[round]` setting (docs/rules-reconstruction.md, "The match").
+
+use super::{Event, MatchCtx, Owned, Player, Policy};
+use crate::ability::RuneBoard;
+use crate::catalog::{CardId, RuneId};
+use crate::engine::{Engine, FightRng};
+use crate::spec::RunePlacement;
+
+/// Where a player shops (200.1f). Shop 1 is always the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    /// Unit and rune offers.
+    Store,
+    /// Rune offers only, twice as many.
+    Runesmith,
+    /// Gold and no offers.
+    Vault,
+}
+
+impl Destination {
+    pub const ALL: [Destination; 3] = [Destination::Store, Destination::Runesmith, Destination::Vault];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Destination::Store => "store",
+            Destination::Runesmith => "runesmith",
+            Destination::Vault => "vault",
+        }
+    }
+}
+
+/// Something a shop sells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Item {
+    Unit(CardId, u8),
+    Rune(RuneId, u8),
+}
+
+/// An item sold by a player, which any player of the party may buy back
+/// in Shop 2 (200.1f).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sold {
+    pub item: Item,
+    pub seller: u8,
+}
+
+/// The offers of one visit.
+struct Offers {
+    items: Vec<Item>,
+}
+
+/// What one visit may do.
+pub struct Visit<'v> {
+    pub round: u8,
+    pub destination: Destination,
+    /// The party's sold items, open to buy back in Shop 2 (200.1f).
+    pub buyback: Option<&'v mut Vec<Sold>>,
+    /// Where sales go (the party's buyback list).
+    pub sold: &'v mut Vec<Sold>,
+}
+
+/// XP needed to go from `level` to the next.
+pub fn xp_to_next(ctx: &MatchCtx, level: i32) -> i32 {
+    let s = ctx.rules.shop;
+    s.xp_first_level + s.xp_step_per_level * (level - 1)
+}
+
+/// Units a board may hold at `level`.
+pub fn capacity(ctx: &MatchCtx, level: i32) -> usize {
+    (ctx.rules.shop.units_at_level_one + level - 1).max(0) as usize
+}
+
+/// Adds XP, levelling up as often as it reaches the next level.
+pub fn gain_xp(ctx: &MatchCtx, p: &mut Player, xp: i32, round: u8, log: &mut Vec<Event>) {
+    p.xp += xp;
+    while p.level < ctx.rules.shop.max_level && p.xp >= xp_to_next(ctx, p.level) {
+        p.xp -= xp_to_next(ctx, p.level);
+        p.level += 1;
+        log.push(Event::LevelUp {
+            round,
+            seat: p.seat,
+            level: p.level,
+        });
+    }
+}
+
+fn draw_offers(ctx: &MatchCtx, rng: &mut FightRng, destination: Destination) -> Offers {
+    let s = ctx.rules.shop;
+    let (units, runes) = match destination {
+        Destination::Store => (s.unit_offers, s.rune_offers),
+        Destination::Runesmith => (0, 2 * s.rune_offers),
+        Destination::Vault => (0, 0),
+    };
+    let mut items = Vec::new();
+    if !ctx.unit_pool.is_empty() {
+        for _ in 0..units {
+            items.push(Item::Unit(
+                ctx.unit_pool[rng.below(ctx.unit_pool.len() as u32) as usize],
+                1,
+            ));
+        }
+    }
+    if !ctx.rune_pool.is_empty() {
+        for _ in 0..runes {
+            items.push(Item::Rune(
+                ctx.rune_pool[rng.below(ctx.rune_pool.len() as u32) as usize],
+                1,
+            ));
+        }
+    }
+    Offers { items }
+}
+
+/// A free top-left cell for `card` on `p`'s grid, in reading order.
+pub fn free_cell(ctx: &MatchCtx, units: &[Owned], card: CardId) -> Option<(u8, u8)> {
+    let (cols, rows) = (ctx.rules.board.columns, ctx.rules.board.rows);
+    let size = i32::from(ctx.catalog.card(card).footprint.side());
+    let mut taken = vec![false; (cols * rows) as usize];
+    for o in units {
+        let side = i32::from(ctx.catalog.card(o.card).footprint.side());
+        for i in crate::suite::footprint_cells(i32::from(o.column), i32::from(o.row), side, cols) {
+            taken[i] = true;
+        }
+    }
+    for row in 0..=(rows - size) {
+        for col in 0..=(cols - size) {
+            if crate::suite::footprint_cells(col, row, size, cols)
+                .iter()
+                .all(|&i| !taken[i])
+            {
+                return Some((col as u8, row as u8));
+            }
+        }
+    }
+    None
+}
+
+/// A free place for a rune on either rune board (900.24a): the row board
+/// first, then the column board.
+pub fn free_rune_place(ctx: &MatchCtx, runes: &[RunePlacement]) -> Option<(RuneBoard, u8)> {
+    let r = ctx.rules.runes;
+    for (board, cells) in [
+        (RuneBoard::Rows, r.row_board_cells),
+        (RuneBoard::Columns, r.column_board_cells),
+    ] {
+        for cell in 0..=(cells - r.cells_per_rune) {
+            if !runes
+                .iter()
+                .any(|o| o.board == board && (i32::from(o.cell) - cell).abs() < r.cells_per_rune)
+            {
+                return Some((board, cell as u8));
+            }
+        }
+    }
+    None
+}
+
+/// The greedy bot's worth of a unit at a tier: the suite's value table, or
+/// the card's own numbers at that tier (docs/matches.md).
+pub fn unit_value(ctx: &MatchCtx, card: CardId, tier: u8) -> i32 {
+    ctx.values[card.0 as usize].saturating_mul(i32::from(tier))
+}
+
+pub fn rune_value(ctx: &MatchCtx, rune: RuneId, tier: u8) -> i32 {
+    ctx.rune_values[rune.0 as usize].saturating_mul(i32::from(tier))
+}
+
+/// What buying `item` would do to `p`'s board: its gain in value, and
+/// whether it needs room (it combines otherwise).
+fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
+    match item {
+        Item::Unit(card, tier) => {
+            let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
+            let top = ctx.catalog.card(card).tiers();
+            if copies + 1 >= ctx.rules.shop.copies_to_combine && tier < top {
+                // Combining: the copies become one of the next tier.
+                Some(unit_value(ctx, card, tier + 1) - copies * unit_value(ctx, card, tier))
+            } else if p.units.len() < capacity(ctx, p.level) && free_cell(ctx, &p.units, card).is_some() {
+                Some(unit_value(ctx, card, tier))
+            } else {
+                None
+            }
+        }
+        Item::Rune(rune, tier) => free_rune_place(ctx, &p.runes).map(|_| rune_value(ctx, rune, tier)),
+    }
+}
+
+fn cost(ctx: &MatchCtx, item: Item) -> i32 {
+    match item {
+        Item::Unit(_, tier) => ctx.rules.shop.unit_cost * i32::from(tier),
+        Item::Rune(_, tier) => ctx.rules.shop.rune_cost * i32::from(tier),
+    }
+}
+
+/// Buys `item` for `p`: pays Dividend first (900.36), then places it,
+/// combining copies into the next tier (200.1b; a combined unit is placed
+/// above the tier it was bought at, 800.32a).
+pub(super) fn buy(
+    ctx: &MatchCtx,
+    p: &mut Player,
+    item: Item,
+    round: u8,
+    from_seat: Option<u8>,
+    log: &mut Vec<Event>,
+) -> bool {
+    let buyback = from_seat.is_some();
+    let price = cost(ctx, item);
+    let Ok(paid) = p.wallet.pay(price) else {
+        return false;
+    };
+    let mut combined = false;
+    match item {
+        Item::Unit(card, tier) => {
+            let (mut card_tier, need) = (tier, ctx.rules.shop.copies_to_combine as usize);
+            let top = ctx.catalog.card(card).tiers();
+            // The bought copy, then every level of combining it causes.
+            let mut at: Option<(u8, u8)> = None;
+            let mut kept_quest = 0;
+            loop {
+                let same: Vec<usize> = (0..p.units.len())
+                    .filter(|&i| p.units[i].card == card && p.units[i].tier == card_tier)
+                    .collect();
+                if same.len() + 1 < need || card_tier >= top {
+                    break;
+                }
+                let keep = &p.units[same[0]];
+                at = Some((keep.column, keep.row));
+                let quest = same.iter().map(|&i| p.units[i].quest).max().unwrap_or(0);
+                for &i in same.iter().take(need - 1).rev() {
+                    p.units.remove(i);
+                }
+                card_tier += 1;
+                combined = true;
+                // The combined unit keeps the best Quest progress of its copies.
+                kept_quest = kept_quest.max(quest);
+            }
+            let (column, row) = match at {
+                Some(c) => c,
+                None => match free_cell(ctx, &p.units, card) {
+                    Some(c) => c,
+                    None => {
+                        // Checked by the caller; refund rather than lose the Gold.
+                        p.wallet.gold += paid.gold;
+                        p.wallet.dividend += paid.dividend;
+                        p.wallet.profit -= paid.profit;
+                        return false;
+                    }
+                },
+            };
+            p.units.push(Owned {
+                card,
+                tier: card_tier,
+                column,
+                row,
+                combined,
+                quest: kept_quest,
+            });
+            log.push(Event::Bought {
+                round,
+                seat: p.seat,
+                item: ctx.catalog.card(card).key.clone(),
+                kind: "unit",
+                tier,
+                gold: paid.gold,
+                dividend: paid.dividend,
+                profit: paid.profit,
+                combined_to: combined.then_some(card_tier),
+                buyback,
+                from_seat,
+            });
+        }
+        Item::Rune(rune, tier) => {
+            let Some((board, cell)) = free_rune_place(ctx, &p.runes) else {
+                p.wallet.gold += paid.gold;
+                p.wallet.dividend += paid.dividend;
+                p.wallet.profit -= paid.profit;
+                return false;
+            };
+            p.runes.push(RunePlacement {
+                rune,
+                tier,
+                board,
+                cell,
+            });
+            log.push(Event::Bought {
+                round,
+                seat: p.seat,
+                item: ctx.catalog.rune(rune).key.clone(),
+                kind: "rune",
+                tier,
+                gold: paid.gold,
+                dividend: paid.dividend,
+                profit: paid.profit,
+                combined_to: None,
+                buyback,
+                from_seat,
+            });
+        }
+    }
+    true
+}
+
+/// Sells `p`'s unit `i` for Gold only (900.36c) into the party's buyback.
+fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
+    let o = p.units.remove(i);
+    let gold = ctx.rules.shop.sell_gold_per_tier * i32::from(o.tier);
+    p.wallet.sell(gold);
+    sold.push(Sold {
+        item: Item::Unit(o.card, o.tier),
+        seller: p.seat,
+    });
+    log.push(Event::Sold {
+        round,
+        seat: p.seat,
+        item: ctx.catalog.card(o.card).key.clone(),
+        tier: o.tier,
+        gold,
+    });
+}
+
+/// The most a bot does in one visit, so a visit always ends.
+const ACTIONS_PER_VISIT: usize = 24;
+/// Rerolls a bot allows itself per visit.
+const REROLLS_PER_VISIT: usize = 2;
+
+/// One shop visit of one bot player.
+pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, match_index: u64, log: &mut Vec<Event>) {
+    let Visit {
+        round,
+        destination,
+        mut buyback,
+        sold,
+    } = v;
+    if destination == Destination::Vault {
+        p.wallet.gold += ctx.rules.round.vault_gold;
+        return;
+    }
+    let mut offers = draw_offers(ctx, &mut p.rng, destination);
+    log_offers(ctx, p.seat, round, destination, &offers, log);
+    let mut rerolls = 0;
+    for _ in 0..ACTIONS_PER_VISIT {
+        // Candidates: each affordable offer (and buyback item) with its gain.
+        let mut best: Option<(i32, usize, bool)> = None;
+        let mut candidates: Vec<(i32, usize, bool)> = Vec::new();
+        for (k, &item) in offers.items.iter().enumerate() {
+            if cost(ctx, item) <= p.wallet.gold + p.wallet.dividend {
+                if let Some(g) = gain(ctx, p, item) {
+                    candidates.push((g, k, false));
+                }
+            }
+        }
+        if let Some(list) = buyback.as_deref() {
+            for (k, s) in list.iter().enumerate() {
+                if cost(ctx, s.item) <= p.wallet.gold + p.wallet.dividend {
+                    if let Some(g) = gain(ctx, p, s.item) {
+                        candidates.push((g, k, true));
+                    }
+                }
+            }
+        }
+        candidates.retain(|c| c.0 > 0);
+        candidates.sort_by_key(|&(g, k, b)| (std::cmp::Reverse(g), b, k));
+        if !candidates.is_empty() {
+            best = Some(match p.policy {
+                Policy::Greedy => candidates[0],
+                Policy::Planner => {
+                    let items: Vec<(i32, usize, bool, Item)> = candidates
+                        .iter()
+                        .take(super::PLANNER_CANDIDATES)
+                        .map(|&(g, k, b)| {
+                            let item = if b {
+                                buyback.as_deref().map_or(offers.items[k], |l| l[k].item)
+                            } else {
+                                offers.items[k]
+                            };
+                            (g, k, b, item)
+                        })
+                        .collect();
+                    super::plan(ctx, engine, p, round, match_index, &items)
+                }
+            });
+        }
+        if let Some((_, k, from_buyback)) = best {
+            let (item, from_seat) = if from_buyback {
+                let Some(list) = buyback.as_deref_mut() else { break };
+                let s = list.remove(k);
+                (s.item, Some(s.seller))
+            } else {
+                (offers.items.remove(k), None)
+            };
+            if !buy(ctx, p, item, round, from_seat, log) {
+                break;
+            }
+            continue;
+        }
+        // Nothing worth buying fits: make room by selling the weakest unit
+        // when an offer is worth more than it (and can be paid after the sale).
+        let full = p.units.len() >= capacity(ctx, p.level);
+        if full {
+            if let Some((weakest, wv)) = p
+                .units
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (i, unit_value(ctx, o.card, o.tier)))
+                .min_by_key(|&(i, v)| (v, i))
+            {
+                let refund = ctx.rules.shop.sell_gold_per_tier * i32::from(p.units[weakest].tier);
+                let better = offers.items.iter().any(|&item| match item {
+                    Item::Unit(c, t) => {
+                        unit_value(ctx, c, t) > wv
+                            && cost(ctx, item) <= p.wallet.gold + p.wallet.dividend + refund
+                            && ctx.catalog.card(c).footprint.side()
+                                <= ctx.catalog.card(p.units[weakest].card).footprint.side()
+                    }
+                    Item::Rune(..) => false,
+                });
+                if better {
+                    sell_unit(ctx, p, weakest, round, sold, log);
+                    continue;
+                }
+            }
+            // A full board grows with a level.
+            if p.level < ctx.rules.shop.max_level && p.wallet.gold >= ctx.rules.shop.xp_cost {
+                p.wallet.gold -= ctx.rules.shop.xp_cost;
+                log.push(Event::BoughtXp {
+                    round,
+                    seat: p.seat,
+                    gold: ctx.rules.shop.xp_cost,
+                    xp: ctx.rules.shop.xp_per_purchase,
+                });
+                gain_xp(ctx, p, ctx.rules.shop.xp_per_purchase, round, log);
+                continue;
+            }
+        }
+        let cheapest = offers.items.iter().map(|&i| cost(ctx, i)).min().unwrap_or(0);
+        if rerolls < REROLLS_PER_VISIT
+            && p.wallet.gold >= ctx.rules.shop.reroll_cost + ctx.rules.shop.unit_cost.min(cheapest.max(1))
+            && p.wallet.pay(ctx.rules.shop.reroll_cost).is_ok()
+        {
+            rerolls += 1;
+            log.push(Event::Rerolled {
+                round,
+                seat: p.seat,
+                gold: ctx.rules.shop.reroll_cost,
+            });
+            offers = draw_offers(ctx, &mut p.rng, destination);
+            log_offers(ctx, p.seat, round, destination, &offers, log);
+            continue;
+        }
+        break;
+    }
+}
+
+fn log_offers(ctx: &MatchCtx, seat: u8, round: u8, destination: Destination, offers: &Offers, log: &mut Vec<Event>) {
+    let name = |i: &Item| match *i {
+        Item::Unit(c, _) => ctx.catalog.card(c).key.clone(),
+        Item::Rune(r, _) => ctx.catalog.rune(r).key.clone(),
+    };
+    log.push(Event::Offers {
+        round,
+        seat,
+        destination,
+        units: offers
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Unit(..)))
+            .map(name)
+            .collect(),
+        runes: offers
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Rune(..)))
+            .map(name)
+            .collect(),
+    });
+}
+
+/// The Shop 2 destinations offered to a player: `round.destinations_offered`
+/// distinct ones drawn by weight (200.1f).
+pub fn offer_destinations(ctx: &MatchCtx, rng: &mut FightRng) -> Vec<Destination> {
+    let r = ctx.rules.round;
+    let mut left: Vec<(Destination, i32)> = vec![
+        (Destination::Store, r.store_weight),
+        (Destination::Runesmith, r.runesmith_weight),
+        (Destination::Vault, r.vault_weight),
+    ];
+    left.retain(|d| d.1 > 0);
+    let mut out = Vec::new();
+    while out.len() < r.destinations_offered as usize && !left.is_empty() {
+        let total: i32 = left.iter().map(|d| d.1).sum();
+        let mut pick = rng.below(total as u32) as i32;
+        let k = left
+            .iter()
+            .position(|d| {
+                pick -= d.1;
+                pick < 0
+            })
+            .unwrap_or(0);
+        out.push(left.remove(k).0);
+    }
+    out
+}
+
+/// A bot's choice among the destinations: the store when it can buy a
+/// unit and has room or copies to combine, the runesmith when it can buy
+/// a rune and has a free rune place, else the vault (or the first offered).
+pub fn choose_destination(ctx: &MatchCtx, p: &Player, offered: &[Destination]) -> Destination {
+    let funds = p.wallet.gold + p.wallet.dividend;
+    let wants = |d: Destination| match d {
+        Destination::Store => funds >= ctx.rules.shop.unit_cost,
+        Destination::Runesmith => funds >= ctx.rules.shop.rune_cost && free_rune_place(ctx, &p.runes).is_some(),
+        Destination::Vault => true,
+    };
+    Destination::ALL
+        .into_iter()
+        .find(|&d| offered.contains(&d) && wants(d))
+        .unwrap_or(offered[0])
+}
