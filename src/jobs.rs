@@ -87,15 +87,25 @@ pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<V
                 continue;
             }
         };
-        let report = if config::is_match_scenario(&text) {
-            config::parse_match_scenario(&f, &text, &catalog, &rules).map(|s| scenario::run_match(&s, &catalog, &rules))
-        } else {
-            config::scenario::parse_scenario(&f, &text, &catalog, &rules).map(|s| scenario::run(&s, &rules))
-        };
-        match report {
+        match scenario_report(&f, &text, &catalog, &rules) {
             Ok(r) => reports.push(r),
             Err(mut d) => bad.append(&mut d),
         }
     }
     if bad.is_empty() { Ok(reports) } else { Err(bad) }
+}
+
+/// Loads and runs one scenario file's text: a match scenario (one with a
+/// `[suite]` table) or a fight scenario.
+pub fn scenario_report(
+    file: &Path,
+    text: &str,
+    catalog: &crate::catalog::Catalog,
+    rules: &crate::settings::Rules,
+) -> Result<ScenarioReport, Vec<Diagnostic>> {
+    if config::is_match_scenario(text) {
+        config::parse_match_scenario(file, text, catalog, rules).map(|s| scenario::run_match(&s, catalog, rules))
+    } else {
+        config::scenario::parse_scenario(file, text, catalog, rules).map(|s| scenario::run(&s, rules))
+    }
 }

@@ -599,7 +599,12 @@ fn field_of(event: &serde_json::Value, field: &str) -> serde_json::Value {
 fn has_fields(event: &serde_json::Value, fields: &serde_json::Value) -> bool {
     fields
         .as_object()
-        .is_none_or(|m| m.iter().all(|(k, v)| field_of(event, k) == *v))
+        .is_none_or(|m| m.iter().all(|(k, v)| same_value(&field_of(event, k), v)))
+}
+
+/// TOML has no null: an expected `"none"` matches an absent value.
+fn same_value(found: &serde_json::Value, expected: &serde_json::Value) -> bool {
+    found == expected || (found.is_null() && expected.as_str() == Some("none"))
 }
 
 /// Plays a match scenario's match (its seed matches first, when it is not

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use gridsim::config;
 use gridsim::coverage;
-use gridsim::scenario::{self, ScenarioReport};
+use gridsim::scenario::ScenarioReport;
 
 fn run_all() -> Vec<ScenarioReport> {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules load");
@@ -17,9 +17,8 @@ fn run_all() -> Vec<ScenarioReport> {
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).expect("readable");
-            let s = config::scenario::parse_scenario(f, &text, &catalog, &rules)
-                .unwrap_or_else(|d| panic!("{} does not load:\n{}", f.display(), join(&d)));
-            scenario::run(&s, &rules)
+            gridsim::jobs::scenario_report(f, &text, &catalog, &rules)
+                .unwrap_or_else(|d| panic!("{} does not load:\n{}", f.display(), join(&d)))
         })
         .collect()
 }

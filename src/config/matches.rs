@@ -266,8 +266,10 @@ pub fn parse_match_scenario(
             None
         }
     };
-    if let Some(s) = &suite {
-        if parsed.index >= s.matches {
+    if let Some(s) = &suite
+        && parsed.index >= s.matches
+    {
+        {
             bad.push(Diagnostic::at(
                 file,
                 text,

@@ -16,6 +16,8 @@ pub enum FileKind {
     Board,
     Scenario,
     Suite,
+    /// A match suite (`configs/matches/`).
+    MatchSuite,
     /// Not even TOML.
     Broken,
     Unknown,
@@ -34,6 +36,8 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
     let catalog_keys = table.contains_key("rune") || table.contains_key("resonance");
     if table.contains_key("card") || (catalog_keys && !table.contains_key("unit")) {
         FileKind::Cards
+    } else if table.contains_key("pool_matches") {
+        FileKind::MatchSuite
     } else if table.contains_key("step") || table.contains_key("covers") {
         FileKind::Scenario
     } else if table.contains_key("unit") && !table.contains_key("step") {
@@ -112,7 +116,17 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 }
             }
             FileKind::Scenario => {
-                if let Err(mut d) = scenario::parse_scenario(f, t, &catalog, &rules) {
+                let parsed = if super::matches::is_match_scenario(t) {
+                    super::matches::parse_match_scenario(f, t, &catalog, &rules).map(|_| ())
+                } else {
+                    scenario::parse_scenario(f, t, &catalog, &rules).map(|_| ())
+                };
+                if let Err(mut d) = parsed {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::MatchSuite => {
+                if let Err(mut d) = super::matches::parse_match_suite(f, t, &catalog, &rules) {
                     bad.append(&mut d);
                 }
             }
@@ -131,7 +145,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 t,
                 None,
                 "",
-                "not a rules, card, board or scenario file: expected a top-level `card`, `rune`, `unit` or `step` key",
+                "not a rules, card, board, suite, match suite or scenario file: expected a top-level `card`, `rune`, `unit`, `step`, `random`, `round_robin` or `pool_matches` key",
             )),
             FileKind::Rules | FileKind::Cards => {}
         }

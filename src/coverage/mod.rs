@@ -14,6 +14,24 @@ pub const RECONSTRUCTED: &[&str] = &[
     "500.9", "700.3", "700.4",
 ];
 
+/// Rules outside what gridsim simulates, with the reason
+/// (docs/rules-reconstruction.md, "The match"). Shown as their own status,
+/// never as a pass.
+pub const OUT_OF_SCOPE: &[(&str, &str)] = &[
+    (
+        "200.4a",
+        "party membership is server behaviour; bot parties never remove a member, so no balance figure depends on it",
+    ),
+    (
+        "200.4b",
+        "the removed player's solo fork continues the same state as a solo match; bots are never removed",
+    ),
+    (
+        "200.4c",
+        "durable writes and their rollback are server storage, not game state",
+    ),
+];
+
 /// One lettered rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleId {
@@ -55,6 +73,8 @@ pub enum Status {
     Pass,
     Fail,
     Uncovered,
+    /// Not simulated, for a recorded reason ([`OUT_OF_SCOPE`]).
+    OutOfScope,
 }
 
 impl Status {
@@ -63,6 +83,7 @@ impl Status {
             Status::Pass => "pass",
             Status::Fail => "fail",
             Status::Uncovered => "uncovered",
+            Status::OutOfScope => "out of scope",
         }
     }
 }
@@ -88,7 +109,9 @@ pub fn table(reports: &[ScenarioReport]) -> Vec<Row> {
         .into_iter()
         .map(|rule| {
             let cited = by_rule.get(rule.id.as_str()).cloned().unwrap_or_default();
-            let status = if cited.is_empty() {
+            let status = if cited.is_empty() && OUT_OF_SCOPE.iter().any(|(id, _)| *id == rule.id) {
+                Status::OutOfScope
+            } else if cited.is_empty() {
                 Status::Uncovered
             } else if cited.iter().all(|r| r.passed()) {
                 Status::Pass
@@ -96,6 +119,9 @@ pub fn table(reports: &[ScenarioReport]) -> Vec<Row> {
                 Status::Fail
             };
             let mut scenarios: Vec<String> = cited.iter().map(|r| scenario_label(r)).collect();
+            if let Some((_, why)) = OUT_OF_SCOPE.iter().find(|(id, _)| *id == rule.id) {
+                scenarios.push(format!("out of scope: {why}"));
+            }
             scenarios.sort();
             scenarios.dedup();
             Row {
@@ -124,11 +150,15 @@ pub fn markdown(rows: &[Row]) -> String {
         let in_section: Vec<&Row> = rows.iter().filter(|r| r.rule.id.starts_with(section)).collect();
         let count = |s: Status| in_section.iter().filter(|r| r.status == s).count();
         out += &format!(
-            "- {section}: {} rules, {} pass, {} fail, {} uncovered\n",
+            "- {section}: {} rules, {} pass, {} fail, {} uncovered{}\n",
             in_section.len(),
             count(Status::Pass),
             count(Status::Fail),
-            count(Status::Uncovered)
+            count(Status::Uncovered),
+            match count(Status::OutOfScope) {
+                0 => String::new(),
+                n => format!(", {n} out of scope"),
+            }
         );
     }
     out += "\n| rule | keyword | status | scenarios |\n|---|---|---|---|\n";

@@ -772,6 +772,7 @@ fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
     p.wallet.bank(f.settled);
 }
 
+#[allow(clippy::too_many_arguments)]
 fn log_fight(
     log: &mut Vec<Event>,
     round: u8,

@@ -348,18 +348,18 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
         let mut best: Option<(i32, usize, bool)> = None;
         let mut candidates: Vec<(i32, usize, bool)> = Vec::new();
         for (k, &item) in offers.items.iter().enumerate() {
-            if cost(ctx, item) <= p.wallet.gold + p.wallet.dividend {
-                if let Some(g) = gain(ctx, p, item) {
-                    candidates.push((g, k, false));
-                }
+            if cost(ctx, item) <= p.wallet.gold + p.wallet.dividend
+                && let Some(g) = gain(ctx, p, item)
+            {
+                candidates.push((g, k, false));
             }
         }
         if let Some(list) = buyback.as_deref() {
             for (k, s) in list.iter().enumerate() {
-                if cost(ctx, s.item) <= p.wallet.gold + p.wallet.dividend {
-                    if let Some(g) = gain(ctx, p, s.item) {
-                        candidates.push((g, k, true));
-                    }
+                if cost(ctx, s.item) <= p.wallet.gold + p.wallet.dividend
+                    && let Some(g) = gain(ctx, p, s.item)
+                {
+                    candidates.push((g, k, true));
                 }
             }
         }
