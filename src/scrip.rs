@@ -49,6 +49,13 @@ impl Wallet {
         })
     }
 
+    /// Undoes `paid`: a purchase that could not be completed costs nothing.
+    pub fn refund(&mut self, paid: Payment) {
+        self.gold = self.gold.saturating_add(paid.gold);
+        self.dividend = self.dividend.saturating_add(paid.dividend);
+        self.profit = self.profit.saturating_sub(paid.profit);
+    }
+
     /// Sells a card for its Gold value: never spends Dividend or grants
     /// Profit (800.33j, 800.47d, 900.36c); a Penny-sale ability that adds
     /// Dividend does so through [`Wallet::bank`].

@@ -1506,7 +1506,15 @@ mod tests {
         let nemesis = later
             .events
             .iter()
-            .filter(|e| matches!(e, Event::Fight { stage: Stage::Nemesis, .. }))
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::Fight {
+                        stage: Stage::Nemesis,
+                        ..
+                    }
+                )
+            })
             .count();
         assert_eq!(nemesis, 10);
         // Replayable: the same index and pool give the same log.

@@ -245,9 +245,7 @@ pub(super) fn buy(
                     Some(c) => c,
                     None => {
                         // Checked by the caller; refund rather than lose the Gold.
-                        p.wallet.gold += paid.gold;
-                        p.wallet.dividend += paid.dividend;
-                        p.wallet.profit -= paid.profit;
+                        p.wallet.refund(paid);
                         return false;
                     }
                 },
@@ -276,9 +274,7 @@ pub(super) fn buy(
         }
         Item::Rune(rune, tier) => {
             let Some((board, cell)) = free_rune_place(ctx, &p.runes) else {
-                p.wallet.gold += paid.gold;
-                p.wallet.dividend += paid.dividend;
-                p.wallet.profit -= paid.profit;
+                p.wallet.refund(paid);
                 return false;
             };
             p.runes.push(RunePlacement {
