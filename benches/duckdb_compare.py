@@ -43,7 +43,7 @@ def query(run_dir, out_path, checksums):
 
     manifest = json.load(open(os.path.join(run_dir, "manifest.json")))
     at = lambda entry: os.path.join(run_dir, entry["path"])
-    fights = [at(p["fights_file"]) for p in manifest["parts"]]
+    fights = [at(p["files"][0]) for p in manifest["parts"]]
     boards = at(manifest["boards_file"])
     # One scan of the fights, grouped by matchup and outcome, each group
     # then credited to both of its boards. Of the plans tried on a run of
@@ -83,7 +83,7 @@ def query(run_dir, out_path, checksums):
         # What the report checks: every file it reads (the inputs, the
         # boards table, the fights parts), before reading.
         read = [(at(e), e["sha256"]) for e in manifest["inputs"] + [manifest["boards_file"]]]
-        read += [(at(p["fights_file"]), p["fights_file"]["sha256"]) for p in manifest["parts"]]
+        read += [(at(p["files"][0]), p["files"][0]["sha256"]) for p in manifest["parts"]]
         with ThreadPoolExecutor(os.cpu_count()) as pool:
             bad = [b for b in pool.map(lambda x: sha256_problem(*x), read) if b]
         if not bad:

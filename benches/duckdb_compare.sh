@@ -51,7 +51,7 @@ time_duckdb() {
 }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-fights=$(python3 -c 'import json,sys; print(sum(p["fights"] for p in json.load(open(sys.argv[1]))["parts"]))' "$run/manifest.json")
+fights=$(python3 -c 'import json,sys; print(sum(p["count"] for p in json.load(open(sys.argv[1]))["parts"]))' "$run/manifest.json")
 echo "run: $run ($fights fights, $(du -sh "$run" | cut -f1)); gridsim: $gridsim"
 echo "duckdb $(python3 -c 'import duckdb; print(duckdb.__version__)'); $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 time_gridsim > /dev/null

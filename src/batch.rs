@@ -25,7 +25,8 @@ use crate::suite::Suite;
 #[derive(Debug, Clone)]
 pub struct RunSummary {
     pub dir: PathBuf,
-    pub fights_run: u64,
+    /// Fights (or matches) run by this call.
+    pub ran: u64,
     pub seconds: f64,
     pub threads: usize,
 }
@@ -43,11 +44,7 @@ pub fn run(
     threads: usize,
     show_progress: bool,
 ) -> Result<RunSummary, String> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
+    let threads = thread_count(threads);
     manifest.threads = threads;
 
     if manifest.boards_file.is_none() {
@@ -69,13 +66,9 @@ pub fn run(
 
     let card_names: Vec<String> = catalog.cards.iter().map(|c| c.key.clone()).collect();
     let manifest = Mutex::new(manifest);
-    let progress = Progress::new(show_progress, total_todo);
+    let progress = Progress::new(show_progress, total_todo, "fights");
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let result: Result<(), String> = pool.install(|| {
+    let result: Result<(), String> = worker_pool(threads)?.install(|| {
         todo.par_iter().try_for_each_init(
             || {
                 (
@@ -97,10 +90,9 @@ pub fn run(
                     .map_err(|_| "a worker failed while holding the manifest".to_string())?;
                 m.parts.push(PartEntry {
                     index: part,
-                    first_fight: first,
-                    fights: count,
-                    fights_file: entry(&fname, &fw),
-                    units_file: entry(&uname, &uw),
+                    first,
+                    count,
+                    files: vec![entry(&fname, &fw), entry(&uname, &uw)],
                 });
                 m.write(dir)?;
                 drop(m);
@@ -119,7 +111,106 @@ pub fn run(
     m.write(dir)?;
     Ok(RunSummary {
         dir: dir.to_path_buf(),
-        fights_run: total_todo,
+        ran: total_todo,
+        seconds: started.elapsed().as_secs_f64(),
+        threads,
+    })
+}
+
+/// `threads`, or one per core for 0.
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A pool of `threads` workers.
+fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))
+}
+
+/// Plays the parts of a match run's `manifest` that are not finished yet
+/// into `dir`, each part's matches in order on one worker and its four
+/// tables written and recorded once it finishes. A match depends only on
+/// the suite, its index and the ghost pool (`pool`, built from the run's
+/// seed matches; matches below `pool_matches` meet an empty pool), so a
+/// part's rows never depend on threads, shards or resumes.
+pub fn run_matches(
+    ctx: &crate::matches::MatchCtx,
+    pool: &crate::matches::GhostPool,
+    mut manifest: Manifest,
+    dir: &Path,
+    threads: usize,
+    show_progress: bool,
+) -> Result<RunSummary, String> {
+    let threads = thread_count(threads);
+    manifest.threads = threads;
+    manifest.write(dir)?;
+    let done: Vec<u64> = manifest.parts.iter().map(|p| p.index).collect();
+    let todo: Vec<u64> = manifest
+        .expected_parts()
+        .into_iter()
+        .filter(|p| !done.contains(p))
+        .collect();
+    let part_size = manifest.identity.part_size;
+    let matches = manifest.identity.count;
+    let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, matches)).sum();
+    let kind = manifest.identity.kind;
+    let manifest = Mutex::new(manifest);
+    let progress = Progress::new(show_progress, total_todo, "matches");
+    let started = Instant::now();
+    let empty = crate::matches::GhostPool::default();
+    let result: Result<(), String> = worker_pool(threads)?.install(|| {
+        todo.par_iter().try_for_each_init(
+            || (Engine::new(ctx.catalog, ctx.rules), sink::MatchTables::default()),
+            |(engine, tables), &part| {
+                let first = part * part_size;
+                let count = part_len(part, part_size, matches);
+                tables.clear();
+                for index in first..first + count {
+                    let pool = if index < ctx.suite.pool_matches { &empty } else { pool };
+                    let played = crate::matches::play(ctx, engine, index, pool);
+                    crate::matches::rows::append(ctx, &played, tables);
+                }
+                let written = sink::write_match_tables(tables, |table| dir.join(dataset::part_file(table, part)))?;
+                let files = kind
+                    .tables()
+                    .iter()
+                    .zip(&written)
+                    .map(|(table, w)| entry(&dataset::part_file(table, part), w))
+                    .collect();
+                let mut m = manifest
+                    .lock()
+                    .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+                m.parts.push(PartEntry {
+                    index: part,
+                    first,
+                    count,
+                    files,
+                });
+                m.write(dir)?;
+                drop(m);
+                progress.advance(count);
+                Ok(())
+            },
+        )
+    });
+    progress.finish();
+    result?;
+    let mut m = manifest
+        .into_inner()
+        .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+    m.complete = true;
+    m.finished_at = Some(dataset::utc_now());
+    m.write(dir)?;
+    Ok(RunSummary {
+        dir: dir.to_path_buf(),
+        ran: total_todo,
         seconds: started.elapsed().as_secs_f64(),
         threads,
     })
@@ -229,6 +320,8 @@ pub fn simulate(engine: &mut Engine, suite: &Suite, first: u64, count: u64, f: &
 /// Progress: a bar on a terminal, a line every few seconds otherwise.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
+    /// What is counted: `fights` or `matches`.
+    noun: &'static str,
     done: AtomicU64,
     total: u64,
     started: Instant,
@@ -237,19 +330,19 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(enabled: bool, total: u64) -> Progress {
+    fn new(enabled: bool, total: u64, noun: &'static str) -> Progress {
         use std::io::IsTerminal;
         let bar = (enabled && std::io::stderr().is_terminal()).then(|| {
             let b = indicatif::ProgressBar::new(total);
             b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} fights  {rate}  {elapsed_precise} elapsed, {eta_precise} left",
-                )
+                indicatif::ProgressStyle::with_template(&format!(
+                    "{{bar:40}} {{pos}}/{{len}} {noun}  {{rate}}  {{elapsed_precise}} elapsed, {{eta_precise}} left"
+                ))
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
                 .with_key(
                     "rate",
-                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.0} fights/s", state.per_sec());
+                    move |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} {noun}/s", state.per_sec());
                     },
                 ),
             );
@@ -257,6 +350,7 @@ impl Progress {
         });
         Progress {
             bar,
+            noun,
             done: AtomicU64::new(0),
             total,
             started: Instant::now(),
@@ -281,7 +375,8 @@ impl Progress {
             let secs = self.started.elapsed().as_secs_f64().max(1e-9);
             let rate = done as f64 / secs;
             let left = (self.total.saturating_sub(done)) as f64 / rate.max(1e-9);
-            eprintln!("{done}/{} fights, {rate:.0} fights/s, {left:.0} s left", self.total);
+            let noun = self.noun;
+            eprintln!("{done}/{} {noun}, {rate:.0} {noun}/s, {left:.0} s left", self.total);
         }
     }
 
@@ -373,16 +468,7 @@ pub fn play_matches(
     count: u64,
     threads: usize,
 ) -> Result<Vec<crate::matches::MatchResult>, String> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    let workers = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    Ok(workers.install(|| {
+    Ok(worker_pool(thread_count(threads))?.install(|| {
         (first..first + count)
             .into_par_iter()
             .map_init(

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// The manifest's format version. 2: one [`RunIdentity`], and the run's
-/// own copies of its inputs.
-pub const FORMAT: u32 = 2;
+/// own copies of its inputs. 3: runs of fights or of matches, a part
+/// listing one file per table of its kind.
+pub const FORMAT: u32 = 3;
 pub const MANIFEST: &str = "manifest.json";
 /// Fights per part file unless a run asks otherwise. Rows never depend on it.
 pub const DEFAULT_PART_SIZE: u64 = 16_384;
@@ -31,21 +32,81 @@ pub struct FileEntry {
     pub sha256: String,
 }
 
-/// A finished part: a fixed range of fight ids and its two files.
+/// What a run plays: single fights of a suite, or whole matches of a
+/// match suite (section 200). Each kind has its own tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    Fights,
+    Matches,
+}
+
+impl RunKind {
+    /// The tables a part of this kind writes, one file each, in the order
+    /// [`PartEntry::files`] lists them.
+    pub fn tables(self) -> &'static [&'static str] {
+        match self {
+            RunKind::Fights => &["fights", "units"],
+            RunKind::Matches => &["matches", "rounds", "match_fights", "shop_picks"],
+        }
+    }
+
+    /// The tables the report does not read: only their presence is checked
+    /// before a report (see [`verify_read`]).
+    fn unread_tables(self) -> &'static [&'static str] {
+        match self {
+            RunKind::Fights => &["units"],
+            RunKind::Matches => &["rounds", "match_fights"],
+        }
+    }
+
+    /// The command that starts and resumes such a run.
+    pub fn command(self) -> &'static str {
+        match self {
+            RunKind::Fights => "run",
+            RunKind::Matches => "match",
+        }
+    }
+
+    /// What the run counts: `fights` or `matches`.
+    pub fn noun(self) -> &'static str {
+        match self {
+            RunKind::Fights => "fights",
+            RunKind::Matches => "matches",
+        }
+    }
+}
+
+/// A finished part: a fixed range of fight (or match) ids and its files,
+/// one per table of the run's kind.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartEntry {
     pub index: u64,
-    pub first_fight: u64,
-    pub fights: u64,
-    pub fights_file: FileEntry,
-    pub units_file: FileEntry,
+    /// The first fight or match id of the part.
+    pub first: u64,
+    /// How many fights or matches it holds.
+    pub count: u64,
+    pub files: Vec<FileEntry>,
 }
 
-/// What makes two run directories the same run: the same inputs, seed,
-/// fight count and part layout. Resume, replay and shard merging all ask
+impl PartEntry {
+    /// The part's file of `table`, if its kind writes that table.
+    pub fn file(&self, kind: RunKind, table: &str) -> Option<&FileEntry> {
+        let k = kind.tables().iter().position(|t| *t == table)?;
+        self.files.get(k)
+    }
+
+    pub fn holds(&self, id: u64) -> bool {
+        (self.first..self.first + self.count).contains(&id)
+    }
+}
+
+/// What makes two run directories the same run: the same kind, inputs,
+/// seed, fight (or match) count and part layout. Resume, replay and shard merging all ask
 /// [`RunIdentity::same_run`] and nothing else.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunIdentity {
+    pub kind: RunKind,
     /// SHA-256 of the rules file's text.
     pub rules_sha256: String,
     /// Fingerprint of the compiled catalog.
@@ -53,7 +114,8 @@ pub struct RunIdentity {
     /// SHA-256 of the suite file's text followed by each board file it lists.
     pub suite_sha256: String,
     pub master_seed: u64,
-    pub fights: u64,
+    /// Fights (or matches) in the whole run.
+    pub count: u64,
     pub part_size: u64,
 }
 
@@ -68,6 +130,7 @@ impl RunIdentity {
                 diffs.push(format!("{name}: {a} in {this}, {b} in {that}"));
             }
         };
+        field("kind", self.kind.noun().into(), other.kind.noun().into());
         field("rules (SHA-256)", self.rules_sha256.clone(), other.rules_sha256.clone());
         field(
             "catalog (fingerprint)",
@@ -80,7 +143,7 @@ impl RunIdentity {
             self.master_seed.to_string(),
             other.master_seed.to_string(),
         );
-        field("fights", self.fights.to_string(), other.fights.to_string());
+        field(self.kind.noun(), self.count.to_string(), other.count.to_string());
         field("part size", self.part_size.to_string(), other.part_size.to_string());
         if diffs.is_empty() {
             Ok(())
@@ -156,7 +219,7 @@ pub struct Manifest {
 impl Manifest {
     /// The parts this shard must hold, in order.
     pub fn expected_parts(&self) -> Vec<u64> {
-        let total = self.identity.fights.div_ceil(self.identity.part_size.max(1));
+        let total = self.identity.count.div_ceil(self.identity.part_size.max(1));
         (0..total).filter(|&p| self.shard.owns(p)).collect()
     }
 
@@ -192,12 +255,11 @@ impl Manifest {
     }
 
     /// Every file the manifest lists: the inputs, the boards table, then
-    /// each part's fights and units files (the order audits rely on).
+    /// each part's files (the order audits rely on).
     pub fn files(&self) -> Vec<&FileEntry> {
         let mut out: Vec<&FileEntry> = self.inputs.iter().chain(self.boards_file.iter()).collect();
         for p in &self.parts {
-            out.push(&p.fights_file);
-            out.push(&p.units_file);
+            out.extend(&p.files);
         }
         out
     }
@@ -294,9 +356,9 @@ fn audit_checked(
         a.bad_boards = problems.next().flatten();
     }
     for p in &m.parts {
-        // The first problem of a part names it; both files are run again.
-        let (fights, units) = (problems.next().flatten(), problems.next().flatten());
-        if let Some(why) = fights.or(units) {
+        // The first problem of a part names it; all its files are run again.
+        let found: Vec<String> = p.files.iter().filter_map(|_| problems.next().flatten()).collect();
+        if let Some(why) = found.into_iter().next() {
             a.bad_parts.push((p.index, why));
         }
     }
@@ -310,7 +372,7 @@ fn audit_checked(
         name == BOARDS
             || m.expected_parts()
                 .iter()
-                .any(|&p| name == part_file("fights", p) || name == part_file("units", p))
+                .any(|&p| m.identity.kind.tables().iter().any(|table| name == part_file(table, p)))
     };
     for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
@@ -322,9 +384,12 @@ fn audit_checked(
             continue;
         }
         let why = if unfinished {
-            "an unfinished file of an interrupted run; resume the run with `gridsim run --resume` to finish it"
+            format!(
+                "an unfinished file of an interrupted run; resume the run with `gridsim {} --resume` to finish it",
+                m.identity.kind.command()
+            )
         } else {
-            "a file the manifest does not list; remove it or move it out of the run directory"
+            "a file the manifest does not list; remove it or move it out of the run directory".to_string()
         };
         a.fatal.push(format!("{}: {why}", path.display()));
     }
@@ -375,16 +440,23 @@ fn first_problem(a: Audit) -> Result<(), String> {
 /// `work`, and returns what it returned only when every directory passed
 /// (otherwise the first directory's first problem, as [`verify`] names it).
 ///
-/// `work` may read the inputs, boards tables and fights parts: those are
-/// hashed and compared with their manifests before it starts. The units
-/// parts, seven bytes in eight of a run and read by nothing `work` does,
-/// are only required to be present; [`verify`] (`gridsim verify`) and a
+/// `work` may read the inputs, boards tables and the parts of the tables a
+/// report reads: those are hashed and compared with their manifests before
+/// it starts. The parts of the other tables (a fight run's units, seven
+/// bytes in eight of it; a match run's rounds and match fights), read by
+/// nothing `work` does, are only required to be present; [`verify`] (`gridsim verify`) and a
 /// resume hash them too. A report's figures so rest on checked bytes only,
 /// without paying for hashing bytes it never reads.
 pub fn verify_read<T>(runs: &[(PathBuf, Manifest)], work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     let mut problems: Vec<Vec<Option<String>>> = Vec::new();
     for (dir, m) in runs {
-        let units: std::collections::BTreeSet<&str> = m.parts.iter().map(|p| p.units_file.path.as_str()).collect();
+        let kind = m.identity.kind;
+        let units: std::collections::BTreeSet<&str> = m
+            .parts
+            .iter()
+            .flat_map(|p| kind.unread_tables().iter().filter_map(|t| p.file(kind, t)))
+            .map(|f| f.path.as_str())
+            .collect();
         let files = m.files();
         let read: Vec<(&Path, &FileEntry)> = files
             .iter()

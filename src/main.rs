@@ -89,17 +89,36 @@ enum Command {
         /// Master seed instead of the suite's.
         #[arg(long)]
         seed: Option<u64>,
-        /// Play only match INDEX and print its log, round by round.
+        /// Folder that receives the run directory.
+        #[arg(long, default_value = "datasets")]
+        out: PathBuf,
+        /// Play only shard K of N (parts dealt round-robin), e.g. 0/4.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Continue an interrupted match run in RUN_DIR without redoing finished parts.
+        #[arg(long, value_name = "RUN_DIR")]
+        resume: Option<PathBuf>,
+        /// Matches per part file. Rows never depend on it; a resume keeps the run's own.
+        #[arg(long, default_value_t = gridsim::match_runs::DEFAULT_PART_SIZE)]
+        part_size: u64,
+        /// Write the report (reports/<run-id>/) as soon as the run is done.
+        #[arg(long)]
+        report: bool,
+        /// Play only match INDEX and print its log, round by round; writes nothing.
         #[arg(long, value_name = "INDEX")]
         show: Option<u64>,
         /// With --show: the log as JSON lines.
         #[arg(long)]
         json: bool,
     },
-    /// Re-run one fight of a run from its recorded seed, with its event log.
+    /// Re-run one fight of a run from its recorded seed, with its event
+    /// log; in a match run, one match, round by round.
     Replay {
         run_dir: PathBuf,
+        /// The fight id (the match index in a match run).
+        #[arg(value_name = "ID")]
         fight_id: u64,
+        /// Print the event log (a match's whole log).
         #[arg(long)]
         log: bool,
         #[arg(long)]
@@ -361,9 +380,9 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             };
             outln!(
                 "{} fights in {:.1} s ({:.0} fights/s on {} threads) -> {}",
-                summary.fights_run,
+                summary.ran,
                 summary.seconds,
-                summary.fights_run as f64 / summary.seconds.max(1e-9),
+                summary.ran as f64 / summary.seconds.max(1e-9),
                 summary.threads,
                 summary.dir.display()
             );
@@ -385,6 +404,24 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             json,
             html,
         } => {
+            if runs::kind_of(&run_dir).map_err(whole)? == gridsim::dataset::RunKind::Matches {
+                let (loaded, replayed) = gridsim::match_runs::replay(&run_dir, fight_id, 0)?;
+                if log || json {
+                    print_match_log(&replayed.result, json);
+                } else {
+                    out!("{}", gridsim::matches::rows::summary(&loaded.ctx(), &replayed.result));
+                }
+                return match &replayed.recorded {
+                    None => {
+                        eprintln!(
+                            "note: match {fight_id} is in a part this run has not finished or does not hold (shard)"
+                        );
+                        Ok(ExitCode::SUCCESS)
+                    }
+                    Some(_) if replayed.reproduces(&loaded) => Ok(ExitCode::SUCCESS),
+                    Some(rec) => Err(whole(format!("the replay differs from the recorded match: {rec:?}"))),
+                };
+            }
             let mut replayed = runs::replay(&run_dir, fight_id, log || json, html.is_some())?;
             write_page(html.as_deref(), replayed.page.take())?;
             if json {
@@ -600,48 +637,66 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             matches,
             threads,
             seed,
+            out,
+            shard,
+            resume,
+            part_size,
+            report,
             show,
             json,
         } => {
-            let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
-            let mut loaded = gridsim::match_runs::LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
-            if let Some(m) = matches {
-                loaded.suite.matches = m;
-            }
-            if let Some(s) = seed {
-                loaded.suite.master_seed = s;
-            }
             let threads = threads.unwrap_or(0);
+            let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
             if let Some(index) = show {
-                let result = gridsim::match_runs::play_one(&loaded, index, threads)?;
-                for e in &result.events {
-                    if json {
-                        outln!("{}", serde_json::to_string(e).unwrap_or_default());
-                    } else {
-                        outln!("{}", e.line());
-                    }
+                let mut loaded = gridsim::match_runs::LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
+                if let Some(m) = matches {
+                    loaded.suite.matches = m;
                 }
+                if let Some(s) = seed {
+                    loaded.suite.master_seed = s;
+                }
+                let result = gridsim::match_runs::play_one(&loaded, index, threads)?;
+                print_match_log(&result, json);
                 return Ok(ExitCode::SUCCESS);
             }
-            let started = std::time::Instant::now();
-            let ctx = loaded.ctx();
-            let pool = gridsim::match_runs::ghost_pool(&ctx, threads).map_err(whole)?;
-            let empty = gridsim::matches::GhostPool::default();
-            let seeds = ctx.suite.pool_matches.min(ctx.suite.matches);
-            let mut results = gridsim::batch::play_matches(&ctx, &empty, 0, seeds, threads).map_err(whole)?;
-            results.extend(
-                gridsim::batch::play_matches(&ctx, &pool, seeds, ctx.suite.matches - seeds, threads).map_err(whole)?,
-            );
-            let secs = started.elapsed().as_secs_f64();
-            let won = results.iter().filter(|r| r.won).count();
-            let bosses: u64 = results.iter().map(|r| u64::from(r.boss_wins)).sum();
+            let summary = match resume {
+                Some(dir) => gridsim::match_runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+                None => {
+                    let shard = match &shard {
+                        Some(s) => gridsim::dataset::Shard::parse(s).map_err(whole)?,
+                        None => gridsim::dataset::Shard::WHOLE,
+                    };
+                    gridsim::match_runs::start(&gridsim::match_runs::NewMatchRun {
+                        rules: cli.rules,
+                        cards: cli.cards,
+                        suite,
+                        matches,
+                        seed,
+                        out,
+                        shard,
+                        part_size,
+                        threads,
+                        progress: true,
+                    })?
+                }
+            };
             outln!(
-                "{} matches in {secs:.2} s ({:.1} matches per second); won {won} ({:.1}%), {:.2} bosses cleared per match",
-                results.len(),
-                results.len() as f64 / secs.max(1e-9),
-                100.0 * won as f64 / results.len().max(1) as f64,
-                bosses as f64 / results.len().max(1) as f64
+                "{} matches in {:.1} s ({:.0} matches/s on {} threads) -> {}",
+                summary.ran,
+                summary.seconds,
+                summary.ran as f64 / summary.seconds.max(1e-9),
+                summary.threads,
+                summary.dir.display()
             );
+            if report {
+                let (r, dir) = runs::write_report(
+                    std::slice::from_ref(&summary.dir),
+                    None,
+                    Path::new("reports"),
+                    &gridsim::report::ReportSettings::default(),
+                )?;
+                outln!("{} outliers -> {}", r.outliers.len(), dir.join("index.html").display());
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Scenario { files } => {
@@ -705,6 +760,17 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
 }
 
 /// Writes the fight page to `path` whole or not at all.
+/// A match's log, a line per event or (with `json`) a JSON object per line.
+fn print_match_log(result: &gridsim::matches::MatchResult, json: bool) {
+    for e in &result.events {
+        if json {
+            outln!("{}", serde_json::to_string(e).unwrap_or_default());
+        } else {
+            outln!("{}", e.line());
+        }
+    }
+}
+
 fn write_page(path: Option<&Path>, page: Option<String>) -> Result<(), Vec<Diagnostic>> {
     if let (Some(path), Some(page)) = (path, page) {
         gridsim::atomic::write(path, page.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(path, e)])?;

@@ -1,32 +1,79 @@
 //! Match runs as a person asks for them: load a match suite with its rules
-//! and catalog, build the ghost pool from the run's seed matches, and play
-//! one match or all of them.
+//! and catalog, build the ghost pool from the run's seed matches, play one
+//! match, start or resume a run of them into a run directory (the same
+//! parts, manifest and copies of the inputs as a run of fights,
+//! [`crate::runs`]), and replay one match of a run.
 
 use std::path::{Path, PathBuf};
 
-use crate::batch;
+use crate::atomic;
+use crate::batch::{self, RunSummary};
 use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
+use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind, Shard, SuiteInfo};
 use crate::matches::{GhostPool, MatchCtx, MatchResult, MatchSuite};
+use crate::runs::{self, read_text, whole};
 use crate::settings::Rules;
 
-fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
-    vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
-}
+/// Matches per part file unless a run asks otherwise. Rows never depend on it.
+pub const DEFAULT_PART_SIZE: u64 = 256;
 
-/// A match suite with the rules and catalog it runs on.
+/// A match suite with the rules and catalog it runs on, and the texts
+/// they were read from (a run keeps copies of them).
 pub struct LoadedMatches {
     pub rules: Rules,
     pub catalog: Catalog,
     pub suite: MatchSuite,
+    pub rules_text: String,
+    pub suite_text: String,
+    pub card_files: Vec<(PathBuf, String)>,
 }
 
 impl LoadedMatches {
     pub fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
-        let rules = config::load_rules(rules)?;
+        let rules_text = read_text(rules)?;
+        let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
+        let card_files = runs::read_card_files(cards)?;
         let catalog = config::load_catalog(cards)?;
-        let suite = config::load_match_suite(suite, &catalog, &rules)?;
-        Ok(LoadedMatches { rules, catalog, suite })
+        let suite_text = read_text(suite)?;
+        let suite = config::load_match_suite(suite, &catalog, &parsed_rules)?;
+        Ok(LoadedMatches {
+            rules: parsed_rules,
+            catalog,
+            suite,
+            rules_text,
+            suite_text,
+            card_files,
+        })
+    }
+
+    /// Loads the copies a match run directory keeps of its inputs, and
+    /// checks that they still make the run its manifest describes.
+    pub fn from_run(dir: &Path, m: &Manifest) -> Result<LoadedMatches, Vec<Diagnostic>> {
+        let mut loaded = LoadedMatches::from_files(
+            &dir.join(dataset::INPUT_RULES),
+            &[dir.join(dataset::INPUT_CARDS)],
+            &dir.join(dataset::INPUT_SUITE),
+        )?;
+        loaded.suite.matches = m.identity.count;
+        loaded.suite.master_seed = m.identity.master_seed;
+        loaded
+            .identity(m.identity.part_size)
+            .same_run("its inputs/", &m.identity, "its manifest")
+            .map_err(|e| whole(format!("{}: {e}", dir.display())))?;
+        Ok(loaded)
+    }
+
+    pub fn identity(&self, part_size: u64) -> RunIdentity {
+        RunIdentity {
+            kind: RunKind::Matches,
+            rules_sha256: atomic::sha256(self.rules_text.as_bytes()),
+            catalog_hash: format!("{:016x}", self.catalog.fingerprint()),
+            suite_sha256: atomic::sha256(self.suite_text.as_bytes()),
+            master_seed: self.suite.master_seed,
+            count: self.suite.matches,
+            part_size,
+        }
     }
 
     pub fn ctx(&self) -> MatchCtx<'_> {
@@ -68,4 +115,113 @@ pub fn play_one(loaded: &LoadedMatches, index: u64, threads: usize) -> Result<Ma
         index,
         pool_for(&ctx, index, &pool, &empty),
     ))
+}
+
+/// A new match run, as asked for on the command line.
+#[derive(Debug, Clone)]
+pub struct NewMatchRun {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+    pub suite: PathBuf,
+    pub matches: Option<u64>,
+    pub seed: Option<u64>,
+    /// Folder that receives the run directory.
+    pub out: PathBuf,
+    pub shard: Shard,
+    pub part_size: u64,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// Starts a match run in a new run directory.
+pub fn start(req: &NewMatchRun) -> Result<RunSummary, Vec<Diagnostic>> {
+    let mut loaded = LoadedMatches::from_files(&req.rules, &req.cards, &req.suite)?;
+    if let Some(n) = req.matches {
+        loaded.suite.matches = n;
+    }
+    if let Some(seed) = req.seed {
+        loaded.suite.master_seed = seed;
+    }
+    let dir = runs::new_run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard)?;
+    let inputs: Vec<FileEntry> =
+        runs::write_input_copies(&dir, &loaded.rules_text, &loaded.suite_text, &loaded.card_files, &[])
+            .map_err(whole)?;
+    let suite = SuiteInfo {
+        name: loaded.suite.name.clone(),
+        file: req.suite.display().to_string(),
+        boards: 0,
+    };
+    let manifest = runs::first_manifest(
+        loaded.identity(req.part_size.max(1)),
+        suite,
+        req.shard,
+        req.threads,
+        inputs,
+    );
+    play_parts(&loaded, manifest, &dir, req.threads, req.progress)
+}
+
+/// Continues a match run as [`runs::resume`] continues a run of fights:
+/// finished parts kept, a missing or corrupt part played again.
+pub fn resume(
+    dir: &Path,
+    threads: usize,
+    progress: bool,
+    notes: &mut dyn FnMut(String),
+) -> Result<RunSummary, Vec<Diagnostic>> {
+    let m = runs::prepare_resume(dir, RunKind::Matches, threads, notes)?;
+    let loaded = LoadedMatches::from_run(dir, &m)?;
+    play_parts(&loaded, m, dir, threads, progress)
+}
+
+fn play_parts(
+    loaded: &LoadedMatches,
+    manifest: Manifest,
+    dir: &Path,
+    threads: usize,
+    progress: bool,
+) -> Result<RunSummary, Vec<Diagnostic>> {
+    let ctx = loaded.ctx();
+    // Every shard and every resume builds the same pool from the same seed
+    // matches, so no part depends on which process played it.
+    let pool = ghost_pool(&ctx, threads).map_err(whole)?;
+    batch::run_matches(&ctx, &pool, manifest, dir, threads, progress).map_err(whole)
+}
+
+/// One match of a run, played again from the run's copy of its inputs.
+pub struct ReplayedMatch {
+    pub result: MatchResult,
+    /// The `matches` rows the run recorded for it (one per player), when
+    /// this run directory holds its part.
+    pub recorded: Option<crate::sink::MatchColumns>,
+}
+
+impl ReplayedMatch {
+    /// Whether the replay gives the rows the run recorded (true when there
+    /// are none to compare with).
+    pub fn reproduces(&self, loaded: &LoadedMatches) -> bool {
+        self.recorded.as_ref().is_none_or(|rec| {
+            let mut again = crate::sink::MatchTables::default();
+            crate::matches::rows::append(&loaded.ctx(), &self.result, &mut again);
+            again.matches == *rec
+        })
+    }
+}
+
+/// Replays match `index` of the match run in `dir`.
+pub fn replay(dir: &Path, index: u64, threads: usize) -> Result<(LoadedMatches, ReplayedMatch), Vec<Diagnostic>> {
+    let m = Manifest::read(dir).map_err(whole)?;
+    let loaded = LoadedMatches::from_run(dir, &m)?;
+    let result = play_one(&loaded, index, threads)?;
+    let file = m
+        .parts
+        .iter()
+        .find(|p| p.holds(index))
+        .and_then(|p| p.file(RunKind::Matches, "matches"));
+    let recorded = match file {
+        Some(f) => Some(crate::sink::read_match(&dir.join(&f.path), index).map_err(whole)?),
+        None => None,
+    };
+    Ok((loaded, ReplayedMatch { result, recorded }))
 }

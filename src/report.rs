@@ -965,7 +965,13 @@ pub fn from_verified_runs(
                     p.index
                 ));
             }
-            fight_files.push(d.join(&p.fights_file.path));
+            let f = p.file(m.identity.kind, "fights").ok_or_else(|| {
+                format!(
+                    "{}: a run of matches; its report is `gridsim report` on a match run",
+                    d.display()
+                )
+            })?;
+            fight_files.push(d.join(&f.path));
         }
     }
     let boards_entry = first

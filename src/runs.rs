@@ -13,7 +13,7 @@ use crate::atomic;
 use crate::batch::{self, RunSummary};
 use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
-use crate::dataset::{self, FileEntry, Manifest, RunIdentity, Shard, SuiteInfo};
+use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind, Shard, SuiteInfo};
 use crate::engine::Engine;
 use crate::output::{self, FightReport};
 use crate::report::{self, Report, ReportSettings};
@@ -21,11 +21,11 @@ use crate::settings::Rules;
 use crate::sink::RecordedFight;
 use crate::suite::Suite;
 
-fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
+pub(crate) fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
 }
 
-fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
+pub(crate) fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
     std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::whole_file(path, format!("cannot read file: {e}"))])
 }
 
@@ -57,12 +57,7 @@ impl Loaded {
     ) -> Result<Loaded, Vec<Diagnostic>> {
         let rules_text = read_text(rules)?;
         let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
-        let files = config::toml_files(cards).map_err(|d| vec![d])?;
-        let mut card_files = Vec::new();
-        for f in files {
-            let text = read_text(&f)?;
-            card_files.push((f, text));
-        }
+        let card_files = read_card_files(cards)?;
         let catalog = config::load_catalog(cards)?;
         let suite_text = read_text(suite)?;
         let parsed_suite = config::parse_suite_from(suite, &suite_text, &catalog, &parsed_rules, boards)?;
@@ -95,7 +90,7 @@ impl Loaded {
             &dir.join(dataset::INPUT_SUITE),
             config::BoardSource::Copies(&boards),
         )?;
-        loaded.suite.fights = m.identity.fights;
+        loaded.suite.fights = m.identity.count;
         loaded.suite.master_seed = m.identity.master_seed;
         let here = loaded.identity(m.identity.part_size);
         here.same_run("its inputs/", &m.identity, "its manifest")
@@ -105,11 +100,12 @@ impl Loaded {
 
     pub fn identity(&self, part_size: u64) -> RunIdentity {
         RunIdentity {
+            kind: RunKind::Fights,
             rules_sha256: atomic::sha256(self.rules_text.as_bytes()),
             catalog_hash: format!("{:016x}", self.catalog.fingerprint()),
             suite_sha256: self.suite_sha256(),
             master_seed: self.suite.master_seed,
-            fights: self.suite.fights,
+            count: self.suite.fights,
             part_size,
         }
     }
@@ -127,39 +123,102 @@ impl Loaded {
 
     /// Writes the copies of the inputs into a new run directory.
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
-        let cards_dir = dir.join(dataset::INPUT_CARDS);
-        std::fs::create_dir_all(&cards_dir).map_err(|e| format!("{}: cannot create: {e}", cards_dir.display()))?;
-        let mut files = vec![
-            (dataset::INPUT_RULES.to_string(), self.rules_text.as_str()),
-            (dataset::INPUT_SUITE.to_string(), self.suite_text.as_str()),
-        ];
-        // The number keeps the loading order, and with it every card's index.
-        for (k, (path, text)) in self.card_files.iter().enumerate() {
-            let name = path
-                .file_name()
-                .map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
-            files.push((format!("{}/{k:03}-{name}", dataset::INPUT_CARDS), text.as_str()));
-        }
-        for (k, (path, text)) in self.board_files.iter().enumerate() {
-            let rel = format!("{}/{}", dataset::INPUT_BOARDS, config::board_copy_name(k, path));
-            files.push((rel, text.as_str()));
-        }
-        if !self.board_files.is_empty() {
-            let boards_dir = dir.join(dataset::INPUT_BOARDS);
-            std::fs::create_dir_all(&boards_dir)
-                .map_err(|e| format!("{}: cannot create: {e}", boards_dir.display()))?;
-        }
-        files
-            .into_iter()
-            .map(|(rel, text)| {
-                let done = atomic::write(&dir.join(&rel), text.as_bytes())?;
-                Ok(FileEntry {
-                    path: rel,
-                    rows: 0,
-                    sha256: done.sha256,
-                })
+        write_input_copies(
+            dir,
+            &self.rules_text,
+            &self.suite_text,
+            &self.card_files,
+            &self.board_files,
+        )
+    }
+}
+
+/// Writes the copies of a run's inputs into its new directory: the rules,
+/// the suite, every card file (numbered in loading order, which keeps every
+/// card's index) and every board file the suite lists (numbered in its
+/// order).
+pub(crate) fn write_input_copies(
+    dir: &Path,
+    rules_text: &str,
+    suite_text: &str,
+    card_files: &[(PathBuf, String)],
+    board_files: &[(PathBuf, String)],
+) -> Result<Vec<FileEntry>, String> {
+    let cards_dir = dir.join(dataset::INPUT_CARDS);
+    std::fs::create_dir_all(&cards_dir).map_err(|e| format!("{}: cannot create: {e}", cards_dir.display()))?;
+    let mut files = vec![
+        (dataset::INPUT_RULES.to_string(), rules_text),
+        (dataset::INPUT_SUITE.to_string(), suite_text),
+    ];
+    for (k, (path, text)) in card_files.iter().enumerate() {
+        let name = path
+            .file_name()
+            .map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
+        files.push((format!("{}/{k:03}-{name}", dataset::INPUT_CARDS), text.as_str()));
+    }
+    for (k, (path, text)) in board_files.iter().enumerate() {
+        let rel = format!("{}/{}", dataset::INPUT_BOARDS, config::board_copy_name(k, path));
+        files.push((rel, text.as_str()));
+    }
+    if !board_files.is_empty() {
+        let boards_dir = dir.join(dataset::INPUT_BOARDS);
+        std::fs::create_dir_all(&boards_dir).map_err(|e| format!("{}: cannot create: {e}", boards_dir.display()))?;
+    }
+    files
+        .into_iter()
+        .map(|(rel, text)| {
+            let done = atomic::write(&dir.join(&rel), text.as_bytes())?;
+            Ok(FileEntry {
+                path: rel,
+                rows: 0,
+                sha256: done.sha256,
             })
-            .collect()
+        })
+        .collect()
+}
+
+/// Reads the card files a catalog is loaded from, in loading order, with
+/// their text (for the run's copies).
+pub(crate) fn read_card_files(cards: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Vec<Diagnostic>> {
+    let files = config::toml_files(cards).map_err(|d| vec![d])?;
+    files.into_iter().map(|f| read_text(&f).map(|text| (f, text))).collect()
+}
+
+/// A new, empty run directory for a suite, seed and shard under `out`.
+pub(crate) fn new_run_dir(out: &Path, suite: &str, seed: u64, shard: Shard) -> Result<PathBuf, Vec<Diagnostic>> {
+    let dir = dataset::run_dir(out, suite, seed, shard);
+    if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
+        return Err(whole(format!(
+            "{}: already holds a run; resume it with `--resume {}` or choose another `--out`",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    Ok(dir)
+}
+
+/// The manifest of a run that has not finished a part yet.
+pub(crate) fn first_manifest(
+    identity: RunIdentity,
+    suite: SuiteInfo,
+    shard: Shard,
+    threads: usize,
+    inputs: Vec<FileEntry>,
+) -> Manifest {
+    Manifest {
+        format: dataset::FORMAT,
+        gridsim_version: env!("CARGO_PKG_VERSION").to_string(),
+        identity,
+        suite,
+        shard,
+        threads,
+        started_at: dataset::utc_now(),
+        finished_at: None,
+        complete: false,
+        inputs,
+        boards_file: None,
+        parts: Vec::new(),
     }
 }
 
@@ -189,34 +248,20 @@ pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
     if let Some(seed) = req.seed {
         loaded.suite.master_seed = seed;
     }
-    let dir = dataset::run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard);
-    if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
-        return Err(whole(format!(
-            "{}: already holds a run; resume it with `--resume {}` or choose another `--out`",
-            dir.display(),
-            dir.display()
-        )));
-    }
-    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let dir = new_run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard)?;
     let inputs = loaded.write_inputs(&dir).map_err(whole)?;
-    let manifest = Manifest {
-        format: dataset::FORMAT,
-        gridsim_version: env!("CARGO_PKG_VERSION").to_string(),
-        identity: loaded.identity(req.part_size.max(1)),
-        suite: SuiteInfo {
-            name: loaded.suite.name.clone(),
-            file: req.suite.display().to_string(),
-            boards: loaded.suite.boards.len() as u64,
-        },
-        shard: req.shard,
-        threads: req.threads,
-        started_at: dataset::utc_now(),
-        finished_at: None,
-        complete: false,
-        inputs,
-        boards_file: None,
-        parts: Vec::new(),
+    let suite = SuiteInfo {
+        name: loaded.suite.name.clone(),
+        file: req.suite.display().to_string(),
+        boards: loaded.suite.boards.len() as u64,
     };
+    let manifest = first_manifest(
+        loaded.identity(req.part_size.max(1)),
+        suite,
+        req.shard,
+        req.threads,
+        inputs,
+    );
     batch::run(
         &loaded.suite,
         &loaded.catalog,
@@ -239,7 +284,31 @@ pub fn resume(
     progress: bool,
     notes: &mut dyn FnMut(String),
 ) -> Result<RunSummary, Vec<Diagnostic>> {
+    let m = prepare_resume(dir, RunKind::Fights, threads, notes)?;
+    let loaded = Loaded::from_run(dir, &m)?;
+    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, m, dir, threads, progress).map_err(whole)
+}
+
+/// Readies a run directory of `kind` for a resume: checks every finished
+/// file, removes the files of any part that must run again (and the
+/// temporary files of an interrupted write), and returns the manifest with
+/// only the parts that stay. `notes` receives one line per file or part
+/// that will be written again.
+pub(crate) fn prepare_resume(
+    dir: &Path,
+    kind: RunKind,
+    threads: usize,
+    notes: &mut dyn FnMut(String),
+) -> Result<Manifest, Vec<Diagnostic>> {
     let mut m = Manifest::read(dir).map_err(whole)?;
+    if m.identity.kind != kind {
+        return Err(whole(format!(
+            "{}: a run of {}; resume it with `gridsim {} --resume`",
+            dir.display(),
+            m.identity.kind.noun(),
+            m.identity.kind.command()
+        )));
+    }
     let audit = dataset::audit(dir, &m, true).map_err(whole)?;
     if !audit.fatal.is_empty() {
         return Err(audit
@@ -248,13 +317,12 @@ pub fn resume(
             .map(|why| Diagnostic::whole_file(dir, format!("cannot resume: {why}")))
             .collect());
     }
-    let loaded = Loaded::from_run(dir, &m)?;
     for (part, why) in &audit.bad_parts {
         notes(format!("{why}; running part {part} again"));
     }
     let bad: Vec<u64> = audit.bad_parts.iter().map(|(p, _)| *p).collect();
     for p in m.parts.iter().filter(|p| bad.contains(&p.index)) {
-        for f in [&p.fights_file, &p.units_file] {
+        for f in &p.files {
             let _ = std::fs::remove_file(dir.join(&f.path));
         }
     }
@@ -274,7 +342,7 @@ pub fn resume(
     m.complete = false;
     m.finished_at = None;
     m.threads = threads;
-    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, m, dir, threads, progress).map_err(whole)
+    Ok(m)
 }
 
 fn remove_unfinished(dir: &Path) -> Result<(), String> {
@@ -285,6 +353,11 @@ fn remove_unfinished(dir: &Path) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What the run in `dir` plays: fights or matches.
+pub fn kind_of(dir: &Path) -> Result<RunKind, String> {
+    Manifest::read(dir).map(|m| m.identity.kind)
 }
 
 /// One fight of a run, re-run from its recorded seed.
@@ -325,12 +398,13 @@ pub fn replay(dir: &Path, fight_id: u64, with_log: bool, with_page: bool) -> Res
             s.fights
         )));
     }
-    let part = m
+    let file = m
         .parts
         .iter()
-        .find(|p| (p.first_fight..p.first_fight + p.fights).contains(&fight_id));
-    let recorded = match part {
-        Some(p) => crate::sink::read_fight(&dir.join(&p.fights_file.path), fight_id).map_err(whole)?,
+        .find(|p| p.holds(fight_id))
+        .and_then(|p| p.file(RunKind::Fights, "fights"));
+    let recorded = match file {
+        Some(f) => crate::sink::read_fight(&dir.join(&f.path), fight_id).map_err(whole)?,
         None => None,
     };
     let (l, r) = s.pairing(fight_id);

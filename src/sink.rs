@@ -379,3 +379,320 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
     }
     Ok(out)
 }
+
+columns! {
+    /// Rows of the `matches` table for one part: one per player of each
+    /// match (a solo match has one), with the board it ended on.
+    MatchColumns {
+        match_id: u64,
+        master_seed: u64,
+        players: u32,
+        seat: u32,
+        policy: String,
+        won: bool,
+        boss_wins: u32,
+        nemesis_wins: u32,
+        level: i32,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+        cards: Vec<String>,
+        tiers: Vec<i32>,
+        runes: Vec<String>,
+        rune_tiers: Vec<i32>,
+        resonance: String,
+        keywords: Vec<String>,
+        forge_cores: Vec<String>,
+    }
+}
+
+columns! {
+    /// Rows of the `rounds` table: one per player per round played.
+    RoundColumns {
+        match_id: u64,
+        round: u32,
+        seat: u32,
+        boss: String,
+        boss_fight: &'static str,
+        team_boss_won: bool,
+        rescue_fights: u32,
+        destination: &'static str,
+        nemesis: String,
+        nemesis_fight: &'static str,
+        gold_spent: i32,
+        bought: u32,
+        sold: u32,
+        level: i32,
+        units: u32,
+        runes: u32,
+        dividend: i32,
+        profit: i32,
+    }
+}
+
+columns! {
+    /// Rows of the `match_fights` table: one per fight of a match.
+    MatchFightColumns {
+        match_id: u64,
+        round: u32,
+        seat: u32,
+        stage: &'static str,
+        opponent: String,
+        rescued: Option<u32>,
+        stream: u64,
+        winner: &'static str,
+        end_reason: &'static str,
+        end_ms: i32,
+        survivors: u32,
+        opponent_survivors: u32,
+        carried_units: u32,
+    }
+}
+
+columns! {
+    /// Rows of the `shop_picks` table: one per item offered in a shop
+    /// (bought or not), and one per item bought back (200.1f).
+    ShopPickColumns {
+        match_id: u64,
+        round: u32,
+        seat: u32,
+        destination: &'static str,
+        item: String,
+        kind: &'static str,
+        offered: bool,
+        bought: bool,
+        buyback: bool,
+        tier: Option<u32>,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+        combined_to: Option<u32>,
+    }
+}
+
+/// The four tables of one part of a match run, refilled part after part.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct MatchTables {
+    pub matches: MatchColumns,
+    pub rounds: RoundColumns,
+    pub fights: MatchFightColumns,
+    pub picks: ShopPickColumns,
+}
+
+impl MatchTables {
+    pub fn clear(&mut self) {
+        self.matches.clear();
+        self.rounds.clear();
+        self.fights.clear();
+        self.picks.clear();
+    }
+}
+
+/// One table built column by column: each call adds a field and its array.
+#[derive(Default)]
+struct Table {
+    fields: Vec<Field>,
+    cols: Vec<ArrayRef>,
+}
+
+impl Table {
+    fn add(mut self, name: &str, nullable: bool, col: ArrayRef) -> Table {
+        self.fields.push(Field::new(name, col.data_type().clone(), nullable));
+        self.cols.push(col);
+        self
+    }
+    fn u64(self, name: &str, v: &[u64]) -> Table {
+        self.add(name, false, Arc::new(UInt64Array::from(v.to_vec())))
+    }
+    fn u32(self, name: &str, v: &[u32]) -> Table {
+        self.add(name, false, Arc::new(UInt32Array::from(v.to_vec())))
+    }
+    fn opt_u32(self, name: &str, v: &[Option<u32>]) -> Table {
+        self.add(name, true, Arc::new(UInt32Array::from(v.to_vec())))
+    }
+    fn i32(self, name: &str, v: &[i32]) -> Table {
+        self.add(name, false, Arc::new(Int32Array::from(v.to_vec())))
+    }
+    fn bool(self, name: &str, v: &[bool]) -> Table {
+        self.add(name, false, Arc::new(BooleanArray::from(v.to_vec())))
+    }
+    fn str(self, name: &str, v: &[&'static str]) -> Table {
+        self.add(name, false, strs(v))
+    }
+    fn string(self, name: &str, v: &[String]) -> Table {
+        self.add(
+            name,
+            false,
+            Arc::new(StringArray::from_iter_values(v.iter().map(String::as_str))),
+        )
+    }
+    fn strings(self, name: &str, v: &[Vec<String>]) -> Table {
+        let mut b = ListBuilder::new(StringBuilder::new());
+        for row in v {
+            for s in row {
+                b.values().append_value(s);
+            }
+            b.append(true);
+        }
+        self.add(name, false, Arc::new(b.finish()))
+    }
+    fn ints(self, name: &str, v: &[Vec<i32>]) -> Table {
+        let mut b = ListBuilder::new(arrow::array::Int32Builder::new());
+        for row in v {
+            for t in row {
+                b.values().append_value(*t);
+            }
+            b.append(true);
+        }
+        self.add(name, false, Arc::new(b.finish()))
+    }
+    fn write(self, path: &Path, what: &str) -> Result<WrittenFile, String> {
+        let batch = RecordBatch::try_new(Arc::new(Schema::new(self.fields)), self.cols)
+            .map_err(|e| io_err(path, &format!("build the {what} table"), e))?;
+        write_batch(path, &batch)
+    }
+}
+
+/// Writes the four tables of one part of a match run, each to the path
+/// `path_of(table)` gives, in the order of `RunKind::Matches.tables()`.
+pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) -> Result<Vec<WrittenFile>, String> {
+    let m = &t.matches;
+    let matches = Table::default()
+        .u64("match_id", &m.match_id)
+        .u64("master_seed", &m.master_seed)
+        .u32("players", &m.players)
+        .u32("seat", &m.seat)
+        .string("policy", &m.policy)
+        .bool("won", &m.won)
+        .u32("boss_wins", &m.boss_wins)
+        .u32("nemesis_wins", &m.nemesis_wins)
+        .i32("level", &m.level)
+        .i32("gold", &m.gold)
+        .i32("dividend", &m.dividend)
+        .i32("profit", &m.profit)
+        .strings("cards", &m.cards)
+        .ints("tiers", &m.tiers)
+        .strings("runes", &m.runes)
+        .ints("rune_tiers", &m.rune_tiers)
+        .string("resonance", &m.resonance)
+        .strings("keywords", &m.keywords)
+        .strings("forge_cores", &m.forge_cores);
+    let r = &t.rounds;
+    let rounds = Table::default()
+        .u64("match_id", &r.match_id)
+        .u32("round", &r.round)
+        .u32("seat", &r.seat)
+        .string("boss", &r.boss)
+        .str("boss_fight", &r.boss_fight)
+        .bool("team_boss_won", &r.team_boss_won)
+        .u32("rescue_fights", &r.rescue_fights)
+        .str("destination", &r.destination)
+        .string("nemesis", &r.nemesis)
+        .str("nemesis_fight", &r.nemesis_fight)
+        .i32("gold_spent", &r.gold_spent)
+        .u32("bought", &r.bought)
+        .u32("sold", &r.sold)
+        .i32("level", &r.level)
+        .u32("units", &r.units)
+        .u32("runes", &r.runes)
+        .i32("dividend", &r.dividend)
+        .i32("profit", &r.profit);
+    let f = &t.fights;
+    let fights = Table::default()
+        .u64("match_id", &f.match_id)
+        .u32("round", &f.round)
+        .u32("seat", &f.seat)
+        .str("stage", &f.stage)
+        .string("opponent", &f.opponent)
+        .opt_u32("rescued", &f.rescued)
+        .u64("stream", &f.stream)
+        .str("winner", &f.winner)
+        .str("end_reason", &f.end_reason)
+        .i32("end_ms", &f.end_ms)
+        .u32("survivors", &f.survivors)
+        .u32("opponent_survivors", &f.opponent_survivors)
+        .u32("carried_units", &f.carried_units);
+    let p = &t.picks;
+    let picks = Table::default()
+        .u64("match_id", &p.match_id)
+        .u32("round", &p.round)
+        .u32("seat", &p.seat)
+        .str("destination", &p.destination)
+        .string("item", &p.item)
+        .str("kind", &p.kind)
+        .bool("offered", &p.offered)
+        .bool("bought", &p.bought)
+        .bool("buyback", &p.buyback)
+        .opt_u32("tier", &p.tier)
+        .i32("gold", &p.gold)
+        .i32("dividend", &p.dividend)
+        .i32("profit", &p.profit)
+        .opt_u32("combined_to", &p.combined_to);
+    [
+        (matches, "matches"),
+        (rounds, "rounds"),
+        (fights, "match_fights"),
+        (picks, "shop_picks"),
+    ]
+    .into_iter()
+    .map(|(table, name)| table.write(&path_of(name), name))
+    .collect()
+}
+
+/// Reads the rows of match `match_id` back from a `matches` part file, for
+/// replays (one row per player; none when the file does not hold it).
+pub fn read_match(path: &Path, match_id: u64) -> Result<MatchColumns, String> {
+    use arrow::array::{AsArray, ListArray};
+    use arrow::datatypes::{Int32Type, UInt32Type, UInt64Type};
+    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .map_err(|e| io_err(path, "read as Parquet", e))?;
+    let bad = |what: &str| format!("{}: column `{what}` is missing or of the wrong type", path.display());
+    let mut m = MatchColumns::default();
+    for batch in reader {
+        let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
+        let col = |name: &str| batch.column_by_name(name).ok_or_else(|| bad(name));
+        let u64s = |name: &str| col(name)?.as_primitive_opt::<UInt64Type>().ok_or_else(|| bad(name));
+        let u32s = |name: &str| col(name)?.as_primitive_opt::<UInt32Type>().ok_or_else(|| bad(name));
+        let i32s = |name: &str| col(name)?.as_primitive_opt::<Int32Type>().ok_or_else(|| bad(name));
+        let texts = |name: &str| col(name)?.as_string_opt::<i32>().ok_or_else(|| bad(name));
+        let bools = |name: &str| col(name)?.as_boolean_opt().ok_or_else(|| bad(name));
+        let lists = |name: &str| col(name)?.as_any().downcast_ref::<ListArray>().ok_or_else(|| bad(name));
+        let text_list = |name: &str, i: usize| -> Result<Vec<String>, String> {
+            let v = lists(name)?.value(i);
+            let s = v.as_string_opt::<i32>().ok_or_else(|| bad(name))?;
+            Ok(s.iter().flatten().map(str::to_string).collect())
+        };
+        let int_list = |name: &str, i: usize| -> Result<Vec<i32>, String> {
+            let v = lists(name)?.value(i);
+            Ok(v.as_primitive_opt::<Int32Type>()
+                .ok_or_else(|| bad(name))?
+                .values()
+                .to_vec())
+        };
+        let ids = u64s("match_id")?;
+        for i in (0..batch.num_rows()).filter(|&i| ids.value(i) == match_id) {
+            m.match_id.push(match_id);
+            m.master_seed.push(u64s("master_seed")?.value(i));
+            m.players.push(u32s("players")?.value(i));
+            m.seat.push(u32s("seat")?.value(i));
+            m.policy.push(texts("policy")?.value(i).to_string());
+            m.won.push(bools("won")?.value(i));
+            m.boss_wins.push(u32s("boss_wins")?.value(i));
+            m.nemesis_wins.push(u32s("nemesis_wins")?.value(i));
+            m.level.push(i32s("level")?.value(i));
+            m.gold.push(i32s("gold")?.value(i));
+            m.dividend.push(i32s("dividend")?.value(i));
+            m.profit.push(i32s("profit")?.value(i));
+            m.cards.push(text_list("cards", i)?);
+            m.tiers.push(int_list("tiers", i)?);
+            m.runes.push(text_list("runes", i)?);
+            m.rune_tiers.push(int_list("rune_tiers", i)?);
+            m.resonance.push(texts("resonance")?.value(i).to_string());
+            m.keywords.push(text_list("keywords", i)?);
+            m.forge_cores.push(text_list("forge_cores", i)?);
+        }
+    }
+    Ok(m)
+}

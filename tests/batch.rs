@@ -545,7 +545,7 @@ fn streamed_tallies_equal_the_in_memory_query_with_more_matchups_than_polars_kee
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let dir = out.join("default-seed20261129");
     let m = Manifest::read(&dir).expect("manifest");
-    let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.fights_file.path)).collect();
+    let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.files[0].path)).collect();
     let (matchups, boards) = streamed_tallies(&files);
     assert!(matchups.len() > 4096, "{} matchups", matchups.len());
     assert_eq!(matchups.iter().map(|m| m[2]).sum::<u64>(), 40_000);

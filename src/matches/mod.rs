@@ -8,6 +8,7 @@
 //! doors (`set_round`, `set_scrip`, `set_initial_state`).
 
 pub mod rescue;
+pub mod rows;
 pub mod shop;
 
 use serde::Serialize;
