@@ -207,3 +207,217 @@ pub fn tally(fight_files: &[PathBuf]) -> Result<Tallies, String> {
     let fold = std::mem::take(&mut *fold.lock().map_err(|_| "aggregating the run failed".to_string())?);
     Ok(Tallies::from_matchups(fold.matchups()))
 }
+
+/// What the match report counts of one card, rune, keyword or resonance,
+/// each as sums over matches (the clusters, [`ClusterSums`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct MatchItemTally {
+    /// Per match: players whose final board holds the item, and how many
+    /// of them won the match.
+    pub final_board: ClusterSums,
+    /// Per match: copies offered in a shop, and how many of those were bought.
+    pub picks: ClusterSums,
+    /// Per match: purchases (offers and buybacks), and the sum of their rounds.
+    pub rounds: ClusterSums,
+}
+
+/// The four kinds of item the match report ranks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum MatchItem {
+    Card,
+    Rune,
+    Keyword,
+    Resonance,
+}
+
+/// A match run's tallies.
+#[derive(Debug, Clone, Default)]
+pub struct MatchTallies {
+    /// Matches, and rows of the matches table (one per player).
+    pub matches: u64,
+    pub players: u64,
+    /// Per match: players, and how many won.
+    pub won: ClusterSums,
+    /// Per match: players, and the bosses and nemeses their team beat.
+    pub boss_wins: ClusterSums,
+    pub nemesis_wins: ClusterSums,
+    pub items: BTreeMap<(MatchItem, String), MatchItemTally>,
+}
+
+use crate::stats::ClusterSums;
+
+/// The texts of list column `name` in row order.
+fn text_lists(df: &DataFrame, name: &str) -> PolarsResult<Vec<Vec<String>>> {
+    let lists = df.column(name)?.list()?;
+    let mut out = Vec::with_capacity(lists.len());
+    for i in 0..lists.len() {
+        let mut texts = Vec::new();
+        if let Some(s) = lists.get_as_series(i) {
+            let s = s.str()?;
+            texts.extend((0..s.len()).filter_map(|k| s.get(k)).map(str::to_string));
+        }
+        out.push(texts);
+    }
+    Ok(out)
+}
+
+/// Runs of equal values in `ids` (the rows of one match are consecutive:
+/// a part writes its matches in order, each player's row in turn), as
+/// index ranges.
+fn runs_of(ids: &[u64]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=ids.len() {
+        if i == ids.len() || ids[i] != ids[start] {
+            out.push(start..i);
+            start = i;
+        }
+    }
+    out
+}
+
+fn u64s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u64>> {
+    Ok(df.column(name)?.u64()?.into_no_null_iter().collect())
+}
+
+fn u32s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u32>> {
+    Ok(df.column(name)?.u32()?.into_no_null_iter().collect())
+}
+
+fn bools(df: &DataFrame, name: &str) -> PolarsResult<Vec<bool>> {
+    let c = df.column(name)?.bool()?;
+    Ok((0..c.len()).map(|i| c.get(i) == Some(true)).collect())
+}
+
+fn texts(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
+    let c = df.column(name)?.str()?;
+    Ok((0..c.len()).map(|i| c.get(i).unwrap_or_default().to_string()).collect())
+}
+
+impl MatchTallies {
+    /// Folds one part's `matches` table: each match (its consecutive rows)
+    /// is one cluster.
+    fn add_matches(&mut self, df: &DataFrame) -> PolarsResult<()> {
+        let ids = u64s(df, "match_id")?;
+        let won = bools(df, "won")?;
+        let bosses = u32s(df, "boss_wins")?;
+        let nemeses = u32s(df, "nemesis_wins")?;
+        let cards = text_lists(df, "cards")?;
+        let runes = text_lists(df, "runes")?;
+        let keywords = text_lists(df, "keywords")?;
+        let resonance = texts(df, "resonance")?;
+        for rows in runs_of(&ids) {
+            let n = rows.len() as f64;
+            let wins = rows.clone().filter(|&i| won[i]).count() as f64;
+            self.matches += 1;
+            self.players += rows.len() as u64;
+            self.won.add(wins, n);
+            self.boss_wins.add(rows.clone().map(|i| f64::from(bosses[i])).sum(), n);
+            self.nemesis_wins
+                .add(rows.clone().map(|i| f64::from(nemeses[i])).sum(), n);
+            // Players holding each item, and their wins: an item counts once
+            // per player however many copies the board holds.
+            let mut held: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+            for i in rows {
+                let mut items: Vec<(MatchItem, &str)> = cards[i]
+                    .iter()
+                    .map(|c| (MatchItem::Card, c.as_str()))
+                    .chain(runes[i].iter().map(|r| (MatchItem::Rune, r.as_str())))
+                    .chain(keywords[i].iter().map(|k| (MatchItem::Keyword, k.as_str())))
+                    .chain((!resonance[i].is_empty()).then_some((MatchItem::Resonance, resonance[i].as_str())))
+                    .collect();
+                items.sort();
+                items.dedup();
+                for item in items {
+                    let e = held.entry(item).or_default();
+                    e.0 += f64::from(u8::from(won[i]));
+                    e.1 += 1.0;
+                }
+            }
+            for ((kind, key), (y, n)) in held {
+                self.items
+                    .entry((kind, key.to_string()))
+                    .or_default()
+                    .final_board
+                    .add(y, n);
+            }
+        }
+        Ok(())
+    }
+
+    /// Folds one part's `shop_picks` table, a match at a time.
+    fn add_picks(&mut self, df: &DataFrame) -> PolarsResult<()> {
+        let ids = u64s(df, "match_id")?;
+        let round = u32s(df, "round")?;
+        let item = texts(df, "item")?;
+        let kind = texts(df, "kind")?;
+        let offered = bools(df, "offered")?;
+        let bought = bools(df, "bought")?;
+        for rows in runs_of(&ids) {
+            // (offered, offered and bought, purchases, sum of their rounds)
+            let mut per: BTreeMap<(MatchItem, &str), [f64; 4]> = BTreeMap::new();
+            for i in rows {
+                let k = if kind[i] == "rune" {
+                    MatchItem::Rune
+                } else {
+                    MatchItem::Card
+                };
+                let e = per.entry((k, item[i].as_str())).or_default();
+                if offered[i] {
+                    e[0] += 1.0;
+                    e[1] += f64::from(u8::from(bought[i]));
+                }
+                if bought[i] {
+                    e[2] += 1.0;
+                    e[3] += f64::from(round[i]);
+                }
+            }
+            for ((k, key), [offers, picked, purchases, rounds]) in per {
+                let t = self.items.entry((k, key.to_string())).or_default();
+                t.picks.add(picked, offers);
+                t.rounds.add(rounds, purchases);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Tallies a match run (or its shards) part by part: each part's
+/// `matches` and `shop_picks` files, read whole (a part holds a few
+/// hundred matches) and folded into sums, so memory does not grow with
+/// the number of parts.
+pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, String> {
+    if parts.is_empty() {
+        return Err("the run holds no finished parts".into());
+    }
+    let mut t = MatchTallies::default();
+    for (matches, picks) in parts {
+        let df = scan(std::slice::from_ref(matches))?
+            .select([
+                col("match_id"),
+                col("won"),
+                col("boss_wins"),
+                col("nemesis_wins"),
+                col("cards"),
+                col("runes"),
+                col("keywords"),
+                col("resonance"),
+            ])
+            .collect()
+            .map_err(err)?;
+        t.add_matches(&df).map_err(err)?;
+        let df = scan(std::slice::from_ref(picks))?
+            .select([
+                col("match_id"),
+                col("round"),
+                col("item"),
+                col("kind"),
+                col("offered"),
+                col("bought"),
+            ])
+            .collect()
+            .map_err(err)?;
+        t.add_picks(&df).map_err(err)?;
+    }
+    Ok(t)
+}

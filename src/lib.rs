@@ -14,6 +14,7 @@ pub mod engine;
 pub mod fight_page;
 pub mod jobs;
 pub mod marginal;
+pub mod match_report;
 pub mod match_runs;
 pub mod matches;
 pub mod nightly;

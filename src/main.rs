@@ -457,6 +457,22 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 band_high: high / 100.0,
                 ..gridsim::report::ReportSettings::default()
             };
+            if let Some(first) = run_dirs.first()
+                && runs::kind_of(first).map_err(whole)? == gridsim::dataset::RunKind::Matches
+            {
+                if baseline.is_some() {
+                    return Err(whole("--baseline compares runs of fights; a match report stands alone"));
+                }
+                let (report, dir) = runs::write_match_report(&run_dirs, &out, &settings)?;
+                outln!(
+                    "{} matches, {} cards, {} runes -> {}",
+                    report.matches,
+                    report.cards.len(),
+                    report.runes.len(),
+                    dir.join("index.html").display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             let (report, dir) = runs::write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
             outln!(
                 "{} fights, {} outliers{} -> {}",
@@ -689,13 +705,12 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 summary.dir.display()
             );
             if report {
-                let (r, dir) = runs::write_report(
+                let (_, dir) = runs::write_match_report(
                     std::slice::from_ref(&summary.dir),
-                    None,
                     Path::new("reports"),
                     &gridsim::report::ReportSettings::default(),
                 )?;
-                outln!("{} outliers -> {}", r.outliers.len(), dir.join("index.html").display());
+                outln!("match report -> {}", dir.join("index.html").display());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -613,3 +613,87 @@ fn trend_chart(item: &str, nights: &[crate::nightly::Night], series: &[(usize, (
         Err(e) => format!("<p class=\"note\">chart not drawn: {}</p>", esc(&e.to_string())),
     }
 }
+
+fn figure_pct(f: Option<crate::match_report::Figure>) -> (String, String) {
+    f.map_or(("–".into(), String::new()), |f| {
+        (pct(f.value), format!("{}–{}", pct(f.low), pct(f.high)))
+    })
+}
+
+fn figure_num(f: Option<crate::match_report::Figure>) -> (String, String) {
+    f.map_or(("–".into(), String::new()), |f| {
+        (format!("{:.2}", f.value), format!("{:.2}–{:.2}", f.low, f.high))
+    })
+}
+
+/// The match report's page: the headline figures, then one sortable table
+/// per kind of item, and how every figure was computed.
+pub fn match_html(r: &crate::match_report::MatchReport) -> String {
+    let (rate, rate_ci) = figure_pct(r.win_rate);
+    let (bosses, bosses_ci) = figure_num(r.bosses_per_player);
+    let (nemeses, nemeses_ci) = figure_num(r.nemeses_per_player);
+    let mut body = format!(
+        "<h1>Match report: {}</h1><p class=\"lead\">{} matches, {} players. Match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}); nemeses beaten {nemeses} ({nemeses_ci}).</p><p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, rune, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>",
+        esc(&r.runs.join(", ")),
+        r.matches,
+        r.players
+    );
+    for (title, rows) in r.tables() {
+        body.push_str(&format!(
+            "<h2>{title}</h2><table class=\"sortable\"><thead><tr><th>#</th><th>name</th><th>players</th><th>matches</th><th>match win rate</th><th>95% interval</th><th>offered</th><th>pick rate</th><th>95% interval</th><th>bought</th><th>average round</th><th>95% interval</th></tr></thead><tbody>"
+        ));
+        for (k, row) in rows.iter().enumerate() {
+            let (w, wci) = figure_pct(row.win_rate);
+            let (p, pci) = figure_pct(row.pick_rate);
+            let (a, aci) = figure_num(row.average_round);
+            body.push_str(&format!(
+                "<tr{} data-search=\"{} {}\"><td>{}</td><td>{} <code>{}</code></td><td>{}</td><td>{}</td><td>{w}</td><td>{wci}</td><td>{}</td><td>{p}</td><td>{pci}</td><td>{}</td><td>{a}</td><td>{aci}</td></tr>",
+                if row.small_sample { " class=\"low\"" } else { "" },
+                esc(&row.name.to_lowercase()),
+                esc(&row.item),
+                k + 1,
+                esc(&row.name),
+                esc(&row.item),
+                row.players,
+                row.matches,
+                row.offered,
+                row.bought,
+            ));
+        }
+        body.push_str("</tbody></table>");
+    }
+    body.push_str(&format!(
+        "<h2>How these figures are computed</h2><p class=\"note\">{}</p>",
+        esc(&r.method)
+    ));
+    page(&format!("Match report: {}", r.runs.join(", ")), &body)
+}
+
+/// The match report as Markdown: headline figures and each table's rows.
+pub fn match_markdown(r: &crate::match_report::MatchReport) -> String {
+    let (rate, rate_ci) = figure_pct(r.win_rate);
+    let (bosses, bosses_ci) = figure_num(r.bosses_per_player);
+    let mut out = format!(
+        "# Match report: {}\n\n{} matches, {} players; match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}).\n",
+        r.runs.join(", "),
+        r.matches,
+        r.players
+    );
+    for (title, rows) in r.tables() {
+        out.push_str(&format!(
+            "\n## {title}\n\n| name | id | players | match win rate | 95% interval | pick rate | 95% interval | average round |\n|---|---|---:|---:|---|---:|---|---:|\n"
+        ));
+        for row in rows {
+            let (w, wci) = figure_pct(row.win_rate);
+            let (p, pci) = figure_pct(row.pick_rate);
+            let (a, _) = figure_num(row.average_round);
+            let low = if row.small_sample { " (small sample)" } else { "" };
+            out.push_str(&format!(
+                "| {}{low} | `{}` | {} | {w} | {wci} | {p} | {pci} | {a} |\n",
+                row.name, row.item, row.players
+            ));
+        }
+    }
+    out.push_str(&format!("\n{}\n", r.method));
+    out
+}

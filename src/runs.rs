@@ -484,6 +484,83 @@ pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String>
     })
 }
 
+/// Reads the directories of a match run (one, or its shards) into its
+/// report, after the same checks as [`report_of`].
+pub fn match_report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<crate::match_report::MatchReport, String> {
+    let mut manifests = Vec::new();
+    for d in dirs {
+        manifests.push((d.clone(), Manifest::read(d)?));
+    }
+    dataset::verify_read(&manifests, || {
+        let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
+        let mut parts = Vec::new();
+        let mut seen = std::collections::BTreeSet::new();
+        for (d, m) in &manifests {
+            first
+                .identity
+                .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
+                .map_err(|e| {
+                    format!(
+                        "{}: not a shard of the same run as {}: {e}",
+                        d.display(),
+                        first_dir.display()
+                    )
+                })?;
+            for p in &m.parts {
+                if !seen.insert(p.index) {
+                    return Err(format!(
+                        "{}: part {} is also in another run directory given",
+                        d.display(),
+                        p.index
+                    ));
+                }
+                let file = |table: &str| {
+                    p.file(RunKind::Matches, table)
+                        .map(|f| d.join(&f.path))
+                        .ok_or_else(|| format!("{}: part {} has no {table} file", d.display(), p.index))
+                };
+                parts.push((file("matches")?, file("shop_picks")?));
+            }
+        }
+        let tallies = crate::analysis::match_tallies(&parts)?;
+        let catalog = config::load_catalog(&[first_dir.join(dataset::INPUT_CARDS)])
+            .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+        let printed = catalog
+            .cards
+            .iter()
+            .map(|c| (c.key.clone(), c.name.clone()))
+            .chain(catalog.runes.iter().map(|r| (r.key.clone(), r.name.clone())))
+            .chain(catalog.resonances.iter().map(|r| (r.key.clone(), r.name.clone())))
+            .collect();
+        let names = manifests.iter().map(|(d, _)| report::run_label(d)).collect();
+        Ok(crate::match_report::build(names, &tallies, &printed, s))
+    })
+}
+
+/// Builds the report of the match run in `run_dirs` and writes index.html,
+/// summary.md and summary.json under `out/<run-id>/`.
+pub fn write_match_report(
+    run_dirs: &[PathBuf],
+    out: &Path,
+    settings: &ReportSettings,
+) -> Result<(crate::match_report::MatchReport, PathBuf), Vec<Diagnostic>> {
+    let first = run_dirs
+        .first()
+        .ok_or_else(|| whole("name at least one run directory"))?;
+    let rep = match_report_of(run_dirs, settings).map_err(whole)?;
+    let dir = out.join(report::report_name(first));
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
+    for (name, text) in [
+        ("index.html", crate::render::match_html(&rep)),
+        ("summary.md", crate::render::match_markdown(&rep)),
+        ("summary.json", json),
+    ] {
+        atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
+    }
+    Ok((rep, dir))
+}
+
 /// Builds the report of `run_dirs` (compared with `baseline` if given) and
 /// writes index.html, summary.md and summary.json under `out/<run-id>/`.
 /// Returns the report and its directory.

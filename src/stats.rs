@@ -222,6 +222,89 @@ pub fn benjamini_hochberg(p_values: &[f64], q: f64) -> Vec<bool> {
     out
 }
 
+/// The sums behind a ratio `Σy / Σn` over independent clusters, and its
+/// cluster-robust standard error: the match report's estimator.
+///
+/// Why clusters: the players of one match share its team result (200.2d)
+/// and every purchase of one match is made by the same bots on the same
+/// board, so the rows of a match are not independent; matches are (a match
+/// depends only on the suite, its index and the fixed ghost pool). The
+/// variance is the usual one for a ratio estimator over clusters,
+/// `k/(k-1) · Σ(y_i − r·n_i)² / (Σn)²` with `k` the clusters that hold the
+/// item, kept as running sums so memory does not grow with the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct ClusterSums {
+    pub clusters: u64,
+    pub y: f64,
+    pub n: f64,
+    yy: f64,
+    yn: f64,
+    nn: f64,
+}
+
+/// 97.5% quantile of the standard normal: 95% two-sided intervals.
+const Z95: f64 = 1.959_964;
+
+impl ClusterSums {
+    /// Adds one cluster (one match) with `n` units (rows, offers,
+    /// purchases) whose measure sums to `y`; an empty cluster adds nothing.
+    pub fn add(&mut self, y: f64, n: f64) {
+        if n == 0.0 {
+            return;
+        }
+        self.clusters += 1;
+        self.y += y;
+        self.n += n;
+        self.yy += y * y;
+        self.yn += y * n;
+        self.nn += n * n;
+    }
+
+    pub fn ratio(&self) -> f64 {
+        if self.n > 0.0 { self.y / self.n } else { f64::NAN }
+    }
+
+    /// Cluster-robust standard error of [`ratio`](Self::ratio); NaN below
+    /// two clusters.
+    pub fn se(&self) -> f64 {
+        if self.clusters < 2 {
+            return f64::NAN;
+        }
+        let r = self.ratio();
+        let k = self.clusters as f64;
+        let ss = (self.yy - 2.0 * r * self.yn + r * r * self.nn).max(0.0);
+        (k / (k - 1.0) * ss).sqrt() / self.n
+    }
+
+    /// A 95% interval for a proportion: Wilson's score interval on the
+    /// effective sample size `r(1−r)/se²` (the clusters' worth of
+    /// information; the clusters themselves when every cluster agrees).
+    pub fn proportion_interval(&self) -> (f64, f64) {
+        let p = self.ratio();
+        if !p.is_finite() {
+            return (f64::NAN, f64::NAN);
+        }
+        let se = self.se();
+        let var = se * se;
+        let n_eff = if var > 0.0 {
+            (p * (1.0 - p) / var).min(self.n)
+        } else {
+            self.clusters as f64
+        }
+        .max(1.0);
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n_eff)) / (1.0 + z2 / n_eff);
+        let half = Z95 * (p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / (1.0 + z2 / n_eff);
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// A 95% interval for a mean: the ratio ± 1.96 standard errors.
+    pub fn mean_interval(&self) -> (f64, f64) {
+        let (r, se) = (self.ratio(), self.se());
+        (r - Z95 * se, r + Z95 * se)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,5 +360,45 @@ mod tests {
         assert!(out[0].low < 0.7 && out[0].high > 0.7, "{:?}", out[0]);
         // An item every board holds wins exactly half of every redraw.
         assert!((out[1].low - 0.5).abs() < 1e-9 && (out[1].high - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn independent_single_row_clusters_count_as_their_number_less_one() {
+        // A solo match is one row: k matches carry k−1 degrees of freedom.
+        let mut c = ClusterSums::default();
+        for i in 0..100 {
+            c.add(f64::from(u8::from(i % 4 == 0)), 1.0);
+        }
+        let p: f64 = 0.25;
+        let expected = (p * (1.0 - p) / 99.0).sqrt();
+        assert!((c.se() - expected).abs() < 1e-12, "{} vs {expected}", c.se());
+    }
+
+    #[test]
+    fn a_party_sharing_one_team_result_counts_once_per_match() {
+        // 200.2d: the players of a party share the team result, so four
+        // rows of one match carry no more information than one.
+        let (mut solo, mut party) = (ClusterSums::default(), ClusterSums::default());
+        for i in 0..60 {
+            let won = f64::from(u8::from(i % 3 == 0));
+            solo.add(won, 1.0);
+            party.add(4.0 * won, 4.0);
+        }
+        assert!((solo.ratio() - party.ratio()).abs() < 1e-12);
+        assert!((solo.se() - party.se()).abs() < 1e-12);
+        let (a, b) = (solo.proportion_interval(), party.proportion_interval());
+        assert!((a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9, "{a:?} {b:?}");
+        assert!(a.0 < 1.0 / 3.0 && 1.0 / 3.0 < a.1);
+    }
+
+    #[test]
+    fn unanimous_clusters_still_get_an_interval() {
+        let mut c = ClusterSums::default();
+        for _ in 0..10 {
+            c.add(2.0, 2.0);
+        }
+        let (low, high) = c.proportion_interval();
+        assert_eq!(high, 1.0);
+        assert!(low > 0.6 && low < 0.8, "{low}");
     }
 }

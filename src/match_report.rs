@@ -1,0 +1,158 @@
+//! The report of a match run: how often a player whose final board holds a
+//! card (rune, keyword, resonance) wins the match, how often a card is
+//! bought when a shop offers it, and in which round it is bought, each with
+//! a 95% interval that counts matches, not rows (`docs/report.md`, "Match
+//! runs"). Built from [`crate::analysis::match_tallies`]; drawn by
+//! [`crate::render`].
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analysis::{MatchItem, MatchItemTally, MatchTallies};
+use crate::report::ReportSettings;
+use crate::stats::ClusterSums;
+
+/// A figure with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figure {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Figure {
+    fn proportion(c: &ClusterSums) -> Option<Figure> {
+        let (low, high) = c.proportion_interval();
+        (c.n > 0.0).then(|| Figure {
+            value: c.ratio(),
+            low,
+            high,
+        })
+    }
+
+    fn mean(c: &ClusterSums) -> Option<Figure> {
+        let (low, high) = c.mean_interval();
+        (c.n > 0.0).then(|| Figure {
+            value: c.ratio(),
+            low,
+            high,
+        })
+    }
+}
+
+/// One card, rune, keyword or resonance of a match run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchRow {
+    pub item: String,
+    /// The printed name (cards), or the id.
+    pub name: String,
+    /// Players whose final board held it, and the matches they played.
+    pub players: u64,
+    pub matches: u64,
+    pub wins: u64,
+    /// Match win rate of those players.
+    pub win_rate: Option<Figure>,
+    /// Copies offered in shops, and the share bought (cards and runes).
+    pub offered: u64,
+    pub pick_rate: Option<Figure>,
+    /// Purchases and their average round (cards and runes).
+    pub bought: u64,
+    pub average_round: Option<Figure>,
+    /// Fewer players than the report's minimum sample: shown greyed.
+    pub small_sample: bool,
+}
+
+impl MatchRow {
+    fn new(item: &str, name: String, t: &MatchItemTally, min_sample: u64) -> MatchRow {
+        let players = t.final_board.n as u64;
+        MatchRow {
+            item: item.to_string(),
+            name,
+            players,
+            matches: t.final_board.clusters,
+            wins: t.final_board.y as u64,
+            win_rate: Figure::proportion(&t.final_board),
+            offered: t.picks.n as u64,
+            pick_rate: Figure::proportion(&t.picks),
+            bought: t.rounds.n as u64,
+            average_round: Figure::mean(&t.rounds),
+            small_sample: players < min_sample,
+        }
+    }
+}
+
+/// The report of a match run (or of its shards).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchReport {
+    pub runs: Vec<String>,
+    pub matches: u64,
+    pub players: u64,
+    pub min_sample: u64,
+    pub win_rate: Option<Figure>,
+    pub bosses_per_player: Option<Figure>,
+    pub nemeses_per_player: Option<Figure>,
+    /// Each table sorted by match win rate, highest first; small samples last.
+    pub cards: Vec<MatchRow>,
+    pub runes: Vec<MatchRow>,
+    pub keywords: Vec<MatchRow>,
+    pub resonances: Vec<MatchRow>,
+    /// How every figure was computed, for the page.
+    pub method: String,
+}
+
+pub const METHOD: &str = "A match is the unit: its players share the team result (200.2d) and its purchases come from one board, so every figure is a ratio over matches with a cluster-robust standard error (k/(k-1) · Σ(y_i − r·n_i)² / (Σn)², k the matches involved). Match win rate: players whose final board holds the item and won the match, over players whose final board holds it (an item counts once per board however many copies). Pick rate: copies offered in a shop that were bought, over copies offered. Average round: the mean round of its purchases, buybacks included. Rates carry Wilson 95% intervals on the effective sample size r(1−r)/se²; the average round carries ±1.96 standard errors. Rows with fewer players than the minimum sample are greyed and listed last.";
+
+/// Builds the report from a match run's tallies; `printed` names cards.
+pub fn build(
+    runs: Vec<String>,
+    t: &MatchTallies,
+    printed: &BTreeMap<String, String>,
+    s: &ReportSettings,
+) -> MatchReport {
+    let table = |kind: MatchItem| {
+        let mut rows: Vec<MatchRow> = t
+            .items
+            .iter()
+            .filter(|((k, _), _)| *k == kind)
+            .map(|((_, item), tally)| {
+                let name = printed.get(item).cloned().unwrap_or_else(|| item.clone());
+                MatchRow::new(item, name, tally, s.min_sample)
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            let rate = |r: &MatchRow| r.win_rate.map_or(-1.0, |f| f.value);
+            a.small_sample
+                .cmp(&b.small_sample)
+                .then(rate(b).total_cmp(&rate(a)))
+                .then(a.item.cmp(&b.item))
+        });
+        rows
+    };
+    MatchReport {
+        runs,
+        matches: t.matches,
+        players: t.players,
+        min_sample: s.min_sample,
+        win_rate: Figure::proportion(&t.won),
+        bosses_per_player: Figure::mean(&t.boss_wins),
+        nemeses_per_player: Figure::mean(&t.nemesis_wins),
+        cards: table(MatchItem::Card),
+        runes: table(MatchItem::Rune),
+        keywords: table(MatchItem::Keyword),
+        resonances: table(MatchItem::Resonance),
+        method: METHOD.to_string(),
+    }
+}
+
+impl MatchReport {
+    /// The four tables with their titles, in the page's order.
+    pub fn tables(&self) -> [(&'static str, &Vec<MatchRow>); 4] {
+        [
+            ("Cards", &self.cards),
+            ("Runes", &self.runes),
+            ("Keywords", &self.keywords),
+            ("Resonances", &self.resonances),
+        ]
+    }
+}
