@@ -1,0 +1,244 @@
+//! Match runs (section 200) keep the guarantees of runs of fights: the same
+//! bytes at any thread count and shard layout, resumes that play damaged
+//! parts again, replays that reproduce a recorded match from anywhere; and
+//! the match report counts what the matches did.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use gridsim::dataset::Manifest;
+use gridsim::matches::{Event, GhostPool};
+use gridsim::report::ReportSettings;
+
+mod common;
+use common::{gridsim, scratch};
+
+const SUITE: &str = "configs/matches/solo.toml";
+const MATCHES: &str = "300";
+
+/// Plays a match run of `MATCHES` matches in parts of 64 under `out`, and
+/// returns its run directory.
+fn match_run(out: &Path, extra: &[&str]) -> PathBuf {
+    let mut args = vec![
+        "match",
+        SUITE,
+        "--matches",
+        MATCHES,
+        "--part-size",
+        "64",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    args.extend_from_slice(extra);
+    let o = gridsim(&args);
+    assert!(
+        o.status.success(),
+        "match run failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out.join("solo-seed20261201")
+}
+
+/// (file, sha256) of every data file of a finished run, sorted.
+fn data_checksums(dirs: &[PathBuf]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for d in dirs {
+        let m = Manifest::read(d).expect("manifest");
+        assert!(m.complete, "{} is not complete", d.display());
+        out.extend(
+            m.files()
+                .iter()
+                .filter(|f| !f.path.starts_with("inputs/"))
+                .map(|f| (f.path.clone(), f.sha256.clone())),
+        );
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn threads_and_shards_never_change_the_tables() {
+    let one = match_run(&scratch("m-t1"), &["--threads", "1"]);
+    let two = match_run(&scratch("m-t2"), &["--threads", "2"]);
+    let reference = data_checksums(std::slice::from_ref(&one));
+    // 300 matches in parts of 64: 5 parts of four tables each.
+    assert_eq!(reference.len(), 5 * 4);
+    assert_eq!(reference, data_checksums(&[two]));
+    let out = scratch("m-shards");
+    let shards: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let shard = format!("{k}/2");
+            let o = gridsim(&[
+                "match",
+                SUITE,
+                "--matches",
+                MATCHES,
+                "--part-size",
+                "64",
+                "--out",
+                out.to_str().expect("utf-8"),
+                "--shard",
+                &shard,
+            ]);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            out.join(format!("solo-seed20261201-shard{k}of2"))
+        })
+        .collect();
+    assert_eq!(data_checksums(&shards), reference);
+    // The report of the shards is the report of the whole run.
+    let json = |dirs: &[PathBuf]| {
+        let r = gridsim::runs::match_report_of(dirs, &ReportSettings::default()).expect("match report");
+        let mut v = serde_json::to_value(&r).expect("json");
+        v["runs"] = serde_json::Value::Null;
+        v
+    };
+    assert_eq!(json(&shards), json(std::slice::from_ref(&one)));
+}
+
+#[test]
+fn a_resume_plays_missing_and_corrupt_parts_again() {
+    let reference = match_run(&scratch("m-reference"), &[]);
+    let dir = match_run(&scratch("m-damaged"), &[]);
+    std::fs::remove_file(dir.join("rounds-000001.parquet")).expect("remove");
+    std::fs::write(dir.join("shop_picks-000003.parquet"), b"not parquet").expect("corrupt");
+    std::fs::write(dir.join("matches-000004.parquet.tmp"), b"half").expect("leftover");
+    let o = gridsim(&["match", "--resume", dir.to_str().expect("utf-8")]);
+    let notes = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "resume failed: {notes}");
+    assert!(
+        notes.contains("running part 1 again") && notes.contains("running part 3 again"),
+        "{notes}"
+    );
+    assert_eq!(data_checksums(&[dir.clone()]), data_checksums(&[reference]));
+    // A run of matches is resumed by its own command.
+    let o = gridsim(&["run", "--resume", dir.to_str().expect("utf-8")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && err.contains("gridsim match --resume"), "{err}");
+}
+
+#[test]
+fn replay_reproduces_a_recorded_match_from_any_directory() {
+    let dir = match_run(&scratch("m-replay"), &[]);
+    let elsewhere = scratch("m-elsewhere");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .current_dir(&elsewhere)
+        .args(["replay", dir.to_str().expect("utf-8"), "200"])
+        .output()
+        .expect("replay");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Ten rounds (200.1), one line each for the solo player, then the match.
+    assert_eq!(text.lines().filter(|l| l.starts_with("round ")).count(), 10, "{text}");
+    assert!(text.contains("match 200 seat 0:"), "{text}");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gridsim"))
+        .current_dir(&elsewhere)
+        .args(["replay", dir.to_str().expect("utf-8"), "200", "--log"])
+        .output()
+        .expect("replay --log");
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && log.contains("[200.1]") && log.contains("bosses cleared"),
+        "{log}"
+    );
+}
+
+/// Per card on final boards: (players, wins); per card offered: (offered,
+/// bought); counted from the match logs of the same suite played in memory.
+type Counts = (BTreeMap<String, (u64, u64)>, BTreeMap<String, (u64, u64)>);
+
+fn counted_in_memory(matches: u64) -> Counts {
+    let mut loaded = gridsim::match_runs::LoadedMatches::from_files(
+        Path::new("configs/rules.toml"),
+        &[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")],
+        Path::new(SUITE),
+    )
+    .expect("suite loads");
+    loaded.suite.matches = matches;
+    let ctx = loaded.ctx();
+    let pool = gridsim::match_runs::ghost_pool(&ctx, 2).expect("pool");
+    let seeds = ctx.suite.pool_matches;
+    let mut results = gridsim::batch::play_matches(&ctx, &GhostPool::default(), 0, seeds, 2).expect("seeds");
+    results.extend(gridsim::batch::play_matches(&ctx, &pool, seeds, matches - seeds, 2).expect("rest"));
+    let (mut boards, mut picks): Counts = Default::default();
+    for r in &results {
+        let mut held: Vec<String> = r.final_boards[0]
+            .units
+            .iter()
+            .map(|u| loaded.catalog.card(u.card).key.clone())
+            .collect();
+        held.sort();
+        held.dedup();
+        for card in held {
+            let e = boards.entry(card).or_default();
+            e.0 += 1;
+            e.1 += u64::from(r.won);
+        }
+        for e in &r.events {
+            match e {
+                Event::Offers { units, .. } => {
+                    for u in units {
+                        picks.entry(u.clone()).or_default().0 += 1;
+                    }
+                }
+                Event::Bought {
+                    item,
+                    kind: "unit",
+                    buyback: false,
+                    ..
+                } => picks.entry(item.clone()).or_default().1 += 1,
+                _ => {}
+            }
+        }
+    }
+    (boards, picks)
+}
+
+#[test]
+fn the_match_report_counts_what_the_matches_did() {
+    let dir = match_run(&scratch("m-report"), &[]);
+    let report = gridsim::runs::match_report_of(&[dir], &ReportSettings::default()).expect("report");
+    let (boards, picks) = counted_in_memory(300);
+    assert_eq!(report.matches, 300);
+    for row in &report.cards {
+        let (players, wins) = boards.get(&row.item).copied().unwrap_or_default();
+        assert_eq!((row.players, row.wins), (players, wins), "{} on final boards", row.item);
+        let (offered, bought) = picks.get(&row.item).copied().unwrap_or_default();
+        assert_eq!(row.offered, offered, "{} offered", row.item);
+        let pick = row.pick_rate.map(|f| f.value).unwrap_or(0.0);
+        assert!(
+            offered == 0 || (pick - bought as f64 / offered as f64).abs() < 1e-12,
+            "{} pick rate",
+            row.item
+        );
+        if let Some(f) = row.win_rate {
+            assert!(f.low <= f.value && f.value <= f.high, "{} interval", row.item);
+        }
+    }
+    // Every card that ended on a board is in the report.
+    for card in boards.keys() {
+        assert!(report.cards.iter().any(|r| &r.item == card), "{card} missing");
+    }
+    // Solo matches: a player per match, the win rate the share of matches won.
+    assert_eq!(report.players, 300);
+}
+
+#[test]
+fn the_match_report_command_writes_its_three_files() {
+    let dir = match_run(&scratch("m-report-files"), &[]);
+    let out = scratch("m-report-out");
+    let o = gridsim(&[
+        "report",
+        dir.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = out.join("solo-seed20261201");
+    let html = std::fs::read_to_string(page.join("index.html")).expect("index.html");
+    assert!(html.contains("match win rate") && html.contains("pick rate") && html.contains("average round"));
+    let md = std::fs::read_to_string(page.join("summary.md")).expect("summary.md");
+    assert!(md.contains("## Cards") && md.contains("## Runes") && md.contains("## Keywords"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(page.join("summary.json")).expect("json")).expect("parses");
+    assert_eq!(json["matches"], 300);
+}
