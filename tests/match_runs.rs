@@ -109,7 +109,7 @@ fn a_resume_plays_missing_and_corrupt_parts_again() {
         notes.contains("running part 1 again") && notes.contains("running part 3 again"),
         "{notes}"
     );
-    assert_eq!(data_checksums(&[dir.clone()]), data_checksums(&[reference]));
+    assert_eq!(data_checksums(std::slice::from_ref(&dir)), data_checksums(&[reference]));
     // A run of matches is resumed by its own command.
     let o = gridsim(&["run", "--resume", dir.to_str().expect("utf-8")]);
     let err = String::from_utf8_lossy(&o.stderr);
