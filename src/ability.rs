@@ -360,6 +360,9 @@ named_enum! {
         /// The acting unit's rune effects: the board runes projecting onto
         /// it and its innate runes; none means no effect (900.4e).
         RuneEffect = "rune_effect",
+        /// The acting unit's named counter, the printed X that persists
+        /// with the unit for the match (200.3b); 0 for a card without one.
+        Counter = "counter",
     }
 }
 
@@ -505,6 +508,9 @@ named_enum! {
         AllyActivation = "ally_activation",
         /// A Penny of the owner's side mints Stock.
         StockMinted = "stock_minted",
+        /// A battle starts: once per battle the unit is in (a named
+        /// counter "accumulating each battle", 200.3b).
+        BattleStart = "battle_start",
     }
 }
 

@@ -196,6 +196,21 @@ pub struct Card {
     pub innate_runes: Vec<(RuneId, u8)>,
     /// A Quest: the event it counts and the count that completes it (800.54a).
     pub quest: Option<(crate::ability::QuestEvent, i32)>,
+    /// A named counter (200.3b).
+    pub counter: Option<NamedCounter>,
+}
+
+/// A card's named counter, the printed X of the Tally Savant and Master
+/// Appraiser Pennies (200.3b): it starts at `start`, gains `gain` on each
+/// `on` event of its side, and persists with the unit for the rest of a
+/// match; an amount reads it as `N per counter`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedCounter {
+    /// The name the card prints (`X`).
+    pub name: String,
+    pub start: i32,
+    pub on: crate::ability::QuestEvent,
+    pub gain: i32,
 }
 
 /// One phase of a boss (800.48a).

@@ -252,6 +252,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::HubGranted if d > 0 => format!("{other} strengthens {unit} at {a}% plus a {d}% supplement"),
         EventKind::HubGranted => format!("{other} strengthens {unit} at {a}%"),
         EventKind::QuestProgress => format!("{unit}'s Quest advances to {a} of {d}"),
+        EventKind::CounterGained => format!("{unit}'s counter gains {d}, now {a}"),
         EventKind::Settled => format!("{unit} settles {a} Stock into Dividend, {d} Stock left"),
         EventKind::Activate => format!("{unit} activates against {other} (Power {a})"),
         EventKind::NoTarget => format!("{unit} finds no living target"),

@@ -176,6 +176,7 @@ fields! {
     Interest = "interest", false,
     Vessels = "vessels", false,
     Quest = "quest", false,
+    Counter = "counter", false,
     Stagger = "stagger", false,
     VesselPoints = "vessel_points", false,
     ReviveMs = "revive_ms", false,
@@ -231,6 +232,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Interest => n(c.interest[i]),
         Field::Vessels => n(c.vessels[i]),
         Field::Quest => n(c.quest[i]),
+        Field::Counter => n(c.counter[i]),
         Field::Stagger => n(c.stagger[i]),
         Field::VesselPoints => n(c.vessel_points[i]),
         Field::ReviveMs => n(c.revive_ms[i]),
@@ -572,7 +574,8 @@ pub struct MatchExpect {
     pub count: Option<u64>,
     pub at_least: Option<u64>,
     /// `field`'s values over the events, in log order, equal `is` (a list,
-    /// one per event); `name.len` is the length of a list field.
+    /// one per event); `name.len` is the length of a list field, `name.N`
+    /// its item N (from 0).
     pub field: Option<String>,
     pub is: Option<serde_json::Value>,
     /// Every such event (and at least one) has these field values.
@@ -587,12 +590,14 @@ pub struct MatchExpect {
 }
 
 fn field_of(event: &serde_json::Value, field: &str) -> serde_json::Value {
-    match field.strip_suffix(".len") {
-        Some(list) => event
-            .get(list)
-            .and_then(|v| v.as_array())
-            .map_or(serde_json::Value::Null, |a| serde_json::Value::from(a.len())),
-        None => event.get(field).cloned().unwrap_or(serde_json::Value::Null),
+    let list = |name: &str| event.get(name).and_then(|v| v.as_array());
+    match field.rsplit_once('.') {
+        Some((name, "len")) => list(name).map_or(serde_json::Value::Null, |a| serde_json::Value::from(a.len())),
+        Some((name, item)) if item.parse::<usize>().is_ok() => list(name)
+            .and_then(|a| a.get(item.parse::<usize>().unwrap_or(usize::MAX)))
+            .cloned()
+            .unwrap_or(serde_json::Value::Null),
+        _ => event.get(field).cloned().unwrap_or(serde_json::Value::Null),
     }
 }
 

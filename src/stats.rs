@@ -295,7 +295,11 @@ impl ClusterSums {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n_eff)) / (1.0 + z2 / n_eff);
         let half = Z95 * (p * (1.0 - p) / n_eff + z2 / (4.0 * n_eff * n_eff)).sqrt() / (1.0 + z2 / n_eff);
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        // Wilson's bounds are exactly 0 at p = 0 and 1 at p = 1; say so rather
+        // than leave it to rounding, which differs between machines.
+        let low = if p <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
+        let high = if p >= 1.0 { 1.0 } else { (centre + half).min(1.0) };
+        (low, high)
     }
 
     /// A 95% interval for a mean: the ratio ± 1.96 standard errors.

@@ -72,8 +72,11 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     let out_dir = std::env::temp_dir().join(format!("gridsim-sweep-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out_dir);
     let out = out_dir.to_string_lossy().to_string();
+    // The default suite with its cards pinned, so the curve stays where it
+    // is as cards join the catalog.
     let args = [
         "sweep",
+        "tests/suites/pinned_default.toml",
         "--card",
         "quake_titan",
         "--field",

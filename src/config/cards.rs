@@ -570,6 +570,30 @@ impl CatalogBuilder {
             Some(q) => Some((q.get_ref().on, q.get_ref().count)),
             None => None,
         };
+        let counter = match &def.counter {
+            Some(c) => {
+                let d = c.get_ref();
+                if !(0..=10_000).contains(&d.start) || !(1..=100).contains(&d.gain) {
+                    bad.push(diag(
+                        Some(c.span()),
+                        format!("{key}.counter"),
+                        format!(
+                            "a named counter starts at 0..=10000 and gains 1..=100 per event (200.3b), found start {} and gain {}",
+                            d.start, d.gain
+                        ),
+                    ));
+                    None
+                } else {
+                    Some(crate::catalog::NamedCounter {
+                        name: d.name.clone(),
+                        start: d.start,
+                        on: d.on,
+                        gain: d.gain,
+                    })
+                }
+            }
+            None => None,
+        };
         let stagger = match &def.stagger {
             Some(size) => {
                 let n = *size.get_ref();
@@ -651,6 +675,7 @@ impl CatalogBuilder {
             phase_of: None,
             innate_runes,
             quest,
+            counter,
         });
         if c.cards.len() > u16::MAX as usize {
             return Err(vec![diag(

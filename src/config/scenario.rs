@@ -766,6 +766,7 @@ impl<'de> Deserialize<'de> for InitialState {
             relentless: Option<bool>,
             dormant: Option<bool>,
             quest: Option<i32>,
+            counter: Option<i32>,
         }
         let r = Raw::deserialize(d)?;
         Ok(InitialState {
@@ -792,6 +793,7 @@ impl<'de> Deserialize<'de> for InitialState {
             relentless: r.relentless,
             dormant: r.dormant,
             quest: r.quest,
+            counter: r.counter,
         })
     }
 }

@@ -132,10 +132,39 @@ pub struct CardDef {
     /// `count` (800.54a).
     #[serde(default)]
     pub quest: Option<Spanned<QuestDef>>,
+    /// A named counter: the printed X that persists with the unit for the
+    /// match and accumulates each battle (200.3b).
+    #[serde(default)]
+    pub counter: Option<Spanned<CounterDef>>,
     /// Runes the card carries itself, `"RUNE TIER"` (a boss's signature
     /// runes, such as the boss Reflect rune, 900.26d).
     #[serde(default)]
     pub runes: Vec<Spanned<String>>,
+}
+
+/// A card's named counter (200.3b).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CounterDef {
+    /// The name the card prints, `X` unless it says.
+    #[serde(default = "counter_name")]
+    pub name: String,
+    /// X printed on the card, before any battle.
+    #[serde(default)]
+    pub start: i32,
+    /// The event of its side that adds to it.
+    pub on: crate::ability::QuestEvent,
+    /// What each event adds.
+    #[serde(default = "one_gain")]
+    pub gain: i32,
+}
+
+fn counter_name() -> String {
+    "X".into()
+}
+
+fn one_gain() -> i32 {
+    1
 }
 
 /// A card's Quest (800.54).

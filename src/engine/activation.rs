@@ -388,6 +388,7 @@ impl Engine<'_> {
                 | Count::TargetMaim
                 | Count::ShatteredSecond
                 | Count::RuneEffect
+                | Count::Counter
                 | Count::Dividend
                 | Count::Profit
                 | Count::Stock => false,
@@ -398,6 +399,8 @@ impl Engine<'_> {
             Count::TargetBurn if !t.is_none() && self.u.alive[t.i()] => self.u.burn[t.i()],
             Count::TargetMaim if !t.is_none() && self.u.alive[t.i()] => self.u.maim[t.i()],
             Count::RuneEffect => i32::from(self.u.rune_effects[u.i()]),
+            // 200.3b: a named counter is the card's own number, read as a count.
+            Count::Counter => self.u.counter[u.i()],
             Count::Dividend => self.scrip[self.u.side[u.i()].index()][0],
             Count::Profit => self.scrip[self.u.side[u.i()].index()][1],
             Count::Stock => self.stock[self.u.side[u.i()].index()],

@@ -44,6 +44,8 @@ event_kinds! {
     Settled = "settled",
     /// `unit`'s Quest advances to `amount` of `detail` (800.54a).
     QuestProgress = "quest_progress",
+    /// `unit`'s named counter gains `detail` and reaches `amount` (200.3b).
+    CounterGained = "counter_gained",
     Activate = "activate",
     NoTarget = "no_target",
     HitSkipped = "hit_skipped",

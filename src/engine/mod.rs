@@ -623,6 +623,8 @@ unit_columns! {
     combined: bool = false,
     /// Quest progress, carried by the unit across battles (800.54b, 800.54c).
     quest: i32 = 0,
+    /// The named counter, the printed X carried across a match's battles (200.3b).
+    counter: i32 = 0,
     /// A Hub's share of its bonuses for the allied Pennies, and its
     /// scarcity supplement, both in percent (800.33e, 800.33f).
     hub_share: i32 = 0,
@@ -1117,6 +1119,7 @@ impl<'c> Engine<'c> {
         u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
         u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
         u.stagger_size[i] = card.stagger;
+        u.counter[i] = card.counter.as_ref().map_or(0, |c| c.start);
         u.phase_at[i] = card.phases.first().map_or(0, |ph| ph.below_percent);
         u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
         // 800.49b: the starting Vessel comes with the unit, not from a
@@ -1253,10 +1256,10 @@ impl<'c> Engine<'c> {
         };
         self.rebuild_order();
         self.take_roster();
-        self.quests_possible = self
-            .u
-            .indices()
-            .any(|i| self.catalog.card(self.u.printed[i]).quest.is_some());
+        self.quests_possible = self.u.indices().any(|i| {
+            let card = self.catalog.card(self.u.printed[i]);
+            card.quest.is_some() || card.counter.is_some()
+        });
         self.start_runes();
         self.rank_hubs();
         for i in self.u.indices() {
@@ -1285,6 +1288,13 @@ impl<'c> Engine<'c> {
             0,
             "300.3",
         );
+        // 200.3b: a counter counting battles gains before any battle-start
+        // line reads it, so "per counter" amounts see this battle's count.
+        if self.quests_possible {
+            let first = self.first_side;
+            self.quest_event(first, crate::ability::QuestEvent::BattleStart);
+            self.quest_event(first.other(), crate::ability::QuestEvent::BattleStart);
+        }
         let order = self.order;
         // 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent
         // living Tool; losing a Tool later takes nothing back.

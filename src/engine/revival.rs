@@ -76,7 +76,7 @@ impl Engine<'_> {
                 c.everlasting[i],
                 c.relentless_suppressed[i],
             ),
-            (c.vessels[i], c.vessel_points[i], c.quest[i]),
+            (c.vessels[i], c.vessel_points[i], c.quest[i], c.counter[i]),
         );
         let p = Placement {
             card: c.printed[i],
@@ -98,7 +98,8 @@ impl Engine<'_> {
         c.relentless[i] = (c.relentless[i] || granted.0) && !granted.3;
         c.rabid[i] |= granted.1;
         c.everlasting[i] |= granted.2;
-        (c.vessels[i], c.vessel_points[i], c.quest[i]) = vessels;
+        // 200.3b: the counter persists with the unit, through a revival too.
+        (c.vessels[i], c.vessel_points[i], c.quest[i], c.counter[i]) = vessels;
         // A wake condition holds a unit Dormant from the start of the
         // battle only (800.16f); a revived unit comes back awake.
         c.dormant[i] = false;

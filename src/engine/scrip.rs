@@ -161,6 +161,20 @@ impl Engine<'_> {
             if self.u.side[i] != side || !self.u.alive[i] {
                 continue;
             }
+            let card = self.catalog.card(self.u.printed[i]);
+            if let Some(c) = card.counter.as_ref().filter(|c| c.on == event) {
+                // 200.3b: the counter accumulates each battle, with no cap.
+                self.u.counter[i] = self.u.counter[i].saturating_add(c.gain);
+                let gain = c.gain;
+                self.emit(
+                    EventKind::CounterGained,
+                    UnitIdx(i as u8),
+                    UnitIdx::NONE,
+                    self.u.counter[i],
+                    gain,
+                    "200.3b",
+                );
+            }
             let Some((on, count)) = self.catalog.card(self.u.printed[i]).quest else {
                 continue;
             };

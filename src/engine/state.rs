@@ -98,6 +98,8 @@ pub struct InitialState {
     pub dormant: Option<bool>,
     /// Quest progress going into the battle (800.54c).
     pub quest: Option<i32>,
+    /// The named counter going into the battle (200.3b).
+    pub counter: Option<i32>,
 }
 
 impl Engine<'_> {
@@ -188,6 +190,7 @@ impl Engine<'_> {
             relentless: Some(c.relentless[i]),
             dormant: Some(c.dormant[i]),
             quest: Some(c.quest[i]),
+            counter: Some(c.counter[i]),
         }
     }
 
@@ -233,6 +236,7 @@ impl Engine<'_> {
         set(&mut c.charge, s.charge);
         set(&mut c.haywire, s.haywire);
         set(&mut c.quest, s.quest.map(|q| q.max(0)));
+        set(&mut c.counter, s.counter.map(|q| q.max(0)));
         set(&mut c.overclock, s.overclock);
         set(&mut c.feral, s.feral);
         // A status held at the start ticks one interval in (800.8b, 800.73a).

@@ -192,8 +192,27 @@ pub struct Owned {
     pub column: u8,
     pub row: u8,
     pub combined: bool,
-    /// Quest progress (800.54c, 200.3a).
+    /// What the unit carries from battle to battle.
+    pub kept: Kept,
+}
+
+/// What a unit carries from battle to battle besides its place: Quest
+/// progress (800.54c, 200.3a) and its named counter (200.3b; `None` until
+/// its first battle, which starts it at the card's start value).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Kept {
     pub quest: i32,
+    pub counter: Option<i32>,
+}
+
+impl Kept {
+    /// What a combined unit keeps of its copies: the best of each.
+    pub fn best(self, other: Kept) -> Kept {
+        Kept {
+            quest: self.quest.max(other.quest),
+            counter: self.counter.max(other.counter),
+        }
+    }
 }
 
 /// One player of a match between battles.
@@ -255,7 +274,7 @@ impl Player {
                     column,
                     row,
                     combined: false,
-                    quest: 0,
+                    kept: Kept::default(),
                 });
             }
         }
@@ -305,8 +324,8 @@ impl Player {
         }
     }
 
-    fn quests(&self) -> Vec<i32> {
-        self.units.iter().map(|o| o.quest).collect()
+    fn kept(&self) -> Vec<Kept> {
+        self.units.iter().map(|o| o.kept).collect()
     }
 }
 
@@ -318,7 +337,7 @@ pub struct Ghost {
     pub board: BoardSpec,
     pub dividend: i32,
     pub profit: i32,
-    pub quests: Vec<i32>,
+    pub kept: Vec<Kept>,
     pub forge_cores: Vec<String>,
 }
 
@@ -531,6 +550,9 @@ pub enum Event {
         dividend: i32,
         profit: i32,
         quests: Vec<i32>,
+        /// Each unit's named counter, `null` for a card without one or
+        /// before its first battle (200.3b).
+        counters: Vec<Option<i32>>,
     },
     NemesisOffered {
         round: u8,
@@ -609,7 +631,7 @@ pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
                 column,
                 row,
                 combined: false,
-                quest: 0,
+                kept: Kept::default(),
             });
         }
     }
@@ -671,13 +693,14 @@ pub struct Carried {
 
 impl Carried {
     /// A fresh board: nothing carried (200.3c).
-    fn fresh(board: BoardSpec, dividend: i32, profit: i32, quests: &[i32]) -> Carried {
+    fn fresh(board: BoardSpec, dividend: i32, profit: i32, kept: &[Kept]) -> Carried {
         let n = board.units.len();
         Carried {
             board,
             states: (0..n)
                 .map(|i| InitialState {
-                    quest: quests.get(i).copied().filter(|&q| q > 0),
+                    quest: kept.get(i).map(|k| k.quest).filter(|&q| q > 0),
+                    counter: kept.get(i).and_then(|k| k.counter),
                     ..InitialState::default()
                 })
                 .collect(),
@@ -691,8 +714,8 @@ impl Carried {
 /// A fight's result with both sides' end states.
 struct Fought {
     outcome: Outcome,
-    /// The left side's units' Quest progress, by unit.
-    quests: Vec<i32>,
+    /// What the left side's units carry on, by unit.
+    kept: Vec<Kept>,
     settled: i32,
     survivors: [u32; 2],
     end: [Carried; 2],
@@ -744,7 +767,17 @@ fn fight(ctx: &MatchCtx, engine: &mut Engine, round: u8, left: &Carried, right: 
     let end = [end_of(left, 0), end_of(right, n_left)];
     Fought {
         outcome,
-        quests: (0..n_left.min(units.count)).map(|i| units.quest[i]).collect(),
+        kept: (0..n_left.min(units.count))
+            .map(|i| Kept {
+                quest: units.quest[i],
+                counter: ctx
+                    .catalog
+                    .card(units.printed[i])
+                    .counter
+                    .as_ref()
+                    .map(|_| units.counter[i]),
+            })
+            .collect(),
         settled: engine.dividend_settled(Side::Left),
         survivors: [
             engine.side_summary(Side::Left).survivors,
@@ -762,12 +795,13 @@ fn winner_name(o: &Outcome) -> &'static str {
     }
 }
 
-/// Takes a fight's Quest progress and settled Dividend into the player
-/// (200.3a): `origin` maps the fight's units to the player's.
+/// Takes a fight's Quest progress, named counters and settled Dividend
+/// into the player (200.3a, 200.3b): `origin` maps the fight's units to the
+/// player's.
 fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
-    for (i, &q) in f.quests.iter().enumerate() {
+    for (i, &k) in f.kept.iter().enumerate() {
         if let Some(o) = origin.get(i).and_then(|&k| p.units.get_mut(k)) {
-            o.quest = q;
+            o.kept = k;
         }
     }
     p.wallet.bank(f.settled);
@@ -828,7 +862,7 @@ pub(crate) fn plan(
             trial.board(String::new()),
             trial.wallet.dividend,
             trial.wallet.profit,
-            &trial.quests(),
+            &trial.kept(),
         );
         let score = trial_score(ctx, engine, round, &me, &boss, p.planned, index, p.seat);
         if score > best.0 {
@@ -877,7 +911,7 @@ fn claim(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, round: u8, index: 
     if p.policy == Policy::Greedy || boards.len() < 2 {
         return weakest;
     }
-    let me = Carried::fresh(p.board(String::new()), p.wallet.dividend, p.wallet.profit, &p.quests());
+    let me = Carried::fresh(p.board(String::new()), p.wallet.dividend, p.wallet.profit, &p.kept());
     let mut best = (i32::MIN, i64::MAX, 0usize);
     for (k, b) in boards.iter().enumerate() {
         let s = trial_score(ctx, engine, round, &me, b, p.planned, index, p.seat);
@@ -966,7 +1000,7 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
                 p.board(format!("seat {seat}")),
                 p.wallet.dividend,
                 p.wallet.profit,
-                &p.quests(),
+                &p.kept(),
             );
             let s = stream(index, round, Stage::Boss, seat as u32);
             let f = fight(
@@ -1128,7 +1162,8 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
                 forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
                 dividend: p.wallet.dividend,
                 profit: p.wallet.profit,
-                quests: p.quests(),
+                quests: p.units.iter().map(|o| o.kept.quest).collect(),
+                counters: p.units.iter().map(|o| o.kept.counter).collect(),
             });
             committed.push((
                 round,
@@ -1138,7 +1173,7 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
                     board,
                     dividend: p.wallet.dividend,
                     profit: p.wallet.profit,
-                    quests: p.quests(),
+                    kept: p.kept(),
                     forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
                 },
             ));
@@ -1200,7 +1235,7 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
                 p.board(format!("seat {seat}")),
                 p.wallet.dividend,
                 p.wallet.profit,
-                &p.quests(),
+                &p.kept(),
             );
             let s = stream(index, round, Stage::Nemesis, seat as u32);
             let f = fight(
@@ -1284,7 +1319,7 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
 /// progress, nothing else carried (200.3c); its Forge Cores travel with
 /// the board (200.3d).
 fn ghost_entrant(g: &Ghost) -> Carried {
-    let mut c = Carried::fresh(g.board.clone(), g.dividend, g.profit, &g.quests);
+    let mut c = Carried::fresh(g.board.clone(), g.dividend, g.profit, &g.kept);
     c.board.name = g.label();
     c
 }
@@ -1435,14 +1470,28 @@ impl Event {
                 forge_cores,
                 dividend,
                 profit,
+                counters,
                 ..
-            } => format!(
-                "  seat {seat} commits: {}; runes {}; resonance {}; Forge Cores {}; Dividend {dividend}, Profit {profit} [200.1g, 200.3]",
-                list(units),
-                list(runes),
-                resonance.as_deref().unwrap_or("-"),
-                list(forge_cores)
-            ),
+            } => {
+                // Named counters only where a unit has one (200.3b).
+                let counted: Vec<String> = units
+                    .iter()
+                    .zip(counters)
+                    .filter_map(|(u, c)| c.map(|x| format!("{} X={x}", u.split(' ').next().unwrap_or(u))))
+                    .collect();
+                let counted = if counted.is_empty() {
+                    String::new()
+                } else {
+                    format!("; counters {}", counted.join(", "))
+                };
+                format!(
+                    "  seat {seat} commits: {}; runes {}; resonance {}; Forge Cores {}; Dividend {dividend}, Profit {profit}{counted} [200.1g, 200.3]",
+                    list(units),
+                    list(runes),
+                    resonance.as_deref().unwrap_or("-"),
+                    list(forge_cores)
+                )
+            }
             Event::NemesisOffered { seat, sources, .. } => {
                 format!("  seat {seat} is offered {} [200.1g]", list(sources))
             }

@@ -220,7 +220,7 @@ pub(super) fn buy(
             let top = ctx.catalog.card(card).tiers();
             // The bought copy, then every level of combining it causes.
             let mut at: Option<(u8, u8)> = None;
-            let mut kept_quest = 0;
+            let mut kept = super::Kept::default();
             loop {
                 let same: Vec<usize> = (0..p.units.len())
                     .filter(|&i| p.units[i].card == card && p.units[i].tier == card_tier)
@@ -230,14 +230,15 @@ pub(super) fn buy(
                 }
                 let keep = &p.units[same[0]];
                 at = Some((keep.column, keep.row));
-                let quest = same.iter().map(|&i| p.units[i].quest).max().unwrap_or(0);
+                let best = same.iter().fold(kept, |k, &i| k.best(p.units[i].kept));
                 for &i in same.iter().take(need - 1).rev() {
                     p.units.remove(i);
                 }
                 card_tier += 1;
                 combined = true;
-                // The combined unit keeps the best Quest progress of its copies.
-                kept_quest = kept_quest.max(quest);
+                // The combined unit keeps the best Quest progress and the
+                // highest named counter of its copies (a reconstruction).
+                kept = best;
             }
             let (column, row) = match at {
                 Some(c) => c,
@@ -256,7 +257,7 @@ pub(super) fn buy(
                 column,
                 row,
                 combined,
-                quest: kept_quest,
+                kept,
             });
             log.push(Event::Bought {
                 round,
