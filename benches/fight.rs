@@ -9,7 +9,8 @@ use gridsim::engine::{Engine, FightRng};
 
 fn standard_fight(c: &mut Criterion) {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
-    let catalog = config::load_catalog(&[PathBuf::from("configs/cards")]).expect("catalog");
+    let catalog =
+        config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog");
     let left = config::load_board(Path::new("configs/boards/tidal_execution.toml"), &catalog, &rules).expect("left");
     let right = config::load_board(Path::new("configs/boards/wildfire.toml"), &catalog, &rules).expect("right");
     let mut engine = Engine::new(&catalog, rules);

@@ -249,8 +249,10 @@ pub fn board_rows(suite: &Suite, catalog: &Catalog) -> Vec<BoardRow> {
                 name: b.name.clone(),
                 cards: b.units.iter().map(|p| catalog.card(p.card).key.clone()).collect(),
                 tiers: b.units.iter().map(|p| i32::from(p.tier)).collect(),
-                runes: b.runes.iter().map(|r| catalog.rune(r.rune).key.clone()).collect(),
-                rune_tiers: b.runes.iter().map(|r| i32::from(r.tier)).collect(),
+                runes: board_runes(catalog, b)
+                    .map(|(r, _)| catalog.rune(r).key.clone())
+                    .collect(),
+                rune_tiers: board_runes(catalog, b).map(|(_, t)| i32::from(t)).collect(),
                 resonance: b
                     .resonance
                     .map(|r| catalog.resonance(r).key.clone())
@@ -477,4 +479,18 @@ pub fn play_matches(
             )
             .collect()
     }))
+}
+
+/// The runes a board brings into its fights: those on its rune boards, then
+/// those its cards carry themselves (a boss's Reflect rune, 900.26d), each
+/// with its tier.
+fn board_runes<'a>(
+    catalog: &'a Catalog,
+    b: &'a crate::spec::BoardSpec,
+) -> impl Iterator<Item = (crate::catalog::RuneId, u8)> + 'a {
+    b.runes.iter().map(|r| (r.rune, r.tier)).chain(
+        b.units
+            .iter()
+            .flat_map(|p| catalog.card(p.card).innate_runes.iter().copied()),
+    )
 }

@@ -59,6 +59,9 @@ pub enum Action {
     },
     Advance(i32),
     RunToEnd,
+    /// The battle ends where it stands and a new one opens from every
+    /// unit's carried state, both sides, as a rescue fight does (200.2c).
+    Rescue,
     /// A shop action on the left player's wallet.
     Shop(ShopAction),
 }
@@ -333,6 +336,25 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
     }
 }
 
+/// Places the scenario's units with the given starting states and starts
+/// the battle on `stream`.
+fn begin_battle(s: &Scenario, e: &mut Engine, stream: FightRng, states: &[InitialState]) -> Result<(), String> {
+    e.reset(stream);
+    e.forge = s.forge;
+    e.set_round(s.round);
+    e.set_scrip(Side::Left, s.wallet.dividend, s.wallet.profit);
+    for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
+        e.set_runes(side, runes, *resonance);
+    }
+    for (u, state) in s.units.iter().zip(states) {
+        let idx = e.add_unit(u.side, u.placement).ok_or("too many units")?;
+        e.set_initial_state(idx, state)
+            .map_err(|why| format!("{}: {why}", u.name))?;
+    }
+    e.start_battle();
+    Ok(())
+}
+
 fn run_once(
     s: &Scenario,
     e: &mut Engine,
@@ -341,30 +363,17 @@ fn run_once(
     checks: &mut usize,
     rated: &mut dyn FnMut(String, bool, f64, f64),
 ) {
-    e.reset(FightRng::for_fight(s.seed, u64::from(run_index)));
-    e.forge = s.forge;
-    e.set_round(s.round);
-    e.set_scrip(Side::Left, s.wallet.dividend, s.wallet.profit);
+    let states: Vec<InitialState> = s.units.iter().map(|u| u.state.clone()).collect();
+    if let Err(why) = begin_battle(s, e, FightRng::for_fight(s.seed, u64::from(run_index)), &states) {
+        failures.push(why);
+        return;
+    }
     let mut wallet = s.wallet;
     let mut slot = crate::scrip::ResonanceSlot::new(s.runes[0].1);
     let mut banked = 0;
-    for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
-        e.set_runes(side, runes, *resonance);
-    }
-    for u in &s.units {
-        let Some(idx) = e.add_unit(u.side, u.placement) else {
-            failures.push("too many units".to_string());
-            return;
-        };
-        if let Err(why) = e.set_initial_state(idx, &u.state) {
-            failures.push(format!("{}: {why}", u.name));
-            return;
-        }
-    }
-    e.start_battle();
     let name = |i: usize| s.units[i].name.as_str();
     for (si, step) in s.steps.iter().enumerate() {
-        let from = e.log.events.len();
+        let mut from = e.log.events.len();
         match &step.action {
             Action::Nothing => {}
             Action::Activate { unit, target } => {
@@ -384,6 +393,25 @@ fn run_once(
             Action::RunToEnd => {
                 e.run_until(e.rules.overtime.cap_ms);
                 e.finish();
+            }
+            Action::Rescue => {
+                // Every unit opens the new battle as the last one left it; a
+                // fallen unit has no state to carry, so the step refuses it.
+                if let Some(i) = (0..s.units.len()).find(|&i| !e.units().alive[i]) {
+                    failures.push(format!(
+                        "step {si}: `rescue` needs every unit standing; {} fell",
+                        name(i)
+                    ));
+                    return;
+                }
+                let states: Vec<InitialState> = (0..s.units.len()).map(|i| e.carried_state(UnitIdx(i as u8))).collect();
+                let stream = FightRng::for_fight(s.seed, u64::from(run_index) | 1 << 63);
+                if let Err(why) = begin_battle(s, e, stream, &states) {
+                    failures.push(format!("step {si}: {why}"));
+                    return;
+                }
+                // The new battle's log starts over: check this step on it.
+                from = 0;
             }
             Action::Shop(shop) => match shop {
                 ShopAction::Buy(cost) => {

@@ -112,6 +112,8 @@ impl Limits {
             min_runes: 0,
             max_runes: 0,
             resonance_percent: 0,
+            boss_percent: 0,
+            hub_percent: 0,
         };
         let d = draw.unwrap_or(&fallback);
         Ok(Limits {
@@ -729,6 +731,8 @@ fn first_generation(
             min_runes: limits.min_runes,
             max_runes: limits.max_runes,
             resonance_percent: if limits.resonance { 50 } else { 0 },
+            boss_percent: 0,
+            hub_percent: 0,
         };
         for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
             b.name = format!("drawn {k}");

@@ -32,6 +32,11 @@ pub struct RandomBoards {
     pub max_runes: u8,
     /// Percent chance a board equips a resonance, each equally likely.
     pub resonance_percent: u8,
+    /// Percent chance a board is led by a boss, and percent chance it holds
+    /// a Hub: one card of that kind, each equally likely, placed before the
+    /// drawn units and counted among them (never a boss's phase).
+    pub boss_percent: u8,
+    pub hub_percent: u8,
 }
 
 /// How a suite pairs its boards into fights.
@@ -114,8 +119,27 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
     // Runes come from a stream of their own, so a suite without runes
     // draws the same units as before runes existed.
     let mut rune_rng = FightRng::for_fight(spec.seed, u64::MAX - 1);
+    // Bosses and Hubs are chosen from a third stream, so a suite without
+    // them draws the same boards as before they could be drawn.
+    let mut lead_rng = FightRng::for_fight(spec.seed, u64::MAX - 2);
+    let of_kind = |kind: crate::ability::CardKind| -> Vec<CardId> {
+        (0..catalog.cards.len() as u16)
+            .map(CardId)
+            .filter(|&c| catalog.card(c).kind == kind && catalog.card(c).phase_of.is_none())
+            .collect()
+    };
+    let (bosses, hubs) = (
+        of_kind(crate::ability::CardKind::Boss),
+        of_kind(crate::ability::CardKind::Hub),
+    );
     let mut out = Vec::with_capacity(spec.boards as usize);
     for b in 0..spec.boards {
+        let mut leads: Vec<CardId> = Vec::new();
+        for (percent, kind) in [(spec.boss_percent, &bosses), (spec.hub_percent, &hubs)] {
+            if percent > 0 && !kind.is_empty() && lead_rng.chance_percent(i32::from(percent)) {
+                leads.push(kind[lead_rng.below(kind.len() as u32) as usize]);
+            }
+        }
         let mut board = None;
         // A board that cannot reach its minimum is redrawn; the attempts are
         // bounded so a suite that asks the impossible fails instead of looping.
@@ -130,7 +154,12 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                 if units.len() >= usize::from(want) {
                     break;
                 }
-                let card = pool[rng.below(pool.len() as u32) as usize];
+                // The board's boss or Hub first, then the pool's cards.
+                let lead = leads.iter().find(|&&c| !units.iter().any(|u: &Placement| u.card == c));
+                let card = match lead {
+                    Some(&c) => c,
+                    None => pool[rng.below(pool.len() as u32) as usize],
+                };
                 let c = catalog.card(card);
                 let top = spec.max_tier.min(c.tiers()).max(1);
                 let bottom = spec.min_tier.clamp(1, top);

@@ -425,6 +425,31 @@ fn report_writes_three_files_and_alarms_on_outliers() {
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(page.join("summary.json")).expect("json")).expect("valid");
+    // The rune table has a row for every rune of the catalog, the boss
+    // Reflect rune included (a boss carries it itself, 900.26d, and the
+    // default suite leads some boards with a boss); the card table has the
+    // bosses and Hubs it draws.
+    let runes = rune_ids(&std::fs::read_to_string("configs/runes/runes.toml").expect("runes"));
+    let listed = json["runes"].as_array().expect("runes");
+    assert!(runes.len() >= 14 && runes.iter().any(|r| r == "boss_reflect"));
+    for id in &runes {
+        let row = listed.iter().find(|r| r["key"] == id.as_str());
+        assert!(
+            row.is_some_and(|r| r["boards"].as_u64().expect("boards") > 0),
+            "rune {id} has no row with boards in the default suite's report"
+        );
+        assert!(html.contains(id.as_str()), "rune {id} is not on the page");
+    }
+    for card in ["tide_leviathan", "iron_warlord", "ledger_hub", "exchange_hub"] {
+        assert!(
+            json["cards"]
+                .as_array()
+                .expect("cards")
+                .iter()
+                .any(|r| r["key"] == card),
+            "{card} is never drawn"
+        );
+    }
     // Each outlier is listed with its numbers, direction and sample.
     let outliers = json["outliers"].as_array().expect("outliers");
     let anvil = outliers
@@ -606,4 +631,18 @@ fn a_run_in_a_folder_whose_name_looks_like_a_pattern_reports() {
     let dir = run(&out, &["--fights", "1500"]);
     let plain = run(&scratch("pattern-plain"), &["--fights", "1500"]);
     assert_eq!(report_json(&[dir]), report_json(&[plain]));
+}
+
+/// The ids of the `[[rune]]` tables of a rune file (not its resonances).
+fn rune_ids(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_rune = false;
+    for line in text.lines() {
+        if line.starts_with("[[") {
+            in_rune = line.trim() == "[[rune]]";
+        } else if in_rune && let Some(id) = line.strip_prefix("id = ") {
+            out.push(id.trim_matches('"').to_string());
+        }
+    }
+    out
 }

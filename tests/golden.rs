@@ -36,7 +36,8 @@ const PART: u64 = 5_000;
 
 fn setup() -> (Catalog, Rules, Suite) {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
-    let catalog = config::load_catalog(&[PathBuf::from("configs/cards")]).expect("catalog");
+    let catalog =
+        config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog");
     let suite = config::load_suite(Path::new(SUITE_FILE), &catalog, &rules).expect("suite");
     (catalog, rules, suite)
 }

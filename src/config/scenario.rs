@@ -150,6 +150,9 @@ struct StepDef {
     /// Runs the fight to its end.
     #[serde(default)]
     run: bool,
+    /// Ends the battle and opens a rescue fight from every unit's state.
+    #[serde(default)]
+    rescue: bool,
     #[serde(default)]
     expect: Vec<ExpectDef>,
     #[serde(default)]
@@ -397,6 +400,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             s.advance_ms.is_some(),
             s.run,
             s.shop.is_some(),
+            s.rescue,
         ];
         let n_actions = actions.iter().filter(|a| **a).count();
         if n_actions > 1 {
@@ -405,7 +409,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
                 text,
                 None,
                 key.clone(),
-                "a step does one thing: `activate`, `apply`, `advance_ms`, `run` or `shop`",
+                "a step does one thing: `activate`, `apply`, `advance_ms`, `run`, `shop` or `rescue`",
             ));
             continue;
         }
@@ -468,6 +472,8 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             Action::Advance(ms)
         } else if s.run {
             Action::RunToEnd
+        } else if s.rescue {
+            Action::Rescue
         } else if let Some(shop) = &s.shop {
             match shop {
                 ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),

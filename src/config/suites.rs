@@ -48,6 +48,12 @@ struct RandomDef {
     /// Percent chance a board equips a resonance, drawn evenly (800.58a).
     #[serde(default)]
     resonance_percent: u8,
+    /// Percent chance a board is led by a boss of the catalog.
+    #[serde(default)]
+    boss_percent: u8,
+    /// Percent chance a board holds a Hub of the catalog (800.33).
+    #[serde(default)]
+    hub_percent: u8,
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -144,8 +150,22 @@ pub fn parse_suite_from(
                     ),
                 ));
             }
-            if r.resonance_percent > 100 {
-                return Err(whole("random.resonance_percent", "a percentage, 0 to 100".into()));
+            for (key, percent) in [
+                ("random.resonance_percent", r.resonance_percent),
+                ("random.boss_percent", r.boss_percent),
+                ("random.hub_percent", r.hub_percent),
+            ] {
+                if percent > 100 {
+                    return Err(whole(key, "a percentage, 0 to 100".into()));
+                }
+            }
+            for (key, percent, kind) in [
+                ("random.boss_percent", r.boss_percent, crate::ability::CardKind::Boss),
+                ("random.hub_percent", r.hub_percent, crate::ability::CardKind::Hub),
+            ] {
+                if percent > 0 && !catalog.cards.iter().any(|c| c.kind == kind) {
+                    return Err(whole(key, format!("the catalog has no {} card", kind.name())));
+                }
             }
             if r.runes[1] > 0 && !catalog.runes.iter().any(|x| !x.innate_only) {
                 return Err(whole("random.runes", "the catalog has no rune to place".into()));
@@ -168,6 +188,8 @@ pub fn parse_suite_from(
                 min_runes: r.runes[0],
                 max_runes: r.runes[1],
                 resonance_percent: r.resonance_percent,
+                boss_percent: r.boss_percent,
+                hub_percent: r.hub_percent,
             };
             let boards = crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
             draw = Some(spec);
