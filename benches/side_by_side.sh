@@ -15,7 +15,8 @@
 # so that binaries from before and after a change to the nightly suite read
 # the same suite and measure the same fights.
 # OLD_RULES and OLD_CARDS (env) are the rules file and card folder the old
-# binary reads (default: the current configs/rules.toml and configs/cards);
+# binary reads (default: the current configs/rules.toml, and configs/cards with
+# configs/runes, the rune files the cards may name);
 # give it the old commit's copies when the files use what it cannot read:
 #   git show OLD:configs/rules.toml > /tmp/old-rules.toml
 #   mkdir -p /tmp/old-cards && git show OLD:configs/cards/starter.toml > /tmp/old-cards/starter.toml
@@ -31,15 +32,20 @@ bench_fights=${BENCH_FIGHTS:-300000}
 run_fights=${RUN_FIGHTS:-1000000}
 suite=${SUITE:-tests/golden/suite.toml}
 old_rules=${OLD_RULES:-configs/rules.toml}
-old_cards=${OLD_CARDS:-configs/cards}
+old_cards=${OLD_CARDS:-configs/cards configs/runes}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The rules file and card folder each binary reads.
 rules_for() { if [[ $1 == "$old" ]]; then echo "$old_rules"; else echo configs/rules.toml; fi; }
-cards_for() { if [[ $1 == "$old" ]]; then echo "$old_cards"; else echo configs/cards; fi; }
+# Each card folder or file is its own `--cards` (the option repeats).
+cards_for() {
+  local list=$old_cards
+  [[ $1 == "$old" ]] || list="configs/cards configs/runes"
+  for c in $list; do printf -- '--cards %s ' "$c"; done
+}
 bench_rate() {
-  "$1" bench "$suite" --fights "$bench_fights" --threads 1 --rules "$(rules_for "$1")" --cards "$(cards_for "$1")" |
+  "$1" bench "$suite" --fights "$bench_fights" --threads 1 --rules "$(rules_for "$1")" $(cards_for "$1") |
     awk '/fights per second/ {print $4}'
 }
 run_seconds() {
@@ -47,7 +53,7 @@ run_seconds() {
   rm -rf "$out"
   local start end
   start=$(date +%s.%N)
-  "$1" run "$suite" --fights "$run_fights" --out "$out" --rules "$(rules_for "$1")" --cards "$(cards_for "$1")" > /dev/null 2>&1
+  "$1" run "$suite" --fights "$run_fights" --out "$out" --rules "$(rules_for "$1")" $(cards_for "$1") > /dev/null 2>&1
   end=$(date +%s.%N)
   rm -rf "$out"
   echo "$end - $start" | bc -l
