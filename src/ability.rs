@@ -48,6 +48,18 @@ macro_rules! named_enum {
                 f.write_str(self.name())
             }
         }
+
+        /// The names a file may use, for editors (the same list the loader
+        /// accepts).
+        impl schemars::JsonSchema for $Name {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($Name).into()
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let names: Vec<&str> = $Name::ALL.iter().map(|v| v.name()).collect();
+                schemars::json_schema!({ "type": "string", "enum": names, "description": format!("a {}", $what) })
+            }
+        }
     };
 }
 

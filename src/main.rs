@@ -259,6 +259,13 @@ enum Command {
         /// Files or folders (default: configs/).
         paths: Vec<PathBuf>,
     },
+    /// Write the JSON Schemas of card, rune, board and suite files, which
+    /// editors read through .taplo.toml, derived from the loader's types.
+    Schema {
+        /// The folder that receives them.
+        #[arg(long, default_value = gridsim::config::json_schema::SCHEMA_DIR)]
+        out: PathBuf,
+    },
     /// Run conformance scenarios and print each failed expectation.
     Scenario {
         #[arg(required = true)]
@@ -734,6 +741,16 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             } else {
                 ExitCode::FAILURE
             })
+        }
+        Command::Schema { out } => {
+            std::fs::create_dir_all(&out)
+                .map_err(|e| vec![Diagnostic::whole_file(&out, format!("cannot create the folder: {e}"))])?;
+            for f in gridsim::config::json_schema::schema_files() {
+                let path = out.join(f.name);
+                gridsim::atomic::write(&path, f.json.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+                println!("{}: {}", path.display(), f.describes);
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Coverage {
             scenarios,

@@ -8,12 +8,14 @@
 //! and their lowering into the catalog, `boards.rs` board files, `suites.rs`
 //! suites, `scenario.rs` conformance scenarios, and `validate.rs` a check of
 //! any mix of them. `schema.rs` holds the serde shapes of card and board files
-//! and `diagnostics.rs` the errors. This file keeps what they share: the TOML
+//! and `diagnostics.rs` the errors, `json_schema.rs` the editors' JSON Schemas
+//! derived from those shapes. This file keeps what they share: the TOML
 //! parse with its key paths, file reading and the walk over folders.
 
 mod boards;
 mod cards;
 pub mod diagnostics;
+pub mod json_schema;
 mod matches;
 mod rules;
 pub mod scenario;

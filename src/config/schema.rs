@@ -14,7 +14,7 @@ use crate::ability::{
 };
 
 /// A file of cards: `[[card]]` tables.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardFile {
     #[serde(default)]
@@ -26,9 +26,10 @@ pub struct CardFile {
 }
 
 /// A rune as a designer writes it: lines, each with one amount per tier.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuneDef {
+    #[schemars(with = "String")]
     pub id: Spanned<String>,
     #[serde(default)]
     pub name: Option<String>,
@@ -36,10 +37,11 @@ pub struct RuneDef {
     /// a rune board.
     #[serde(default)]
     pub innate_only: bool,
+    #[schemars(with = "Vec<RuneLineDef>")]
     pub effects: Spanned<Vec<RuneLineDef>>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuneLineDef {
     pub effect: RuneEffect,
@@ -48,16 +50,18 @@ pub struct RuneLineDef {
 }
 
 /// A resonance as a designer writes it: lines scaled by the level.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResonanceDef {
+    #[schemars(with = "String")]
     pub id: Spanned<String>,
     #[serde(default)]
     pub name: Option<String>,
+    #[schemars(with = "Vec<ResonanceLineDef>")]
     pub effects: Spanned<Vec<ResonanceLineDef>>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResonanceLineDef {
     pub effect: RuneEffect,
@@ -70,11 +74,12 @@ pub struct ResonanceLineDef {
 }
 
 /// One card as a designer writes it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CardDef {
     /// Required in card files; a scenario's inline card takes the unit's name.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub id: Option<Spanned<String>>,
     #[serde(default)]
     pub name: Option<String>,
@@ -85,22 +90,30 @@ pub struct CardDef {
     #[serde(default)]
     pub tribe: Option<String>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub vitality: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub power: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub speed: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub armor: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub focus: Option<Spanned<Vec<i32>>>,
     /// A Tool's stat in place of the five combat stats (800.18a).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub durability: Option<Spanned<Vec<i32>>>,
     /// A Hub's stat in place of the five combat stats (800.61a).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub settle: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Vec<KeywordDef>")]
     pub keywords: Vec<Spanned<KeywordDef>>,
     /// Whether the activation ends in the base hit of effective Power (300.3).
     #[serde(default)]
@@ -109,41 +122,51 @@ pub struct CardDef {
     #[serde(default)]
     pub bloodletting: Option<Amount>,
     #[serde(default)]
+    #[schemars(with = "Vec<ClauseDef>")]
     pub ability: Vec<Spanned<ClauseDef>>,
     #[serde(default)]
+    #[schemars(with = "Vec<PassiveDef>")]
     pub passive: Vec<Spanned<PassiveDef>>,
     /// A Tool's effect packages (800.71c).
     #[serde(default)]
+    #[schemars(with = "Vec<PackageDef>")]
     pub package: Vec<Spanned<PackageDef>>,
     /// How long this card's Entrap holds, per tier, overriding the applied
     /// duration (800.19e).
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub entrap_ms: Option<Spanned<Vec<i32>>>,
     /// A wake condition: the card starts every battle Dormant (800.16f).
     #[serde(default)]
+    #[schemars(with = "Option<WakeDef>")]
     pub wake: Option<Spanned<WakeDef>>,
     /// A boss's Stagger meter: qualifying hits that Stun it (800.66b).
     #[serde(default)]
+    #[schemars(with = "Option<i32>")]
     pub stagger: Option<Spanned<i32>>,
     /// A boss's phases, in order (800.48).
     #[serde(default)]
+    #[schemars(with = "Vec<PhaseDef>")]
     pub phases: Vec<Spanned<PhaseDef>>,
     /// A Quest: progress per owned copy on the listed event, complete at
     /// `count` (800.54a).
     #[serde(default)]
+    #[schemars(with = "Option<QuestDef>")]
     pub quest: Option<Spanned<QuestDef>>,
     /// A named counter: the printed X that persists with the unit for the
     /// match and accumulates each battle (200.3b).
     #[serde(default)]
+    #[schemars(with = "Option<CounterDef>")]
     pub counter: Option<Spanned<CounterDef>>,
     /// Runes the card carries itself, `"RUNE TIER"` (a boss's signature
     /// runes, such as the boss Reflect rune, 900.26d).
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     pub runes: Vec<Spanned<String>>,
 }
 
 /// A card's named counter (200.3b).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CounterDef {
     /// The name the card prints, `X` unless it says.
@@ -168,7 +191,7 @@ fn one_gain() -> i32 {
 }
 
 /// A card's Quest (800.54).
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QuestDef {
     pub on: crate::ability::QuestEvent,
@@ -178,33 +201,41 @@ pub struct QuestDef {
 /// A boss's next phase (800.48a): a Vitality threshold and the loadout that
 /// replaces the current one there; what it leaves out, it keeps from the
 /// boss card.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PhaseDef {
     /// The phase starts when Vitality falls to this percent of the maximum.
+    #[schemars(with = "i32")]
     pub below_percent: Spanned<i32>,
     #[serde(default)]
     pub tribe: Option<String>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub power: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub speed: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub armor: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<i32>>")]
     pub focus: Option<Spanned<Vec<i32>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<KeywordDef>>")]
     pub keywords: Option<Vec<Spanned<KeywordDef>>>,
     #[serde(default)]
     pub base_hit: Option<bool>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<ClauseDef>>")]
     pub ability: Option<Vec<Spanned<ClauseDef>>>,
     #[serde(default)]
+    #[schemars(with = "Option<Vec<PassiveDef>>")]
     pub passive: Option<Vec<Spanned<PassiveDef>>>,
 }
 
 /// When a Dormant card wakes: exactly one condition (800.16f).
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WakeDef {
     /// After this much combat time.
@@ -227,7 +258,7 @@ fn standard() -> Footprint {
 }
 
 /// One clause of an activation ability.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClauseDef {
     pub effect: Effect,
@@ -254,7 +285,7 @@ pub struct ClauseDef {
 }
 
 /// One passive line: a clause that resolves when its event fires (900.8a).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PassiveDef {
     pub on: Trigger,
@@ -277,7 +308,7 @@ pub struct PassiveDef {
 
 /// A Tool's effect package: one event, its gates, and the effects it
 /// resolves (800.71c-800.71e).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PackageDef {
     pub on: PackageEvent,
@@ -295,6 +326,7 @@ pub struct PackageDef {
     /// compared enemy (800.46a).
     #[serde(default)]
     pub overmatch: Option<StatName>,
+    #[schemars(with = "Vec<ClauseDef>")]
     pub effects: Vec<Spanned<ClauseDef>>,
 }
 
@@ -308,6 +340,20 @@ fn self_scope() -> Scope {
 pub struct KeywordDef {
     pub name: KeywordName,
     pub amount: Option<Amount>,
+}
+
+impl schemars::JsonSchema for KeywordDef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "KeywordDef".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<String> = KeywordName::ALL.iter().map(|k| k.name().to_string()).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "description": "a keyword, alone or with its amount: `relentless`, `thorns 6`, `insurance 1 x tier`",
+            "pattern": format!("^\\s*({})(\\s.*)?$", names.join("|")),
+        })
+    }
 }
 
 impl<'de> Deserialize<'de> for KeywordDef {
@@ -346,6 +392,18 @@ impl KeywordDef {
             (false, true) => Err(format!("keyword `{}` takes no amount", name.name())),
             _ => Ok(KeywordDef { name, amount }),
         }
+    }
+}
+
+impl schemars::JsonSchema for Amount {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Amount".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "an integer or an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\"",
+            "type": ["integer", "string"],
+        })
     }
 }
 
@@ -431,7 +489,7 @@ impl Amount {
 }
 
 /// A board file: one side's units.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardFile {
     #[serde(default)]
@@ -443,6 +501,7 @@ pub struct BoardFile {
     pub unit: Vec<BoardUnitDef>,
     /// The side's equipped resonance, by id (800.58a).
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pub resonance: Option<Spanned<String>>,
     #[serde(default)]
     pub rune: Vec<BoardRuneDef>,
@@ -450,22 +509,29 @@ pub struct BoardFile {
 
 /// One rune on a rune board: which rune, its tier, the board and the first
 /// of the two cells it takes (900.24a).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardRuneDef {
+    #[schemars(with = "String")]
     pub rune: Spanned<String>,
+    #[schemars(with = "i64")]
     pub tier: Spanned<i64>,
+    #[schemars(with = "RuneBoard")]
     pub board: Spanned<RuneBoard>,
+    #[schemars(with = "i64")]
     pub cell: Spanned<i64>,
 }
 
 /// One unit placed on a board: which card, its tier, the cell of its
 /// top-left corner as `[column, row]`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardUnitDef {
+    #[schemars(with = "String")]
     pub card: Spanned<String>,
+    #[schemars(with = "i64")]
     pub tier: Spanned<i64>,
+    #[schemars(with = "Cell")]
     pub cell: Spanned<Cell>,
     /// Made by combining copies, so it fails Highland (800.32a).
     #[serde(default)]
@@ -473,7 +539,7 @@ pub struct BoardUnitDef {
 }
 
 /// Forge Core modifiers a side carries into battle.
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ForgeDef {
     /// Added to every Crush this side applies, before it lands (800.12g).
@@ -488,6 +554,21 @@ pub struct ForgeDef {
 /// A cell as `[column, row]`: exactly two whole numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Cell(pub i64, pub i64);
+
+impl schemars::JsonSchema for Cell {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Cell".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "a cell as `[column, row]`",
+            "type": "array",
+            "items": { "type": "integer" },
+            "minItems": 2,
+            "maxItems": 2,
+        })
+    }
+}
 
 impl<'de> Deserialize<'de> for Cell {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

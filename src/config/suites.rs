@@ -13,7 +13,7 @@ use crate::settings::Rules;
 use crate::suite::Pairing;
 
 /// The TOML shape of a suite (`configs/suites/*.toml`).
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SuiteFile {
     name: String,
@@ -25,6 +25,7 @@ struct SuiteFile {
     fights_per_matchup: Option<u64>,
     /// `all_pairs` (the default) or `random`.
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     pairing: Option<Spanned<String>>,
     #[serde(default)]
     random: Option<RandomDef>,
@@ -32,7 +33,7 @@ struct SuiteFile {
     round_robin: Option<RoundRobinDef>,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RandomDef {
     seed: u64,
@@ -41,6 +42,7 @@ struct RandomDef {
     tiers: [u8; 2],
     budget: u32,
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     cards: Vec<Spanned<String>>,
     /// Runes per board, inclusive (900.24a); none when left out.
     #[serde(default)]
@@ -56,11 +58,17 @@ struct RandomDef {
     hub_percent: u8,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RoundRobinDef {
     /// Board files, relative to the suite file.
+    #[schemars(with = "Vec<String>")]
     boards: Vec<Spanned<String>>,
+}
+
+/// The JSON Schema of a suite file, from the type it is read with.
+pub(crate) fn json_schema() -> schemars::Schema {
+    schemars::schema_for!(SuiteFile)
 }
 
 /// Parses a suite and builds its boards against the catalog.
