@@ -44,6 +44,7 @@ fn every_shipped_file_conforms_to_its_schema() {
         ("cards.json", vec!["configs/cards", "configs/runes"]),
         ("board.json", vec!["configs/boards"]),
         ("suite.json", vec!["configs/suites", "tests/suites", "tests/golden"]),
+        ("match_suite.json", vec!["configs/matches"]),
     ];
     for (schema, dirs) in cases {
         let v = validator(schema);
@@ -60,6 +61,24 @@ fn every_shipped_file_conforms_to_its_schema() {
             }
         }
         assert!(seen > 0, "no file checked against {schema}");
+    }
+    // A match scenario's `[suite]` table is a match suite.
+    let v = validator("match_suite.json");
+    let scenarios: Vec<_> = toml_files("tests/conformance")
+        .into_iter()
+        .map(|p| {
+            let doc = as_json(&std::fs::read_to_string(&p).expect("file"));
+            (p, doc)
+        })
+        .filter(|(_, doc)| doc.get("suite").is_some())
+        .collect();
+    assert!(scenarios.len() > 10);
+    for (file, doc) in scenarios {
+        let errors: Vec<String> = v
+            .iter_errors(&doc["suite"])
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{} [suite]: {errors:?}", file.display());
     }
 }
 

@@ -44,5 +44,10 @@ pub fn schema_files() -> Vec<SchemaFile> {
             describes: "suites (configs/suites/)",
             json: pretty(super::suites::json_schema()),
         },
+        SchemaFile {
+            name: "match_suite.json",
+            describes: "match suites (configs/matches/)",
+            json: pretty(super::matches::json_schema()),
+        },
     ]
 }

@@ -16,21 +16,26 @@ use crate::matches::{BossOption, ForgeCore, MatchSuite, Policy, Signature};
 use crate::settings::Rules;
 use crate::spec::Forge;
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct MatchSuiteFile {
     name: String,
     master_seed: u64,
+    #[schemars(with = "u64")]
     matches: Spanned<u64>,
     /// 1 (solo) up to `round.max_players` (200.1c).
     #[serde(default = "one")]
+    #[schemars(with = "u8")]
     players: Spanned<u8>,
     /// One per seat, repeated; `greedy` or `planner`.
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     policies: Vec<Spanned<String>>,
     /// Matches played first with an empty ghost pool.
+    #[schemars(with = "u64")]
     pool_matches: Spanned<u64>,
     #[serde(default = "four")]
+    #[schemars(with = "u32")]
     planner_fights: Spanned<u32>,
     #[serde(default)]
     boss: Vec<BossDef>,
@@ -44,7 +49,7 @@ struct MatchSuiteFile {
     seat: Vec<SeatDef>,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SeatDef {
     #[serde(default)]
@@ -58,20 +63,23 @@ struct SeatDef {
     #[serde(default)]
     runes: Vec<SeatRuneDef>,
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     resonance: Option<Spanned<String>>,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SeatUnitDef {
+    #[schemars(with = "String")]
     card: Spanned<String>,
     #[serde(default = "tier_one")]
     tier: u8,
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SeatRuneDef {
+    #[schemars(with = "String")]
     rune: Spanned<String>,
     #[serde(default = "tier_one")]
     tier: u8,
@@ -89,18 +97,20 @@ fn four() -> Spanned<u32> {
     Spanned::new(0..0, 4)
 }
 
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct BossDef {
     name: String,
+    #[schemars(with = "String")]
     boss: Spanned<String>,
     #[serde(default)]
+    #[schemars(with = "Vec<String>")]
     minions: Vec<Spanned<String>>,
     signature: SignatureDef,
 }
 
 /// Exactly one of a Forge Core, a resonance or Gold (200.1e).
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SignatureDef {
     #[serde(default)]
@@ -110,6 +120,7 @@ struct SignatureDef {
     #[serde(default)]
     tick_reduction: i32,
     #[serde(default)]
+    #[schemars(with = "Option<String>")]
     resonance: Option<Spanned<String>>,
     #[serde(default)]
     gold: Option<i32>,
@@ -124,6 +135,11 @@ pub fn parse_match_suite(
 ) -> Result<MatchSuite, Vec<Diagnostic>> {
     let parsed: MatchSuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
     lower(file, text, parsed, "", catalog, rules)
+}
+
+/// The JSON Schema of a match suite file, from the type it is read with.
+pub(crate) fn json_schema() -> schemars::Schema {
+    schemars::schema_for!(MatchSuiteFile)
 }
 
 /// A match scenario: a match suite under `[suite]`, the match to play and
