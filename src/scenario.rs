@@ -619,13 +619,11 @@ pub struct MatchExpect {
 
 fn field_of(event: &serde_json::Value, field: &str) -> serde_json::Value {
     let list = |name: &str| event.get(name).and_then(|v| v.as_array());
-    match field.rsplit_once('.') {
-        Some((name, "len")) => list(name).map_or(serde_json::Value::Null, |a| serde_json::Value::from(a.len())),
-        Some((name, item)) if item.parse::<usize>().is_ok() => list(name)
-            .and_then(|a| a.get(item.parse::<usize>().unwrap_or(usize::MAX)))
-            .cloned()
-            .unwrap_or(serde_json::Value::Null),
-        _ => event.get(field).cloned().unwrap_or(serde_json::Value::Null),
+    let (name, part) = field.rsplit_once('.').unwrap_or((field, ""));
+    match (part, part.parse::<usize>()) {
+        ("len", _) => list(name).map_or(serde_json::Value::Null, |a| serde_json::Value::from(a.len())),
+        (_, Ok(item)) => list(name).and_then(|a| a.get(item)).cloned().unwrap_or_default(),
+        _ => event.get(field).cloned().unwrap_or_default(),
     }
 }
 

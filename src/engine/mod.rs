@@ -854,6 +854,10 @@ pub struct Engine<'c> {
     scrip: [[i32; 2]; 2],
     /// Some unit carries a Quest this fight.
     quests_possible: bool,
+    /// Per side, a bit per Quest event (`QuestEvent as u8`) some unit of
+    /// the side counts with a Quest or a named counter, so an event nobody
+    /// counts costs no scan of the units (800.54a, 200.3b).
+    quest_events: [u8; 2],
     /// Each side holds a Hub this fight (taken with Highland's roster).
     has_hub: [bool; 2],
     /// Each side's starting roster passes Highland's checks (800.32).
@@ -963,6 +967,7 @@ impl<'c> Engine<'c> {
             scrip: [[0; 2]; 2],
             highland_roster: [false; 2],
             quests_possible: false,
+            quest_events: [0; 2],
             has_hub: [false; 2],
             trace: state::Trace::default(),
             stock: [0; 2],
@@ -1031,6 +1036,7 @@ impl<'c> Engine<'c> {
         self.scrip = [[0; 2]; 2];
         self.highland_roster = [false; 2];
         self.quests_possible = false;
+        self.quest_events = [0; 2];
         self.has_hub = [false; 2];
         self.stock = [0; 2];
         self.forge = [Forge::default(); 2];
@@ -1256,10 +1262,18 @@ impl<'c> Engine<'c> {
         };
         self.rebuild_order();
         self.take_roster();
-        self.quests_possible = self.u.indices().any(|i| {
+        for i in self.u.indices() {
             let card = self.catalog.card(self.u.printed[i]);
-            card.quest.is_some() || card.counter.is_some()
-        });
+            let counted = card
+                .quest
+                .map(|(on, _)| on)
+                .into_iter()
+                .chain(card.counter.as_ref().map(|c| c.on));
+            for on in counted {
+                self.quest_events[self.u.side[i].index()] |= 1 << (on as u8);
+            }
+        }
+        self.quests_possible = self.quest_events != [0; 2];
         self.start_runes();
         self.rank_hubs();
         for i in self.u.indices() {

@@ -154,7 +154,7 @@ impl Engine<'_> {
     /// advances by one, each copy on its own (800.54a); a Quest reaching
     /// its count completes and fires its `quest_completed` lines.
     pub(crate) fn quest_event(&mut self, side: Side, event: crate::ability::QuestEvent) {
-        if !self.quests_possible {
+        if self.quest_events[side.index()] & (1 << (event as u8)) == 0 {
             return;
         }
         for i in self.u.indices() {
@@ -175,7 +175,7 @@ impl Engine<'_> {
                     "200.3b",
                 );
             }
-            let Some((on, count)) = self.catalog.card(self.u.printed[i]).quest else {
+            let Some((on, count)) = card.quest else {
                 continue;
             };
             if on != event || self.u.quest[i] >= count {
