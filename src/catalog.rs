@@ -350,27 +350,30 @@ impl Catalog {
         &self.passives[self.card(id).passives.indices()]
     }
 
-    /// The keywords a card carries, for the `boards` table and the report:
-    /// its innate keywords, the keyword effects and conditions its clauses
-    /// use, Bloodletting, and its kind when that is a keyword. Sorted, unique.
-    pub fn carried_keywords(&self, id: CardId) -> Vec<&'static str> {
+    /// Every clause a card holds: its ability lanes, its passive lines and
+    /// its Tool packages.
+    fn all_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {
         let card = self.card(id);
-        let mut out = card.keywords.names();
-        let mut ops: Vec<&Op> = [
+        [
             card.hoisted,
             card.activation,
             card.lucid,
             card.initiative,
             card.post_damage,
         ]
-        .iter()
-        .flat_map(|r| self.ops(*r).iter())
-        .collect();
-        ops.extend(self.passives_of(id).iter().map(|p| &p.op));
-        for p in self.packages_of(id) {
-            ops.extend(self.ops(p.ops).iter());
-        }
-        for op in ops {
+        .into_iter()
+        .flat_map(|r| self.ops(r).iter())
+        .chain(self.passives_of(id).iter().map(|p| &p.op))
+        .chain(self.packages_of(id).iter().flat_map(|p| self.ops(p.ops).iter()))
+    }
+
+    /// The keywords a card carries, for the `boards` table and the report:
+    /// its innate keywords, the keyword effects and conditions its clauses
+    /// use, Bloodletting, and its kind when that is a keyword. Sorted, unique.
+    pub fn carried_keywords(&self, id: CardId) -> Vec<&'static str> {
+        let card = self.card(id);
+        let mut out = card.keywords.names();
+        for op in self.all_ops(id) {
             let name = match op.effect {
                 Effect::SubrogatedInsurance => Some("insurance"),
                 Effect::GrantRabid => Some("rabid"),
@@ -411,6 +414,196 @@ impl Catalog {
             _ => {}
         }
         out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// The keywords of section 800 a card shows, by their rule-book names
+    /// (`AoE`, `Piercing Roar`): what a player reading the card would look
+    /// up. A keyword counts when the card prints it, when a clause uses its
+    /// effect, condition, trigger or count, or when the card's kind, size
+    /// or printed fields make it one (a Hub's Settle, a Tool's Durability,
+    /// a boss's phases and Stagger meter). Sorted by section, unique. The
+    /// catalog test checks that the bundled cards show every keyword.
+    pub fn rule_book_keywords(&self, id: CardId) -> Vec<&'static str> {
+        use crate::ability::{Count, QuestEvent};
+        let card = self.card(id);
+        let mut out: Vec<&'static str> = Vec::new();
+        let mut push = |k: &'static str| out.push(k);
+        for &k in KeywordName::ALL.iter().filter(|&&k| card.keywords.has(k)) {
+            match k {
+                KeywordName::Relentless => push("Relentless"),
+                KeywordName::Feast => push("Feast"),
+                KeywordName::Rabid => push("Rabid"),
+                KeywordName::Exalt => push("Exalt"),
+                KeywordName::Insurance | KeywordName::Subrogated | KeywordName::Underwriting => push("Insurance"),
+                KeywordName::Fury => push("Fury"),
+                KeywordName::Brute => push("Brute"),
+                KeywordName::Braced => push("Braced"),
+                KeywordName::LucidPower => push("Lucid"),
+                KeywordName::IgnitedFuryAura => push("Ignited"),
+                KeywordName::Cascade => push("Cascade"),
+                KeywordName::InitiativeRepeats => push("Initiative"),
+                KeywordName::Everlasting => push("Everlasting"),
+                KeywordName::Phylactery => push("Phylactery"),
+                KeywordName::Runic => push("Runic"),
+                KeywordName::Resonator => push("Resonance"),
+                KeywordName::SettlePerHub => push("Settle"),
+                KeywordName::Franchise => push("Franchise"),
+                KeywordName::Thorns
+                | KeywordName::Riposte
+                | KeywordName::DamageCap
+                | KeywordName::NoBurnSpread
+                | KeywordName::Retort
+                | KeywordName::AllyDamageImmune => {}
+            }
+        }
+        let mut counts: Vec<Count> = Vec::new();
+        for op in self.all_ops(id) {
+            let name = match op.effect {
+                Effect::Aoe => Some("AoE"),
+                Effect::Tremor => Some("Tremor"),
+                Effect::Burn => Some("Burn"),
+                Effect::Venom => Some("Venom"),
+                Effect::Shield => Some("Shield"),
+                Effect::Hallow => Some("Hallow"),
+                Effect::Roost => Some("Roost"),
+                Effect::Maim => Some("Maim"),
+                Effect::Cull => Some("Cull"),
+                Effect::Crush => Some("Crush"),
+                Effect::Smash => Some("Smash"),
+                Effect::Stun => Some("Stun"),
+                Effect::Freeze => Some("Freeze"),
+                Effect::Blind => Some("Blind"),
+                Effect::Prismbreak => Some("Prismbreak"),
+                Effect::Entrap => Some("Entrap"),
+                Effect::Insurance | Effect::SubrogatedInsurance => Some("Insurance"),
+                Effect::Dread => Some("Dread"),
+                Effect::Harvest => Some("Harvest"),
+                Effect::Repossess => Some("Repossess"),
+                Effect::PiercingRoar => Some("Piercing Roar"),
+                Effect::CripplingScream => Some("Crippling Scream"),
+                Effect::GrantRelentless | Effect::SuppressRelentless => Some("Relentless"),
+                Effect::Repair => Some("Durability"),
+                Effect::Shatter => Some("Shatter"),
+                Effect::Kindle => Some("Kindled"),
+                Effect::Dormant => Some("Dormant"),
+                Effect::Displace => Some("Displace"),
+                Effect::Shock => Some("Shock"),
+                Effect::Haywire => Some("Haywire"),
+                Effect::Overclock => Some("Overclock"),
+                Effect::Feral => Some("Feral"),
+                Effect::GrantRabid => Some("Rabid"),
+                Effect::GrantEverlasting => Some("Everlasting"),
+                Effect::Interest => Some("Interest"),
+                Effect::Consecrate => Some("Consecrate"),
+                Effect::PushInitiative => Some("Initiative"),
+                Effect::Damage
+                | Effect::Heal
+                | Effect::GainArmor
+                | Effect::GainPower
+                | Effect::GainSpeed
+                | Effect::GainFocus => None,
+            };
+            out.extend(name);
+            out.extend(match op.condition {
+                Some(Condition::Lucid) => Some("Lucid"),
+                Some(Condition::Bloodlust) => Some("Bloodlust"),
+                Some(Condition::Ignited) => Some("Ignited"),
+                Some(Condition::Highland) => Some("Highland"),
+                Some(Condition::QuestComplete) => Some("Quest"),
+                _ => None,
+            });
+            if op.fleeting {
+                out.push("Fleeting");
+            }
+            if op.scope == Scope::FlankAllies {
+                out.push("Flank");
+            }
+            if let Some(Amount::Per { count, .. }) = op.amount {
+                counts.push(count);
+            }
+        }
+        for count in counts {
+            out.extend(match count {
+                Count::FlankAlly => Some("Flank"),
+                Count::Dividend => Some("Dividend"),
+                Count::Profit => Some("Profit"),
+                Count::Stock => Some("Stock"),
+                _ => None,
+            });
+        }
+        for p in self.passives_of(id) {
+            out.extend(match p.trigger {
+                Trigger::Acclimate => Some("Acclimate"),
+                Trigger::Threat => Some("Threat"),
+                Trigger::OtherDied => Some("Macabre"),
+                Trigger::Supercharge => Some("Supercharge"),
+                Trigger::Poach => Some("Poach"),
+                Trigger::Cascaded | Trigger::AllyCascaded => Some("Cascade"),
+                Trigger::Released => Some("Entrap"),
+                Trigger::Awaken => Some("Dormant"),
+                Trigger::HaywireEmptied => Some("Haywire"),
+                Trigger::Feasted => Some("Feast"),
+                Trigger::BloodlettingPaid => Some("Bloodletting"),
+                Trigger::QuestCompleted => Some("Quest"),
+                Trigger::InterestPaid => Some("Interest"),
+                Trigger::VesselRevived => Some("Phylactery"),
+                Trigger::EverlastingRevived => Some("Everlasting"),
+                Trigger::ShieldDamaged | Trigger::ShieldBroken => Some("Shield"),
+                Trigger::InsuranceGained | Trigger::AllyInsuranceGained | Trigger::WhileInsured => Some("Insurance"),
+                Trigger::EnemyCulled => Some("Cull"),
+                // A Hub's battle-start lines are its Markup (800.44a).
+                Trigger::BattleStart if card.kind == CardKind::Hub => Some("Markup"),
+                _ => None,
+            });
+        }
+        if self.packages_of(id).iter().any(|p| p.overmatch.is_some()) {
+            out.push("Overmatch");
+        }
+        if !card.initiative.is_empty() {
+            out.push("Initiative");
+        }
+        if card.bloodletting.is_some() {
+            out.push("Bloodletting");
+        }
+        if card.wake.is_some() {
+            out.push("Dormant");
+        }
+        if card.quest.is_some() {
+            out.push("Quest");
+        }
+        for event in card.quest.iter().map(|q| q.0).chain(card.counter.iter().map(|c| c.on)) {
+            if event == QuestEvent::StockMinted {
+                out.push("Stock");
+            }
+        }
+        if card.stagger > 0 {
+            out.push("Stagger");
+        }
+        if !card.phases.is_empty() {
+            out.push("Phasebreak");
+        }
+        match card.kind {
+            CardKind::Penny => out.push("Penny"),
+            CardKind::Hub => {
+                out.push("Hub");
+                out.push("Settle");
+            }
+            CardKind::Tool => {
+                out.push("Tool");
+                if !card.permanent {
+                    out.push("Durability");
+                }
+            }
+            CardKind::Combat | CardKind::Boss => {}
+        }
+        match card.footprint {
+            Footprint::Large => out.push("Large"),
+            Footprint::Huge => out.push("Huge"),
+            Footprint::Scrip | Footprint::Standard => {}
+        }
+        out.sort_unstable_by_key(|k| crate::coverage::keyword_section(k));
         out.dedup();
         out
     }

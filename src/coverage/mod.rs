@@ -62,6 +62,34 @@ pub fn rule_ids() -> Vec<RuleId> {
         .collect()
 }
 
+/// The keywords of section 800 in order: each section number with its
+/// rule-book name (`(2, "AoE")`).
+pub fn keywords() -> &'static [(u32, String)] {
+    static KEYWORDS: std::sync::OnceLock<Vec<(u32, String)>> = std::sync::OnceLock::new();
+    KEYWORDS.get_or_init(|| {
+        let mut out: Vec<(u32, String)> = Vec::new();
+        for rule in rule_ids() {
+            let Some(rest) = rule.id.strip_prefix("800.") else {
+                continue;
+            };
+            let section: u32 = rest
+                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                .parse()
+                .unwrap_or(0);
+            if out.last().is_none_or(|(s, _)| *s != section) {
+                out.push((section, rule.keyword));
+            }
+        }
+        out
+    })
+}
+
+/// The section of 800 that a keyword's rule-book name heads (`"AoE"` is 2);
+/// `u32::MAX` for a name that heads none.
+pub fn keyword_section(name: &str) -> u32 {
+    keywords().iter().find(|(_, k)| k == name).map_or(u32::MAX, |(s, _)| *s)
+}
+
 /// True for a whole ruling or keyword (`900.29`, `800.8`) or a reconstructed section.
 pub fn is_section_or_ruling(id: &str) -> bool {
     RECONSTRUCTED.contains(&id) || rule_ids().iter().any(|r| r.base() == id)

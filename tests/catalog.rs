@@ -1,0 +1,145 @@
+//! The bundled starter catalog (`configs/cards`, `configs/runes`) against
+//! what it promises: every keyword of section 800 on some card, the cards
+//! the rule texts name, enough runes, bosses and Forge Cores, and every card
+//! in play in the nightly suite.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use gridsim::ability::CardKind;
+use gridsim::catalog::{CardId, Catalog};
+use gridsim::config;
+use gridsim::coverage;
+use gridsim::matches::Signature;
+
+fn catalog() -> Catalog {
+    config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog")
+}
+
+/// Cards a player can hold: every card but a boss's phases.
+fn placeable(catalog: &Catalog) -> Vec<CardId> {
+    (0..catalog.cards.len() as u16)
+        .map(CardId)
+        .filter(|&c| catalog.card(c).phase_of.is_none())
+        .collect()
+}
+
+#[test]
+fn every_keyword_of_800_is_on_some_card() {
+    let catalog = catalog();
+    let mut shown: BTreeSet<&str> = BTreeSet::new();
+    for id in placeable(&catalog) {
+        for k in catalog.rule_book_keywords(id) {
+            assert_ne!(
+                coverage::keyword_section(k),
+                u32::MAX,
+                "`{k}` on {} is not a heading of 800",
+                catalog.card(id).key
+            );
+            shown.insert(k);
+        }
+    }
+    let missing: Vec<String> = coverage::keywords()
+        .iter()
+        .filter(|(_, k)| !shown.contains(k.as_str()))
+        .map(|(s, k)| format!("800.{s} {k}"))
+        .collect();
+    assert_eq!(coverage::keywords().len(), 73, "section 800 has 73 keywords");
+    assert!(missing.is_empty(), "no bundled card shows {}", missing.join(", "));
+}
+
+#[test]
+fn the_catalog_has_the_counts_it_promises() {
+    let catalog = catalog();
+    let cards = placeable(&catalog);
+    assert!(cards.len() >= 60, "{} cards, at least 60 promised", cards.len());
+    for kind in CardKind::ALL {
+        assert!(
+            cards.iter().any(|&c| catalog.card(c).kind == *kind),
+            "no card of kind `{kind}`"
+        );
+    }
+    let tribes: BTreeSet<&str> = cards.iter().map(|&c| catalog.card(c).tribe.as_str()).collect();
+    assert!(tribes.len() >= 6, "tribes: {tribes:?}");
+    let bosses: Vec<&str> = cards
+        .iter()
+        .map(|&c| catalog.card(c))
+        .filter(|c| c.kind == CardKind::Boss)
+        .map(|c| c.key.as_str())
+        .collect();
+    assert!(bosses.len() >= 6, "bosses: {bosses:?}");
+    for &id in &cards {
+        let card = catalog.card(id);
+        if card.kind == CardKind::Boss {
+            // 800.48a, 800.66b: every boss has phases and a Stagger meter.
+            assert!(!card.phases.is_empty(), "boss {} has no phase", card.key);
+            assert!(card.stagger > 0, "boss {} has no Stagger meter", card.key);
+        }
+    }
+    let placeable_runes = catalog.runes.iter().filter(|r| !r.innate_only).count();
+    assert!(placeable_runes >= 12, "{placeable_runes} placeable runes");
+    assert!(catalog.runes.iter().any(|r| r.tiers() >= 3), "runes over several tiers");
+    assert!(catalog.resonances.len() >= 2, "the two named resonances");
+}
+
+/// The cards the rule texts name exist under their names.
+#[test]
+fn the_named_cards_exist() {
+    let catalog = catalog();
+    for name in [
+        "Executioner Crab",
+        "Rime Oracle",
+        "Brushfire Ibex",
+        "Tally Savant",
+        "Master Appraiser",
+        "Grohm",
+        "Rune Resonator",
+    ] {
+        assert!(catalog.cards.iter().any(|c| c.name == name), "no card named {name}");
+    }
+}
+
+/// Every boss of the match suite comes with minions, and the suite offers
+/// a few Forge Cores as signature rewards (200.1d, 200.1e).
+#[test]
+fn the_match_suite_has_six_bosses_with_minions_and_forge_cores() {
+    let catalog = catalog();
+    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
+    let suite = config::load_match_suite(Path::new("configs/matches/solo.toml"), &catalog, &rules).expect("suite");
+    let bosses: BTreeSet<CardId> = suite.bosses.iter().map(|b| b.boss).collect();
+    assert!(bosses.len() >= 6, "{} distinct bosses in the draft", bosses.len());
+    for b in &suite.bosses {
+        assert!(!b.minions.is_empty(), "{} has no minion", b.name);
+    }
+    let cores: BTreeSet<&str> = suite
+        .bosses
+        .iter()
+        .filter_map(|b| match &b.signature {
+            Signature::Forge(core) => Some(core.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(cores.len() >= 3, "Forge Cores: {cores:?}");
+}
+
+/// Every card a random board may hold appears on some board of the nightly
+/// suite's first 10,000 fights.
+#[test]
+fn every_card_is_in_the_nightly_suites_first_fights() {
+    let catalog = catalog();
+    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
+    let suite = config::load_suite(Path::new("configs/suites/default.toml"), &catalog, &rules).expect("suite");
+    let mut seen: BTreeSet<CardId> = BTreeSet::new();
+    for i in 0..10_000 {
+        let (l, r) = suite.pairing(i);
+        for b in [l, r] {
+            seen.extend(suite.boards[b as usize].units.iter().map(|u| u.card));
+        }
+    }
+    let unseen: Vec<&str> = placeable(&catalog)
+        .into_iter()
+        .filter(|c| !seen.contains(c))
+        .map(|c| catalog.card(c).key.as_str())
+        .collect();
+    assert!(unseen.is_empty(), "never in the first 10,000 fights: {unseen:?}");
+}
