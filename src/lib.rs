@@ -6,6 +6,7 @@ pub mod ability;
 pub mod analysis;
 pub mod atomic;
 pub mod batch;
+pub mod card_text;
 pub mod catalog;
 pub mod config;
 pub mod coverage;

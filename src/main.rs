@@ -266,6 +266,14 @@ enum Command {
         #[arg(long, default_value = gridsim::config::json_schema::SCHEMA_DIR)]
         out: PathBuf,
     },
+    /// Write the catalog pages (docs/catalog.md and a page per tribe under
+    /// docs/catalog/): every card's numbers and text as a player reads them,
+    /// generated from the card files.
+    Catalog {
+        /// The docs folder that receives catalog.md and catalog/.
+        #[arg(long, default_value = gridsim::card_text::DOCS_DIR)]
+        out: PathBuf,
+    },
     /// Run conformance scenarios and print each failed expectation.
     Scenario {
         #[arg(required = true)]
@@ -749,6 +757,20 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 let path = out.join(f.name);
                 gridsim::atomic::write(&path, f.json.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
                 println!("{}: {}", path.display(), f.describes);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Catalog { out } => {
+            let catalog = gridsim::config::load_catalog(&cli.cards)?;
+            for page in gridsim::card_text::pages(&catalog) {
+                let path = out.join(&page.path);
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir)
+                        .map_err(|e| vec![Diagnostic::whole_file(dir, format!("cannot create the folder: {e}"))])?;
+                }
+                gridsim::atomic::write(&path, page.markdown.as_bytes())
+                    .map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+                println!("{}", path.display());
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -47,3 +47,23 @@ fn scenario_format_documents_every_event_and_field() {
     let gaps = missing(&doc, &names);
     assert!(gaps.is_empty(), "docs/scenarios.md does not mention: {gaps:?}");
 }
+
+/// The catalog pages are what `gridsim catalog` writes from the card files
+/// today: a changed card shows up as a stale page.
+#[test]
+fn catalog_pages_are_generated_from_the_cards() {
+    let catalog = gridsim::config::load_catalog(&[
+        std::path::PathBuf::from("configs/cards"),
+        std::path::PathBuf::from("configs/runes"),
+    ])
+    .expect("catalog");
+    for page in gridsim::card_text::pages(&catalog) {
+        let path = std::path::Path::new(gridsim::card_text::DOCS_DIR).join(&page.path);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == page.markdown,
+            "{} differs from the card files: run `gridsim catalog`",
+            path.display()
+        );
+    }
+}
