@@ -52,6 +52,13 @@ pub enum Pairing {
     /// pair, so a million fights count tens of thousands of boards and the
     /// report's board-counted intervals narrow with the fights.
     Random,
+    /// A gauntlet: the first `listed` boards (a suite's listed boards, such
+    /// as each boss with its minions) each meet the random boards that
+    /// follow them. Fight `i` puts random board `(i / listed) % random` on
+    /// the left against listed board `i % listed` on the right, so every
+    /// listed board meets the same challengers in turn and never another
+    /// listed board.
+    Gauntlet { listed: u32 },
 }
 
 /// A suite after loading: named boards and the number of fights.
@@ -86,6 +93,12 @@ impl Suite {
     /// boards drawn uniformly from the fight's own stream.
     pub fn pairing(&self, index: u64) -> (u32, u32) {
         let n = self.boards.len() as u64;
+        if let Pairing::Gauntlet { listed } = self.pairing {
+            let listed = u64::from(listed.max(1));
+            let challengers = n.saturating_sub(listed).max(1);
+            let challenger = listed + (index / listed) % challengers;
+            return (challenger as u32, (index % listed) as u32);
+        }
         let (left, mut right) = match self.pairing {
             Pairing::AllPairs => {
                 let p = index % self.matchups().max(1);
@@ -97,6 +110,7 @@ impl Suite {
                 let right = rng.below((n as u32 - 1).max(1));
                 (u64::from(left), u64::from(right))
             }
+            Pairing::Gauntlet { .. } => unreachable!("returned above"),
         };
         // The second board is drawn from the others: skip the first.
         if right >= left {
@@ -318,6 +332,21 @@ mod tests {
         seen.dedup();
         assert_eq!(seen.len(), 12);
         assert_eq!(s.pairing(0), s.pairing(12), "the list repeats");
+    }
+
+    /// A gauntlet of 3 listed boards and 4 challengers: every challenger
+    /// meets every listed board once in each 12 fights, on the left, and no
+    /// two listed boards (or two challengers) ever meet.
+    #[test]
+    fn gauntlet_pairs_every_challenger_with_every_listed_board() {
+        let mut s = suite(7);
+        s.pairing = Pairing::Gauntlet { listed: 3 };
+        let mut seen: Vec<(u32, u32)> = (0..12).map(|i| s.pairing(i)).collect();
+        assert!(seen.iter().all(|&(challenger, listed)| challenger >= 3 && listed < 3));
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), 12);
+        assert_eq!(s.pairing(5), s.pairing(17), "the list repeats");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use common::{gridsim, scratch};
 fn run(out: &Path, extra: &[&str]) -> PathBuf {
     let mut args = vec![
         "run",
-        "configs/suites/samples.toml",
+        "tests/suites/two_boards.toml",
         "--out",
         out.to_str().expect("utf-8"),
         "--part-size",
@@ -66,7 +66,7 @@ fn shards_reported_together_match_one_unsharded_run() {
         .map(|k| {
             let o = gridsim(&[
                 "run",
-                "configs/suites/samples.toml",
+                "tests/suites/two_boards.toml",
                 "--out",
                 out.to_str().expect("utf-8"),
                 "--part-size",
@@ -77,7 +77,7 @@ fn shards_reported_together_match_one_unsharded_run() {
                 &format!("{k}/3"),
             ]);
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-            out.join(format!("samples-seed1-shard{k}of3"))
+            out.join(format!("two_boards-seed1-shard{k}of3"))
         })
         .collect();
     assert_eq!(report_json(&shards), report_json(std::slice::from_ref(&whole)));
@@ -102,7 +102,7 @@ fn a_killed_run_resumed_matches_an_uninterrupted_one() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gridsim"))
         .args([
             "run",
-            "configs/suites/samples.toml",
+            "tests/suites/two_boards.toml",
             "--out",
             out.to_str().expect("utf-8"),
             "--part-size",
@@ -115,7 +115,7 @@ fn a_killed_run_resumed_matches_an_uninterrupted_one() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("spawn");
-    let dir = out.join("samples-seed1");
+    let dir = out.join("two_boards-seed1");
     // Wait for a few finished parts, then kill it mid-run.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
@@ -206,7 +206,7 @@ fn missing_corrupt_and_foreign_files_are_named() {
     // A second run into the same place is refused rather than overwriting.
     let o = gridsim(&[
         "run",
-        "configs/suites/samples.toml",
+        "tests/suites/two_boards.toml",
         "--out",
         dir.parent().and_then(Path::to_str).expect("utf-8"),
         "--fights",
@@ -299,7 +299,7 @@ fn shards_of_different_rules_are_not_merged() {
             "--rules",
             rules,
             "run",
-            "configs/suites/samples.toml",
+            "tests/suites/two_boards.toml",
             "--out",
             out.to_str().expect("utf-8"),
             "--fights",
@@ -310,7 +310,7 @@ fn shards_of_different_rules_are_not_merged() {
             &format!("{k}/2"),
         ]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        out.join(format!("samples-seed1-shard{k}of2"))
+        out.join(format!("two_boards-seed1-shard{k}of2"))
     };
     let a = shard(0, "configs/rules.toml");
     let b = shard(1, rules.to_str().expect("utf-8"));

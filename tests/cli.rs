@@ -274,7 +274,7 @@ fn search_returns_legal_boards_that_fight_with_intervals_and_the_same_bytes_at_a
     let listed = out_dir.join("listed");
     let o = gridsim(&[
         "search",
-        "configs/suites/samples.toml",
+        "tests/suites/two_boards.toml",
         "--budget",
         "40000",
         "--batch",
@@ -285,7 +285,7 @@ fn search_returns_legal_boards_that_fight_with_intervals_and_the_same_bytes_at_a
         listed.to_str().expect("utf-8"),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let json = read_json(&listed.join("search_samples_1/search.json"));
+    let json = read_json(&listed.join("search_two_boards_1/search.json"));
     let origin = json["suite_best"]["origin"].as_str().expect("origin");
     assert!(["Tidal Execution", "Wildfire"].contains(&origin), "{origin}");
     // Too small a budget: a diagnostic naming the flag and what would do.

@@ -611,7 +611,8 @@ fn suite_errors_name_the_key() {
     assert!(d[0].to_string().contains("did you mean `ember_fox`?"), "{}", d[0]);
     let d = parse(base).expect_err("no boards");
     assert!(
-        d[0].message.contains("exactly one of `[random]` or `[round_robin]`"),
+        d[0].message
+            .contains("a suite has `[random]`, `[round_robin]`, or both"),
         "{}",
         d[0]
     );
@@ -625,7 +626,7 @@ fn suite_errors_name_the_key() {
     let random = "[random]\nseed = 1\nboards = 4\nunits = [2, 3]\ntiers = [1, 1]\nbudget = 9\n";
     let d = parse(&format!("{base}pairing = \"sideways\"\n{random}")).expect_err("pairing");
     assert_eq!((d[0].key.as_str(), d[0].line), ("pairing", 4), "{}", d[0]);
-    assert!(d[0].message.contains("`all_pairs` or `random`"), "{}", d[0]);
+    assert!(d[0].message.contains("`all_pairs`, `random` or `gauntlet`"), "{}", d[0]);
     let d = parse(&format!(
         "name = \"s\"\nmaster_seed = 1\nfights_per_matchup = 10\npairing = \"random\"\n{random}"
     ))
@@ -634,4 +635,14 @@ fn suite_errors_name_the_key() {
     let s = parse(&format!("{base}pairing = \"random\"\n{random}")).expect("random pairing");
     assert_eq!(s.pairing, gridsim::suite::Pairing::Random);
     assert!(parse(&std::fs::read_to_string("configs/suites/default.toml").expect("default")).is_ok());
+    // A gauntlet needs both kinds of board, and both kinds make a gauntlet.
+    let listed = "[round_robin]\nboards = [\"configs/boards/wildfire.toml\"]\n";
+    let d = parse(&format!("{base}pairing = \"gauntlet\"\n{random}")).expect_err("no listed boards");
+    assert_eq!(d[0].key, "pairing", "{}", d[0]);
+    let d = parse(&format!("{base}{random}{listed}")).expect_err("both without gauntlet");
+    assert!(d[0].message.contains("set `pairing = \"gauntlet\"`"), "{}", d[0]);
+    let s = parse(&format!("{base}pairing = \"gauntlet\"\n{random}{listed}")).expect("gauntlet");
+    assert_eq!(s.pairing, gridsim::suite::Pairing::Gauntlet { listed: 1 });
+    assert_eq!(s.boards.len(), 5, "the listed board, then the four drawn");
+    assert_eq!(s.boards[0].name, "Wildfire");
 }

@@ -95,14 +95,14 @@ fn two_nights_make_two_linked_reports_and_alarm() {
 fn a_quiet_night_exits_zero_and_a_bad_date_is_refused() {
     let root = scratch("quiet");
     // Two boards: nothing is ranked, so nothing can alarm.
-    let quiet = night(&root, "configs/suites/samples.toml", "2026-11-30", "2000");
+    let quiet = night(&root, "tests/suites/two_boards.toml", "2026-11-30", "2000");
     assert_eq!(
         quiet.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&quiet.stderr)
     );
-    let bad = night(&root, "configs/suites/samples.toml", "30-11-2026", "2000");
+    let bad = night(&root, "tests/suites/two_boards.toml", "30-11-2026", "2000");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("YYYY-MM-DD"));
 }

@@ -23,7 +23,8 @@ struct SuiteFile {
     fights: Option<u64>,
     #[serde(default)]
     fights_per_matchup: Option<u64>,
-    /// `all_pairs` (the default) or `random`.
+    /// `all_pairs` (the default), `random`, or `gauntlet` (both `[random]`
+    /// and `[round_robin]`: each listed board meets the random boards).
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pairing: Option<Spanned<String>>,
@@ -120,9 +121,38 @@ pub fn parse_suite_from(
 ) -> Result<crate::suite::Suite, Vec<Diagnostic>> {
     let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
+    if parsed.random.is_none() && parsed.round_robin.is_none() {
+        return Err(whole(
+            "",
+            "a suite has `[random]`, `[round_robin]`, or both with `pairing = \"gauntlet\"`".into(),
+        ));
+    }
     let mut draw = None;
-    let boards = match (&parsed.random, &parsed.round_robin) {
-        (Some(r), None) => {
+    let mut listed = Vec::new();
+    if let Some(rr) = &parsed.round_robin {
+        listed = {
+            let base = file.parent().unwrap_or(Path::new("."));
+            let mut boards = Vec::new();
+            let mut bad = Vec::new();
+            for (k, b) in rr.boards.iter().enumerate() {
+                let path = match source {
+                    BoardSource::NextToSuite => base.join(b.get_ref()),
+                    BoardSource::Copies(dir) => dir.join(board_copy_name(k, Path::new(b.get_ref()))),
+                };
+                match load_board(&path, catalog, rules) {
+                    Ok(board) => boards.push(board),
+                    Err(mut d) => bad.append(&mut d),
+                }
+            }
+            if !bad.is_empty() {
+                return Err(bad);
+            }
+            boards
+        };
+    }
+    let mut drawn = Vec::new();
+    if let Some(r) = &parsed.random {
+        drawn = {
             let mut cards = Vec::new();
             let mut bad = Vec::new();
             for (i, c) in r.cards.iter().enumerate() {
@@ -202,42 +232,14 @@ pub fn parse_suite_from(
             let boards = crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
             draw = Some(spec);
             boards
-        }
-        (None, Some(rr)) => {
-            let base = file.parent().unwrap_or(Path::new("."));
-            let mut boards = Vec::new();
-            let mut bad = Vec::new();
-            for (k, b) in rr.boards.iter().enumerate() {
-                let path = match source {
-                    BoardSource::NextToSuite => base.join(b.get_ref()),
-                    BoardSource::Copies(dir) => dir.join(board_copy_name(k, Path::new(b.get_ref()))),
-                };
-                match load_board(&path, catalog, rules) {
-                    Ok(board) => boards.push(board),
-                    Err(mut d) => bad.append(&mut d),
-                }
-            }
-            if !bad.is_empty() {
-                return Err(bad);
-            }
-            if boards.len() < 2 {
-                return Err(whole(
-                    "round_robin.boards",
-                    "a round-robin needs at least two boards".into(),
-                ));
-            }
-            boards
-        }
-        _ => {
-            return Err(whole(
-                "",
-                "a suite has exactly one of `[random]` or `[round_robin]`".into(),
-            ));
-        }
-    };
+        };
+    }
     let pairing = match parsed.pairing.as_ref().map(|p| p.get_ref().as_str()) {
         None | Some("all_pairs") => Pairing::AllPairs,
         Some("random") => Pairing::Random,
+        Some("gauntlet") => Pairing::Gauntlet {
+            listed: listed.len() as u32,
+        },
         Some(other) => {
             let span = parsed.pairing.as_ref().map(|p| p.span());
             return Err(vec![Diagnostic::at(
@@ -245,18 +247,42 @@ pub fn parse_suite_from(
                 text,
                 span,
                 "pairing",
-                format!("expected `all_pairs` or `random`, found `{other}`"),
+                format!("expected `all_pairs`, `random` or `gauntlet`, found `{other}`"),
             )]);
         }
     };
+    match pairing {
+        Pairing::Gauntlet { .. } if parsed.random.is_none() || listed.is_empty() => {
+            return Err(whole(
+                "pairing",
+                "a gauntlet pits `[random]` boards against the `[round_robin]` boards: give both".into(),
+            ));
+        }
+        Pairing::Gauntlet { .. } => {}
+        _ if parsed.random.is_some() && parsed.round_robin.is_some() => {
+            return Err(whole(
+                "",
+                "a suite with both `[random]` and `[round_robin]` is a gauntlet: set `pairing = \"gauntlet\"`".into(),
+            ));
+        }
+        _ if parsed.round_robin.is_some() && listed.len() < 2 => {
+            return Err(whole(
+                "round_robin.boards",
+                "a round-robin needs at least two boards".into(),
+            ));
+        }
+        _ => {}
+    }
+    let mut boards = listed;
+    boards.extend(drawn);
     let n = boards.len() as u64;
     let matchups = n * (n - 1);
     let fights = match (parsed.fights, parsed.fights_per_matchup) {
         (Some(f), None) => f,
-        (None, Some(_)) if pairing == Pairing::Random => {
+        (None, Some(_)) if pairing != Pairing::AllPairs => {
             return Err(whole(
                 "fights_per_matchup",
-                "random pairing draws the matchups, so it has no fights per matchup: give `fights`".into(),
+                "only `all_pairs` fights each matchup a set number of times: give `fights`".into(),
             ));
         }
         (None, Some(per)) => per.saturating_mul(matchups),
