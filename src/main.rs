@@ -198,7 +198,8 @@ enum Command {
         #[arg(long)]
         resonance: Option<String>,
         /// Where the number is in the card, e.g. `power[2]` (tier 3),
-        /// `ability[0].amount`, `keywords[1]`; in a rune
+        /// `power[*]` (the whole ladder by its tier-1 number, its steps
+        /// kept), `ability[0].amount`, `keywords[1]`; in a rune
         /// `effects[0].amount[1]`, in a resonance `effects[0].per_level`.
         #[arg(long)]
         field: String,
@@ -278,12 +279,20 @@ enum Command {
     Scenario {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The catalog the scenarios' catalog cards and runes come from: a
+        /// frozen copy, so tuning the starter catalog leaves the rule checks
+        /// where they are (the global --cards is not read here).
+        #[arg(long, default_value = gridsim::scenario::CATALOG_DIR)]
+        catalog: Vec<PathBuf>,
     },
     /// Coverage of every lettered rule of 800, 900 and 200 by the scenarios.
     Coverage {
         /// Scenario files or folders.
         #[arg(long, default_value = "tests/conformance")]
         scenarios: Vec<PathBuf>,
+        /// The scenarios' catalog, as for `gridsim scenario`.
+        #[arg(long, default_value = gridsim::scenario::CATALOG_DIR)]
+        catalog: Vec<PathBuf>,
         /// One JSON object per rule letter.
         #[arg(long)]
         json: bool,
@@ -729,8 +738,8 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Scenario { files } => {
-            let reports = jobs::scenarios(&cli.rules, &cli.cards, &files)?;
+        Command::Scenario { files, catalog } => {
+            let reports = jobs::scenarios(&cli.rules, &catalog, &files)?;
             let mut failed = 0;
             for r in &reports {
                 if r.passed() {
@@ -776,10 +785,11 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
         }
         Command::Coverage {
             scenarios,
+            catalog,
             json,
             markdown,
         } => {
-            let reports = jobs::scenarios(&cli.rules, &cli.cards, &scenarios)?;
+            let reports = jobs::scenarios(&cli.rules, &catalog, &scenarios)?;
             let rows = coverage::table(&reports);
             if json {
                 let items: Vec<serde_json::Value> = rows

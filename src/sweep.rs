@@ -152,12 +152,20 @@ pub fn parse_values(text: &str) -> Result<Vec<i64>, String> {
     Ok(values)
 }
 
+/// The index `[*]`: a whole ladder (`power[*]`), swept by its tier-1 number
+/// with the steps between its tiers kept, so a card's numbers move
+/// together at every tier.
+const WHOLE_LADDER: usize = usize::MAX;
+
 /// One step of a path: a key, optionally indexed.
 fn steps(path: &str) -> Option<Vec<(&str, Option<usize>)>> {
     path.split('.')
         .map(|part| match part.split_once('[') {
             Some((key, rest)) => {
-                let index = rest.strip_suffix(']')?.parse().ok()?;
+                let index = match rest.strip_suffix(']')? {
+                    "*" => WHOLE_LADDER,
+                    n => n.parse().ok()?,
+                };
                 (!key.is_empty()).then_some((key, Some(index)))
             }
             None => (!part.is_empty()).then_some((part, None)),
@@ -212,8 +220,13 @@ fn leaf<'a>(card: &'a mut toml::Value, path: &str) -> Option<&'a mut toml::Value
     let mut at = card;
     for (key, index) in steps(path)? {
         at = at.as_table_mut()?.get_mut(key)?;
-        if let Some(i) = index {
-            at = at.as_array_mut()?.get_mut(i)?;
+        match index {
+            Some(WHOLE_LADDER) => {
+                let ladder = at.as_array()?;
+                return (!ladder.is_empty() && ladder.iter().all(toml::Value::is_integer)).then_some(at);
+            }
+            Some(i) => at = at.as_array_mut()?.get_mut(i)?,
+            None => {}
         }
     }
     match at {
@@ -226,6 +239,8 @@ fn leaf<'a>(card: &'a mut toml::Value, path: &str) -> Option<&'a mut toml::Value
 fn read_number(v: &toml::Value) -> i64 {
     match v {
         toml::Value::Integer(n) => *n,
+        // A whole ladder reads as its tier-1 number.
+        toml::Value::Array(ladder) => ladder.first().map_or(0, read_number),
         toml::Value::String(s) => number_in(s).map_or(0, |(_, n)| n),
         _ => 0,
     }
@@ -234,6 +249,15 @@ fn read_number(v: &toml::Value) -> i64 {
 fn write_number(v: &mut toml::Value, n: i64) {
     match v {
         toml::Value::Integer(x) => *x = n,
+        // A whole ladder moves by the same amount at every tier.
+        toml::Value::Array(ladder) => {
+            let shift = n - ladder.first().map_or(0, read_number);
+            for tier in ladder.iter_mut() {
+                if let toml::Value::Integer(x) = tier {
+                    *x += shift;
+                }
+            }
+        }
         toml::Value::String(s) => {
             if let Some((range, _)) = number_in(s) {
                 s.replace_range(range, &n.to_string());
@@ -861,6 +885,19 @@ mod tests {
     fn text_amounts_keep_their_words() {
         let mut v = toml::Value::String("9 x tier".into());
         write_number(&mut v, 12);
+        // `power[*]`: the whole ladder, read by its tier-1 number and moved
+        // by the same amount at every tier.
+        let mut card: toml::Value = toml::from_str("power = [10, 14, 18]\nfocus = 5").expect("toml");
+        let ladder = leaf(&mut card, "power[*]").expect("a ladder");
+        assert_eq!(read_number(ladder), 10);
+        write_number(ladder, 7);
+        assert_eq!(
+            card["power"]
+                .as_array()
+                .map(|a| a.iter().filter_map(toml::Value::as_integer).collect::<Vec<_>>()),
+            Some(vec![7, 11, 15])
+        );
+        assert!(leaf(&mut card, "focus[*]").is_none(), "not a ladder");
         assert_eq!(v.as_str(), Some("12 x tier"));
         let mut k = toml::Value::String("thorns 5".into());
         assert_eq!(read_number(&k), 5);

@@ -89,6 +89,9 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
         &out,
         "--threads",
         "2",
+        // The frozen catalog, whose numbers tuning configs/ does not move.
+        "--cards",
+        gridsim::scenario::CATALOG_DIR,
     ];
     let run = gridsim(&args);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
@@ -312,6 +315,8 @@ fn sweep_sets_a_rune_number_and_reads_the_rune_table() {
         "8000",
         "--out",
         out_dir.to_str().expect("utf-8"),
+        "--cards",
+        gridsim::scenario::CATALOG_DIR,
     ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let json = read_json(&out_dir.join("sweep_ember_rune_effects_0__amount_2_/sweep.json"));

@@ -9,8 +9,7 @@ use gridsim::scenario::ScenarioReport;
 
 fn run_all() -> Vec<ScenarioReport> {
     let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules load");
-    let catalog =
-        config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog loads");
+    let catalog = config::load_catalog(&[PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog loads");
     let files = config::toml_files(&[PathBuf::from("tests/conformance")]).expect("scenario folder");
     assert!(!files.is_empty(), "no scenarios found");
     files

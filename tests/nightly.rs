@@ -19,6 +19,10 @@ fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::
         datasets.to_str().expect("utf-8"),
         "--reports",
         reports.to_str().expect("utf-8"),
+        // The frozen catalog (tests/fixtures/catalog): the alarms below rest
+        // on its numbers, which tuning configs/ does not move.
+        "--cards",
+        gridsim::scenario::CATALOG_DIR,
     ])
 }
 
