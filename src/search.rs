@@ -96,6 +96,8 @@ pub struct Limits {
     /// Cells of the rows and columns rune boards, and cells per rune.
     pub rune_cells: [i32; 2],
     pub rune_width: i32,
+    /// Rune tiers are paid from `budget` with the unit tiers.
+    pub runes_use_budget: bool,
 }
 
 impl Limits {
@@ -114,6 +116,7 @@ impl Limits {
             resonance_percent: 0,
             boss_percent: 0,
             hub_percent: 0,
+            runes_use_budget: false,
         };
         let d = draw.unwrap_or(&fallback);
         Ok(Limits {
@@ -135,6 +138,7 @@ impl Limits {
             resonances: catalog.resonances.len() as u16,
             rune_cells: [rules.runes.row_board_cells, rules.runes.column_board_cells],
             rune_width: rules.runes.cells_per_rune,
+            runes_use_budget: d.runes_use_budget,
         })
     }
 
@@ -144,13 +148,24 @@ impl Limits {
         (self.min_tier.clamp(1, top), top)
     }
 
-    /// Why `units` breaks the limits, or `None` when it keeps them.
-    pub fn broken(&self, units: &[Placement], catalog: &Catalog) -> Option<String> {
+    /// What a board's runes take from the tier budget: their tiers when the
+    /// suite pays for runes from it, nothing otherwise.
+    pub fn rune_cost(&self, runes: &[crate::spec::RunePlacement]) -> u32 {
+        if self.runes_use_budget {
+            runes.iter().map(|r| u32::from(r.tier)).sum()
+        } else {
+            0
+        }
+    }
+
+    /// Why `units` breaks the limits, or `None` when it keeps them, with
+    /// `rune_cost` of the budget already spent on the board's runes.
+    pub fn broken(&self, units: &[Placement], rune_cost: u32, catalog: &Catalog) -> Option<String> {
         let n = units.len();
         if n < usize::from(self.min_units) || n > usize::from(self.max_units) {
             return Some(format!("{n} units, expected {}..={}", self.min_units, self.max_units));
         }
-        let spent: u32 = units.iter().map(|p| u32::from(p.tier)).sum();
+        let spent: u32 = units.iter().map(|p| u32::from(p.tier)).sum::<u32>() + rune_cost;
         if spent > self.budget {
             return Some(format!("tiers add up to {spent}, over the budget {}", self.budget));
         }
@@ -498,7 +513,8 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                 .map(|k| {
                     let parents: Vec<&Elite> = archive.values().collect();
                     let parent = parents[rng.below(parents.len() as u32) as usize];
-                    let units = mutate(&parent.board.units, &limits, &catalog, &mut rng);
+                    let rune_cost = limits.rune_cost(&parent.board.runes);
+                    let units = mutate(&parent.board.units, rune_cost, &limits, &catalog, &mut rng);
                     let name = format!("search g{generation} c{k}");
                     // Runes and resonance travel with the parent, and
                     // change one time in three.
@@ -546,7 +562,9 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                 suite_best = Some(elite.clone());
             }
             if from_suite
-                && (limits.broken(&elite.board.units, &catalog).is_some()
+                && (limits
+                    .broken(&elite.board.units, limits.rune_cost(&elite.board.runes), &catalog)
+                    .is_some()
                     || limits.runes_broken(&elite.board).is_some())
             {
                 continue;
@@ -733,6 +751,7 @@ fn first_generation(
             resonance_percent: if limits.resonance { 50 } else { 0 },
             boss_percent: 0,
             hub_percent: 0,
+            runes_use_budget: limits.runes_use_budget,
         };
         for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
             b.name = format!("drawn {k}");
@@ -850,7 +869,9 @@ fn mutate_runes(board: &mut BoardSpec, limits: &Limits, catalog: &Catalog, rng: 
                 .iter()
                 .any(|y| x.board == y.board && (i32::from(x.cell) - i32::from(y.cell)).abs() < limits.rune_width)
         });
-        if !overlap && next != board.runes {
+        let units: u32 = board.units.iter().map(|p| u32::from(p.tier)).sum();
+        let affordable = units + limits.rune_cost(&next) <= limits.budget;
+        if !overlap && affordable && next != board.runes {
             board.runes = next;
             return;
         }
@@ -865,7 +886,13 @@ fn place_rune(r: &mut crate::spec::RunePlacement, limits: &Limits, rng: &mut Fig
     r.cell = rng.below((limits.rune_cells[side] - limits.rune_width + 1).max(1) as u32) as u8;
 }
 
-fn mutate(units: &[Placement], limits: &Limits, catalog: &Catalog, rng: &mut FightRng) -> Vec<Placement> {
+fn mutate(
+    units: &[Placement],
+    rune_cost: u32,
+    limits: &Limits,
+    catalog: &Catalog,
+    rng: &mut FightRng,
+) -> Vec<Placement> {
     let mut board = units.to_vec();
     let changes = 1 + rng.below(3);
     for _ in 0..changes {
@@ -912,7 +939,7 @@ fn mutate(units: &[Placement], limits: &Limits, catalog: &Catalog, rng: &mut Fig
                     next.remove(pick);
                 }
             }
-            if next != board && limits.broken(&next, catalog).is_none() {
+            if next != board && limits.broken(&next, rune_cost, catalog).is_none() {
                 board = next;
                 break;
             }

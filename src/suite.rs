@@ -37,6 +37,10 @@ pub struct RandomBoards {
     /// drawn units and counted among them (never a boss's phase).
     pub boss_percent: u8,
     pub hub_percent: u8,
+    /// Runes are paid for from `budget` like units: a board's rune tiers
+    /// and unit tiers together stay within it, so a tier-3 rune costs what
+    /// a tier-3 unit costs (docs/catalog-tuning.md).
+    pub runes_use_budget: bool,
 }
 
 /// How a suite pairs its boards into fights.
@@ -154,6 +158,15 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                 leads.push(kind[lead_rng.below(kind.len() as u32) as usize]);
             }
         }
+        // Runes come from their own stream, so drawing them first changes
+        // nothing they draw; it tells the units what the runes have spent.
+        let (runes, resonance) = draw_runes(spec, catalog, rules, &mut rune_rng);
+        let unit_budget = if spec.runes_use_budget {
+            spec.budget
+                .saturating_sub(runes.iter().map(|r| u32::from(r.tier)).sum::<u32>())
+        } else {
+            spec.budget
+        };
         let mut board = None;
         // A board that cannot reach its minimum is redrawn; the attempts are
         // bounded so a suite that asks the impossible fails instead of looping.
@@ -178,7 +191,7 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
                 let top = spec.max_tier.min(c.tiers()).max(1);
                 let bottom = spec.min_tier.clamp(1, top);
                 let tier = bottom + rng.below(u32::from(top - bottom) + 1) as u8;
-                if spent + u32::from(tier) > spec.budget {
+                if spent + u32::from(tier) > unit_budget {
                     continue;
                 }
                 let size = i32::from(c.footprint.side());
@@ -209,11 +222,10 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
         }
         let Some(units) = board else {
             return Err(format!(
-                "cannot draw board {b}: {}..={} units within budget {} do not fit the {cols}x{rows} grid",
-                spec.min_units, spec.max_units, spec.budget
+                "cannot draw board {b}: {}..={} units within budget {unit_budget} do not fit the {cols}x{rows} grid",
+                spec.min_units, spec.max_units
             ));
         };
-        let (runes, resonance) = draw_runes(spec, catalog, rules, &mut rune_rng);
         out.push(BoardSpec {
             name: format!("random-{b:04}"),
             units,

@@ -645,4 +645,37 @@ fn suite_errors_name_the_key() {
     assert_eq!(s.pairing, gridsim::suite::Pairing::Gauntlet { listed: 1 });
     assert_eq!(s.boards.len(), 5, "the listed board, then the four drawn");
     assert_eq!(s.boards[0].name, "Wildfire");
+    // runes_use_budget: a board's rune tiers and unit tiers share the
+    // budget; without it the runes come on top of a full budget.
+    let runed = |pay: bool| {
+        parse(&format!(
+            "{base}[random]\nseed = 3\nboards = 50\nunits = [3, 6]\ntiers = [2, 3]\nbudget = 14\nrunes = [2, 2]\nrunes_use_budget = {pay}\n"
+        ))
+        .expect("runed suite")
+    };
+    let tiers = |b: &gridsim::spec::BoardSpec| {
+        let units: u32 = b.units.iter().map(|u| u32::from(u.tier)).sum();
+        let runes: u32 = b.runes.iter().map(|r| u32::from(r.tier)).sum();
+        (units, runes)
+    };
+    let paid = runed(true);
+    assert!(paid.boards.iter().all(|b| b.runes.len() == 2 && {
+        let (u, r) = tiers(b);
+        u + r <= 14
+    }));
+    let free = runed(false);
+    assert!(free.boards.iter().all(|b| tiers(b).0 <= 14));
+    assert!(
+        free.boards.iter().any(|b| {
+            let (u, r) = tiers(b);
+            u + r > 14
+        }),
+        "runes on top of the budget"
+    );
+    for (p, f) in paid.boards.iter().zip(&free.boards) {
+        assert_eq!(
+            p.runes, f.runes,
+            "the runes' own stream draws the same runes either way"
+        );
+    }
 }

@@ -57,6 +57,9 @@ struct RandomDef {
     /// Percent chance a board holds a Hub of the catalog (800.33).
     #[serde(default)]
     hub_percent: u8,
+    /// Rune tiers are paid from `budget` like unit tiers.
+    #[serde(default)]
+    runes_use_budget: bool,
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -228,6 +231,7 @@ pub fn parse_suite_from(
                 resonance_percent: r.resonance_percent,
                 boss_percent: r.boss_percent,
                 hub_percent: r.hub_percent,
+                runes_use_budget: r.runes_use_budget,
             };
             let boards = crate::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
             draw = Some(spec);
