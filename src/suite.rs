@@ -97,30 +97,26 @@ impl Suite {
     /// boards drawn uniformly from the fight's own stream.
     pub fn pairing(&self, index: u64) -> (u32, u32) {
         let n = self.boards.len() as u64;
-        if let Pairing::Gauntlet { listed } = self.pairing {
-            let listed = u64::from(listed.max(1));
-            let challengers = n.saturating_sub(listed).max(1);
-            let challenger = listed + (index / listed) % challengers;
-            return (challenger as u32, (index % listed) as u32);
-        }
-        let (left, mut right) = match self.pairing {
+        // The second board is drawn from the others: skip the first.
+        let others = |left: u64, right: u64| (left as u32, (right + u64::from(right >= left)) as u32);
+        match self.pairing {
             Pairing::AllPairs => {
                 let p = index % self.matchups().max(1);
-                (p / (n - 1).max(1), p % (n - 1).max(1))
+                others(p / (n - 1).max(1), p % (n - 1).max(1))
             }
             Pairing::Random => {
                 let mut rng = FightRng::for_fight_at(self.master_seed, index, PAIRING_WORD_POS);
                 let left = rng.below(n as u32);
                 let right = rng.below((n as u32 - 1).max(1));
-                (u64::from(left), u64::from(right))
+                others(u64::from(left), u64::from(right))
             }
-            Pairing::Gauntlet { .. } => unreachable!("returned above"),
-        };
-        // The second board is drawn from the others: skip the first.
-        if right >= left {
-            right += 1;
+            Pairing::Gauntlet { listed } => {
+                let listed = u64::from(listed.max(1));
+                let challengers = n.saturating_sub(listed).max(1);
+                let challenger = listed + (index / listed) % challengers;
+                (challenger as u32, (index % listed) as u32)
+            }
         }
-        (left as u32, right as u32)
     }
 
     /// The random stream of fight `index`.
