@@ -21,6 +21,9 @@
 #   git show OLD:configs/rules.toml > /tmp/old-rules.toml
 #   mkdir -p /tmp/old-cards && git show OLD:configs/cards/starter.toml > /tmp/old-cards/starter.toml
 #   OLD_RULES=/tmp/old-rules.toml OLD_CARDS=/tmp/old-cards benches/side_by_side.sh OLD NEW
+# NEW_CARDS (env) is the same for the new binary (default: configs/cards with
+# configs/runes); give both the old card file to measure the engines on the
+# same cards, when the new binary still reads the old format.
 # The default suite pins its cards, so both read the same fights.
 # Prints every measurement, then the median of each and the ratio new/old.
 # Run it from the repository root (both binaries read configs/).
@@ -33,6 +36,7 @@ run_fights=${RUN_FIGHTS:-1000000}
 suite=${SUITE:-tests/golden/suite.toml}
 old_rules=${OLD_RULES:-configs/rules.toml}
 old_cards=${OLD_CARDS:-configs/cards configs/runes}
+new_cards=${NEW_CARDS:-configs/cards configs/runes}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -41,7 +45,7 @@ rules_for() { if [[ $1 == "$old" ]]; then echo "$old_rules"; else echo configs/r
 # Each card folder or file is its own `--cards` (the option repeats).
 cards_for() {
   local list=$old_cards
-  [[ $1 == "$old" ]] || list="configs/cards configs/runes"
+  [[ $1 == "$old" ]] || list=$new_cards
   for c in $list; do printf -- '--cards %s ' "$c"; done
 }
 bench_rate() {

@@ -521,6 +521,8 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
                     let mut board = BoardSpec {
                         name,
                         units,
+                        // A state belongs to a unit of the parent's.
+                        states: Vec::new(),
                         ..parent.board.clone()
                     };
                     if rng.below(3) == 0 {

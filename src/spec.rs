@@ -36,6 +36,10 @@ pub struct BoardSpec {
     pub forge: Forge,
     pub runes: Vec<RunePlacement>,
     pub resonance: Option<ResonanceId>,
+    /// Each unit's state when the battle starts, in the order of `units`:
+    /// empty for a board whose units all start fresh (nearly every board;
+    /// a boss board grown by its round carries one, 200.1d).
+    pub states: Vec<crate::engine::InitialState>,
 }
 
 /// Forge Core modifiers a player's board carries into battle (200.3a, 200.3d).

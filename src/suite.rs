@@ -228,6 +228,7 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
             forge: Default::default(),
             runes,
             resonance,
+            states: Vec::new(),
         });
     }
     Ok(out)

@@ -143,3 +143,81 @@ fn every_card_is_in_the_nightly_suites_first_fights() {
         .collect();
     assert!(unseen.is_empty(), "never in the first 10,000 fights: {unseen:?}");
 }
+
+/// The round the boss suite's boards stand for: the first in which bosses
+/// and minions fight at tier 3 (`round.boss_tier_three_round`, 200.1d).
+const BOSS_SUITE_ROUND: u8 = 7;
+
+/// Each boss board of the boss suite (`configs/boards/boss_*.toml`) is the
+/// boss as the match fields it in round 7 (200.1d): the first draft option
+/// with that boss, built by the match's own `boss_entrant` (the round's
+/// tier, another copy of the minions every two rounds, the boss's Power and
+/// Armor grown by the round). On a mismatch the test prints the file the
+/// match would write; `GRIDSIM_BLESS=1` writes it.
+#[test]
+fn boss_boards_are_the_matchs_bosses_in_round_seven() {
+    use gridsim::matches::{MatchCtx, boss_entrant};
+    let catalog = catalog();
+    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
+    assert_eq!(
+        i32::from(BOSS_SUITE_ROUND),
+        rules.round.boss_tier_three_round,
+        "the boss suite stands for the first round of tier-3 bosses (200.1d)"
+    );
+    let suite = config::load_match_suite(Path::new("configs/matches/solo.toml"), &catalog, &rules).expect("suite");
+    let ctx = MatchCtx::new(&catalog, rules, &suite);
+    let mut seen = BTreeSet::new();
+    for option in &suite.bosses {
+        if !seen.insert(option.boss) {
+            continue;
+        }
+        let key = &catalog.card(option.boss).key;
+        let file = PathBuf::from(format!("configs/boards/boss_{key}.toml"));
+        let entrant = boss_entrant(&ctx, option, BOSS_SUITE_ROUND);
+        let mut expected = format!(
+            "# {} as the match's boss draft fields it in round {BOSS_SUITE_ROUND} (configs/matches/solo.toml,\n\
+             # 200.1d): boss and minions at tier 3, a copy of the minions for every two\n\
+             # rounds as they fit, the boss's Power and Armor grown by the round.\n\
+             # tests/catalog.rs checks it against the match's own boss_entrant\n\
+             # (GRIDSIM_BLESS=1 rewrites it). The boss suite (configs/suites/bosses.toml)\n\
+             # pits random boards against it.\nname = \"{}\"\n",
+            option.name, option.name
+        );
+        for (p, s) in entrant.board.units.iter().zip(&entrant.states) {
+            expected += &format!(
+                "\n[[unit]]\ncard = \"{}\"\ntier = {}\ncell = [{}, {}]\n",
+                catalog.card(p.card).key,
+                p.tier,
+                p.column,
+                p.row
+            );
+            if let (Some(power), Some(armor)) = (s.power_bonus, s.armor_bonus) {
+                expected += &format!("state = {{ power_bonus = {power}, armor_bonus = {armor} }}\n");
+            }
+        }
+        if std::env::var_os("GRIDSIM_BLESS").is_some() {
+            std::fs::write(&file, &expected).expect("write boss board");
+        }
+        let board = config::load_board(&file, &catalog, &rules)
+            .unwrap_or_else(|e| panic!("{}: {e:?}\nexpected:\n{expected}", file.display()));
+        assert_eq!(
+            board.units,
+            entrant.board.units,
+            "{}: expected\n{expected}",
+            file.display()
+        );
+        let states: Vec<_> = entrant.states.iter().map(|s| (s.power_bonus, s.armor_bonus)).collect();
+        let loaded: Vec<_> = board.states.iter().map(|s| (s.power_bonus, s.armor_bonus)).collect();
+        assert_eq!(loaded, states, "{}: expected\n{expected}", file.display());
+        // 200.1d, reconstructed: the boss's growth is the round's.
+        let grown = i32::from(BOSS_SUITE_ROUND) - 1;
+        assert_eq!(
+            states[0],
+            (
+                Some(rules.round.boss_power_per_round * grown),
+                Some(rules.round.boss_armor_per_round * grown)
+            )
+        );
+    }
+    assert_eq!(seen.len(), 6, "one boss board per boss of the draft");
+}

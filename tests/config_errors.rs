@@ -259,6 +259,28 @@ fn board_errors_name_line_key_and_suggestion() {
         "unit[0].cel",
         &["unknown field `cel`", "did you mean `cell`?"],
     );
+    // A unit's starting state: known keys, amounts and timers never negative.
+    check_board(
+        &format!("{}state = {{ power_bonu = 5 }}\n", unit("crab", 1, "[0, 0]")),
+        5,
+        "unit[0].state.power_bonu",
+        &["unknown field `power_bonu`", "power_bonus"],
+    );
+    check_board(
+        &format!(
+            "{}state = {{ power_bonus = -5, stun_ms = -1 }}\n",
+            unit("crab", 1, "[0, 0]")
+        ),
+        5,
+        "unit[0].state.stun_ms",
+        &["stun_ms = -1 is outside 0..=1000000"],
+    );
+    check_board(
+        &format!("{}state = {{ vitality = 0 }}\n", unit("crab", 1, "[0, 0]")),
+        5,
+        "unit[0].state.vitality",
+        &["vitality = 0 is outside 1..=1000000"],
+    );
     // Runes and resonance (900.24a, 800.58a).
     let crab = unit("crab", 1, "[0, 0]");
     let rune = |id: &str, tier: i64, board: &str, cell: i64| {
@@ -440,6 +462,37 @@ fn mutate(text: &str, rng: &mut Lcg) -> String {
         }
     }
     String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A board unit's `state` lands before the battle starts, as the match
+/// sets a boss grown by its round (200.1d): the boss suite's boards carry
+/// it, and a board without one starts fresh.
+#[test]
+fn a_board_units_state_lands_before_the_battle() {
+    let mut b = CatalogBuilder::new();
+    b.add_runes_file(Path::new("runes.toml"), RUNES).expect("runes");
+    b.add_file(Path::new("cards.toml"), &board_catalog()).expect("catalog");
+    let catalog = b.finish();
+    let rules = config::default_rules();
+    let unit = "[[unit]]\ncard = \"crab\"\ntier = 1\ncell = [0, 0]\n";
+    let fresh = config::parse_board(Path::new("fresh.toml"), unit, &catalog, &rules).expect("fresh");
+    assert!(fresh.states.is_empty(), "a board of fresh units carries no states");
+    let grown_text = format!("{unit}state = {{ power_bonus = 72, armor_bonus = 30, shield = 9 }}\n");
+    let grown = config::parse_board(Path::new("grown.toml"), &grown_text, &catalog, &rules).expect("grown");
+    assert_eq!(grown.states.len(), 1);
+    let mut e = Engine::new(&catalog, rules);
+    e.setup(&fresh, &fresh, FightRng::for_fight(1, 0));
+    let (power, armor) = (
+        e.power(gridsim::engine::UnitIdx(0)),
+        e.armor(gridsim::engine::UnitIdx(0)),
+    );
+    e.setup(&grown, &fresh, FightRng::for_fight(1, 0));
+    let boss = gridsim::engine::UnitIdx(0);
+    assert_eq!(e.power(boss), power + 72);
+    assert_eq!(e.armor(boss), armor + 30);
+    assert_eq!(e.units().shield[0], 9);
+    // The right side's unit is unit 1, and it was given nothing.
+    assert_eq!(e.power(gridsim::engine::UnitIdx(1)), power);
 }
 
 /// Every card of `catalog` that fits, placed in reading order at its top

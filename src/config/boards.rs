@@ -18,6 +18,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
     let mut bad = Vec::new();
     let mut units = Vec::new();
     let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
+    let mut states: Vec<crate::engine::InitialState> = Vec::new();
     for (key, v) in [
         ("forge.crush_bonus", parsed.forge.crush_bonus),
         ("forge.tick_reduction", parsed.forge.tick_reduction),
@@ -77,6 +78,15 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             continue;
         }
         occupied.push((i, rect));
+        if let Some(state) = &u.state {
+            check_state(file, text, state, &key, &mut bad);
+        }
+        states.push(
+            u.state
+                .as_ref()
+                .map(|s| crate::engine::InitialState::from(*s.get_ref()))
+                .unwrap_or_default(),
+        );
         units.push(Placement {
             card,
             tier: tier as u8,
@@ -114,9 +124,40 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             },
             runes,
             resonance,
+            // Nearly every board starts fresh: no states to apply then.
+            states: if states.iter().any(|s| *s != crate::engine::InitialState::default()) {
+                states
+            } else {
+                Vec::new()
+            },
         })
     } else {
         Err(bad)
+    }
+}
+
+/// The largest number a unit's starting state takes: far above any the
+/// rules reach, low enough that no sum of them overflows.
+const STATE_LIMIT: i32 = 1_000_000;
+
+/// A unit's starting state: amounts, stacks and timers from 0 (Vitality
+/// from 1), bonuses of either sign, none past [`STATE_LIMIT`].
+fn check_state(file: &Path, text: &str, state: &Spanned<schema::UnitStateDef>, key: &str, bad: &mut Vec<Diagnostic>) {
+    for (name, value, bonus) in state.get_ref().numbers() {
+        let low = if bonus {
+            -STATE_LIMIT
+        } else {
+            i32::from(name == "vitality")
+        };
+        if !(low..=STATE_LIMIT).contains(&value) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(state.span()),
+                format!("{key}.state.{name}"),
+                format!("{name} = {value} is outside {low}..={STATE_LIMIT}"),
+            ));
+        }
     }
 }
 

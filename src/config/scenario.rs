@@ -743,63 +743,10 @@ fn rate_of(
     }
 }
 
-/// The initial-state table is plain numbers; serde checks its keys.
+/// The initial-state table is plain numbers; serde checks its keys
+/// ([`super::schema::UnitStateDef`], which board files read too).
 impl<'de> Deserialize<'de> for InitialState {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Raw {
-            vitality: Option<i32>,
-            shield: Option<i32>,
-            maim: Option<i32>,
-            burn: Option<i32>,
-            venom: Option<i32>,
-            insurance: Option<i32>,
-            subrogated: Option<i32>,
-            armor_bonus: Option<i32>,
-            power_bonus: Option<i32>,
-            focus_bonus: Option<i32>,
-            speed_bonus: Option<i32>,
-            stun_ms: Option<i32>,
-            freeze_ms: Option<i32>,
-            blind_ms: Option<i32>,
-            entrap_ms: Option<i32>,
-            prismbreak_ms: Option<i32>,
-            charge: Option<i32>,
-            haywire: Option<i32>,
-            overclock: Option<i32>,
-            feral: Option<i32>,
-            relentless: Option<bool>,
-            dormant: Option<bool>,
-            quest: Option<i32>,
-            counter: Option<i32>,
-        }
-        let r = Raw::deserialize(d)?;
-        Ok(InitialState {
-            vitality: r.vitality,
-            shield: r.shield,
-            maim: r.maim,
-            burn: r.burn,
-            venom: r.venom,
-            insurance: r.insurance,
-            subrogated: r.subrogated,
-            armor_bonus: r.armor_bonus,
-            power_bonus: r.power_bonus,
-            focus_bonus: r.focus_bonus,
-            speed_bonus: r.speed_bonus,
-            stun_ms: r.stun_ms,
-            freeze_ms: r.freeze_ms,
-            blind_ms: r.blind_ms,
-            entrap_ms: r.entrap_ms,
-            prismbreak_ms: r.prismbreak_ms,
-            charge: r.charge,
-            haywire: r.haywire,
-            overclock: r.overclock,
-            feral: r.feral,
-            relentless: r.relentless,
-            dormant: r.dormant,
-            quest: r.quest,
-            counter: r.counter,
-        })
+        super::schema::UnitStateDef::deserialize(d).map(InitialState::from)
     }
 }

@@ -1233,7 +1233,24 @@ impl<'c> Engine<'c> {
     /// battle-start pass resolved in reading order (800.44a).
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
         self.place(left, right, rng);
+        if !left.states.is_empty() || !right.states.is_empty() {
+            self.set_board_states(left, right);
+        }
         self.start_battle();
+    }
+
+    /// Sets the starting states both boards carry (a boss grown by its
+    /// round, 200.1d), left's units first as they were placed.
+    fn set_board_states(&mut self, left: &BoardSpec, right: &BoardSpec) {
+        let n_left = left.units.len();
+        for (offset, board) in [(0, left), (n_left, right)] {
+            for (i, s) in board.states.iter().enumerate() {
+                // Every unit of a loaded board is placed, and the battle has
+                // not started: the state always lands.
+                let placed = self.set_initial_state(UnitIdx((offset + i) as u8), s);
+                debug_assert!(placed.is_ok(), "{placed:?}");
+            }
+        }
     }
 
     /// Resets the scratch and places both boards (left's units first, as

@@ -72,7 +72,7 @@ impl Trace {
 
 /// State set on a unit before the battle starts; a field left `None`
 /// keeps what placement gave the unit.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct InitialState {
     pub vitality: Option<i32>,
     pub shield: Option<i32>,

@@ -318,6 +318,8 @@ impl Player {
                     combined: o.combined,
                 })
                 .collect(),
+            // A player's units carry their states as `Carried` (200.3c).
+            states: Vec::new(),
             forge,
             runes: self.runes.clone(),
             resonance: self.resonance.equipped(),
@@ -650,6 +652,8 @@ pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
         forge: Forge::default(),
         runes: Vec::new(),
         resonance: None,
+        // The round's growth is the entrant's state ([`boss_entrant`]).
+        states: Vec::new(),
     }
 }
 
