@@ -883,7 +883,10 @@ pub struct Engine<'c> {
     pub(crate) facts: Vec<CardFacts>,
     /// Per side, a bit per Tool package event some Tool listens to, so
     /// events nobody listens to cost nothing.
-    pub(crate) package_mask: [u8; 2],
+    pub(crate) package_mask: [u32; 2],
+    /// Each side's Tools, one bit per unit, set as they are placed: what
+    /// `destroy_worn_tools` looks through, in unit order.
+    pub(crate) tool_mask: [u64; 2],
     /// Per side, whether any unit carries the no-spread aura (900.33h).
     pub(crate) ward_possible: [bool; 2],
     /// Per side, living combatants: kept by `kill`, read by `check_end`.
@@ -910,6 +913,13 @@ pub struct Engine<'c> {
     /// move (its remaining times shrink as `now` grows), so an untouched
     /// unit's cache stays exact. Debug builds check this every step.
     clock_stale: u64,
+    /// Targetable units ([`Engine::is_targetable`]), one bit per unit, so a
+    /// target pick tests one bit instead of four columns. What it reads
+    /// (alive, Entrap's timer, Dormant, kind) is what the clock reads, so
+    /// every write that marks a unit's clock (`touch_clock`) refreshes its
+    /// bit, as do placement and a timer running out; debug builds compare
+    /// it with the columns on every read.
+    targetable: u64,
     /// Units with a timed status running, one bit per unit, so the clock
     /// ticks only those.
     timed: u64,
@@ -982,6 +992,7 @@ impl<'c> Engine<'c> {
                 .map(|c| CardFacts::of(catalog, CardId(c as u16)))
                 .collect(),
             package_mask: [0; 2],
+            tool_mask: [0; 2],
             ward_possible: [false; 2],
             standing: [0; 2],
             wake_watch: [0; 2],
@@ -990,6 +1001,7 @@ impl<'c> Engine<'c> {
             expiry_next_ms: NEVER,
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
+            targetable: 0,
             timed: 0,
             order_stale: false,
             due_ranks: 0,
@@ -1046,12 +1058,14 @@ impl<'c> Engine<'c> {
         self.tools = [UnitList::default(); 2];
         self.side_order = [UnitList::default(); 2];
         self.package_mask = [0; 2];
+        self.tool_mask = [0; 2];
         self.ward_possible = [false; 2];
         self.standing = [0; 2];
         self.wake_watch = [0; 2];
         self.fury_aura_possible = [false; 2];
         self.consecrate_possible = [false; 2];
         self.clock_stale = u64::MAX;
+        self.targetable = 0;
         self.timed = 0;
         self.due_ranks = 0;
         self.order_stale = false;
@@ -1077,6 +1091,10 @@ impl<'c> Engine<'c> {
         let idx = UnitIdx(self.u.count as u8);
         self.u.count += 1;
         self.build_unit(idx, side, p);
+        self.refresh_targetable(idx.i());
+        if self.u.kind[idx.i()] == CardKind::Tool {
+            self.tool_mask[side.index()] |= 1u64 << idx.i();
+        }
         Some(idx)
     }
 
@@ -1296,7 +1314,7 @@ impl<'c> Engine<'c> {
         for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
-                self.package_mask[side] |= 1 << (p.event as u8);
+                self.package_mask[side] |= tools::package_bit(p.event, p.timing);
             }
             self.ward_possible[side] |= self.u.no_burn_spread[i];
             if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
@@ -1431,6 +1449,9 @@ impl<'c> Engine<'c> {
             }
             if u.alive[i] && v == 0 {
                 return Err(format!("unit {i}: alive at 0 Vitality (500.4)"));
+            }
+            if (self.targetable >> i) & 1 != u64::from(self.targetable_now(i)) {
+                return Err(format!("unit {i}: targetable bit differs from its columns"));
             }
             for (name, value) in [
                 ("Shield", u.shield[i]),
@@ -1594,6 +1615,7 @@ impl<'c> Engine<'c> {
     #[inline]
     pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
         self.clock_stale |= 1u64 << u.i();
+        self.refresh_targetable(u.i());
         if self.u.charge[u.i()] >= self.rules.clock.charge_to_activate {
             self.due_ranks |= 1u64 << self.rank[u.i()];
         }
@@ -1775,6 +1797,7 @@ impl<'c> Engine<'c> {
             // Freeze's pause, Smash's expiry).
             if ended {
                 self.clock_stale |= 1u64 << i;
+                self.refresh_targetable(i);
             }
         }
     }
@@ -2175,9 +2198,32 @@ impl<'c> Engine<'c> {
 
     /// Alive, not Entrapped, not Dormant, not a Tool or Hub: the filter for
     /// targets and for every unit count (900.5b, 900.5d).
+    #[inline]
     pub fn is_targetable(&self, u: UnitIdx) -> bool {
-        let i = u.i();
+        let held = self.targetable & (1u64 << u.i()) != 0;
+        debug_assert_eq!(
+            held,
+            self.targetable_now(u.i()),
+            "unit {}'s targetable bit went stale at {} ms: a write missed touch_clock",
+            u.i(),
+            self.now
+        );
+        held
+    }
+
+    /// [`Engine::is_targetable`] from the columns.
+    fn targetable_now(&self, i: usize) -> bool {
         self.u.alive[i] && self.u.entrap_ms[i] == 0 && !self.u.dormant[i] && !self.u.kind[i].is_object()
+    }
+
+    #[inline]
+    fn refresh_targetable(&mut self, i: usize) {
+        let bit = 1u64 << i;
+        self.targetable = if self.targetable_now(i) {
+            self.targetable | bit
+        } else {
+            self.targetable & !bit
+        };
     }
 
     /// Units in resolution order.

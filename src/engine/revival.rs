@@ -87,6 +87,7 @@ impl Engine<'_> {
         };
         let side = c.side[i];
         self.build_unit(u, side, p);
+        self.refresh_targetable(i);
         let c = &mut self.u;
         let ((deaths, kills, activations), (dealt, taken, healing), (once, initiative, last), granted, vessels) = kept;
         (c.deaths[i], c.kills[i], c.activations[i]) = (deaths, kills, activations);

@@ -3,7 +3,14 @@
 //! armor setup on the ally-activated pass (900.3).
 
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
-use crate::ability::{CardKind, PackageEvent, PackageTiming, StatName};
+use crate::ability::{PackageEvent, PackageTiming, StatName};
+
+/// One bit per event and pass a package may listen to, for a side's
+/// `package_mask`: a pass no Tool of the side has a package for costs one
+/// test (five events, each with no timing or one of the three passes).
+pub(crate) fn package_bit(event: PackageEvent, timing: Option<PackageTiming>) -> u32 {
+    1 << (event as u32 * 4 + timing.map_or(0, |t| t as u32 + 1))
+}
 
 impl Engine<'_> {
     /// Runs every package listening to `event` (and `timing`, for the
@@ -28,7 +35,7 @@ impl Engine<'_> {
             (PackageEvent::EnemyDied, Some(s)) => self.u.side[s.i()].other(),
             (_, Some(s)) => self.u.side[s.i()],
         };
-        if self.package_mask[side.index()] & (1 << (event as u8)) == 0 {
+        if self.package_mask[side.index()] & package_bit(event, timing) == 0 {
             return;
         }
         self.run_side_packages(side, event, timing, subject, target);
@@ -151,14 +158,13 @@ impl Engine<'_> {
     /// it (800.18c, 800.71c). Adjacency-derived stats such as Brute are read
     /// live, so they refresh at once (900.34e).
     pub(crate) fn destroy_worn_tools(&mut self, side: crate::spec::Side) {
-        for j in self.u.indices() {
+        // The side's Tools in unit order, as placed before this pass.
+        let mut tools = self.tool_mask[side.index()];
+        while tools != 0 {
+            let j = tools.trailing_zeros() as usize;
+            tools &= tools - 1;
             let t = UnitIdx(j as u8);
-            if self.u.kind[j] == CardKind::Tool
-                && self.u.side[j] == side
-                && self.u.alive[j]
-                && !self.u.permanent[j]
-                && self.u.vitality[j] <= 0
-            {
+            if self.u.alive[j] && !self.u.permanent[j] && self.u.vitality[j] <= 0 {
                 self.kill(t, UnitIdx::NONE, "800.18c");
                 self.run_packages(PackageEvent::ToolDepleted, None, t, UnitIdx::NONE);
             }
