@@ -1252,21 +1252,20 @@ impl<'c> Engine<'c> {
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
         self.place(left, right, rng);
         if !left.states.is_empty() || !right.states.is_empty() {
-            self.set_board_states(left, right);
+            self.set_starting_states(&left.states, left.units.len(), &right.states);
         }
         self.start_battle();
     }
 
-    /// Sets the starting states both boards carry (a boss grown by its
-    /// round, 200.1d), left's units first as they were placed.
-    fn set_board_states(&mut self, left: &BoardSpec, right: &BoardSpec) {
-        let n_left = left.units.len();
-        for (offset, board) in [(0, left), (n_left, right)] {
-            for (i, s) in board.states.iter().enumerate() {
-                // Every unit of a loaded board is placed, and the battle has
-                // not started: the state always lands.
-                let placed = self.set_initial_state(UnitIdx((offset + i) as u8), s);
-                debug_assert!(placed.is_ok(), "{placed:?}");
+    /// Sets both sides' starting states, left's units first as they were
+    /// placed (`n_left` of them): a board's (a boss grown by its round,
+    /// 200.1d) or what a match carries from the fight before (200.3c).
+    /// Before the battle starts; a state whose unit was not placed (a full
+    /// fight) has no unit to take it.
+    pub fn set_starting_states(&mut self, left: &[InitialState], n_left: usize, right: &[InitialState]) {
+        for (offset, states) in [(0, left), (n_left, right)] {
+            for (i, s) in states.iter().enumerate() {
+                let _ = self.set_initial_state(UnitIdx((offset + i) as u8), s);
             }
         }
     }

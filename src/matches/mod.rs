@@ -733,12 +733,7 @@ fn fight(ctx: &MatchCtx, engine: &mut Engine, round: u8, left: &Carried, right: 
     engine.set_scrip(Side::Left, left.dividend, left.profit);
     engine.set_scrip(Side::Right, right.dividend, right.profit);
     let n_left = left.board.units.len();
-    for (offset, side) in [(0, left), (n_left, right)] {
-        for (i, s) in side.states.iter().enumerate() {
-            // A unit that was not placed (a full fight) has no state to take.
-            let _ = engine.set_initial_state(UnitIdx((offset + i) as u8), s);
-        }
-    }
+    engine.set_starting_states(&left.states, n_left, &right.states);
     engine.start_battle();
     engine.run_until(ctx.rules.overtime.cap_ms);
     let outcome = engine.finish();
