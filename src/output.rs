@@ -181,7 +181,7 @@ fn rune_reports(e: &Engine) -> Vec<RuneReport> {
         }
         if let Some(r) = resonance {
             let res = e.catalog.resonance(r);
-            let level = e.resonance_level(side);
+            let level = e.resonance_start_level(side);
             let gives: Vec<String> = res
                 .lines
                 .iter()
@@ -247,6 +247,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::RuneProjected => format!("{unit} receives rune {d} at {a}% potency"),
         EventKind::ResonanceGranted => format!("{unit} receives resonance {d} at level {a}"),
         EventKind::ResonanceEnded => format!("{unit}'s timed resonance ends"),
+        EventKind::ResonanceLevel => format!("{unit} moves its side's resonance from level {d} to {a}"),
         EventKind::DefiedDeath => format!("{unit} defies death at {a} Vitality"),
         EventKind::NewTarget => format!("{unit} meets {other} as a new target (+{a} damage)"),
         EventKind::HubGranted if d > 0 => format!("{other} strengthens {unit} at {a}% plus a {d}% supplement"),

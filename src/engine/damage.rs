@@ -564,6 +564,8 @@ impl Engine<'_> {
             self.quest_event(self.u.side[killer.i()], crate::ability::QuestEvent::AllyKill);
         }
         self.emit(EventKind::Death, u, killer, 0, 0, rule);
+        // 800.58d: a dead resonator contributes nothing from now on.
+        self.refresh_resonance(u);
         let order = self.order;
         for &other in order.as_slice() {
             if other != u && self.u.alive[other.i()] {

@@ -564,6 +564,8 @@ impl Engine<'_> {
             self.standing[side] += 1;
         }
         self.emit(EventKind::Awakened, u, UnitIdx::NONE, i32::from(awaited), 0, rule);
+        // 800.58d: an awake resonator is an active source again.
+        self.refresh_resonance(u);
         if awaited {
             self.dispatch(u, Trigger::Awaken, UnitIdx::NONE);
         }
@@ -619,6 +621,8 @@ impl Engine<'_> {
             self.standing[side] = self.standing[side].saturating_sub(1);
         }
         self.touch_clock(u);
+        // 800.58d: a Dormant source contributes nothing.
+        self.refresh_resonance(u);
         self.emit(EventKind::DormantApplied, u, source, duration_ms, 0, "800.16i");
     }
 

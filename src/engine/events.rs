@@ -32,6 +32,10 @@ event_kinds! {
     ResonanceGranted = "resonance_granted",
     /// A timed resonance line ends for `unit` (800.58e).
     ResonanceEnded = "resonance_ended",
+    /// A resonator of the side died, fell Dormant, woke, came back or
+    /// completed its Quest: `amount` the new level, `detail` the old
+    /// (800.58d).
+    ResonanceLevel = "resonance_level",
     /// A defy-death rune leaves `unit` at `amount` Vitality (800.4h).
     DefiedDeath = "defied_death",
     /// A new-target rune adds `amount` to `unit`'s hit on `other` (800.20c).

@@ -841,6 +841,11 @@ pub struct Engine<'c> {
     /// What runes and resonance give each unit, kept across its revivals.
     rune_grants: Box<[RuneGrants; MAX_UNITS]>,
     resonance_level: [i32; 2],
+    resonance_start_level: [i32; 2],
+    /// Per side, the units whose card is a resonator, when the side has a
+    /// resonance (800.58d), and the units that received the resonance.
+    resonators: [u64; 2],
+    resonance_holders: [u64; 2],
     /// When the timed resonance lines end (800.58e), `NEVER` when none runs.
     resonance_end_ms: i32,
     resonance_timed: [bool; 2],
@@ -969,6 +974,9 @@ impl<'c> Engine<'c> {
             side_runes: [runes::SideRunes::default(); 2],
             rune_grants: Box::new([RuneGrants::default(); MAX_UNITS]),
             resonance_level: [0; 2],
+            resonance_start_level: [0; 2],
+            resonators: [0; 2],
+            resonance_holders: [0; 2],
             resonance_end_ms: NEVER,
             resonance_timed: [false; 2],
             runes_possible: false,
@@ -1041,6 +1049,9 @@ impl<'c> Engine<'c> {
             self.rune_grants.fill(RuneGrants::default());
         }
         self.resonance_level = [0; 2];
+        self.resonance_start_level = [0; 2];
+        self.resonators = [0; 2];
+        self.resonance_holders = [0; 2];
         self.resonance_end_ms = NEVER;
         self.resonance_timed = [false; 2];
         self.runes_possible = false;
@@ -1494,6 +1505,15 @@ impl<'c> Engine<'c> {
                 "standing counts {:?} but the columns hold {standing:?}",
                 self.standing
             ));
+        }
+        for side in [Side::Left, Side::Right] {
+            let (now, live) = (self.resonance_level[side.index()], self.active_resonance_level(side));
+            if self.side_runes[side.index()].resonance.is_some() && now != live {
+                return Err(format!(
+                    "{} resonance level {now} but its active sources make {live} (800.58d)",
+                    side.name()
+                ));
+            }
         }
         Ok(())
     }

@@ -125,6 +125,8 @@ impl Engine<'_> {
             i32::from(!by_vessel),
             "500.9",
         );
+        // 800.58d: a resonator back on the board is an active source again.
+        self.refresh_resonance(u);
         self.open_batch();
         let own = if by_vessel {
             Trigger::VesselRevived

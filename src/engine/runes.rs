@@ -127,10 +127,115 @@ impl Engine<'_> {
         s.resonance = resonance;
     }
 
-    /// A side's resonance level (800.58c, 800.58d): its board runes' tiers
-    /// plus the base, plus every active resonator at battle start.
+    /// A side's resonance level now (800.58c, 800.58d): its board runes'
+    /// tiers plus the base, plus every active resonator.
     pub fn resonance_level(&self, side: Side) -> i32 {
         self.resonance_level[side.index()]
+    }
+
+    /// A side's resonance level when the battle started.
+    pub fn resonance_start_level(&self, side: Side) -> i32 {
+        self.resonance_start_level[side.index()]
+    }
+
+    /// 800.58c, 800.58d: the base, each board rune's tier once (900.23b),
+    /// and each active resonator of the side: alive, not Dormant, and a
+    /// Rune Resonator only with its Quest complete. Never below the base.
+    pub(crate) fn active_resonance_level(&self, side: Side) -> i32 {
+        let base = self.rules.resonance.base_level;
+        let mut level = base;
+        for p in self.side_runes[side.index()].as_slice() {
+            level = level.saturating_add(i32::from(p.tier));
+        }
+        let mut sources = self.resonators[side.index()];
+        while sources != 0 {
+            let i = sources.trailing_zeros() as usize;
+            sources &= sources - 1;
+            if !self.u.alive[i] || self.u.dormant[i] {
+                continue;
+            }
+            let questing =
+                self.catalog.card(self.u.printed[i]).quest.is_some() && !self.quest_complete(UnitIdx(i as u8));
+            let amount = self
+                .catalog
+                .card(self.u.card[i])
+                .keywords
+                .amount(KeywordName::Resonator);
+            if let Some(a) = amount.filter(|_| !questing) {
+                level = level.saturating_add(super::keyword_amount(a, self.u.tier[i]));
+            }
+        }
+        level.max(base)
+    }
+
+    /// 800.58d read in combat: "an inactive, dead, or Dormant source
+    /// contributes nothing", so when resonator `u` dies, falls Dormant,
+    /// wakes, comes back or completes its Quest, its side's level is worked
+    /// out again and every unit that holds the resonance gets the
+    /// difference: stats, Vitality and Riposte now (a timed line only while
+    /// it runs), and its grants, so a holder revived later stands at the
+    /// new level. Nothing happens for a unit that is no resonator.
+    pub(crate) fn refresh_resonance(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let side = self.u.side[i];
+        if (self.resonators[side.index()] >> i) & 1 == 0 {
+            return;
+        }
+        let before = self.resonance_level[side.index()];
+        let after = self.active_resonance_level(side);
+        if after == before {
+            return;
+        }
+        self.resonance_level[side.index()] = after;
+        let Some(id) = self.side_runes[side.index()].resonance else {
+            return;
+        };
+        self.emit(EventKind::ResonanceLevel, u, UnitIdx::NONE, after, before, "800.58d");
+        let change = after - before;
+        let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[side.index()];
+        let mut holders = self.resonance_holders[side.index()];
+        while holders != 0 {
+            let h = holders.trailing_zeros() as usize;
+            holders &= holders - 1;
+            let mut d = RuneGrants::default();
+            for line in &self.catalog.resonance(id).lines {
+                d.add(line.effect, line.per_level.saturating_mul(change), line.duration_ms > 0);
+            }
+            let g = &mut self.rune_grants[h];
+            for k in 0..4 {
+                g.stats[k] = g.stats[k].saturating_add(d.stats[k]);
+                g.timed[k] = g.timed[k].saturating_add(d.timed[k]);
+            }
+            g.vitality = g.vitality.saturating_add(d.vitality);
+            g.riposte = g.riposte.saturating_add(d.riposte);
+            if !self.u.alive[h] {
+                continue;
+            }
+            let c = &mut self.u;
+            for (k, col) in [
+                &mut c.power_bonus,
+                &mut c.speed_bonus,
+                &mut c.armor_bonus,
+                &mut c.focus_bonus,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let timed = if timed_live { d.timed[k] } else { 0 };
+                col[h] = col[h].saturating_add(d.stats[k]).saturating_add(timed);
+            }
+            // A lower level lowers the maximum and what exceeds it, never
+            // to 0: losing a grant is not a Vitality loss (no death).
+            c.max_vitality[h] = c.max_vitality[h].saturating_add(d.vitality).max(1);
+            c.vitality[h] = if d.vitality > 0 {
+                c.vitality[h].saturating_add(d.vitality)
+            } else {
+                c.vitality[h].min(c.max_vitality[h])
+            }
+            .min(c.max_vitality[h]);
+            c.riposte[h] = c.riposte[h].saturating_add(d.riposte).max(0);
+            self.touch_clock(UnitIdx(h as u8));
+        }
     }
 
     /// Projects every rune and resonance onto the units as the battle
@@ -146,31 +251,27 @@ impl Engine<'_> {
                 .all(|i| catalog.card(self.u.printed[i]).innate_runes.is_empty())
         {
             self.resonance_level = [self.rules.resonance.base_level; 2];
+            self.resonance_start_level = self.resonance_level;
             return;
         }
         for side in [Side::Left, Side::Right] {
             let s = &mut self.side_runes[side.index()];
             s.reached[..s.count].fill(0);
             s.partial[..s.count].fill(0);
-            // 800.58c, 900.23b: each board rune's tier once, plus the base.
-            let mut level = self.rules.resonance.base_level;
-            for p in s.as_slice() {
-                level = level.saturating_add(i32::from(p.tier));
-            }
-            // 800.58d: an active source only: alive and not Dormant now.
-            for i in self.u.indices() {
-                if self.u.side[i] == side && self.u.alive[i] && !self.u.dormant[i] {
-                    let kw = catalog.card(self.u.card[i]).keywords;
-                    // 800.58d: a Rune Resonator adds its levels once its
-                    // Quest is complete.
-                    let questing =
-                        catalog.card(self.u.printed[i]).quest.is_some() && !self.quest_complete(UnitIdx(i as u8));
-                    if let Some(a) = kw.amount(KeywordName::Resonator).filter(|_| !questing) {
-                        level = level.saturating_add(super::keyword_amount(a, self.u.tier[i]));
+            // 800.58d: the resonators a side's resonance listens to, read
+            // live from here on (see `refresh_resonance`).
+            let mut resonators = 0u64;
+            if s.resonance.is_some() {
+                for i in self.u.indices() {
+                    if self.u.side[i] == side && catalog.card(self.u.card[i]).keywords.has(KeywordName::Resonator) {
+                        resonators |= 1u64 << i;
                     }
                 }
             }
-            self.resonance_level[side.index()] = level.max(self.rules.resonance.base_level);
+            self.resonators[side.index()] = resonators;
+            let level = self.active_resonance_level(side);
+            self.resonance_level[side.index()] = level;
+            self.resonance_start_level[side.index()] = level;
         }
         for i in self.u.indices() {
             let u = UnitIdx(i as u8);
@@ -234,6 +335,7 @@ impl Engine<'_> {
                         self.resonance_timed[side.index()] = true;
                     }
                 }
+                self.resonance_holders[side.index()] |= 1u64 << i;
                 self.emit(
                     EventKind::ResonanceGranted,
                     u,

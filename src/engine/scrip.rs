@@ -192,6 +192,8 @@ impl Engine<'_> {
                 "800.54a",
             );
             if self.u.quest[i] >= count {
+                // 800.58d: a Rune Resonator's levels count from its Quest.
+                self.refresh_resonance(u);
                 self.dispatch(u, crate::ability::Trigger::QuestCompleted, UnitIdx::NONE);
             }
         }
