@@ -23,17 +23,19 @@ impl Engine<'_> {
         }
         let floor = self.rules.targeting.focus_floor;
         // Each candidate's Focus is read once.
-        let mut weights = [0i32; super::MAX_UNITS];
-        for (w, &u) in weights.iter_mut().zip(pool) {
-            *w = self.focus(u).max(floor);
+        for (k, &u) in pool.iter().enumerate().take(super::MAX_UNITS) {
+            self.pick.pool[k] = u;
+            self.pick.weights[k] = self.focus(u).max(floor);
         }
-        self.pick_weighted(pool, &weights[..pool.len()])
+        self.pick_weighted(pool.len().min(super::MAX_UNITS))
     }
 
-    /// The roll of a Focus-weighted pick over candidates already weighed:
-    /// one alone is taken without a roll.
-    fn pick_weighted(&mut self, pool: &[UnitIdx], weights: &[i32]) -> Option<UnitIdx> {
-        match pool.len() {
+    /// The roll of a Focus-weighted pick over the first `n` candidates of
+    /// the pick scratch, already weighed: one alone is taken without a roll.
+    fn pick_weighted(&mut self, n: usize) -> Option<UnitIdx> {
+        let n = n.min(super::MAX_UNITS);
+        let (pool, weights) = (&self.pick.pool[..n], &self.pick.weights[..n]);
+        match n {
             0 => return None,
             1 => return Some(pool[0]),
             _ => {}
@@ -91,13 +93,11 @@ impl Engine<'_> {
         // One pass over the enemies, weighing each as it is found.
         let floor = self.rules.targeting.focus_floor;
         let enemy_side = self.u.side[u.i()].other().index();
-        let mut pool = [UnitIdx::NONE; super::MAX_UNITS];
-        let mut weights = [0i32; super::MAX_UNITS];
         let mut n = 0;
         for &c in self.side_order[enemy_side].as_slice() {
             if self.is_targetable(c) {
-                pool[n] = c;
-                weights[n] = self.focus(c).max(floor);
+                self.pick.pool[n] = c;
+                self.pick.weights[n] = self.focus(c).max(floor);
                 n += 1;
             }
         }
@@ -105,13 +105,13 @@ impl Engine<'_> {
         if self.u.rabid[u.i()]
             && !last.is_none()
             && n > 1
-            && let Some(at) = pool[..n].iter().position(|&x| x == last)
+            && let Some(at) = self.pick.pool[..n].iter().position(|&x| x == last)
         {
-            pool.copy_within(at + 1..n, at);
-            weights.copy_within(at + 1..n, at);
+            self.pick.pool.copy_within(at + 1..n, at);
+            self.pick.weights.copy_within(at + 1..n, at);
             n -= 1;
         }
-        self.pick_weighted(&pool[..n], &weights[..n])
+        self.pick_weighted(n)
     }
 
     /// Runs one activation of `u`, natural or forced, and returns whether

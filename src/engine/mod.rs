@@ -466,6 +466,12 @@ impl CrushWindows {
     }
 }
 
+/// The candidates of a Focus-weighted pick and their weights.
+struct PickScratch {
+    pool: [UnitIdx; MAX_UNITS],
+    weights: [i32; MAX_UNITS],
+}
+
 /// Declares the unit columns once: the struct, its sizing and the reset of
 /// one unit all come from this list, so a new column cannot be left out of
 /// any of them.
@@ -894,6 +900,12 @@ pub struct Engine<'c> {
     pub(crate) tool_mask: [u64; 2],
     /// Per side, whether any unit carries the no-spread aura (900.33h).
     pub(crate) ward_possible: [bool; 2],
+    /// Some unit of the fight holds a stat layer under Insurance (800.37h):
+    /// otherwise every stat read skips the Insurance test.
+    insured_layers: bool,
+    /// Scratch of a Focus-weighted pick: the candidates and their weights,
+    /// kept here so a pick neither allocates nor clears an array.
+    pick: Box<PickScratch>,
     /// Per side, living combatants: kept by `kill`, read by `check_end`.
     standing: [u16; 2],
     /// Each side's units Dormant until a counted wake condition is met
@@ -1002,6 +1014,11 @@ impl<'c> Engine<'c> {
             package_mask: [0; 2],
             tool_mask: [0; 2],
             ward_possible: [false; 2],
+            insured_layers: false,
+            pick: Box::new(PickScratch {
+                pool: [UnitIdx::NONE; MAX_UNITS],
+                weights: [0; MAX_UNITS],
+            }),
             standing: [0; 2],
             wake_watch: [0; 2],
             fury_aura_possible: [false; 2],
@@ -1071,6 +1088,7 @@ impl<'c> Engine<'c> {
         self.package_mask = [0; 2];
         self.tool_mask = [0; 2];
         self.ward_possible = [false; 2];
+        self.insured_layers = false;
         self.standing = [0; 2];
         self.wake_watch = [0; 2];
         self.fury_aura_possible = [false; 2];
@@ -1208,6 +1226,7 @@ impl<'c> Engine<'c> {
         u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
         u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
         u.insured_layer[i] = layer;
+        self.insured_layers |= layer != [0; 4];
         // Runes project onto the cells, whatever loadout stands there.
         u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
         u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
@@ -2051,7 +2070,7 @@ impl<'c> Engine<'c> {
     /// The `while_insured` layer, present while any point is held (800.37h).
     fn insured(&self, u: UnitIdx, slot: usize) -> i32 {
         let i = u.i();
-        if self.u.insurance[i] > 0 || self.u.subrogated[i] > 0 {
+        if self.insured_layers && (self.u.insurance[i] > 0 || self.u.subrogated[i] > 0) {
             self.u.insured_layer[i][slot]
         } else {
             0
