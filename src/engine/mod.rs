@@ -1274,6 +1274,8 @@ impl<'c> Engine<'c> {
                 self.u.vitality[i],
                 "800.48a",
             );
+            // 800.58d: a phase may bring or drop a resonator's levels.
+            self.refresh_resonance(u);
         }
     }
 

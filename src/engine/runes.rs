@@ -262,8 +262,13 @@ impl Engine<'_> {
             // live from here on (see `refresh_resonance`).
             let mut resonators = 0u64;
             if s.resonance.is_some() {
+                // A boss's phase cards count too: a phase may bring the keyword.
+                let resonator = |c: crate::catalog::CardId| catalog.card(c).keywords.has(KeywordName::Resonator);
                 for i in self.u.indices() {
-                    if self.u.side[i] == side && catalog.card(self.u.card[i]).keywords.has(KeywordName::Resonator) {
+                    let card = catalog.card(self.u.card[i]);
+                    if self.u.side[i] == side
+                        && (resonator(self.u.card[i]) || card.phases.iter().any(|ph| resonator(ph.card)))
+                    {
                         resonators |= 1u64 << i;
                     }
                 }
