@@ -52,3 +52,74 @@ fn committed_coverage_table_is_current() {
         "docs/conformance.md is stale: regenerate it with `gridsim coverage --markdown > docs/conformance.md`"
     );
 }
+
+/// 800.58d with a resonance line of Vitality, which no catalog resonance
+/// has: the level falling lowers each holder's maximum and what exceeds
+/// it without killing anyone, and rising gives the difference back.
+#[test]
+fn a_vitality_resonance_follows_the_level_without_killing() {
+    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules load");
+    let mut catalog = config::load_catalog(&[PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog loads");
+    catalog.resonances.push(gridsim::catalog::Resonance {
+        key: "test_vigor".into(),
+        name: "Test Vigor".into(),
+        lines: vec![gridsim::catalog::ResonanceLine {
+            effect: gridsim::ability::RuneEffect::Vitality,
+            per_level: 10,
+            duration_ms: 0,
+        }],
+    });
+    let text = r#"
+name = "800.58d: a Vitality resonance follows the level"
+covers = ["800.58d"]
+
+[runes.left]
+resonance = "test_vigor"
+
+[[unit]]
+name = "grohm"
+side = "left"
+cell = [0, 0]
+define = { vitality = [100], power = [0], speed = [-95], armor = [0], focus = [10], base_hit = false, keywords = ["resonator 22", "everlasting"] }
+
+[[unit]]
+name = "wounded"
+side = "left"
+cell = [2, 0]
+define = { vitality = [100], power = [0], speed = [-95], armor = [0], focus = [10], base_hit = false }
+
+[[unit]]
+name = "healthy"
+side = "left"
+cell = [4, 0]
+define = { vitality = [100], power = [0], speed = [-95], armor = [0], focus = [10], base_hit = false }
+
+[[unit]]
+name = "enemy"
+side = "right"
+cell = [0, 0]
+define = { vitality = [100], power = [0], speed = [-95], armor = [0], focus = [10], base_hit = false }
+
+[[step]]
+# Level 23: +230 Vitality.
+apply = { effect = "damage", amount = 300, source = "enemy", target = "wounded" }
+expect = [{ unit = "wounded", vitality = 30, max_vitality = 330 }, { unit = "healthy", vitality = 330, max_vitality = 330 }]
+
+[[step]]
+# Level 1: the maximum falls to 110; the wounded keeps its 30, the healthy
+# is cut to the new maximum, and both live.
+apply = { effect = "damage", amount = 1000, source = "enemy", target = "grohm" }
+events = [{ kind = "resonance_level", unit = "grohm", amount = 1, detail = 23 }]
+no_events = [{ kind = "death", unit = "wounded" }, { kind = "death", unit = "healthy" }]
+expect = [{ unit = "wounded", vitality = 30, max_vitality = 110, alive = true }, { unit = "healthy", vitality = 110, max_vitality = 110 }]
+
+[[step]]
+# Grohm back (Everlasting, 10 s): +220 to both maximum and Vitality.
+advance_ms = 10000
+events = [{ kind = "resonance_level", unit = "grohm", amount = 23, detail = 1 }]
+expect = [{ unit = "wounded", vitality = 250, max_vitality = 330 }, { unit = "healthy", vitality = 330, max_vitality = 330 }, { unit = "grohm", vitality = 330 }]
+"#;
+    let report = gridsim::jobs::scenario_report(Path::new("vitality_resonance.toml"), text, &catalog, &rules)
+        .unwrap_or_else(|d| panic!("the scenario does not load:\n{}", join(&d)));
+    assert!(report.passed(), "{}", report.failures.join("\n"));
+}
