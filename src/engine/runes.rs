@@ -212,18 +212,7 @@ impl Engine<'_> {
                 continue;
             }
             let c = &mut self.u;
-            for (k, col) in [
-                &mut c.power_bonus,
-                &mut c.speed_bonus,
-                &mut c.armor_bonus,
-                &mut c.focus_bonus,
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let timed = if timed_live { d.timed[k] } else { 0 };
-                col[h] = col[h].saturating_add(d.stats[k]).saturating_add(timed);
-            }
+            add_stat_grants(c, h, &d, timed_live);
             // A lower level lowers the maximum and what exceeds it, never
             // to 0: losing a grant is not a Vitality loss (no death).
             c.max_vitality[h] = c.max_vitality[h].saturating_add(d.vitality).max(1);
@@ -408,18 +397,7 @@ impl Engine<'_> {
         let g = self.rune_grants[i];
         let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[self.u.side[i].index()];
         let c = &mut self.u;
-        for (k, col) in [
-            &mut c.power_bonus,
-            &mut c.speed_bonus,
-            &mut c.armor_bonus,
-            &mut c.focus_bonus,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            let timed = if timed_live { g.timed[k] } else { 0 };
-            col[i] = col[i].saturating_add(g.stats[k]).saturating_add(timed);
-        }
+        add_stat_grants(c, i, &g, timed_live);
         if g.vitality > 0 {
             c.max_vitality[i] = c.max_vitality[i].saturating_add(g.vitality);
             c.vitality[i] = c.vitality[i].saturating_add(g.vitality);
@@ -517,6 +495,23 @@ impl Engine<'_> {
         for i in self.u.indices() {
             self.u.targets_met[i] &= bit;
         }
+    }
+}
+
+/// Adds grants' Power, Speed, Armor and Focus to unit `i`'s bonus columns,
+/// the timed ones only while the side's timed resonance runs.
+fn add_stat_grants(c: &mut super::Units, i: usize, g: &RuneGrants, timed_live: bool) {
+    for (k, col) in [
+        &mut c.power_bonus,
+        &mut c.speed_bonus,
+        &mut c.armor_bonus,
+        &mut c.focus_bonus,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let timed = if timed_live { g.timed[k] } else { 0 };
+        col[i] = col[i].saturating_add(g.stats[k]).saturating_add(timed);
     }
 }
 
