@@ -193,14 +193,15 @@ impl Engine<'_> {
         self.emit(EventKind::ResonanceLevel, u, UnitIdx::NONE, after, before, "800.58d");
         let change = after - before;
         let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[side.index()];
+        // The difference is the same for every holder.
+        let mut d = RuneGrants::default();
+        for line in &self.catalog.resonance(id).lines {
+            d.add(line.effect, line.per_level.saturating_mul(change), line.duration_ms > 0);
+        }
         let mut holders = self.resonance_holders[side.index()];
         while holders != 0 {
             let h = holders.trailing_zeros() as usize;
             holders &= holders - 1;
-            let mut d = RuneGrants::default();
-            for line in &self.catalog.resonance(id).lines {
-                d.add(line.effect, line.per_level.saturating_mul(change), line.duration_ms > 0);
-            }
             let g = &mut self.rune_grants[h];
             for k in 0..4 {
                 g.stats[k] = g.stats[k].saturating_add(d.stats[k]);
