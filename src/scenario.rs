@@ -228,7 +228,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Speed => n(e.speed(u)),
         Field::Focus => n(e.focus(u)),
         Field::Tier => n(i32::from(c.tier[i])),
-        Field::Charge => n(c.charge[i]),
+        Field::Charge => n(e.charge(u)),
         Field::StunMs => n(c.stun_ms[i]),
         Field::FreezeMs => n(c.freeze_ms[i]),
         Field::BlindMs => n(c.blind_ms[i]),

@@ -95,7 +95,7 @@ impl Engine<'_> {
     /// (900.16f).
     fn forced_activation(&mut self, u: UnitIdx, source: UnitIdx) {
         let i = u.i();
-        let charge = self.u.charge[i];
+        let charge = self.charge(u);
         let depth = self.u.cascade_depth[i];
         self.forced_depth += 1;
         self.emit(

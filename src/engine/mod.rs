@@ -654,9 +654,13 @@ unit_columns! {
     crush: CrushWindows = CrushWindows::default(),
     hallow: HallowInstances = HallowInstances::default(),
     fleeting: FleetingBuffs = FleetingBuffs::default(),
-    charge: i32 = 0,
-    /// Charge per ms over the current step, 0 when not charging; computed
-    /// once per step by `next_event_ms` and used by `advance_clock`.
+    /// The charge as it stood at `settled_at_ms`; it grows by `rate_now` per
+    /// ms from then on, so the clock's advance writes nothing per unit. The
+    /// charge now is [`Engine::charge`].
+    settled_charge: i32 = 0,
+    settled_at_ms: i32 = 0,
+    /// Charge per ms since `settled_at_ms`, 0 when not charging; set by
+    /// `refresh_clock`, which first settles the charge at the old rate.
     rate_now: i32 = 0,
     /// The unit's next own event (charge full, a timed status ending, a
     /// Crush or Smash expiry, a Burn or Venom tick), absolute ms, and the
@@ -1497,7 +1501,7 @@ impl<'c> Engine<'c> {
                 ("Roost", u.roost[i]),
                 ("Blind", u.blind_ms[i]),
                 ("Entrap", u.entrap_ms[i]),
-                ("charge", u.charge[i]),
+                ("charge", self.charge(UnitIdx(i as u8))),
             ] {
                 if value < 0 {
                     return Err(format!("unit {i}: {name} is negative ({value})"));
@@ -1643,8 +1647,18 @@ impl<'c> Engine<'c> {
     /// Sets a unit's charge from outside the clock (activation, scenario
     /// state): its cached due time no longer holds.
     pub(crate) fn set_charge(&mut self, u: UnitIdx, charge: i32) {
-        self.u.charge[u.i()] = charge;
+        self.u.settled_charge[u.i()] = charge;
+        self.u.settled_at_ms[u.i()] = self.now;
         self.touch_clock(u);
+    }
+
+    /// A unit's charge now: what it held at its last settling plus its rate
+    /// over the time since (never past `i32::MAX`: charge only grows).
+    #[inline]
+    pub fn charge(&self, u: UnitIdx) -> i32 {
+        let i = u.i();
+        let grown = i64::from(self.u.rate_now[i]) * i64::from(self.now - self.u.settled_at_ms[i]);
+        damage::clamp_i32(i64::from(self.u.settled_charge[i]) + grown)
     }
 
     /// Marks a unit whose clock inputs changed: alive, charging gates,
@@ -1656,7 +1670,7 @@ impl<'c> Engine<'c> {
     pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
         self.clock_stale |= 1u64 << u.i();
         self.refresh_targetable(u.i());
-        if self.u.charge[u.i()] >= self.rules.clock.charge_to_activate {
+        if self.charge(u) >= self.rules.clock.charge_to_activate {
             self.due_ranks |= 1u64 << self.rank[u.i()];
         }
     }
@@ -1681,7 +1695,7 @@ impl<'c> Engine<'c> {
         let (mut rate, mut full) = (0, NEVER);
         if self.is_charging(u) {
             rate = self.charge_rate(u);
-            let missing = (self.rules.clock.charge_to_activate - self.u.charge[i]).max(0);
+            let missing = (self.rules.clock.charge_to_activate - self.charge(u)).max(0);
             // In 64 bits: a threshold near i32::MAX plus a fast rate would
             // overflow, wrap negative and stall the clock at `now`.
             let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
@@ -1747,6 +1761,9 @@ impl<'c> Engine<'c> {
 
     fn refresh_clock(&mut self, i: usize) {
         let c = self.clock_of(i);
+        // Settle the charge at the rate that ran until now, before the new one.
+        self.u.settled_charge[i] = self.charge(UnitIdx(i as u8));
+        self.u.settled_at_ms[i] = self.now;
         self.u.rate_now[i] = c.rate;
         self.u.full_ms[i] = c.full;
         self.u.next_ms[i] = c.next;
@@ -1802,14 +1819,8 @@ impl<'c> Engine<'c> {
     /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
     /// it never crosses an event, so rates and pauses are constant over it.
     fn advance_clock(&mut self, dt: i32) {
-        for i in self.u.indices() {
-            // The rate was fixed by `refresh_clock` (0 when the unit is dead
-            // or not charging).
-            let rate = self.u.rate_now[i];
-            if rate != 0 {
-                self.u.charge[i] = self.u.charge[i].saturating_add(rate.saturating_mul(dt));
-            }
-        }
+        // Charge needs no write here: it grows from its settling time at
+        // `rate_now` (see `Engine::charge`).
         let mut timed = self.timed;
         while timed != 0 {
             let i = timed.trailing_zeros() as usize;
@@ -1902,9 +1913,9 @@ impl<'c> Engine<'c> {
             let rank = pending.trailing_zeros();
             from_rank = rank + 1;
             let u = order.as_slice()[rank as usize];
-            let i = u.i();
-            if self.u.charge[i] >= threshold && self.is_charging(u) {
-                self.set_charge(u, self.u.charge[i] - threshold);
+            let charge = self.charge(u);
+            if charge >= threshold && self.is_charging(u) {
+                self.set_charge(u, charge - threshold);
                 self.activate_chain(u, UnitIdx::NONE);
                 self.check_end();
             }

@@ -183,7 +183,7 @@ impl Engine<'_> {
             blind_ms: Some(c.blind_ms[i]),
             entrap_ms: Some(c.entrap_ms[i]),
             prismbreak_ms: Some(c.prismbreak_ms[i]),
-            charge: Some(c.charge[i]),
+            charge: Some(self.charge(u)),
             haywire: Some(c.haywire[i]),
             overclock: Some(c.overclock[i]),
             feral: Some(c.feral[i]),
@@ -233,7 +233,8 @@ impl Engine<'_> {
         set(&mut c.blind_ms, s.blind_ms);
         set(&mut c.entrap_ms, s.entrap_ms);
         set(&mut c.prismbreak_ms, s.prismbreak_ms);
-        set(&mut c.charge, s.charge);
+        set(&mut c.settled_charge, s.charge);
+        c.settled_at_ms[i] = self.now;
         set(&mut c.haywire, s.haywire);
         set(&mut c.quest, s.quest.map(|q| q.max(0)));
         set(&mut c.counter, s.counter.map(|q| q.max(0)));
