@@ -668,6 +668,9 @@ unit_columns! {
     next_ms: i32 = NEVER,
     /// When the charge fills at `rate_now` (NEVER when not charging).
     full_ms: i32 = NEVER,
+    /// `next_ms` without the charge filling: what a change of the charge
+    /// alone leaves as it was (`refresh_full_time`).
+    next_but_full_ms: i32 = NEVER,
     next_expiry_ms: i32 = NEVER,
     next_tick_ms: i32 = NEVER,
     last_target: UnitIdx = UnitIdx::NONE,
@@ -694,6 +697,7 @@ struct UnitClock {
     rate: i32,
     full: i32,
     next: i32,
+    next_but_full: i32,
     expiry: i32,
     tick: i32,
     timed: bool,
@@ -704,6 +708,7 @@ impl UnitClock {
         rate: 0,
         full: NEVER,
         next: NEVER,
+        next_but_full: NEVER,
         expiry: NEVER,
         tick: NEVER,
         timed: false,
@@ -934,6 +939,12 @@ pub struct Engine<'c> {
     /// move (its remaining times shrink as `now` grows), so an untouched
     /// unit's cache stays exact. Debug builds check this every step.
     clock_stale: u64,
+    /// Units whose charge alone was set (`set_charge`) since their clock
+    /// was refreshed: only when the charge fills has moved, not the rate,
+    /// the gates, the ticks or the timers, so `next_event_ms` recomputes
+    /// that one time (`refresh_full_time`) unless the unit is also in
+    /// `clock_stale`.
+    charge_stale: u64,
     /// Targetable units ([`Engine::is_targetable`]), one bit per unit, so a
     /// target pick tests one bit instead of four columns. What it reads
     /// (alive, Entrap's timer, Dormant, kind) is what the clock reads, so
@@ -1030,6 +1041,7 @@ impl<'c> Engine<'c> {
             expiry_next_ms: NEVER,
             tick_next_ms: NEVER,
             clock_stale: u64::MAX,
+            charge_stale: 0,
             targetable: 0,
             timed: 0,
             order_stale: false,
@@ -1098,6 +1110,7 @@ impl<'c> Engine<'c> {
         self.fury_aura_possible = [false; 2];
         self.consecrate_possible = [false; 2];
         self.clock_stale = u64::MAX;
+        self.charge_stale = 0;
         self.targetable = 0;
         self.timed = 0;
         self.due_ranks = 0;
@@ -1649,7 +1662,12 @@ impl<'c> Engine<'c> {
     pub(crate) fn set_charge(&mut self, u: UnitIdx, charge: i32) {
         self.u.settled_charge[u.i()] = charge;
         self.u.settled_at_ms[u.i()] = self.now;
-        self.touch_clock(u);
+        // Nothing else of the clock's inputs moved: only when the charge
+        // fills is out of date, and the targetable bit is not.
+        self.charge_stale |= 1u64 << u.i();
+        if charge >= self.rules.clock.charge_to_activate {
+            self.due_ranks |= 1u64 << self.rank[u.i()];
+        }
     }
 
     /// A unit's charge now: what it held at its last settling plus its rate
@@ -1683,6 +1701,7 @@ impl<'c> Engine<'c> {
                 let at = self.now.saturating_add(self.u.revive_ms[i]);
                 return UnitClock {
                     next: at,
+                    next_but_full: at,
                     expiry: at,
                     timed: true,
                     ..UnitClock::STOPPED
@@ -1695,11 +1714,7 @@ impl<'c> Engine<'c> {
         let (mut rate, mut full) = (0, NEVER);
         if self.is_charging(u) {
             rate = self.charge_rate(u);
-            let missing = (self.rules.clock.charge_to_activate - self.charge(u)).max(0);
-            // In 64 bits: a threshold near i32::MAX plus a fast rate would
-            // overflow, wrap negative and stall the clock at `now`.
-            let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
-            full = damage::clamp_i32(i64::from(now) + steps);
+            full = self.full_time(self.charge(u), rate);
         }
         let tick = self.u.burn_next_ms[i]
             .min(self.u.venom_next_ms[i])
@@ -1737,13 +1752,38 @@ impl<'c> Engine<'c> {
         if self.u.entrapped[i] {
             expiry = expiry.min(now.saturating_add(timers.entrap));
         }
+        let next_but_full = status_end.min(tick).min(expiry);
         UnitClock {
             rate,
             full,
-            next: full.min(status_end).min(tick).min(expiry),
+            next: full.min(next_but_full),
+            next_but_full,
             expiry,
             tick,
             timed: timers.any(),
+        }
+    }
+
+    /// When a charge of `charge` growing by `rate` (positive) per ms fills.
+    #[inline]
+    fn full_time(&self, charge: i32, rate: i32) -> i32 {
+        let missing = (self.rules.clock.charge_to_activate - charge).max(0);
+        // In 64 bits: a threshold near i32::MAX plus a fast rate would
+        // overflow, wrap negative and stall the clock at `now`.
+        let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
+        damage::clamp_i32(i64::from(self.now) + steps)
+    }
+
+    /// The clock of a unit whose charge alone was set (`charge_stale`): the
+    /// rate and every other event stay, only when the charge fills moves.
+    fn refresh_full_time(&mut self, i: usize) {
+        let rate = self.u.rate_now[i];
+        // A rate of 0 is a unit that does not charge (the rate is at least
+        // the positive minimum otherwise): it never fills.
+        if rate != 0 {
+            let full = self.full_time(self.charge(UnitIdx(i as u8)), rate);
+            self.u.full_ms[i] = full;
+            self.u.next_ms[i] = full.min(self.u.next_but_full_ms[i]);
         }
     }
 
@@ -1753,6 +1793,7 @@ impl<'c> Engine<'c> {
             rate: self.u.rate_now[i],
             full: self.u.full_ms[i],
             next: self.u.next_ms[i],
+            next_but_full: self.u.next_but_full_ms[i],
             expiry: self.u.next_expiry_ms[i],
             tick: self.u.next_tick_ms[i],
             timed: self.timed & (1u64 << i) != 0,
@@ -1767,6 +1808,7 @@ impl<'c> Engine<'c> {
         self.u.rate_now[i] = c.rate;
         self.u.full_ms[i] = c.full;
         self.u.next_ms[i] = c.next;
+        self.u.next_but_full_ms[i] = c.next_but_full;
         self.u.next_expiry_ms[i] = c.expiry;
         self.u.next_tick_ms[i] = c.tick;
         let bit = 1u64 << i;
@@ -1775,12 +1817,19 @@ impl<'c> Engine<'c> {
 
     fn next_event_ms(&mut self) -> i32 {
         let live = self.u.indices();
-        let mut stale = self.clock_stale & live_mask(live.end);
+        let placed = live_mask(live.end);
+        let mut stale = self.clock_stale & placed;
+        let mut charged = self.charge_stale & placed & !stale;
         while stale != 0 {
             self.refresh_clock(stale.trailing_zeros() as usize);
             stale &= stale - 1;
         }
+        while charged != 0 {
+            self.refresh_full_time(charged.trailing_zeros() as usize);
+            charged &= charged - 1;
+        }
         self.clock_stale = 0;
+        self.charge_stale = 0;
         #[cfg(debug_assertions)]
         for i in self.u.indices() {
             debug_assert_eq!(
