@@ -14,8 +14,9 @@ use arrow::datatypes::{DataType, Field, Schema};
 use arrow::record_batch::RecordBatch;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, Encoding};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 
 use crate::atomic::AtomicFile;
 
@@ -100,9 +101,15 @@ pub struct WrittenFile {
 
 fn props() -> WriterProperties {
     // Large row groups: a part is one or a few row groups, which readers scan fast.
+    // `fight_id` counts up (one value per fight, or a run of one per unit):
+    // delta encoding stores it in a few bits a row, where a dictionary would
+    // hash every value and hold one entry per fight.
+    let fight_id = ColumnPath::from("fight_id");
     WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_max_row_group_row_count(Some(1 << 20))
+        .set_column_dictionary_enabled(fight_id.clone(), false)
+        .set_column_encoding(fight_id, Encoding::DELTA_BINARY_PACKED)
         .build()
 }
 
