@@ -955,6 +955,11 @@ pub struct Engine<'c> {
     /// Units with a timed status running, one bit per unit, so the clock
     /// ticks only those.
     timed: u64,
+    /// Units with an event other than their charge filling (a timed
+    /// status, an expiry, a tick, an Everlasting countdown: `next_but_full_ms`
+    /// not NEVER), one bit per unit, kept by `refresh_clock`: the step's
+    /// scan reads every unit's full time and only these units' other events.
+    eventful: u64,
     /// Candidates to activate this step, one bit per resolution rank.
     due_ranks: u64,
     /// A Displace moved units this step: resolution order, which follows
@@ -1044,6 +1049,7 @@ impl<'c> Engine<'c> {
             charge_stale: 0,
             targetable: 0,
             timed: 0,
+            eventful: 0,
             order_stale: false,
             due_ranks: 0,
             rank: [0; MAX_UNITS],
@@ -1113,6 +1119,7 @@ impl<'c> Engine<'c> {
         self.charge_stale = 0;
         self.targetable = 0;
         self.timed = 0;
+        self.eventful = 0;
         self.due_ranks = 0;
         self.order_stale = false;
         self.depth = 0;
@@ -1813,6 +1820,11 @@ impl<'c> Engine<'c> {
         self.u.next_tick_ms[i] = c.tick;
         let bit = 1u64 << i;
         self.timed = if c.timed { self.timed | bit } else { self.timed & !bit };
+        self.eventful = if c.next_but_full != NEVER {
+            self.eventful | bit
+        } else {
+            self.eventful & !bit
+        };
     }
 
     fn next_event_ms(&mut self) -> i32 {
@@ -1838,25 +1850,38 @@ impl<'c> Engine<'c> {
                 "unit {i}'s cached clock went stale at {} ms: a write missed touch_clock",
                 self.now
             );
+            debug_assert_eq!(
+                self.eventful & (1u64 << i) != 0,
+                self.u.next_but_full_ms[i] != NEVER,
+                "unit {i}'s eventful bit differs from its cached clock"
+            );
         }
-        let mut next = self
-            .overtime_next_ms
-            .min(self.rules.overtime.cap_ms)
-            .min(self.resonance_end_ms);
-        let mut expiry_next = NEVER;
-        let mut tick_next = NEVER;
         // The units whose charge fills first, as resolution ranks.
         let (mut full_first, mut full_ranks) = (NEVER, 0u64);
         for i in live {
-            next = next.min(self.u.next_ms[i]);
-            expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
-            tick_next = tick_next.min(self.u.next_tick_ms[i]);
             let full = self.u.full_ms[i];
             if full <= full_first {
                 let bit = 1u64 << self.rank[i];
                 full_ranks = if full < full_first { bit } else { full_ranks | bit };
                 full_first = full;
             }
+        }
+        // A unit's next event is its full time or its next other event
+        // (`next_ms` = min of the two), so the earliest of all is the
+        // earliest full time or the earliest other event of an eventful unit.
+        let mut next = full_first
+            .min(self.overtime_next_ms)
+            .min(self.rules.overtime.cap_ms)
+            .min(self.resonance_end_ms);
+        let mut expiry_next = NEVER;
+        let mut tick_next = NEVER;
+        let mut eventful = self.eventful & placed;
+        while eventful != 0 {
+            let i = eventful.trailing_zeros() as usize;
+            eventful &= eventful - 1;
+            next = next.min(self.u.next_but_full_ms[i]);
+            expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
+            tick_next = tick_next.min(self.u.next_tick_ms[i]);
         }
         self.tick_next_ms = tick_next;
         self.expiry_next_ms = expiry_next;
