@@ -95,11 +95,12 @@ impl Engine<'_> {
         let enemy_side = self.u.side[u.i()].other().index();
         let mut n = 0;
         for &c in self.side_order[enemy_side].as_slice() {
-            if self.is_targetable(c) {
-                self.pick.pool[n] = c;
-                self.pick.weights[n] = self.focus(c).max(floor);
-                n += 1;
-            }
+            // Written in every slot and kept only for a target, without a
+            // branch: `n` never passes the units seen, so `n % MAX_UNITS` is `n`.
+            let slot = n % super::MAX_UNITS;
+            self.pick.pool[slot] = c;
+            self.pick.weights[slot] = self.focus(c).max(floor);
+            n += usize::from(self.is_targetable(c));
         }
         let last = self.u.last_target[u.i()];
         if self.u.rabid[u.i()]
