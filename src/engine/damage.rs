@@ -260,8 +260,11 @@ impl Engine<'_> {
             self.u.insurance[t] -= plain_spent;
             dmg -= plain_absorbed;
             report.insurance_absorbed = sub_absorbed + plain_absorbed;
-            // The insured stat layer (Speed too) leaves with the last point.
-            self.touch_clock(target);
+            // The insured stat layer leaves with the last point: its Speed
+            // is what the clock reads.
+            if self.insurance_moves_clock(target) {
+                self.touch_clock(target);
+            }
             if sub_spent > 0 {
                 self.emit(
                     EventKind::SubrogatedSpent,

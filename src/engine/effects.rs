@@ -738,8 +738,11 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        // Holding Insurance brings in the insured stat layer, Speed included.
-        self.touch_clock(u);
+        // Holding Insurance brings in the insured stat layer, whose Speed
+        // the clock reads.
+        if self.insurance_moves_clock(u) {
+            self.touch_clock(u);
+        }
         if subrogated {
             self.u.subrogated[i] = self.u.subrogated[i].saturating_add(points);
         } else {
@@ -1075,7 +1078,10 @@ impl Engine<'_> {
             Stat::Focus => &mut self.u.focus_bonus[i],
         };
         *col = col.saturating_add(delta);
-        self.touch_clock(u);
+        // Of the four stats the clock reads only Speed (its charge rate).
+        if matches!(stat, Stat::Speed) {
+            self.touch_clock(u);
+        }
         self.emit(EventKind::StatChanged, u, source, delta, stat as i32, "900.10a");
     }
 }

@@ -683,6 +683,9 @@ unit_columns! {
     deaths: u32 = 0,
 }
 
+/// The Speed slot of a unit's insured layer (`Engine::insured`).
+const INSURED_SPEED: usize = 1;
+
 /// One bit for each of the first `count` units.
 #[inline]
 fn live_mask(count: usize) -> u64 {
@@ -2154,7 +2157,14 @@ impl<'c> Engine<'c> {
         self.u.line[u.i()]
     }
 
+    /// Whether Insurance coming or going moves `u`'s clock: only through the
+    /// Speed of its insured layer (800.37h), the one stat the clock reads.
+    pub(crate) fn insurance_moves_clock(&self, u: UnitIdx) -> bool {
+        self.u.insured_layer[u.i()][INSURED_SPEED] != 0
+    }
+
     /// The `while_insured` layer, present while any point is held (800.37h).
+    /// Slots: Power, Speed, Armor, Focus.
     fn insured(&self, u: UnitIdx, slot: usize) -> i32 {
         let i = u.i();
         if self.insured_layers && (self.u.insurance[i] > 0 || self.u.subrogated[i] > 0) {
@@ -2209,7 +2219,9 @@ impl<'c> Engine<'c> {
         let i = u.i();
         let halves = i64::from(self.u.kindled[i]) * i64::from(self.rules.kindled.speed_halves_per_stack);
         damage::clamp_i32(
-            i64::from(self.line(u).speed) + i64::from(self.u.speed_bonus[i]) + i64::from(self.insured(u, 1))
+            i64::from(self.line(u).speed)
+                + i64::from(self.u.speed_bonus[i])
+                + i64::from(self.insured(u, INSURED_SPEED))
                 - i64::from(self.u.dread[i] / 2) * i64::from(self.rules.dread.speed_per_two_stacks)
                 + (halves + 1).div_euclid(2)
                 + i64::from(self.u.overclock[i]) * i64::from(self.rules.overclock.speed_per_stack),
