@@ -662,14 +662,13 @@ unit_columns! {
     /// Charge per ms since `settled_at_ms`, 0 when not charging; set by
     /// `refresh_clock`, which first settles the charge at the old rate.
     rate_now: i32 = 0,
-    /// The unit's next own event (charge full, a timed status ending, a
-    /// Crush or Smash expiry, a Burn or Venom tick), absolute ms, and the
-    /// latter two kinds apart: cached by `refresh_clock`, see `Engine::clock_stale`.
-    next_ms: i32 = NEVER,
-    /// When the charge fills at `rate_now` (NEVER when not charging).
+    /// The unit's own events, absolute ms, cached by `refresh_clock` (see
+    /// `Engine::clock_stale`): when the charge fills at `rate_now` (NEVER
+    /// when not charging); the next of every other kind (a timed status
+    /// ending, a Crush or Smash expiry, a Burn or Venom tick, an
+    /// Everlasting countdown), which a change of the charge alone leaves as
+    /// it was (`refresh_full_time`); and the expiries and ticks apart.
     full_ms: i32 = NEVER,
-    /// `next_ms` without the charge filling: what a change of the charge
-    /// alone leaves as it was (`refresh_full_time`).
     next_but_full_ms: i32 = NEVER,
     next_expiry_ms: i32 = NEVER,
     next_tick_ms: i32 = NEVER,
@@ -693,13 +692,12 @@ fn live_mask(count: usize) -> u64 {
 }
 
 /// What the clock knows of one unit: its charge rate, when its charge
-/// fills, its next event of any kind, next expiry, next damage-over-time
-/// tick, and whether a timed status runs.
+/// fills, its next event of any other kind, next expiry, next
+/// damage-over-time tick, and whether a timed status runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct UnitClock {
     rate: i32,
     full: i32,
-    next: i32,
     next_but_full: i32,
     expiry: i32,
     tick: i32,
@@ -710,7 +708,6 @@ impl UnitClock {
     const STOPPED: UnitClock = UnitClock {
         rate: 0,
         full: NEVER,
-        next: NEVER,
         next_but_full: NEVER,
         expiry: NEVER,
         tick: NEVER,
@@ -1710,7 +1707,6 @@ impl<'c> Engine<'c> {
             if self.u.revive_armed[i] {
                 let at = self.now.saturating_add(self.u.revive_ms[i]);
                 return UnitClock {
-                    next: at,
                     next_but_full: at,
                     expiry: at,
                     timed: true,
@@ -1766,7 +1762,6 @@ impl<'c> Engine<'c> {
         UnitClock {
             rate,
             full,
-            next: full.min(next_but_full),
             next_but_full,
             expiry,
             tick,
@@ -1791,9 +1786,7 @@ impl<'c> Engine<'c> {
         // A rate of 0 is a unit that does not charge (the rate is at least
         // the positive minimum otherwise): it never fills.
         if rate != 0 {
-            let full = self.full_time(self.charge(UnitIdx(i as u8)), rate);
-            self.u.full_ms[i] = full;
-            self.u.next_ms[i] = full.min(self.u.next_but_full_ms[i]);
+            self.u.full_ms[i] = self.full_time(self.charge(UnitIdx(i as u8)), rate);
         }
     }
 
@@ -1802,7 +1795,6 @@ impl<'c> Engine<'c> {
         UnitClock {
             rate: self.u.rate_now[i],
             full: self.u.full_ms[i],
-            next: self.u.next_ms[i],
             next_but_full: self.u.next_but_full_ms[i],
             expiry: self.u.next_expiry_ms[i],
             tick: self.u.next_tick_ms[i],
@@ -1817,7 +1809,6 @@ impl<'c> Engine<'c> {
         self.u.settled_at_ms[i] = self.now;
         self.u.rate_now[i] = c.rate;
         self.u.full_ms[i] = c.full;
-        self.u.next_ms[i] = c.next;
         self.u.next_but_full_ms[i] = c.next_but_full;
         self.u.next_expiry_ms[i] = c.expiry;
         self.u.next_tick_ms[i] = c.tick;
@@ -1869,9 +1860,9 @@ impl<'c> Engine<'c> {
                 full_first = full;
             }
         }
-        // A unit's next event is its full time or its next other event
-        // (`next_ms` = min of the two), so the earliest of all is the
-        // earliest full time or the earliest other event of an eventful unit.
+        // A unit's next event is its full time or its next other event, so
+        // the earliest of all is the earliest full time or the earliest
+        // other event of an eventful unit.
         let mut next = full_first
             .min(self.overtime_next_ms)
             .min(self.rules.overtime.cap_ms)
