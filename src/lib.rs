@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod dataset;
+pub mod dyadic;
 pub mod engine;
 pub mod fight_page;
 pub mod jobs;

@@ -1,0 +1,567 @@
+//! Two-way (dyadic) cluster-robust standard errors of the report's rates,
+//! from per-board and per-pair sums: one estimator behind every rate table,
+//! the rate against boards without the item, and a paired comparison of
+//! two runs that fought the same pairs.
+//!
+//! Why dyadic: every fight has a board on each side, and fights that share
+//! a board are not independent evidence. An item's rate is a ratio
+//! `r = Σ y / Σ n` over fights, where `y` is the wins of the sides holding
+//! it and `n` the number of such sides (0, 1 or 2). Its residual per fight
+//! is `e = y − r·n`, and the variance of `Σ e` counts every two fights that
+//! share a board:
+//!
+//! ```text
+//! V = Σ_boards S_b²  −  Σ_pairs T_p²          se(r) = sqrt(G/(G−1) · V) / Σ n
+//! ```
+//!
+//! with `S_b` the sum of `e` over every fight board `b` played (either side,
+//! whether or not `b` holds the item) and `T_p` the sum over the fights of
+//! one unordered pair of distinct boards: two fights of the same pair share
+//! both boards and `Σ S_b²` counts them twice. A board meeting itself is
+//! one cluster, so its fights are in no `T_p`. `G` is the number of boards
+//! that fought (an HC1-like small-sample factor).
+//!
+//! Every sum is taken over pairs of boards, not fights: a pair's fights
+//! enter only through their count and each side's total `y`, so the
+//! estimator reads per-pair tallies and its cost is boards × items plus
+//! pairs × items of a board. Everything is exact integer arithmetic until
+//! the final division: `V·(Σn)² = (Σn)²·A − 2·Σy·Σn·B + (Σy)²·C` with
+//! `A, B, C` the sums of `y²`, `y·n`, `n²` over boards less those over pairs.
+//! `docs/report.md` has the derivation and a worked example.
+
+/// The fights between two boards of the run, `a` against `b`, in either
+/// order or both: dense board indices, fights, and each side's measure
+/// (its wins; or, for a paired comparison, its wins less its wins in the
+/// other run). A board meeting itself is `a == b`, each fight counted once
+/// with `a_value + b_value` its two sides' measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dyad {
+    pub a: u32,
+    pub b: u32,
+    pub fights: i64,
+    pub a_value: i64,
+    pub b_value: i64,
+}
+
+/// An item's ratio and its dyadic standard error.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ratio {
+    /// `Σ y` and `Σ n`: wins (or differences) and fights counted from the
+    /// holder's side.
+    pub numerator: i64,
+    pub denominator: i64,
+    /// `Σ y / Σ n`; NaN when `Σ n` is 0.
+    pub ratio: f64,
+    /// NaN when `Σ n` is 0 or fewer than two boards fought.
+    pub se: f64,
+}
+
+/// What the estimator gives for one item.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ItemRates {
+    /// Every fight of a holder, from the holder's side (a mirror fight,
+    /// where both sides hold it, counts from both).
+    pub all: Ratio,
+    /// Only the fights against boards without the item (mirrors out).
+    pub apart: Ratio,
+}
+
+/// Running sums of one ratio: totals, and `y², y·n, n²` of the board sums
+/// less those of the pair sums.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    y: i64,
+    n: i64,
+    yy: i128,
+    yn: i128,
+    nn: i128,
+}
+
+impl Sums {
+    fn add_square(&mut self, y: i64, n: i64, sign: i128) {
+        let (y, n) = (i128::from(y), i128::from(n));
+        self.yy += sign * y * y;
+        self.yn += sign * y * n;
+        self.nn += sign * n * n;
+    }
+
+    fn ratio(&self, clusters: usize) -> Ratio {
+        if self.n == 0 {
+            return Ratio {
+                numerator: self.y,
+                denominator: 0,
+                ratio: f64::NAN,
+                se: f64::NAN,
+            };
+        }
+        let (y, n) = (i128::from(self.y), i128::from(self.n));
+        // V·n² exactly; fall back to floating point past i128's range
+        // (beyond a billion fights).
+        let scaled = n
+            .checked_mul(n)
+            .and_then(|nn| nn.checked_mul(self.yy))
+            .and_then(|a| {
+                let b = y.checked_mul(n)?.checked_mul(2)?.checked_mul(self.yn)?;
+                let c = y.checked_mul(y)?.checked_mul(self.nn)?;
+                a.checked_sub(b)?.checked_add(c)
+            });
+        let (nf, yf) = (self.n as f64, self.y as f64);
+        let variance = match scaled {
+            Some(v) => v as f64 / (nf * nf * nf * nf),
+            None => {
+                let r = yf / nf;
+                (self.yy as f64 - 2.0 * r * self.yn as f64 + r * r * self.nn as f64) / (nf * nf)
+            }
+        };
+        let se = if clusters < 2 {
+            f64::NAN
+        } else {
+            let g = clusters as f64;
+            (g / (g - 1.0) * variance.max(0.0)).sqrt()
+        };
+        Ratio {
+            numerator: self.y,
+            denominator: self.n,
+            ratio: yf / nf,
+            se,
+        }
+    }
+}
+
+/// Each item's rate and its rate against boards without it, with dyadic
+/// standard errors.
+///
+/// `holdings[b]` lists the items board `b` holds (dense indices below
+/// `items`, each at most once; any order). `dyads` are the run's fights by
+/// pair; a pair may appear several times and in either order. Boards with
+/// no fight are not clusters.
+pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
+    let boards = holdings.len();
+    let adjacency = Adjacency::new(boards, dyads);
+    let mut all = vec![Sums::default(); items];
+    let mut apart = vec![Sums::default(); items];
+    let mut scratch = Scratch::new(items);
+    let mut clusters = 0usize;
+    for b in 0..boards {
+        let edges = adjacency.of(b);
+        if edges.is_empty() {
+            continue;
+        }
+        clusters += 1;
+        let own = &holdings[b];
+        for &k in own {
+            scratch.held[k as usize] = true;
+        }
+        // Board b's own side over its fights with other boards, and the
+        // squares of its per-pair measures (its part of every `T_p` of an
+        // item it holds), added once per item at the end.
+        let (mut own_y, mut own_n, mut self_y, mut self_n) = (0i64, 0i64, 0i64, 0i64);
+        let (mut pyy, mut pyn, mut pnn) = (0i128, 0i128, 0i128);
+        for e in edges {
+            let c = e.opponent as usize;
+            if c == b {
+                // A board meeting itself: both sides are b, a mirror for
+                // every item it holds, one cluster.
+                self_y += e.own;
+                self_n += 2 * e.fights;
+                continue;
+            }
+            own_y += e.own;
+            own_n += e.fights;
+            let (y, n) = (i128::from(e.own), i128::from(e.fights));
+            pyy += y * y;
+            pyn += y * n;
+            pnn += n * n;
+            for &k in &holdings[c] {
+                let k = k as usize;
+                scratch.touch(k);
+                scratch.opp_y[k] += e.theirs;
+                scratch.opp_n[k] += e.fights;
+                if scratch.held[k] {
+                    // A mirror for k: against boards without k it counts
+                    // from neither side.
+                    scratch.mirror_y[k] += e.own;
+                    scratch.mirror_n[k] += e.fights;
+                    // Its T_p holds nothing for k: give back b's part of
+                    // it, taken below with the rest of b's pairs.
+                    apart[k].add_square(e.own, e.fights, 1);
+                    if b < c {
+                        // T_p² of a mirror pair also holds the cross term
+                        // 2·y_b·y_c (and its n parts), once per pair.
+                        let s = &mut all[k];
+                        s.yy -= 2 * i128::from(e.own) * i128::from(e.theirs);
+                        s.yn -= i128::from(e.own + e.theirs) * i128::from(e.fights);
+                        s.nn -= 2 * i128::from(e.fights) * i128::from(e.fights);
+                    }
+                } else {
+                    scratch.apart_y[k] += e.theirs;
+                    scratch.apart_n[k] += e.fights;
+                }
+            }
+        }
+        for &k in own {
+            let k = k as usize;
+            let (s, a) = (&mut all[k], &mut apart[k]);
+            s.y += own_y + self_y;
+            s.n += own_n + self_n;
+            a.y += own_y - scratch.mirror_y[k];
+            a.n += own_n - scratch.mirror_n[k];
+            for t in [&mut *s, &mut *a] {
+                // b's part of every T_p, subtracted (V = ΣS² − ΣT²).
+                t.yy -= pyy;
+                t.yn -= pyn;
+                t.nn -= pnn;
+            }
+            s.add_square(
+                own_y + self_y + scratch.opp_y[k],
+                own_n + self_n + scratch.opp_n[k],
+                1,
+            );
+            a.add_square(
+                own_y - scratch.mirror_y[k] + scratch.apart_y[k],
+                own_n - scratch.mirror_n[k] + scratch.apart_n[k],
+                1,
+            );
+        }
+        for i in 0..scratch.touched.len() {
+            let k = scratch.touched[i] as usize;
+            if !scratch.held[k] {
+                all[k].add_square(scratch.opp_y[k], scratch.opp_n[k], 1);
+                apart[k].add_square(scratch.apart_y[k], scratch.apart_n[k], 1);
+            }
+        }
+        scratch.clear(own);
+    }
+    all.iter()
+        .zip(&apart)
+        .map(|(s, a)| ItemRates {
+            all: s.ratio(clusters),
+            apart: a.ratio(clusters),
+        })
+        .collect()
+}
+
+/// The per-board scratch of [`item_rates`]: sums over one board's fights,
+/// by item, and which items were touched, so clearing costs what was used.
+struct Scratch {
+    held: Vec<bool>,
+    opp_y: Vec<i64>,
+    opp_n: Vec<i64>,
+    /// Board b's own measure in fights where the opponent holds k too.
+    mirror_y: Vec<i64>,
+    mirror_n: Vec<i64>,
+    /// Opponents holding k where b does not.
+    apart_y: Vec<i64>,
+    apart_n: Vec<i64>,
+    touched: Vec<u32>,
+    seen: Vec<bool>,
+}
+
+impl Scratch {
+    fn new(items: usize) -> Scratch {
+        Scratch {
+            held: vec![false; items],
+            opp_y: vec![0; items],
+            opp_n: vec![0; items],
+            mirror_y: vec![0; items],
+            mirror_n: vec![0; items],
+            apart_y: vec![0; items],
+            apart_n: vec![0; items],
+            touched: Vec::new(),
+            seen: vec![false; items],
+        }
+    }
+
+    fn touch(&mut self, k: usize) {
+        if !self.seen[k] {
+            self.seen[k] = true;
+            self.touched.push(k as u32);
+        }
+    }
+
+    fn clear(&mut self, own: &[u32]) {
+        for &k in own {
+            self.held[k as usize] = false;
+        }
+        for &k in &self.touched {
+            let k = k as usize;
+            self.seen[k] = false;
+            self.opp_y[k] = 0;
+            self.opp_n[k] = 0;
+            self.mirror_y[k] = 0;
+            self.mirror_n[k] = 0;
+            self.apart_y[k] = 0;
+            self.apart_n[k] = 0;
+        }
+        self.touched.clear();
+    }
+}
+
+/// One board's fights against one opponent, merged over every dyad of the
+/// pair, from the board's side.
+#[derive(Debug, Clone, Copy)]
+struct Edge {
+    opponent: u32,
+    fights: i64,
+    own: i64,
+    theirs: i64,
+}
+
+/// Every board's edges, in compressed rows: a pair of distinct boards is an
+/// edge of each, a board meeting itself one edge of its own.
+struct Adjacency {
+    start: Vec<usize>,
+    edges: Vec<Edge>,
+}
+
+impl Adjacency {
+    fn new(boards: usize, dyads: &[Dyad]) -> Adjacency {
+        // Merge the dyads by unordered pair, measures from the lower side.
+        let mut pairs: Vec<Dyad> = dyads
+            .iter()
+            .map(|d| {
+                if d.a <= d.b {
+                    *d
+                } else {
+                    Dyad {
+                        a: d.b,
+                        b: d.a,
+                        fights: d.fights,
+                        a_value: d.b_value,
+                        b_value: d.a_value,
+                    }
+                }
+            })
+            .filter(|d| d.fights > 0)
+            .collect();
+        pairs.sort_unstable_by_key(|d| (d.a, d.b));
+        pairs.dedup_by(|later, kept| {
+            let same = (later.a, later.b) == (kept.a, kept.b);
+            if same {
+                kept.fights += later.fights;
+                kept.a_value += later.a_value;
+                kept.b_value += later.b_value;
+            }
+            same
+        });
+        let mut degree = vec![0usize; boards + 1];
+        for d in &pairs {
+            degree[d.a as usize] += 1;
+            if d.a != d.b {
+                degree[d.b as usize] += 1;
+            }
+        }
+        let mut start = vec![0usize; boards + 1];
+        for b in 0..boards {
+            start[b + 1] = start[b] + degree[b];
+        }
+        let mut fill = start.clone();
+        let placeholder = Edge {
+            opponent: 0,
+            fights: 0,
+            own: 0,
+            theirs: 0,
+        };
+        let mut edges = vec![placeholder; start[boards]];
+        for d in &pairs {
+            let (a, b) = (d.a as usize, d.b as usize);
+            if a == b {
+                edges[fill[a]] = Edge {
+                    opponent: d.a,
+                    fights: d.fights,
+                    own: d.a_value + d.b_value,
+                    theirs: 0,
+                };
+                fill[a] += 1;
+                continue;
+            }
+            edges[fill[a]] = Edge {
+                opponent: d.b,
+                fights: d.fights,
+                own: d.a_value,
+                theirs: d.b_value,
+            };
+            fill[a] += 1;
+            edges[fill[b]] = Edge {
+                opponent: d.a,
+                fights: d.fights,
+                own: d.b_value,
+                theirs: d.a_value,
+            };
+            fill[b] += 1;
+        }
+        Adjacency { start, edges }
+    }
+
+    fn of(&self, b: usize) -> &[Edge] {
+        &self.edges[self.start[b]..self.start[b + 1]]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small generator of its own (splitmix64), so the checks share no
+    /// code with what they check.
+    struct Mix(u64);
+    impl Mix {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// One fight: left, right, left's measure, right's measure.
+    type Fight = (u32, u32, i64, i64);
+
+    /// The dyadic variance from its definition: every ordered pair of
+    /// fights that share a board, each fight's residual summed over the
+    /// sides holding the item (`apart`: only sides whose opponent does not).
+    fn by_definition(holdings: &[Vec<u32>], item: u32, fights: &[Fight], apart: bool) -> (f64, f64) {
+        let holds = |b: u32| holdings[b as usize].contains(&item);
+        let counts = |f: &Fight| -> (f64, f64) {
+            let (l, r) = (holds(f.0), holds(f.1));
+            let left = l && !(apart && r);
+            let right = r && !(apart && l);
+            (
+                f64::from(u8::from(left)) * f.2 as f64 + f64::from(u8::from(right)) * f.3 as f64,
+                f64::from(u8::from(left)) + f64::from(u8::from(right)),
+            )
+        };
+        let (y, n) = fights.iter().map(counts).fold((0.0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let r = y / n;
+        let e: Vec<f64> = fights
+            .iter()
+            .map(|f| {
+                let (y, n) = counts(f);
+                y - r * n
+            })
+            .collect();
+        let mut v = 0.0;
+        for (i, f) in fights.iter().enumerate() {
+            for (j, g) in fights.iter().enumerate() {
+                if f.0 == g.0 || f.0 == g.1 || f.1 == g.0 || f.1 == g.1 {
+                    v += e[i] * e[j];
+                }
+            }
+        }
+        let mut boards: Vec<u32> = fights.iter().flat_map(|f| [f.0, f.1]).collect();
+        boards.sort_unstable();
+        boards.dedup();
+        let g = boards.len() as f64;
+        (r, (g / (g - 1.0) * v.max(0.0)).sqrt() / n)
+    }
+
+    fn random_design(seed: u64, boards: u32, items: u32, fights: usize, signed: bool) -> (Vec<Vec<u32>>, Vec<Fight>) {
+        let mut rng = Mix(seed);
+        let holdings: Vec<Vec<u32>> = (0..boards)
+            .map(|_| (0..items).filter(|_| rng.below(3) > 0).collect())
+            .collect();
+        let fights = (0..fights)
+            .map(|_| {
+                let l = rng.below(u64::from(boards)) as u32;
+                // Some boards meet themselves; pairs repeat.
+                let r = if rng.below(10) == 0 {
+                    l
+                } else {
+                    rng.below(u64::from(boards)) as u32
+                };
+                let outcome = rng.below(5);
+                let (lw, rw) = match outcome {
+                    0 | 1 => (1, 0),
+                    2 | 3 => (0, 1),
+                    _ => (0, 0),
+                };
+                if signed {
+                    // A difference of two runs' wins: -1, 0 or 1 a side.
+                    (l, r, lw - rng.below(2) as i64, rw - rng.below(2) as i64)
+                } else {
+                    (l, r, lw, rw)
+                }
+            })
+            .collect();
+        (holdings, fights)
+    }
+
+    /// The sums over boards and pairs equal the definition's sum over every
+    /// two fights sharing a board, for the rate, the rate against boards
+    /// without the item, and signed (paired) measures; with repeated
+    /// pairs, boards meeting themselves and fights in either order.
+    #[test]
+    fn board_and_pair_sums_equal_the_sum_over_fights_sharing_a_board() {
+        for (seed, signed) in [(1, false), (2, false), (5, false), (3, true), (4, true), (6, true)] {
+            let (holdings, fights) = random_design(seed, 9, 4, 160, signed);
+            let dyads: Vec<Dyad> = fights
+                .iter()
+                .map(|&(a, b, av, bv)| Dyad {
+                    a,
+                    b,
+                    fights: 1,
+                    a_value: av,
+                    b_value: bv,
+                })
+                .collect();
+            let got = item_rates(&holdings, 4, &dyads);
+            for item in 0..4u32 {
+                for apart in [false, true] {
+                    let (r, se) = by_definition(&holdings, item, &fights, apart);
+                    let g = if apart { got[item as usize].apart } else { got[item as usize].all };
+                    if r.is_nan() {
+                        // No fight counts for it: nothing to estimate.
+                        assert_eq!(g.denominator, 0, "seed {seed} item {item} apart {apart}");
+                        continue;
+                    }
+                    assert!((g.ratio - r).abs() < 1e-12, "seed {seed} item {item} apart {apart}: {g:?} vs {r}");
+                    assert!(
+                        (g.se - se).abs() < 1e-9 * se + 1e-8,
+                        "seed {seed} item {item} apart {apart}: se {} vs {se}",
+                        g.se
+                    );
+                }
+            }
+        }
+    }
+
+    /// A pair's fights given as one dyad or as many, in either order, are
+    /// the same evidence.
+    #[test]
+    fn dyads_of_one_pair_merge() {
+        let holdings = vec![vec![0], vec![], vec![0]];
+        let split = [
+            Dyad { a: 0, b: 1, fights: 3, a_value: 2, b_value: 1 },
+            Dyad { a: 1, b: 0, fights: 2, a_value: 2, b_value: 0 },
+            Dyad { a: 2, b: 1, fights: 4, a_value: 1, b_value: 3 },
+            Dyad { a: 0, b: 2, fights: 2, a_value: 1, b_value: 1 },
+        ];
+        let merged = [
+            Dyad { a: 0, b: 1, fights: 5, a_value: 2, b_value: 3 },
+            Dyad { a: 1, b: 2, fights: 4, a_value: 3, b_value: 1 },
+            Dyad { a: 2, b: 0, fights: 2, a_value: 1, b_value: 1 },
+        ];
+        assert_eq!(item_rates(&holdings, 1, &split), item_rates(&holdings, 1, &merged));
+    }
+
+    /// An item on every board, no draws: every fight's residual is
+    /// (w − ½) + (1 − w − ½) = 0, so the rate is exactly 50% with no
+    /// uncertainty, and there is no fight against a board without it.
+    #[test]
+    fn an_item_on_every_board_wins_half_with_no_error_and_has_no_rate_apart() {
+        let holdings = vec![vec![0], vec![0], vec![0]];
+        let dyads = [
+            Dyad { a: 0, b: 1, fights: 10, a_value: 7, b_value: 3 },
+            Dyad { a: 1, b: 2, fights: 10, a_value: 2, b_value: 8 },
+        ];
+        let r = item_rates(&holdings, 1, &dyads)[0];
+        assert_eq!((r.all.numerator, r.all.denominator), (20, 40));
+        assert!(r.all.se.abs() < 1e-12, "{r:?}");
+        assert_eq!(r.apart.denominator, 0);
+        assert!(r.apart.ratio.is_nan());
+    }
+}
