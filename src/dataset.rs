@@ -153,6 +153,37 @@ impl RunIdentity {
     }
 }
 
+impl RunIdentity {
+    /// `Ok` with the reason when `other` fought the same fights as this run
+    /// (the same suite, master seed, count and part layout: fight `i` is
+    /// the same pair of board ids and the same random stream in both), so
+    /// the two compare fight by fight whatever their catalog or rules;
+    /// otherwise the fields that differ.
+    pub fn shares_fights(&self, other: &RunIdentity) -> Result<String, String> {
+        let mut diffs = Vec::new();
+        if self.kind != other.kind {
+            diffs.push("kind");
+        }
+        if self.suite_sha256 != other.suite_sha256 {
+            diffs.push("suite");
+        }
+        if self.master_seed != other.master_seed {
+            diffs.push("master seed");
+        }
+        if self.count != other.count {
+            diffs.push(self.kind.noun());
+        }
+        if self.part_size != other.part_size {
+            diffs.push("part size");
+        }
+        if diffs.is_empty() {
+            Ok("the same suite, master seed and fights, so every fight id is the same pair and random stream in both runs".into())
+        } else {
+            Err(format!("the runs differ in {}", diffs.join(", ")))
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteInfo {
     pub name: String,

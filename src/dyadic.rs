@@ -11,15 +11,18 @@
 //! share a board:
 //!
 //! ```text
-//! V = Σ_boards S_b²  −  Σ_pairs T_p²          se(r) = sqrt(G/(G−1) · V) / Σ n
+//! V = Σ_boards S_b²  −  Σ_pairs T_p²          se(r) = sqrt(H/(H−1) · V) / Σ n
 //! ```
 //!
 //! with `S_b` the sum of `e` over every fight board `b` played (either side,
 //! whether or not `b` holds the item) and `T_p` the sum over the fights of
 //! one unordered pair of distinct boards: two fights of the same pair share
 //! both boards and `Σ S_b²` counts them twice. A board meeting itself is
-//! one cluster, so its fights are in no `T_p`. `G` is the number of boards
-//! that fought (an HC1-like small-sample factor).
+//! one cluster, so its fights are in no `T_p`. `H` is the number of boards
+//! that hold the item and fought: the residuals are centred on those
+//! boards' own mean, so the holders' sums of squares run short by about one
+//! holder in `H` (with one holder, `V` is exactly zero); `H/(H−1)` is the
+//! small-sample factor, as `G/(G−1)` is for one-way clusters.
 //!
 //! Every sum is taken over pairs of boards, not fights: a pair's fights
 //! enter only through their count and each side's total `y`, so the
@@ -85,7 +88,7 @@ impl Sums {
         self.nn += sign * n * n;
     }
 
-    fn ratio(&self, clusters: usize) -> Ratio {
+    fn ratio(&self, holders: u32) -> Ratio {
         if self.n == 0 {
             return Ratio {
                 numerator: self.y,
@@ -113,11 +116,11 @@ impl Sums {
                 (self.yy as f64 - 2.0 * r * self.yn as f64 + r * r * self.nn as f64) / (nf * nf)
             }
         };
-        let se = if clusters < 2 {
+        let se = if holders < 2 {
             f64::NAN
         } else {
-            let g = clusters as f64;
-            (g / (g - 1.0) * variance.max(0.0)).sqrt()
+            let h = f64::from(holders);
+            (h / (h - 1.0) * variance.max(0.0)).sqrt()
         };
         Ratio {
             numerator: self.y,
@@ -134,21 +137,24 @@ impl Sums {
 /// `holdings[b]` lists the items board `b` holds (dense indices below
 /// `items`, each at most once; any order). `dyads` are the run's fights by
 /// pair; a pair may appear several times and in either order. Boards with
-/// no fight are not clusters.
+/// no fight are not clusters. The standard error is NaN for an item fewer
+/// than two boards that fought hold.
 pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
     let boards = holdings.len();
     let adjacency = Adjacency::new(boards, dyads);
     let mut all = vec![Sums::default(); items];
     let mut apart = vec![Sums::default(); items];
     let mut scratch = Scratch::new(items);
-    let mut clusters = 0usize;
+    let mut holders = vec![0u32; items];
     for b in 0..boards {
         let edges = adjacency.of(b);
         if edges.is_empty() {
             continue;
         }
-        clusters += 1;
         let own = &holdings[b];
+        for &k in own {
+            holders[k as usize] += 1;
+        }
         for &k in own {
             scratch.held[k as usize] = true;
         }
@@ -234,9 +240,10 @@ pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<It
     }
     all.iter()
         .zip(&apart)
-        .map(|(s, a)| ItemRates {
-            all: s.ratio(clusters),
-            apart: a.ratio(clusters),
+        .zip(&holders)
+        .map(|((s, a), &h)| ItemRates {
+            all: s.ratio(h),
+            apart: a.ratio(h),
         })
         .collect()
 }
@@ -455,8 +462,8 @@ mod tests {
         let mut boards: Vec<u32> = fights.iter().flat_map(|f| [f.0, f.1]).collect();
         boards.sort_unstable();
         boards.dedup();
-        let g = boards.len() as f64;
-        (r, (g / (g - 1.0) * v.max(0.0)).sqrt() / n)
+        let h = boards.iter().filter(|&&b| holds(b)).count() as f64;
+        (r, (h / (h - 1.0) * v.max(0.0)).sqrt() / n)
     }
 
     fn random_design(seed: u64, boards: u32, items: u32, fights: usize, signed: bool) -> (Vec<Vec<u32>>, Vec<Fight>) {
@@ -527,6 +534,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The worked example of docs/report.md: boards A, B (holding the
+    /// item), C, D; A beat C, D beat A, B beat C twice, B beat D, A beat B,
+    /// C beat D. r = 5/7, V = 90/49 − 58/49, se = sqrt(2 · 32/49) / 7 (two
+    /// holders: H/(H−1) = 2).
+    #[test]
+    fn the_worked_example_of_docs_report() {
+        let holdings = vec![vec![0], vec![0], vec![], vec![]];
+        let (a, b, c, d) = (0, 1, 2, 3);
+        let dyad = |x: u32, y: u32, fights: i64, x_wins: i64, y_wins: i64| Dyad {
+            a: x,
+            b: y,
+            fights,
+            a_value: x_wins,
+            b_value: y_wins,
+        };
+        let fights = [
+            dyad(a, c, 1, 1, 0),
+            dyad(d, a, 1, 1, 0),
+            dyad(b, c, 2, 2, 0),
+            dyad(b, d, 1, 1, 0),
+            dyad(a, b, 1, 1, 0),
+            dyad(c, d, 1, 1, 0),
+        ];
+        let r = item_rates(&holdings, 1, &fights)[0];
+        assert_eq!((r.all.numerator, r.all.denominator), (5, 7));
+        let se = (2.0 * 32.0 / 49.0f64).sqrt() / 7.0;
+        assert!((r.all.se - se).abs() < 1e-12, "{} vs {se}", r.all.se);
+        assert!((r.all.se - 0.1633).abs() < 1e-4);
+        // Mirrors out: A–B leaves, 4 wins of 5.
+        assert_eq!((r.apart.numerator, r.apart.denominator), (4, 5));
     }
 
     /// A pair's fights given as one dyad or as many, in either order, are

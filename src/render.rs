@@ -17,10 +17,14 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A horizontal bar chart of win rates with their board-bootstrap intervals.
+/// A forest plot of win rates around the band: for each ranked row, its
+/// rate against boards without it (the flagged figure) as a dot with its
+/// 95% interval, red for an outlier, and its rate over all its fights as a
+/// grey diamond. The axis spans the rows and the band, not 0–100%, so a
+/// row's distance from the band is what the eye reads.
 fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
     let mut shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
-    // Segment 0 is at the bottom: reversed, the highest win rate is on top.
+    // Segment 0 is at the bottom: reversed, the first row is on top.
     shown.reverse();
     if shown.is_empty() {
         return format!(
@@ -28,6 +32,18 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
             esc(title)
         );
     }
+    let apart = |r: &RateRow| (r.apart_fights > 0).then_some((r.apart_low, r.apart_win_rate, r.apart_high));
+    let (mut lo, mut hi) = (band[0], band[1]);
+    for r in &shown {
+        lo = lo.min(r.win_rate);
+        hi = hi.max(r.win_rate);
+        if let Some((l, _, h)) = apart(r) {
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+    }
+    let pad = 0.02;
+    let (lo, hi) = ((lo - pad).max(0.0), (hi + pad).min(1.0));
     // Sized to be read at the page's width: 26 pixels and 14-pixel labels
     // per row, 960 wide, so forty rows stay legible.
     let n = shown.len() as u32;
@@ -42,7 +58,7 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
             .margin_right(28)
             .x_label_area_size(30)
             .y_label_area_size(230)
-            .build_cartesian_2d(0f64..1f64, (0u32..n).into_segmented())?;
+            .build_cartesian_2d(lo..hi, (0u32..n).into_segmented())?;
         let names: Vec<String> = shown.iter().map(|r| r.name.clone()).collect();
         chart
             .configure_mesh()
@@ -56,36 +72,39 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
             .x_label_style(("sans-serif", 16))
             .y_label_style(("sans-serif", 18))
             .draw()?;
-        // The neutral band.
+        // The band.
         chart.draw_series(std::iter::once(Rectangle::new(
             [(band[0], SegmentValue::Exact(0)), (band[1], SegmentValue::Exact(n))],
-            RGBColor(235, 235, 235).filled(),
+            RGBColor(225, 235, 225).filled(),
         )))?;
         chart.draw_series(shown.iter().enumerate().map(|(i, r)| {
+            let at = SegmentValue::CenterOf(i as u32);
+            EmptyElement::at((r.win_rate, at)) + TriangleMarker::new((0, 0), 5, RGBColor(150, 150, 150).filled())
+        }))?;
+        chart.draw_series(shown.iter().enumerate().filter_map(|(i, r)| {
+            let (l, m, h) = apart(r)?;
             let color = if r.outlier {
                 RGBColor(200, 70, 60)
             } else {
                 RGBColor(70, 110, 180)
             };
-            let mut bar = Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(i as u32)),
-                    (r.win_rate, SegmentValue::Exact(i as u32 + 1)),
-                ],
-                color.filled(),
-            );
-            bar.set_margin(3, 3, 0, 0);
-            bar
-        }))?;
-        chart.draw_series(shown.iter().enumerate().map(|(i, r)| {
-            ErrorBar::new_horizontal(
+            Some(ErrorBar::new_horizontal(
                 SegmentValue::CenterOf(i as u32),
-                r.low,
-                r.win_rate,
-                r.high,
-                BLACK.filled(),
-                6,
-            )
+                l,
+                m,
+                h,
+                color.filled(),
+                8,
+            ))
+        }))?;
+        chart.draw_series(shown.iter().enumerate().filter_map(|(i, r)| {
+            let (_, m, _) = apart(r)?;
+            let color = if r.outlier {
+                RGBColor(200, 70, 60)
+            } else {
+                RGBColor(70, 110, 180)
+            };
+            Some(Circle::new((m, SegmentValue::CenterOf(i as u32)), 4, color.filled()))
         }))?;
         root.present()?;
         Ok(())
@@ -180,20 +199,26 @@ fn num(value: f64, text: &str) -> String {
     format!("<td data-v=\"{value}\">{}</td>", esc(text))
 }
 
-/// The effect column: points with their interval, or a dash.
+/// The effect column: points with their interval, or what the data cannot
+/// separate the item from, or a dash.
 fn effect_cells(r: &RateRow) -> String {
     match &r.effect {
-        Some(e) => num(
-            e.points,
-            &format!(
-                "{:+.1} ({:+.1} – {:+.1})",
-                100.0 * e.points,
-                100.0 * e.low,
-                100.0 * e.high
-            ),
-        ),
-        None => "<td data-v=\"\">-</td>".into(),
+        Some(e) => num(e.points, &effect_text(r)),
+        None => format!("<td data-v=\"\">{}</td>", esc(&effect_text(r))),
     }
+}
+
+/// The rate against boards without the item and its interval, or dashes
+/// for an item every opponent held.
+fn apart_cells(r: &RateRow) -> String {
+    if r.apart_fights == 0 {
+        return "<td data-v=\"\">-</td><td data-v=\"\">-</td>".into();
+    }
+    num(r.apart_win_rate, &pct(r.apart_win_rate))
+        + &num(
+            r.apart_low,
+            &format!("{} – {}", pct(r.apart_low), pct(r.apart_high)),
+        )
 }
 
 /// A win-rate table: one row per item, sortable by any column, its rows
@@ -203,7 +228,7 @@ fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
         return "<p class=\"note\">None in this run.</p>".into();
     }
     let mut out = format!(
-        "<table class=\"sortable\" id=\"{id}\"><thead><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>effect (points, 95%)</th><th>draws</th>"
+        "<table class=\"sortable\" id=\"{id}\"><thead><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>against boards without it</th><th>95% interval</th><th>mirror share</th><th>effect (points, 95%)</th><th>draws</th>"
     );
     if with_change {
         out += "<th>change</th><th>beyond noise</th>";
@@ -230,7 +255,7 @@ fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
             format!("{} <code>{}</code>", esc(&r.name), esc(&r.key))
         };
         out += &format!(
-            "<tr{class} data-key=\"{}\" data-search=\"{}\">{}<td data-v=\"{}\">{label}</td>{}{}{}{}{}{}",
+            "<tr{class} data-key=\"{}\" data-search=\"{}\">{}<td data-v=\"{}\">{label}</td>{}{}{}{}{}{}{}{}",
             esc(&r.key),
             esc(&format!("{} {}", r.name, r.key).to_lowercase()),
             // Unranked rows sort after every ranked one.
@@ -240,6 +265,8 @@ fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
             num(r.fights as f64, &r.fights.to_string()),
             num(r.win_rate, &pct(r.win_rate)),
             num(r.low, &format!("{} – {}", pct(r.low), pct(r.high))),
+            apart_cells(r),
+            num(r.mirror_share, &pct(r.mirror_share)),
             effect_cells(r),
             num(r.draw_rate, &pct(r.draw_rate)),
         );
@@ -330,19 +357,22 @@ pub fn html(report: &Report) -> String {
     );
     body += "<p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>";
     body += &format!(
-        "<p class=\"note\">Runs: {}. {} fights over {} boards that fought. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval redraws the run's boards ({} board-bootstrap replicates), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. The effect is what the item adds with the rest of the board held equal, in win-rate points, from a logistic model of every fight on both boards' contents: for a card, one copy in place of an average copy; for a keyword or rune, having it rather than not; its interval counts boards too (docs/report.md). Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
+        "<p class=\"note\">Runs: {}. {} fights over {} boards that fought. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval is two-way clustered: it counts the boards on both sides of every fight (a dyadic cluster-robust standard error), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. Beside each rate is the rate against boards without the item (mirror fights, where both sides hold it, left out) and the share of mirrors: a mirror counts once as a win and once as a loss, pulling a common item's rate towards 50%, so <strong>outliers are flagged on the rate against boards without the item</strong>. The charts show that rate (dot, with its interval) and the rate over all fights (grey triangle) around the band. The effect is what the item adds with the rest of the board held equal, in win-rate points, from a logistic model of every fight on both boards' contents: for a card, one copy in place of an average copy; for a keyword or rune, having it rather than not; its interval counts boards too (docs/report.md). Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
         esc(&report.runs.join(", ")),
         report.fights,
         report.boards,
         report.min_sample,
         report.min_boards,
-        report.bootstrap_replicates,
         pct(report.band[0]),
         pct(report.band[1]),
         pct(report.false_discovery_rate)
     );
     if let Some(b) = &report.baseline {
-        body += &format!("<p>Compared with the baseline run {}.</p>", esc(b));
+        body += &format!(
+            "<p id=\"comparison\">Compared with the baseline run {}, {}.</p>",
+            esc(b),
+            esc(report.comparison.as_deref().unwrap_or("independent"))
+        );
     }
     body += "<h2>Outliers</h2>";
     if report.outliers.is_empty() {
@@ -437,32 +467,53 @@ fn page(title: &str, body: &str) -> String {
 
 fn md_rows(rows: &[RateRow], n: usize) -> String {
     let mut out = String::from(
-        "| name | id | boards | fights | win rate | 95% interval | effect (points) |\n|---|---|---:|---:|---:|---|---|\n",
+        "| name | id | boards | fights | win rate | 95% interval | against boards without it | effect (points) |\n|---|---|---:|---:|---:|---|---|---|\n",
     );
     for r in rows.iter().filter(|r| r.ranked).take(n) {
-        let effect = r.effect.map_or_else(
-            || "-".to_string(),
-            |e| {
-                format!(
-                    "{:+.1} ({:+.1} – {:+.1})",
-                    100.0 * e.points,
-                    100.0 * e.low,
-                    100.0 * e.high
-                )
-            },
-        );
+        let apart = if r.apart_fights == 0 {
+            "-".to_string()
+        } else {
+            format!(
+                "{} ({} – {})",
+                pct(r.apart_win_rate),
+                pct(r.apart_low),
+                pct(r.apart_high)
+            )
+        };
         out += &format!(
-            "| {} | `{}` | {} | {} | {} | {} – {} | {effect} |\n",
+            "| {} | `{}` | {} | {} | {} | {} – {} | {apart} | {} |\n",
             r.name,
             r.key,
             r.boards,
             r.fights,
             pct(r.win_rate),
             pct(r.low),
-            pct(r.high)
+            pct(r.high),
+            effect_text(r)
         );
     }
     out
+}
+
+/// The effect as a person reads it: points with the interval (and what it
+/// is measured against, where that is not absence or an average copy), or
+/// what the data cannot separate it from.
+fn effect_text(r: &RateRow) -> String {
+    match &r.effect {
+        Some(e) => {
+            let against = e.against.as_ref().map_or(String::new(), |a| format!(" against {a}"));
+            format!(
+                "{:+.1} ({:+.1} – {:+.1}){against}",
+                100.0 * e.points,
+                100.0 * e.low,
+                100.0 * e.high
+            )
+        }
+        None if !r.not_separable_from.is_empty() => {
+            format!("not separable from {}", r.not_separable_from.join(", "))
+        }
+        None => "-".to_string(),
+    }
 }
 
 /// The Markdown summary, short enough to paste into a chat.

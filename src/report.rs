@@ -1,34 +1,40 @@
 //! The balance report: win rates per card, card and tier, rune and keyword
-//! with 95% intervals that count boards (a board bootstrap, `stats.rs`);
-//! keyword pairs with their lift; keyword against keyword; outliers and
-//! changes since a baseline run, each flagged after a Benjamini–Hochberg
-//! correction for testing many items at once. Built from the
-//! run's tallies and its boards, written as HTML (charts as inline SVG),
-//! Markdown and JSON.
+//! with 95% intervals that count the boards on both sides of every fight
+//! (two-way clustered, `dyadic.rs`), beside each the rate against boards
+//! without the item; keyword pairs with their lift; keyword against
+//! keyword; outliers and changes since a baseline run (paired where the
+//! two runs fought the same pairs), each flagged after a Benjamini–Hochberg
+//! correction for testing many items at once. Built from the run's tallies
+//! and its boards, written as HTML (charts as inline SVG), Markdown and
+//! JSON.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::analysis::Tallies;
+use crate::dyadic::{self, Dyad, ItemRates, Ratio};
 use crate::marginal::{self, BoardFeatures, MatchupResult, ModelSettings};
 use crate::sink::BoardRow;
-use crate::stats::{self, BoardInterval, BootstrapSettings, PairResult};
+use crate::stats;
 
 /// Report settings.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReportSettings {
     /// Rows with fewer fights are greyed and not ranked.
     pub min_sample: u64,
-    /// Rows held by fewer boards are greyed and not ranked either: with a
-    /// handful of boards the bootstrap cannot see how much other boards
-    /// holding the item would differ, so its interval would be too narrow.
+    /// Rows held by fewer boards are greyed and not ranked either: a
+    /// clustered standard error rests on the clusters behind it, and with
+    /// a handful of holders it cannot see how much other boards holding the
+    /// item would differ, so its interval would be too narrow.
     pub min_boards: u64,
+    /// A row whose fights against boards that hold it too (mirrors) are at
+    /// least this share of its fights says so: its holder rate is pulled
+    /// towards 50%.
+    pub mirror_note: f64,
     /// The band a win rate's whole interval must leave to be an outlier.
     pub band_low: f64,
     pub band_high: f64,
-    /// The board bootstrap behind every interval.
-    pub bootstrap: BootstrapSettings,
     /// False discovery rate of the outlier flags and of the changes beyond
     /// noise (Benjamini–Hochberg).
     pub false_discovery_rate: f64,
@@ -43,7 +49,7 @@ impl Default for ReportSettings {
             min_boards: 5,
             band_low: 0.45,
             band_high: 0.55,
-            bootstrap: BootstrapSettings::default(),
+            mirror_note: 0.2,
             false_discovery_rate: 0.05,
             model: ModelSettings::default(),
         }
@@ -69,20 +75,39 @@ pub struct RateRow {
     pub draw_rate: f64,
     /// Boards holding the item: the effective sample behind the interval.
     pub boards: u64,
-    /// 95% board-bootstrap interval and standard error.
+    /// 95% interval (`win_rate ± 1.96 se`, within 0–1) and standard error,
+    /// two-way clustered by board (`dyadic.rs`).
     pub low: f64,
     pub high: f64,
     pub se: f64,
+    /// The holders' fights against boards without the item (mirrors out),
+    /// their wins and rate with its interval: the rate a band speaks
+    /// about, since a mirror counts once as a win and once as a loss.
+    /// `apart_fights` is 0 for an item every board holds.
+    pub apart_fights: u64,
+    pub apart_wins: u64,
+    pub apart_win_rate: f64,
+    pub apart_low: f64,
+    pub apart_high: f64,
+    pub apart_se: f64,
+    /// Share of the holders' fights (from their side) that were mirrors.
+    pub mirror_share: f64,
     /// At least the minimum sample: ranked and eligible as an outlier.
     pub ranked: bool,
-    /// P-value that the true rate lies inside the band (1 when the
-    /// estimate does); flagged as an outlier after the correction.
+    /// P-value that the true rate against boards without the item lies
+    /// inside the band (1 when the estimate does, or when it has fewer
+    /// than the minimum sample); flagged as an outlier after the
+    /// correction.
     pub p_outside_band: f64,
     pub outlier: bool,
     /// What the item adds with the rest of the board held equal
     /// (`marginal.rs`); absent where no model could be fitted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
+    /// The items whose effect the data cannot separate from this one's
+    /// (then `effect` is absent): keywords that always travel together, say.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_separable_from: Vec<String>,
     /// Filled when a baseline is given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub change: Option<Change>,
@@ -93,7 +118,7 @@ pub struct RateRow {
 /// over the fights the run played, with the rest of the board held equal.
 /// For a card or a card at a tier, the change is one copy of it in place of
 /// an average copy; for a keyword or rune, having it rather than not.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Effect {
     pub points: f64,
     /// 95% interval: the logit-scale interval (board-clustered standard
@@ -103,6 +128,20 @@ pub struct Effect {
     /// The estimate and standard error in logits.
     pub logit: f64,
     pub logit_se: f64,
+    /// Where the data fix only a difference (every board holds exactly one
+    /// resonance, so "having it rather than not" is not identified): the
+    /// item this effect is measured against.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub against: Option<String>,
+}
+
+/// What the model says of one item: an effect, or which items the data
+/// cannot separate it from (always together, or summing to the same on
+/// every board), where no number would be honest.
+#[derive(Debug, Clone, PartialEq)]
+enum Estimate {
+    Effect(Effect),
+    NotSeparable(Vec<String>),
 }
 
 /// A figure against the baseline run.
@@ -111,9 +150,11 @@ pub struct Change {
     pub baseline_win_rate: f64,
     pub baseline_fights: u64,
     pub delta: f64,
-    /// 1.96 x the combined standard error of the two rates (each from its
-    /// own board bootstrap).
+    /// 1.96 x the standard error of the change: paired (the per-fight
+    /// difference, two-way clustered) when the runs fought the same pairs,
+    /// else the root of the two rates' squared standard errors.
     pub combined_uncertainty: f64,
+    pub paired: bool,
     pub p_value: f64,
     /// Beyond noise after the correction for testing many items.
     pub significant: bool,
@@ -140,37 +181,33 @@ impl Acc {
     }
 }
 
-/// Every item's board-bootstrap interval, one redraw of the boards serving
-/// every table at once; each table's intervals in its map's order.
-fn intervals(
-    maps: &[&BTreeMap<String, Acc>],
-    pairs: &BTreeMap<(String, String), Acc>,
-    evidence: &Evidence,
-    s: &ReportSettings,
-) -> (Vec<Vec<BoardInterval>>, Vec<BoardInterval>) {
-    let mut holders: Vec<&[u32]> = Vec::new();
-    for m in maps {
-        holders.extend(m.values().map(|a| a.holders.as_slice()));
+/// A rate's 95% interval from its standard error, within 0–1; the whole
+/// range where nothing is known.
+fn interval(r: &Ratio) -> (f64, f64) {
+    if !(r.ratio.is_finite() && r.se.is_finite()) {
+        return (0.0, 1.0);
     }
-    holders.extend(pairs.values().map(|a| a.holders.as_slice()));
-    let mut all = stats::board_bootstrap(evidence.boards, &evidence.pairs, &holders, s.bootstrap).into_iter();
-    let tables = maps.iter().map(|m| all.by_ref().take(m.len()).collect()).collect();
-    (tables, all.collect())
+    ((r.ratio - Z95 * r.se).max(0.0), (r.ratio + Z95 * r.se).min(1.0))
 }
 
-/// What the bootstrap reads: every ordered pair of boards, from each side.
-struct Evidence {
-    boards: usize,
-    pairs: Vec<PairResult>,
-}
-
-fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSettings) -> Vec<RateRow> {
+fn rows(map: BTreeMap<String, Acc>, found: Vec<ItemRates>, s: &ReportSettings) -> Vec<RateRow> {
     let mut out: Vec<RateRow> = map
         .into_iter()
         .zip(found)
-        .map(|((key, a), interval)| {
+        .map(|((key, a), est)| {
             let ranked = a.n >= s.min_sample && a.holders.len() as u64 >= s.min_boards;
             let rate = |x: u64| if a.n == 0 { 0.0 } else { x as f64 / a.n as f64 };
+            let (low, high) = interval(&est.all);
+            let (apart_low, apart_high) = interval(&est.apart);
+            let apart_fights = est.apart.denominator.max(0) as u64;
+            let apart_rate = if apart_fights == 0 { 0.0 } else { est.apart.ratio };
+            // The band speaks about the rate against boards without the
+            // item; a row with too few such fights is not tested.
+            let p_outside_band = if ranked && apart_fights >= s.min_sample {
+                stats::outside_band_p(apart_rate, est.apart.se, s.band_low, s.band_high)
+            } else {
+                1.0
+            };
             RateRow {
                 name: display_name(&key),
                 key,
@@ -181,14 +218,26 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSetting
                 win_rate: rate(a.wins),
                 draw_rate: rate(a.draws),
                 boards: a.holders.len() as u64,
-                low: interval.low,
-                high: interval.high,
-                se: interval.se,
+                low,
+                high,
+                se: finite(est.all.se),
+                apart_fights,
+                apart_wins: est.apart.numerator.max(0) as u64,
+                apart_win_rate: apart_rate,
+                apart_low,
+                apart_high,
+                apart_se: finite(est.apart.se),
+                mirror_share: if a.n == 0 {
+                    0.0
+                } else {
+                    1.0 - apart_fights as f64 / a.n as f64
+                },
                 ranked,
-                p_outside_band: stats::outside_band_p(rate(a.wins), interval.se, s.band_low, s.band_high),
+                p_outside_band,
                 // Set once every section's p-values are known.
                 outlier: false,
                 effect: None,
+                not_separable_from: Vec::new(),
                 change: None,
             }
         })
@@ -205,6 +254,12 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<BoardInterval>, s: &ReportSetting
             .then(a.key.cmp(&b.key))
     });
     out
+}
+
+/// A standard error for the tables: 0.5 (all that is known of a rate)
+/// where it could not be estimated.
+fn finite(se: f64) -> f64 {
+    if se.is_finite() { se } else { 0.5 }
 }
 
 /// A readable name from an id alone: words capitalised (`crippling_scream`
@@ -273,9 +328,13 @@ impl Report {
     }
 }
 
-fn with_effects(mut rows: Vec<RateRow>, effects: &BTreeMap<String, Effect>) -> Vec<RateRow> {
+fn with_effects(mut rows: Vec<RateRow>, effects: &BTreeMap<String, Estimate>) -> Vec<RateRow> {
     for r in &mut rows {
-        r.effect = effects.get(&r.key).copied();
+        match effects.get(&r.key) {
+            Some(Estimate::Effect(e)) => r.effect = Some(e.clone()),
+            Some(Estimate::NotSeparable(others)) => r.not_separable_from = others.clone(),
+            None => {}
+        }
     }
     rows
 }
@@ -299,7 +358,7 @@ fn marginal_effects(
     dense: &BTreeMap<u32, u32>,
     matchups: &[crate::analysis::MatchupTally],
     model: ModelSettings,
-) -> [BTreeMap<String, Effect>; 5] {
+) -> [BTreeMap<String, Estimate>; 5] {
     let mut fought: Vec<&BoardRow> = boards.iter().filter(|b| dense.contains_key(&b.board_id)).collect();
     fought.sort_by_key(|b| dense[&b.board_id]);
     let results: Vec<MatchupResult> = matchups
@@ -365,7 +424,7 @@ fn section_effects(
     results: &[MatchupResult],
     baseline: Baseline,
     model: ModelSettings,
-) -> BTreeMap<String, Effect> {
+) -> BTreeMap<String, Estimate> {
     let mut index: BTreeMap<&str, u32> = items.iter().flatten().map(|(k, _)| (k.as_str(), 0)).collect();
     if index.is_empty() || results.is_empty() {
         return BTreeMap::new();
@@ -391,14 +450,33 @@ fn section_effects(
         })
         .collect();
     let width = n_items + controls.first().map_or(0, Vec::len);
+    // What the boards cannot tell apart, found before the fit: the ridge
+    // would share such credit out evenly and print it as precise.
+    let aliased = marginal::aliased_directions(width, &features);
     let Some(fit) = marginal::fit(width, &features, results, model) else {
         return BTreeMap::new();
     };
     let all: f64 = total.iter().sum();
     let curve = marginal::EffectCurve::new(&fit, &features, results);
+    let keys: Vec<&str> = index.keys().copied().collect();
+    let name_of = |f: usize| -> String {
+        keys.get(f)
+            .map_or_else(|| control_names(width - n_items)[f - n_items].to_string(), |k| k.to_string())
+    };
+    let effect_of = |weights: &[(u32, f64)], against: Option<String>| {
+        let (logit, se) = fit.contrast(weights);
+        Effect {
+            points: curve.at(logit),
+            low: curve.at(logit - Z95 * se),
+            high: curve.at(logit + Z95 * se),
+            logit,
+            logit_se: se,
+            against,
+        }
+    };
     index
-        .into_iter()
-        .map(|(key, i)| {
+        .iter()
+        .map(|(&key, &i)| {
             let mut weights: Vec<(u32, f64)> = match baseline {
                 Baseline::Absence => Vec::new(),
                 Baseline::AverageCopy => (0..n_items as u32).map(|k| (k, -total[k as usize] / all)).collect(),
@@ -407,17 +485,42 @@ fn section_effects(
                 Some((_, w)) => *w += 1.0,
                 None => weights.push((i, 1.0)),
             }
-            let (logit, se) = fit.contrast(&weights);
-            let effect = Effect {
-                points: curve.at(logit),
-                low: curve.at(logit - Z95 * se),
-                high: curve.at(logit + Z95 * se),
-                logit,
-                logit_se: se,
-            };
-            (key.to_string(), effect)
+            if marginal::identified(&weights, &aliased) {
+                return (key.to_string(), Estimate::Effect(effect_of(&weights, None)));
+            }
+            let confused: Vec<usize> = marginal::confused_with(&weights, &aliased)
+                .into_iter()
+                .filter(|&f| f != i as usize)
+                .collect();
+            // Against another item of the set, the most held first: a
+            // resonance against another resonance is identified when every
+            // board holds exactly one.
+            let mut references: Vec<usize> = confused.iter().copied().filter(|&f| f < n_items).collect();
+            references.sort_by(|&a, &b| total[b].total_cmp(&total[a]).then(a.cmp(&b)));
+            for r in references {
+                let mut against = weights.clone();
+                against.push((r as u32, -1.0));
+                if marginal::identified(&against, &aliased) {
+                    return (key.to_string(), Estimate::Effect(effect_of(&against, Some(name_of(r)))));
+                }
+            }
+            (
+                key.to_string(),
+                Estimate::NotSeparable(confused.into_iter().map(name_of).collect()),
+            )
         })
         .collect()
+}
+
+/// The names of a section's controls, in the order `marginal_effects`
+/// appends them: the unit count where there is one, then the tiers above
+/// the first.
+fn control_names(count: usize) -> &'static [&'static str] {
+    match count {
+        2 => &["the number of units", "the tiers above the first"],
+        1 => &["the tiers above the first"],
+        _ => &[],
+    }
 }
 
 /// A keyword pair on one side.
@@ -429,7 +532,7 @@ pub struct PairRow {
     pub wins: u64,
     pub draws: u64,
     pub win_rate: f64,
-    /// Boards holding both keywords, and the board-bootstrap interval.
+    /// Boards holding both keywords, and the two-way clustered interval.
     pub boards: u64,
     pub low: f64,
     pub high: f64,
@@ -463,8 +566,10 @@ pub struct Report {
     pub band: [f64; 2],
     /// The false discovery rate of the flags (Benjamini–Hochberg).
     pub false_discovery_rate: f64,
-    /// Redraws of the board pool behind every interval.
-    pub bootstrap_replicates: u32,
+    /// How the comparison with the baseline was made: paired or
+    /// independent, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comparison: Option<String>,
     pub cards: Vec<RateRow>,
     pub card_tiers: Vec<RateRow>,
     pub runes: Vec<RateRow>,
@@ -482,15 +587,20 @@ pub struct Report {
     pub what_changed: String,
 }
 
-/// An item whose win rate lies outside the band beyond noise.
+/// An item whose win rate against boards without it lies outside the band
+/// beyond noise.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outlier {
     pub section: String,
     pub key: String,
     pub name: String,
+    /// The flagged figure: the rate against boards without the item, and
+    /// its 95% interval.
     pub win_rate: f64,
     pub low: f64,
     pub high: f64,
+    /// The rate over all the holders' fights, mirrors included.
+    pub holder_win_rate: f64,
     /// `above` or `below` the band.
     pub direction: &'static str,
     pub fights: u64,
@@ -502,7 +612,7 @@ impl Outlier {
     /// One line a person reads: what, how far, on what sample.
     pub fn describe(&self) -> String {
         format!(
-            "{} {} ({}): {:.1}% (95% interval {:.1}–{:.1}%), {} the band; {} boards, {} fights",
+            "{} {} ({}): {:.1}% against boards without it (95% interval {:.1}–{:.1}%), {} the band ({:.1}% over all its fights); {} boards, {} fights",
             self.section,
             self.name,
             self.key,
@@ -510,117 +620,145 @@ impl Outlier {
             100.0 * self.low,
             100.0 * self.high,
             self.direction,
+            100.0 * self.holder_win_rate,
             self.boards,
             self.fights
         )
     }
 }
 
+/// Every row's holders and point counts, table by table, over the boards
+/// that fought.
+struct Holdings {
+    /// Board id to dense index, in boards-table order, over the boards that
+    /// fought: a board no fight met is no cluster.
+    dense: BTreeMap<u32, u32>,
+    /// Cards, cards at a tier, runes, keywords, footprints: the order of
+    /// [`RATE_SECTIONS`].
+    tables: [BTreeMap<String, Acc>; 5],
+    /// Keyword pairs on one board, and rune against keyword.
+    pairs: BTreeMap<(String, String), Acc>,
+}
+
+impl Holdings {
+    fn new(tallies: &Tallies, boards: &[BoardRow]) -> Holdings {
+        let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
+        let fought: std::collections::BTreeSet<u32> = tallies
+            .boards
+            .iter()
+            .filter(|t| t.fights > 0)
+            .map(|t| t.board_id)
+            .collect();
+        let dense: BTreeMap<u32, u32> = boards
+            .iter()
+            .filter(|b| fought.contains(&b.board_id))
+            .enumerate()
+            .map(|(i, b)| (b.board_id, i as u32))
+            .collect();
+        let mut tables: [BTreeMap<String, Acc>; 5] = Default::default();
+        let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
+        for t in &tallies.boards {
+            let (Some(b), Some(&d)) = (by_id.get(&t.board_id), dense.get(&t.board_id)) else {
+                continue;
+            };
+            // A board counts once per card, card and tier, rune, keyword or
+            // footprint it holds, however many copies it holds.
+            let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
+            let rune_keys = rune_items(b);
+            let [cards, tiers, runes, keywords, sizes] = &mut tables;
+            for (map, keys) in [
+                (cards, &b.cards),
+                (tiers, &tiered),
+                (runes, &rune_keys),
+                (keywords, &b.keywords),
+                (sizes, &b.footprints),
+            ] {
+                let mut unique: Vec<&String> = keys.iter().collect();
+                unique.sort();
+                unique.dedup();
+                for k in unique {
+                    map.entry(k.clone())
+                        .or_default()
+                        .add_board(d, t.fights, t.wins, t.draws);
+                }
+            }
+            for (i, k) in b.keywords.iter().enumerate() {
+                for k2 in &b.keywords[i + 1..] {
+                    pairs
+                        .entry((k.clone(), k2.clone()))
+                        .or_default()
+                        .add_board(d, t.fights, t.wins, t.draws);
+                }
+            }
+            // Rune against keyword on one board: the same lift as keyword pairs.
+            let mut placed: Vec<&String> = b.runes.iter().collect();
+            placed.sort();
+            placed.dedup();
+            for r in placed {
+                for k in &b.keywords {
+                    pairs
+                        .entry((r.clone(), k.clone()))
+                        .or_default()
+                        .add_board(d, t.fights, t.wins, t.draws);
+                }
+            }
+        }
+        Holdings { dense, tables, pairs }
+    }
+
+    /// Each dense board's rows, numbered table by table in key order, the
+    /// pair table last; and the number of rows.
+    fn items(&self) -> (Vec<Vec<u32>>, usize) {
+        let mut of_board = vec![Vec::new(); self.dense.len()];
+        let accs = self.tables.iter().flat_map(|t| t.values()).chain(self.pairs.values());
+        let mut items = 0u32;
+        for acc in accs {
+            for &b in &acc.holders {
+                of_board[b as usize].push(items);
+            }
+            items += 1;
+        }
+        (of_board, items as usize)
+    }
+
+    /// The run's fights by pair of dense boards, each side measured by
+    /// `value` (its wins, or its wins less the baseline's).
+    fn dyads(&self, tallies: &Tallies, value: impl Fn(&crate::analysis::MatchupTally) -> (i64, i64)) -> Vec<Dyad> {
+        tallies
+            .matchups
+            .iter()
+            .filter_map(|m| {
+                let (a, b) = (*self.dense.get(&m.left)?, *self.dense.get(&m.right)?);
+                let (a_value, b_value) = value(m);
+                Some(Dyad {
+                    a,
+                    b,
+                    fights: m.fights as i64,
+                    a_value,
+                    b_value,
+                })
+            })
+            .collect()
+    }
+
+    /// Every row's estimate, split as the tables are: the five rate tables,
+    /// then the pair table.
+    fn estimates(&self, dyads: &[Dyad]) -> ([Vec<ItemRates>; 5], Vec<ItemRates>) {
+        let (of_board, items) = self.items();
+        let mut all = dyadic::item_rates(&of_board, items, dyads).into_iter();
+        let tables = self.tables.each_ref().map(|t| all.by_ref().take(t.len()).collect());
+        (tables, all.collect())
+    }
+}
+
 /// Builds the report's figures from tallies and the boards table.
 pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Report {
-    let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
-    // Dense board indices for the bootstrap, in boards-table order, over the
-    // boards that fought: a drawn board no fight met says nothing, and
-    // redrawing it would only shrink each replicate's sample at random.
-    let fought: std::collections::BTreeSet<u32> = tallies
-        .boards
-        .iter()
-        .filter(|t| t.fights > 0)
-        .map(|t| t.board_id)
-        .collect();
-    let dense: BTreeMap<u32, u32> = boards
-        .iter()
-        .filter(|b| fought.contains(&b.board_id))
-        .enumerate()
-        .map(|(i, b)| (b.board_id, i as u32))
-        .collect();
-    let mut pairs_seen = Vec::with_capacity(2 * tallies.matchups.len());
-    for m in &tallies.matchups {
-        let (Some(&l), Some(&r)) = (dense.get(&m.left), dense.get(&m.right)) else {
-            continue;
-        };
-        for (holder, opponent, wins) in [(l, r, m.left_wins), (r, l, m.right_wins)] {
-            pairs_seen.push(PairResult {
-                holder,
-                opponent,
-                fights: m.fights,
-                wins,
-            });
-        }
-    }
-    // Both orders of a matchup meet the same pair of boards: one entry per
-    // (holder, opponent) halves the bootstrap's work.
-    pairs_seen.sort_by_key(|p| (p.holder, p.opponent));
-    pairs_seen.dedup_by(|later, kept| {
-        let same = (later.holder, later.opponent) == (kept.holder, kept.opponent);
-        if same {
-            kept.fights += later.fights;
-            kept.wins += later.wins;
-        }
-        same
-    });
-    let evidence = Evidence {
-        boards: dense.len(),
-        pairs: pairs_seen,
-    };
-    let mut cards: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut tiers: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut runes: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut keywords: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut sizes: BTreeMap<String, Acc> = BTreeMap::new();
-    let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
-    for t in &tallies.boards {
-        let (Some(b), Some(&d)) = (by_id.get(&t.board_id), dense.get(&t.board_id)) else {
-            continue;
-        };
-        // A board counts once per card, card and tier, or rune it holds,
-        // however many copies it holds.
-        let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
-        let rune_keys = rune_items(b);
-        for (map, keys) in [
-            (&mut cards, &b.cards),
-            (&mut tiers, &tiered),
-            (&mut runes, &rune_keys),
-            (&mut sizes, &b.footprints),
-        ] {
-            let mut unique: Vec<&String> = keys.iter().collect();
-            unique.sort();
-            unique.dedup();
-            for k in unique {
-                map.entry(k.clone())
-                    .or_default()
-                    .add_board(d, t.fights, t.wins, t.draws);
-            }
-        }
-        for (i, k) in b.keywords.iter().enumerate() {
-            keywords
-                .entry(k.clone())
-                .or_default()
-                .add_board(d, t.fights, t.wins, t.draws);
-            for k2 in &b.keywords[i + 1..] {
-                pairs
-                    .entry((k.clone(), k2.clone()))
-                    .or_default()
-                    .add_board(d, t.fights, t.wins, t.draws);
-            }
-        }
-        // Rune against keyword on one board: the same lift as keyword pairs.
-        let mut placed: Vec<&String> = b.runes.iter().collect();
-        placed.sort();
-        placed.dedup();
-        for r in placed {
-            for k in &b.keywords {
-                pairs
-                    .entry((r.clone(), k.clone()))
-                    .or_default()
-                    .add_board(d, t.fights, t.wins, t.draws);
-            }
-        }
-    }
-    let (tables, pair_intervals) = intervals(&[&cards, &tiers, &runes, &keywords, &sizes], &pairs, &evidence, s);
-    let [card_found, tier_found, rune_found, keyword_found, size_found]: [Vec<BoardInterval>; 5] = tables
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("five tables in, five out"));
+    let holdings = Holdings::new(tallies, boards);
+    let dyads = holdings.dyads(tallies, |m| (m.left_wins as i64, m.right_wins as i64));
+    let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = holdings.estimates(&dyads);
+    drop(dyads);
+    let Holdings { dense, tables, pairs } = holdings;
+    let [cards, tiers, runes, keywords, sizes] = tables;
     let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] =
         marginal_effects(boards, &dense, &tallies.matchups, s.model);
     let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
@@ -632,8 +770,9 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         .collect();
     let mut keyword_pairs: Vec<PairRow> = pairs
         .into_iter()
-        .zip(pair_intervals)
-        .map(|(((a, b), acc), interval)| {
+        .zip(pair_found)
+        .map(|(((a, b), acc), est)| {
+            let (low, high) = interval(&est.all);
             let rate = if acc.n == 0 {
                 0.0
             } else {
@@ -650,8 +789,8 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
                 draws: acc.draws,
                 win_rate: rate,
                 boards: acc.holders.len() as u64,
-                low: interval.low,
-                high: interval.high,
+                low,
+                high,
                 lift,
                 ranked: acc.n >= s.min_sample && acc.holders.len() as u64 >= s.min_boards,
             }
@@ -720,7 +859,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         min_boards: s.min_boards,
         band: [s.band_low, s.band_high],
         false_discovery_rate: s.false_discovery_rate,
-        bootstrap_replicates: s.bootstrap.replicates,
+        comparison: None,
         cards: with_effects(rows(cards, card_found, s), &card_effects),
         card_tiers: with_effects(rows(tiers, tier_found, s), &tier_effects),
         runes: rune_rows,
@@ -764,10 +903,11 @@ fn flag_outliers(report: &mut Report, q: f64) {
             section: name.to_string(),
             key: r.key.clone(),
             name: r.name.clone(),
-            win_rate: r.win_rate,
-            low: r.low,
-            high: r.high,
-            direction: if r.win_rate > band[1] { "above" } else { "below" },
+            win_rate: r.apart_win_rate,
+            low: r.apart_low,
+            high: r.apart_high,
+            holder_win_rate: r.win_rate,
+            direction: if r.apart_win_rate > band[1] { "above" } else { "below" },
             fights: r.fights,
             boards: r.boards,
             p_value,
@@ -821,36 +961,151 @@ fn sections_mut(r: &mut Report) -> Vec<(&'static str, &mut Vec<RateRow>)> {
     RATE_SECTIONS.iter().map(|s| s.0).zip(tables).collect()
 }
 
-/// Compares every figure with the baseline report's: the change in win
-/// rate, its combined 95% uncertainty (1.96 x the root of the two squared
-/// bootstrap standard errors), and whether it is beyond noise after a
-/// Benjamini–Hochberg correction over every compared row.
-pub fn compare(report: &mut Report, baseline: &Report, baseline_name: String) {
+/// What a report is compared with.
+pub enum Against<'a> {
+    /// A run that fought the same pairs of the same boards as this one, as
+    /// a night does with the night before or a tuning change with the run
+    /// before it: `now` and `base` are the two runs' tallies, `boards` the
+    /// boards table they share. Each row's change is the per-fight
+    /// difference of its holders' wins, whose noise the two runs share is
+    /// taken out, with its two-way clustered standard error.
+    Paired {
+        now: &'a Tallies,
+        base: &'a Tallies,
+        boards: &'a [BoardRow],
+        /// Why the runs are paired, said on the page.
+        why: String,
+    },
+    /// Any other run: its report, compared as an independent sample
+    /// (`sqrt(se² + se_baseline²)`).
+    Independent { report: &'a Report, why: String },
+}
+
+/// Each rate row's paired change: the difference of its holders' wins,
+/// per fight, between two runs of the same pairs. Fails, saying why, when
+/// a pair fought a different number of times in the two runs (then they
+/// are not paired).
+pub fn paired_changes(
+    now: &Tallies,
+    base: &Tallies,
+    boards: &[BoardRow],
+) -> Result<[BTreeMap<String, Ratio>; 5], String> {
+    let by_pair: BTreeMap<(u32, u32), &crate::analysis::MatchupTally> =
+        base.matchups.iter().map(|m| ((m.left, m.right), m)).collect();
+    if by_pair.len() != now.matchups.len() {
+        return Err(format!(
+            "the runs fought {} and {} distinct matchups",
+            now.matchups.len(),
+            by_pair.len()
+        ));
+    }
+    for m in &now.matchups {
+        match by_pair.get(&(m.left, m.right)) {
+            Some(b) if b.fights == m.fights => {}
+            _ => {
+                return Err(format!(
+                    "board {} against board {} fought a different number of times",
+                    m.left, m.right
+                ));
+            }
+        }
+    }
+    let holdings = Holdings::new(now, boards);
+    let dyads = holdings.dyads(now, |m| {
+        let b = by_pair[&(m.left, m.right)];
+        (
+            m.left_wins as i64 - b.left_wins as i64,
+            m.right_wins as i64 - b.right_wins as i64,
+        )
+    });
+    let (found, _) = holdings.estimates(&dyads);
+    let mut keyed: [BTreeMap<String, Ratio>; 5] = Default::default();
+    for ((out, table), found) in keyed.iter_mut().zip(&holdings.tables).zip(found) {
+        *out = table.keys().cloned().zip(found.into_iter().map(|e| e.all)).collect();
+    }
+    Ok(keyed)
+}
+
+/// Compares every rate row with the baseline: the change in win rate, its
+/// 95% uncertainty, and whether it is beyond noise after a
+/// Benjamini–Hochberg correction over every compared row. Paired where the
+/// runs fought the same pairs (falling back to independent, and saying
+/// why, where the tallies show they did not).
+pub fn compare(report: &mut Report, against: Against, baseline_name: String) {
     let q = report.false_discovery_rate;
     let mut tested: Vec<(usize, usize)> = Vec::new();
     let mut p_values = Vec::new();
-    let base = baseline.rate_tables();
+    let paired = match &against {
+        Against::Paired { now, base, boards, why } => match paired_changes(now, base, boards) {
+            Ok(found) => Ok((found, why.clone())),
+            Err(e) => Err(format!("independent: the runs look paired, but {e}")),
+        },
+        Against::Independent { why, .. } => Err(format!("independent: {why}")),
+    };
+    let independent = match (&against, &paired) {
+        (Against::Independent { report, .. }, _) => Some(report.rate_tables().map(|t| t.clone())),
+        (Against::Paired { base, boards, .. }, Err(_)) => {
+            let settings = ReportSettings {
+                min_sample: report.min_sample,
+                min_boards: report.min_boards,
+                band_low: report.band[0],
+                band_high: report.band[1],
+                ..ReportSettings::default()
+            };
+            Some(build(Vec::new(), base, boards, &settings).rate_tables().map(|t| t.clone()))
+        }
+        _ => None,
+    };
+    report.comparison = Some(match &paired {
+        Ok((_, why)) => format!("paired: {why}"),
+        Err(why) => why.clone(),
+    });
     for (section, (_, rows)) in sections_mut(report).into_iter().enumerate() {
         for (i, row) in rows.iter_mut().enumerate() {
-            let Some(b) = base[section].iter().find(|b| b.key == row.key) else {
-                continue;
+            let change = match (&paired, &independent) {
+                (Ok((found, _)), _) => {
+                    let Some(&d) = found[section].get(&row.key) else {
+                        continue;
+                    };
+                    if d.denominator == 0 {
+                        continue;
+                    }
+                    Change {
+                        baseline_win_rate: row.win_rate - d.ratio,
+                        baseline_fights: row.fights,
+                        delta: d.ratio,
+                        combined_uncertainty: Z95 * finite(d.se),
+                        p_value: stats::difference_p(d.ratio, finite(d.se)),
+                        paired: true,
+                        significant: false,
+                    }
+                }
+                (Err(_), Some(base)) => {
+                    let Some(b) = base[section].iter().find(|b| b.key == row.key) else {
+                        continue;
+                    };
+                    let se = (row.se * row.se + b.se * b.se).sqrt();
+                    let delta = row.win_rate - b.win_rate;
+                    Change {
+                        baseline_win_rate: b.win_rate,
+                        baseline_fights: b.fights,
+                        delta,
+                        combined_uncertainty: Z95 * se,
+                        p_value: stats::difference_p(delta, se),
+                        paired: false,
+                        significant: false,
+                    }
+                }
+                (Err(_), None) => continue,
             };
-            let se = (row.se * row.se + b.se * b.se).sqrt();
-            let delta = row.win_rate - b.win_rate;
-            let p_value = stats::difference_p(delta, se);
-            row.change = Some(Change {
-                baseline_win_rate: b.win_rate,
-                baseline_fights: b.fights,
-                delta,
-                combined_uncertainty: Z95 * se,
-                p_value,
-                significant: false,
-            });
+            p_values.push(change.p_value);
+            row.change = Some(change);
             tested.push((section, i));
-            p_values.push(p_value);
         }
     }
-    let found = stats::benjamini_hochberg(&p_values, q);
+    // Benjamini–Yekutieli, not Hochberg: the rows' changes are negatively
+    // dependent (stats::benjamini_yekutieli).
+    let found = stats::benjamini_yekutieli(&p_values, q);
     let mut significant = Vec::new();
     let mut sections = sections_mut(report);
     for (&(section, i), beyond) in tested.iter().zip(found) {
@@ -947,12 +1202,28 @@ fn what_changed(r: &Report) -> String {
     out.join(" ")
 }
 
-/// Builds the report of run directories already verified and checked to
-/// be one run (see [`crate::runs::report_of`]).
-pub fn from_verified_runs(
-    manifests: &[(std::path::PathBuf, crate::dataset::Manifest)],
-    s: &ReportSettings,
-) -> Result<Report, String> {
+/// What a report reads of a run (or of the shards of one): its tallies,
+/// its boards table and its cards' printed names.
+pub struct RunData {
+    pub names: Vec<String>,
+    pub tallies: Tallies,
+    pub boards: Vec<BoardRow>,
+    /// Card id to printed name, from the run's own copy of the catalog.
+    pub printed: BTreeMap<String, String>,
+}
+
+impl RunData {
+    /// The report of this run.
+    pub fn report(&self, s: &ReportSettings) -> Report {
+        let mut report = build(self.names.clone(), &self.tallies, &self.boards, s);
+        report.name_cards(&self.printed);
+        report
+    }
+}
+
+/// Reads run directories already verified and checked to be one run (see
+/// [`crate::runs::report_of`]).
+pub fn read_verified_runs(manifests: &[(std::path::PathBuf, crate::dataset::Manifest)]) -> Result<RunData, String> {
     let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
     let mut fight_files = Vec::new();
     let mut seen_parts = std::collections::BTreeSet::new();
@@ -991,9 +1262,12 @@ pub fn from_verified_runs(
                 .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into_owned())
         })
         .collect();
-    let mut report = build(names, &tallies, &boards, s);
-    report.name_cards(&printed);
-    Ok(report)
+    Ok(RunData {
+        names,
+        tallies,
+        boards,
+        printed,
+    })
 }
 
 /// The report's directory name: the run's name without a shard suffix.
@@ -1179,13 +1453,56 @@ mod tests {
         let base = build(vec!["base".into()], &t, &boards, &s);
         let (weaker, _) = field(40, 10, 0.02, 100);
         let mut now = build(vec!["now".into()], &weaker, &boards, &s);
-        compare(&mut now, &base, "base".into());
+        compare(
+            &mut now,
+            Against::Independent {
+                report: &base,
+                why: "a test".into(),
+            },
+            "base".into(),
+        );
         let crab = now.cards.iter().find(|c| c.key == "crab").expect("crab");
         let change = crab.change.as_ref().expect("compared");
         assert!(change.delta < -0.1 && change.significant, "{change:?}");
         assert!(now.significant_changes.contains(&"card: crab".to_string()));
         let mut same = build(vec!["again".into()], &t, &boards, &s);
-        compare(&mut same, &base, "base".into());
+        compare(
+            &mut same,
+            Against::Independent {
+                report: &base,
+                why: "a test".into(),
+            },
+            "base".into(),
+        );
         assert!(same.significant_changes.is_empty());
+        // Paired on the same fights: the change is seen as well, and the
+        // same tallies change nothing at all.
+        let mut now = build(vec!["now".into()], &weaker, &boards, &s);
+        compare(
+            &mut now,
+            Against::Paired {
+                now: &weaker,
+                base: &t,
+                boards: &boards,
+                why: "a test".into(),
+            },
+            "base".into(),
+        );
+        let change = now.cards.iter().find(|c| c.key == "crab").and_then(|c| c.change.clone());
+        let change = change.expect("compared");
+        assert!(change.paired && change.delta < -0.1 && change.significant, "{change:?}");
+        let mut same = build(vec!["again".into()], &t, &boards, &s);
+        compare(
+            &mut same,
+            Against::Paired {
+                now: &t,
+                base: &t,
+                boards: &boards,
+                why: "a test".into(),
+            },
+            "base".into(),
+        );
+        assert!(same.significant_changes.is_empty());
+        assert!(same.cards.iter().all(|c| c.change.as_ref().is_some_and(|c| c.delta == 0.0)));
     }
 }

@@ -462,6 +462,12 @@ pub fn verify(dir: &Path) -> Result<Verified, String> {
 /// The report is built while the files it does not read are still being
 /// hashed, and returned only once every file of every directory passed.
 pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
+    Ok(run_data_of(dirs)?.0.report(s))
+}
+
+/// Reads run directories (one run, or the shards of one run) after the
+/// checks of [`report_of`]: the run's tallies and boards, and its identity.
+pub fn run_data_of(dirs: &[PathBuf]) -> Result<(report::RunData, dataset::RunIdentity), String> {
     let mut manifests = Vec::new();
     for d in dirs {
         manifests.push((d.clone(), Manifest::read(d)?));
@@ -480,7 +486,7 @@ pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String>
                     )
                 })?;
         }
-        report::from_verified_runs(&manifests, s)
+        Ok((report::read_verified_runs(&manifests)?, first.identity.clone()))
     })
 }
 
@@ -573,10 +579,43 @@ pub fn write_report(
     let first = run_dirs
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
-    let mut rep = report_of(run_dirs, settings).map_err(whole)?;
+    let (now, identity) = run_data_of(run_dirs).map_err(whole)?;
+    let mut rep = now.report(settings);
     if let Some(b) = baseline {
-        let base = report_of(&[b.to_path_buf()], settings).map_err(whole)?;
-        report::compare(&mut rep, &base, report::run_label(b));
+        let (base, base_identity) = run_data_of(&[b.to_path_buf()]).map_err(whole)?;
+        // Paired when the two runs fought the same fights between the same
+        // boards: the tallies then differ only by what changed.
+        let shared = identity.shares_fights(&base_identity).and_then(|why| {
+            if now.boards == base.boards {
+                Ok(why)
+            } else {
+                Err("the runs' boards tables differ".to_string())
+            }
+        });
+        let label = report::run_label(b);
+        match shared {
+            Ok(why) => report::compare(
+                &mut rep,
+                report::Against::Paired {
+                    now: &now.tallies,
+                    base: &base.tallies,
+                    boards: &now.boards,
+                    why,
+                },
+                label,
+            ),
+            Err(why) => {
+                let base_report = base.report(settings);
+                report::compare(
+                    &mut rep,
+                    report::Against::Independent {
+                        report: &base_report,
+                        why,
+                    },
+                    label,
+                );
+            }
+        }
     }
     let dir = out.join(report::report_name(first));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;

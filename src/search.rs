@@ -35,7 +35,6 @@ use crate::config::{self, Diagnostic};
 use crate::engine::{Engine, FightRng};
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Placement, Side};
-use crate::stats::{self, BootstrapSettings, PairResult};
 use crate::suite::{self, RandomBoards};
 
 /// Cumulative fights at each racing rung.
@@ -371,7 +370,7 @@ pub struct Measured {
     pub runes: Vec<RuneOut>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resonance: Option<String>,
-    /// Win rate and its 95% board-bootstrap interval on the final fights.
+    /// Win rate and its 95% interval on the final fights, clustered by the field board met.
     pub fights: u64,
     pub opponents: u64,
     pub win_rate: f64,
@@ -628,7 +627,7 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
     spent += per_board * finalists.len() as u64;
     let intervals = final_intervals(&records);
     let base = suite_best.as_ref().map(|_| &records[records.len() - 1]);
-    let measure = |rank: usize, e: &Elite, r: &Record, iv: &stats::BoardInterval, file: String| Measured {
+    let measure = |rank: usize, e: &Elite, r: &Record, iv: &(f64, f64), file: String| Measured {
         rank,
         name: if rank == 0 {
             format!("best suite board ({})", e.board.name)
@@ -673,8 +672,8 @@ pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
             o.len() as u64
         },
         win_rate: r.rate(),
-        low: iv.low,
-        high: iv.high,
+        low: iv.0,
+        high: iv.1,
         search_win_rate: e.rate,
         versus_suite_best: match base {
             Some(b) if rank > 0 => Some(difference(r, b)),
@@ -763,39 +762,23 @@ fn first_generation(
     Ok(out)
 }
 
-/// Board-bootstrap intervals of each finalist's final win rate: the
-/// finalists and the field boards they met are the boards redrawn, as in
-/// the report (docs/report.md).
-fn final_intervals(records: &[Record]) -> Vec<stats::BoardInterval> {
-    let mut dense: BTreeMap<u32, u32> = BTreeMap::new();
-    let finalists = records.len() as u32;
-    let mut pairs: BTreeMap<(u32, u32), (u64, u64)> = BTreeMap::new();
-    for (k, r) in records.iter().enumerate() {
-        for (&o, &w) in r.opponents.iter().zip(&r.wins) {
-            let next = finalists + dense.len() as u32;
-            let opp = *dense.entry(o).or_insert(next);
-            let e = pairs.entry((k as u32, opp)).or_default();
-            e.0 += 1;
-            e.1 += u64::from(w);
-        }
-    }
-    let pairs: Vec<PairResult> = pairs
-        .into_iter()
-        .map(|((holder, opponent), (fights, wins))| PairResult {
-            holder,
-            opponent,
-            fights,
-            wins,
+/// Each finalist's final win rate with its 95% interval. A finalist is one
+/// fixed board, not a sample of the boards holding something, so of the
+/// report's two-way clustering only the opponents' side remains: the
+/// residuals are summed per field board met (one-way clustered by
+/// opponent, as [`difference`] is), and the interval says how well this
+/// board's rate against the field is known.
+fn final_intervals(records: &[Record]) -> Vec<(f64, f64)> {
+    records
+        .iter()
+        .map(|r| {
+            let n = r.wins.len().max(1) as f64;
+            let rate = r.wins.iter().filter(|&&w| w).count() as f64 / n;
+            let centred: Vec<f64> = r.wins.iter().map(|&w| f64::from(u8::from(w)) - rate).collect();
+            let se = clustered_se(&r.opponents, &centred);
+            ((rate - Z95 * se).max(0.0), (rate + Z95 * se).min(1.0))
         })
-        .collect();
-    let holders: Vec<[u32; 1]> = (0..finalists).map(|k| [k]).collect();
-    let holders: Vec<&[u32]> = holders.iter().map(|h| h.as_slice()).collect();
-    stats::board_bootstrap(
-        finalists as usize + dense.len(),
-        &pairs,
-        &holders,
-        BootstrapSettings::default(),
-    )
+        .collect()
 }
 
 /// `a`'s win rate minus `b`'s on the same fights, with a 95% interval from

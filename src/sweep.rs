@@ -1,6 +1,7 @@
 //! `gridsim sweep`: one number of one card tried at several values, each
 //! run on the same suite with the same seeds (common random numbers), and
-//! the card's win rate with its board-bootstrap interval at each value.
+//! the card's win rate with its two-way clustered interval at each value,
+//! and its paired change from the value nearest the target.
 //! The only module that edits a card file: it knows the path syntax
 //! (`power[2]`, `ability[0].amount`, `keywords[1]`) and writes each
 //! value's catalog beside the runs, so every point documents itself.
@@ -77,10 +78,27 @@ pub struct SweepPoint {
     pub fights: u64,
     pub boards: u64,
     pub win_rate: f64,
-    /// 95% board-bootstrap interval (as in the report).
+    /// 95% interval, two-way clustered by board (as in the report).
     pub low: f64,
     pub high: f64,
     pub se: f64,
+    /// The change from the reference value, fight by fight: every value
+    /// ran the same boards, pairs and random streams, so the difference is
+    /// paired and far tighter than the two intervals. Absent at the
+    /// reference itself, and where the boards tables differ (a sweep of a
+    /// card's keywords changes what the boards hold).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<PairedChange>,
+}
+
+/// One value's win rate less the reference value's, with its paired 95%
+/// interval.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairedChange {
+    pub reference: i64,
+    pub delta: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// Where the win-rate curve meets the target, interpolated linearly
@@ -440,6 +458,7 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
     let (suite_name, suite_seed) = suite_of(req)?;
     let seed = req.seed.unwrap_or(suite_seed);
     let mut points = Vec::new();
+    let mut run_dirs = Vec::new();
     for ((value, value2), runs_dir, cards) in &prepared.points {
         let run_dir = dataset::run_dir(runs_dir, &suite_name, seed, dataset::Shard::WHOLE);
         if run_dir.exists() {
@@ -480,8 +499,11 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
             low: r.low,
             high: r.high,
             se: r.se,
+            change: None,
         });
+        run_dirs.push(summary.dir.clone());
     }
+    paired_changes(&mut points, &run_dirs, req).map_err(whole)?;
     let sweep = Sweep {
         card: req.card.clone(),
         field: req.field.clone(),
@@ -510,6 +532,45 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
         crate::atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
     }
     Ok(sweep)
+}
+
+/// Each value's change from the reference value (the one whose win rate is
+/// nearest the target), paired fight by fight (`report::paired_changes`).
+fn paired_changes(points: &mut [SweepPoint], run_dirs: &[PathBuf], req: &SweepRequest) -> Result<(), String> {
+    let Some(reference) = (0..points.len()).min_by(|&a, &b| {
+        let gap = |i: usize| (points[i].win_rate - req.target).abs();
+        gap(a).total_cmp(&gap(b))
+    }) else {
+        return Ok(());
+    };
+    let (base, _) = runs::run_data_of(std::slice::from_ref(&run_dirs[reference]))?;
+    let key = req.kind.report_key(&req.card);
+    let table = match req.kind {
+        ItemKind::Card => 0,
+        ItemKind::Rune | ItemKind::Resonance => 2,
+    };
+    for (i, dir) in run_dirs.iter().enumerate() {
+        if i == reference {
+            continue;
+        }
+        let (now, _) = runs::run_data_of(std::slice::from_ref(dir))?;
+        if now.boards != base.boards {
+            continue;
+        }
+        let Ok(found) = crate::report::paired_changes(&now.tallies, &base.tallies, &now.boards) else {
+            continue;
+        };
+        if let Some(d) = found[table].get(&key).filter(|d| d.denominator > 0 && d.se.is_finite()) {
+            let z = 1.959_963_984_540_054 * d.se;
+            points[i].change = Some(PairedChange {
+                reference: points[reference].value,
+                delta: d.ratio,
+                low: d.ratio - z,
+                high: d.ratio + z,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn suite_of(req: &SweepRequest) -> Result<(String, u64), Vec<Diagnostic>> {
@@ -631,7 +692,7 @@ fn markdown_grid(s: &Sweep, field2: &str) -> String {
         }
         out += "\n";
     }
-    out += "\nEach cell ran the same suite with the same seeds (common random numbers); intervals are the report's board bootstrap.\n";
+    out += "\nEach cell ran the same suite with the same seeds (common random numbers); intervals are the report's, two-way clustered by board.\n";
     out
 }
 
@@ -641,13 +702,25 @@ pub fn markdown(s: &Sweep) -> String {
         return markdown_grid(s, field2);
     }
     let mut out = format!(
-        "# Sweep of `{}` `{}` (printed: {})\n\n| value | win rate | 95% interval | fights | boards |\n|---|---|---|---|---|\n",
+        "# Sweep of `{}` `{}` (printed: {})\n\n| value | win rate | 95% interval | change from the reference (paired 95%) | fights | boards |\n|---|---|---|---|---|---|\n",
         s.card, s.field, s.printed
     );
     for p in &s.points {
+        let change = match &p.change {
+            Some(c) => format!(
+                "{:+.2} ({:+.2} to {:+.2}) points",
+                100.0 * c.delta,
+                100.0 * c.low,
+                100.0 * c.high
+            ),
+            None if s.points.iter().any(|q| q.change.as_ref().is_some_and(|c| c.reference == p.value)) => {
+                "reference".to_string()
+            }
+            None => "-".to_string(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {:.1}% | {:.1}–{:.1}% | {} | {} |",
+            "| {} | {:.1}% | {:.1}–{:.1}% | {change} | {} | {} |",
             p.value,
             100.0 * p.win_rate,
             100.0 * p.low,
@@ -658,7 +731,7 @@ pub fn markdown(s: &Sweep) -> String {
     }
     out += "\n";
     out += &crossing_text(s);
-    out += "\n\nEach value ran the same suite with the same seeds (common random numbers); intervals are the report's board bootstrap.\n";
+    out += "\n\nEach value ran the same suite with the same seeds (common random numbers). The intervals are the report's, two-way clustered by board: each says how well that value's win rate is known, and most of that uncertainty (which boards the suite drew) is shared by every value, so it also bounds where the curve meets the target. The change from the reference value (the one nearest the target) is paired, fight by fight, and says how precisely the values are told apart (docs/report.md).\n";
     out
 }
 
@@ -868,6 +941,7 @@ mod tests {
             low: win_rate - 0.05,
             high: win_rate + 0.05,
             se: 0.025,
+            change: None,
         }
     }
 

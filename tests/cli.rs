@@ -108,6 +108,31 @@ fn sweep_moves_the_win_rate_with_the_number_and_finds_the_target() {
     assert_eq!(rates.len(), 3);
     assert!(rates[0] < rates[1] && rates[1] < rates[2], "{rates:?}");
     assert_eq!(json["printed"], 20);
+    // Every value but the reference (the one nearest 50%) carries its
+    // change from it, paired fight by fight: the same difference as the
+    // rates', and an interval far tighter than either rate's, since the
+    // boards and fights behind both are the same.
+    let points = json["points"].as_array().expect("points");
+    let with_change: Vec<&serde_json::Value> = points.iter().filter(|p| p["change"].is_object()).collect();
+    assert_eq!(with_change.len(), 2, "{points:?}");
+    let reference = with_change[0]["change"]["reference"].as_i64().expect("reference");
+    let reference_rate = points
+        .iter()
+        .find(|p| p["value"].as_i64() == Some(reference))
+        .and_then(|p| p["win_rate"].as_f64())
+        .expect("reference row");
+    for p in with_change {
+        let c = &p["change"];
+        let f = |k: &str| c[k].as_f64().expect(k);
+        let (rate, low, high) = (
+            p["win_rate"].as_f64().expect("rate"),
+            p["low"].as_f64().expect("low"),
+            p["high"].as_f64().expect("high"),
+        );
+        assert!((f("delta") - (rate - reference_rate)).abs() < 1e-12, "{c}");
+        assert!(f("low") < f("delta") && f("delta") < f("high"), "{c}");
+        assert!(f("high") - f("low") < 0.5 * (high - low), "paired {c} against {low}..{high}");
+    }
     for f in ["sweep.csv", "sweep.md", "sweep.svg"] {
         assert!(dir.join(f).exists(), "{f} missing");
     }

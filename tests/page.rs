@@ -163,16 +163,27 @@ fn the_report_page_shows_the_numbers_of_summary_json_and_sorts_and_searches() {
             let name = want["name"].as_str().expect("name");
             assert!(dom.contains(name), "{table}: the display name {name}");
             let v = &row.1;
-            // rank, name, boards, fights, win rate, low, effect, draws.
-            assert_eq!(v.len(), 8, "{table} {key}: {v:?}");
+            // rank, name, boards, fights, win rate, low, rate against
+            // boards without it, its low, mirror share, effect, draws.
+            assert_eq!(v.len(), 11, "{table} {key}: {v:?}");
             let f = |k: &str| want[k].as_f64().unwrap_or_else(|| panic!("{table} {key}: {k}"));
             assert!(close(&v[2], f("boards")), "{table} {key}: boards {}", v[2]);
             assert!(close(&v[3], f("fights")), "{table} {key}: fights {}", v[3]);
             assert!(close(&v[4], f("win_rate")), "{table} {key}: win rate {}", v[4]);
             assert!(close(&v[5], f("low")), "{table} {key}: interval {}", v[5]);
-            let effect = want["effect"]["points"].as_f64().expect("effect");
-            assert!(close(&v[6], effect), "{table} {key}: effect {}", v[6]);
-            assert!(close(&v[7], f("draw_rate")), "{table} {key}: draws {}", v[7]);
+            if f("apart_fights") > 0.0 {
+                assert!(close(&v[6], f("apart_win_rate")), "{table} {key}: apart {}", v[6]);
+                assert!(close(&v[7], f("apart_low")), "{table} {key}: apart interval {}", v[7]);
+            } else {
+                assert!(v[6].is_empty() && v[7].is_empty(), "{table} {key}: no apart rate {v:?}");
+            }
+            assert!(close(&v[8], f("mirror_share")), "{table} {key}: mirrors {}", v[8]);
+            match want["effect"]["points"].as_f64() {
+                Some(effect) => assert!(close(&v[9], effect), "{table} {key}: effect {}", v[9]),
+                // Not separable from another item: no number shown.
+                None => assert!(v[9].is_empty() && want["not_separable_from"].is_array(), "{table} {key}"),
+            }
+            assert!(close(&v[10], f("draw_rate")), "{table} {key}: draws {}", v[10]);
             // And the text a person reads says the same, to a tenth of a point.
             let text = format!("{:.1}%", 100.0 * f("win_rate"));
             assert!(dom.contains(&text), "{table} {key}: {text} on the page");
