@@ -100,14 +100,11 @@ impl Sums {
         let (y, n) = (i128::from(self.y), i128::from(self.n));
         // V·n² exactly; fall back to floating point past i128's range
         // (beyond a billion fights).
-        let scaled = n
-            .checked_mul(n)
-            .and_then(|nn| nn.checked_mul(self.yy))
-            .and_then(|a| {
-                let b = y.checked_mul(n)?.checked_mul(2)?.checked_mul(self.yn)?;
-                let c = y.checked_mul(y)?.checked_mul(self.nn)?;
-                a.checked_sub(b)?.checked_add(c)
-            });
+        let scaled = n.checked_mul(n).and_then(|nn| nn.checked_mul(self.yy)).and_then(|a| {
+            let b = y.checked_mul(n)?.checked_mul(2)?.checked_mul(self.yn)?;
+            let c = y.checked_mul(y)?.checked_mul(self.nn)?;
+            a.checked_sub(b)?.checked_add(c)
+        });
         let (nf, yf) = (self.n as f64, self.y as f64);
         let variance = match scaled {
             Some(v) => v as f64 / (nf * nf * nf * nf),
@@ -140,13 +137,83 @@ impl Sums {
 /// no fight are not clusters. The standard error is NaN for an item fewer
 /// than two boards that fought hold.
 pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
+    use rayon::prelude::*;
     let boards = holdings.len();
     let adjacency = Adjacency::new(boards, dyads);
-    let mut all = vec![Sums::default(); items];
-    let mut apart = vec![Sums::default(); items];
+    // Boards in ranges, each range's sums on a core of its own, added up
+    // after: integer sums, so the same bytes whatever the split.
+    let ranges = 64usize;
+    let per = boards.div_ceil(ranges).max(1);
+    let totals = (0..ranges)
+        .into_par_iter()
+        .map(|r| {
+            board_sums(
+                holdings,
+                items,
+                &adjacency,
+                (r * per).min(boards)..((r + 1) * per).min(boards),
+            )
+        })
+        .reduce(
+            || BoardSums::new(items),
+            |mut a, b| {
+                a.add(&b);
+                a
+            },
+        );
+    totals
+        .all
+        .iter()
+        .zip(&totals.apart)
+        .zip(&totals.holders)
+        .map(|((s, a), &h)| ItemRates {
+            all: s.ratio(h),
+            apart: a.ratio(h),
+        })
+        .collect()
+}
+
+/// The sums of [`item_rates`] over a range of boards.
+struct BoardSums {
+    all: Vec<Sums>,
+    apart: Vec<Sums>,
+    holders: Vec<u32>,
+}
+
+impl BoardSums {
+    fn new(items: usize) -> BoardSums {
+        BoardSums {
+            all: vec![Sums::default(); items],
+            apart: vec![Sums::default(); items],
+            holders: vec![0; items],
+        }
+    }
+
+    fn add(&mut self, other: &BoardSums) {
+        for (a, b) in self
+            .all
+            .iter_mut()
+            .zip(&other.all)
+            .chain(self.apart.iter_mut().zip(&other.apart))
+        {
+            a.y += b.y;
+            a.n += b.n;
+            a.yy += b.yy;
+            a.yn += b.yn;
+            a.nn += b.nn;
+        }
+        for (a, b) in self.holders.iter_mut().zip(&other.holders) {
+            *a += b;
+        }
+    }
+}
+
+/// Every item's board and pair sums over the boards in `range`.
+fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range: std::ops::Range<usize>) -> BoardSums {
+    let mut sums = BoardSums::new(items);
+    let BoardSums { all, apart, holders } = &mut sums;
     let mut scratch = Scratch::new(items);
-    let mut holders = vec![0u32; items];
-    for b in 0..boards {
+    for b in range {
         let edges = adjacency.of(b);
         if edges.is_empty() {
             continue;
@@ -218,11 +285,7 @@ pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<It
                 t.yn -= pyn;
                 t.nn -= pnn;
             }
-            s.add_square(
-                own_y + self_y + scratch.opp_y[k],
-                own_n + self_n + scratch.opp_n[k],
-                1,
-            );
+            s.add_square(own_y + self_y + scratch.opp_y[k], own_n + self_n + scratch.opp_n[k], 1);
             a.add_square(
                 own_y - scratch.mirror_y[k] + scratch.apart_y[k],
                 own_n - scratch.mirror_n[k] + scratch.apart_n[k],
@@ -238,14 +301,7 @@ pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<It
         }
         scratch.clear(own);
     }
-    all.iter()
-        .zip(&apart)
-        .zip(&holders)
-        .map(|((s, a), &h)| ItemRates {
-            all: s.ratio(h),
-            apart: a.ratio(h),
-        })
-        .collect()
+    sums
 }
 
 /// The per-board scratch of [`item_rates`]: sums over one board's fights,
@@ -442,7 +498,10 @@ mod tests {
                 f64::from(u8::from(left)) + f64::from(u8::from(right)),
             )
         };
-        let (y, n) = fights.iter().map(counts).fold((0.0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let (y, n) = fights
+            .iter()
+            .map(counts)
+            .fold((0.0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
         let r = y / n;
         let e: Vec<f64> = fights
             .iter()
@@ -519,13 +578,20 @@ mod tests {
             for item in 0..4u32 {
                 for apart in [false, true] {
                     let (r, se) = by_definition(&holdings, item, &fights, apart);
-                    let g = if apart { got[item as usize].apart } else { got[item as usize].all };
+                    let g = if apart {
+                        got[item as usize].apart
+                    } else {
+                        got[item as usize].all
+                    };
                     if r.is_nan() {
                         // No fight counts for it: nothing to estimate.
                         assert_eq!(g.denominator, 0, "seed {seed} item {item} apart {apart}");
                         continue;
                     }
-                    assert!((g.ratio - r).abs() < 1e-12, "seed {seed} item {item} apart {apart}: {g:?} vs {r}");
+                    assert!(
+                        (g.ratio - r).abs() < 1e-12,
+                        "seed {seed} item {item} apart {apart}: {g:?} vs {r}"
+                    );
                     assert!(
                         (g.se - se).abs() < 1e-9 * se + 1e-8,
                         "seed {seed} item {item} apart {apart}: se {} vs {se}",
@@ -574,15 +640,57 @@ mod tests {
     fn dyads_of_one_pair_merge() {
         let holdings = vec![vec![0], vec![], vec![0]];
         let split = [
-            Dyad { a: 0, b: 1, fights: 3, a_value: 2, b_value: 1 },
-            Dyad { a: 1, b: 0, fights: 2, a_value: 2, b_value: 0 },
-            Dyad { a: 2, b: 1, fights: 4, a_value: 1, b_value: 3 },
-            Dyad { a: 0, b: 2, fights: 2, a_value: 1, b_value: 1 },
+            Dyad {
+                a: 0,
+                b: 1,
+                fights: 3,
+                a_value: 2,
+                b_value: 1,
+            },
+            Dyad {
+                a: 1,
+                b: 0,
+                fights: 2,
+                a_value: 2,
+                b_value: 0,
+            },
+            Dyad {
+                a: 2,
+                b: 1,
+                fights: 4,
+                a_value: 1,
+                b_value: 3,
+            },
+            Dyad {
+                a: 0,
+                b: 2,
+                fights: 2,
+                a_value: 1,
+                b_value: 1,
+            },
         ];
         let merged = [
-            Dyad { a: 0, b: 1, fights: 5, a_value: 2, b_value: 3 },
-            Dyad { a: 1, b: 2, fights: 4, a_value: 3, b_value: 1 },
-            Dyad { a: 2, b: 0, fights: 2, a_value: 1, b_value: 1 },
+            Dyad {
+                a: 0,
+                b: 1,
+                fights: 5,
+                a_value: 2,
+                b_value: 3,
+            },
+            Dyad {
+                a: 1,
+                b: 2,
+                fights: 4,
+                a_value: 3,
+                b_value: 1,
+            },
+            Dyad {
+                a: 2,
+                b: 0,
+                fights: 2,
+                a_value: 1,
+                b_value: 1,
+            },
         ];
         assert_eq!(item_rates(&holdings, 1, &split), item_rates(&holdings, 1, &merged));
     }
@@ -594,8 +702,20 @@ mod tests {
     fn an_item_on_every_board_wins_half_with_no_error_and_has_no_rate_apart() {
         let holdings = vec![vec![0], vec![0], vec![0]];
         let dyads = [
-            Dyad { a: 0, b: 1, fights: 10, a_value: 7, b_value: 3 },
-            Dyad { a: 1, b: 2, fights: 10, a_value: 2, b_value: 8 },
+            Dyad {
+                a: 0,
+                b: 1,
+                fights: 10,
+                a_value: 7,
+                b_value: 3,
+            },
+            Dyad {
+                a: 1,
+                b: 2,
+                fights: 10,
+                a_value: 2,
+                b_value: 8,
+            },
         ];
         let r = item_rates(&holdings, 1, &dyads)[0];
         assert_eq!((r.all.numerator, r.all.denominator), (20, 40));

@@ -161,17 +161,36 @@ pub fn fit(
     let mut theta = DVector::<f64>::zeros(p);
     let mut converged = false;
     let mut hessian = DMatrix::<f64>::zeros(p, p);
+    // The Hessian is the costly part of a step (a pass over every pair of
+    // boards); the gradient is cheap. So the first two steps are Newton's,
+    // and later ones reuse the last Hessian as long as the steps keep
+    // shrinking fast (near the optimum it barely moves); the covariance
+    // below takes a fresh one at the final coefficients.
+    let mut factor = None;
+    let (mut fresh, mut last_step) = (0u32, f64::INFINITY);
+    let hessian_at = |theta: &DVector<f64>, hessian: &mut DMatrix<f64>| {
+        let strength = strengths(boards, theta);
+        let weights: Vec<(u32, u32, f64)> = matchups
+            .iter()
+            .map(|m| {
+                let q = sigmoid(strength[m.left as usize] - strength[m.right as usize]);
+                (m.left, m.right, m.fights * q * (1.0 - q))
+            })
+            .collect();
+        hessian.fill(0.0);
+        add_difference_squares(boards, &weights, 1.0, hessian);
+        for i in 0..p {
+            hessian[(i, i)] += settings.ridge;
+        }
+    };
     for _ in 0..settings.max_steps {
         let strength = strengths(boards, &theta);
         let mut residual = vec![0.0f64; boards.len()];
-        let mut weights = Vec::with_capacity(matchups.len());
         for m in matchups {
             let (l, r) = (m.left as usize, m.right as usize);
-            let q = sigmoid(strength[l] - strength[r]);
-            let e = m.left_score - m.fights * q;
+            let e = m.left_score - m.fights * sigmoid(strength[l] - strength[r]);
             residual[l] += e;
             residual[r] -= e;
-            weights.push((m.left, m.right, m.fights * q * (1.0 - q)));
         }
         let mut gradient = -settings.ridge * &theta;
         for (b, x) in boards.iter().enumerate() {
@@ -179,18 +198,24 @@ pub fn fit(
                 gradient[i as usize] += residual[b] * xi;
             }
         }
-        hessian.fill(0.0);
-        add_difference_squares(boards, &weights, 1.0, &mut hessian);
-        for i in 0..p {
-            hessian[(i, i)] += settings.ridge;
+        if factor.is_none() {
+            hessian_at(&theta, &mut hessian);
+            factor = Some(hessian.clone().cholesky()?);
+            fresh += 1;
         }
-        let step = hessian.clone().cholesky()?.solve(&gradient);
+        let step = factor.as_ref()?.solve(&gradient);
         theta += &step;
-        if step.amax() < settings.tolerance {
+        let size = step.amax();
+        if size < settings.tolerance {
             converged = true;
             break;
         }
+        if fresh < 2 || size > 0.25 * last_step {
+            factor = None;
+        }
+        last_step = size;
     }
+    hessian_at(&theta, &mut hessian);
     let bread = hessian.cholesky()?.inverse();
     let meat = clustered_scores(p, boards, matchups, &strengths(boards, &theta));
     // A small-sample correction, as HC1 is to HC0: with `G` boards and `p`
@@ -209,34 +234,118 @@ pub fn fit(
 /// Adds `sign * sum w (x_a - x_b)(x_a - x_b)^T` over `(a, b, w)` to `out`.
 ///
 /// Done per board rather than per pair: the squares `w x_a x_a^T` add up
-/// as one weight per board, and the cross terms `w x_a x_b^T` as one dense
-/// row per board `a` (the `w x_b` of every pair it leads), so a million
-/// pairs cost a million short additions, not a million outer products.
+/// as one weight per board, and the cross terms `w x_a x_b^T` as one sparse
+/// row per board `a` (the `w x_b` of every pair it leads, in a scratch row
+/// that remembers what it touched), so a million pairs cost a million short
+/// additions, not a million outer products, and memory holds one row.
 fn add_difference_squares(boards: &[BoardFeatures], pairs: &[(u32, u32, f64)], sign: f64, out: &mut DMatrix<f64>) {
     let p = out.nrows();
     let mut own = vec![0.0f64; boards.len()];
-    let mut cross = vec![0.0f64; boards.len() * p];
     for &(a, b, w) in pairs {
         own[a as usize] += w;
         own[b as usize] += w;
-        let row = &mut cross[a as usize * p..(a as usize + 1) * p];
-        for &(j, xj) in &boards[b as usize] {
-            row[j as usize] += w * xj;
-        }
     }
     for (b, x) in boards.iter().enumerate() {
-        let row = &cross[b * p..(b + 1) * p];
         for &(i, xi) in x {
-            let i = i as usize;
             for &(j, xj) in x {
-                out[(i, j as usize)] += sign * own[b] * xi * xj;
-            }
-            for (j, &z) in row.iter().enumerate() {
-                let c = sign * xi * z;
-                out[(i, j)] -= c;
-                out[(j, i)] -= c;
+                out[(i as usize, j as usize)] += sign * own[b] * xi * xj;
             }
         }
+    }
+    let led = Incidence::new(boards.len(), pairs.iter().map(|&(a, _, _)| [a, a]));
+    let mut row = SparseRow::new(p);
+    // One side of the cross terms, row-major; the other is its transpose.
+    let mut cross = vec![0.0f64; p * p];
+    for (a, x) in boards.iter().enumerate() {
+        for &k in led.of(a) {
+            let (_, b, w) = pairs[k as usize];
+            for &(j, xj) in &boards[b as usize] {
+                row.add(j as usize, w * xj);
+            }
+        }
+        for &(i, xi) in x {
+            let line = &mut cross[i as usize * p..(i as usize + 1) * p];
+            for &j in &row.touched {
+                line[j as usize] += xi * row.values[j as usize];
+            }
+        }
+        row.clear();
+    }
+    for i in 0..p {
+        for j in 0..p {
+            out[(i, j)] -= sign * (cross[i * p + j] + cross[j * p + i]);
+        }
+    }
+}
+
+/// For each board, the indices of the items (pairs, matchups) that name
+/// it, in compressed rows: an item naming a board twice is listed once.
+struct Incidence {
+    start: Vec<usize>,
+    items: Vec<u32>,
+}
+
+impl Incidence {
+    fn new(boards: usize, ends: impl Iterator<Item = [u32; 2]> + Clone) -> Incidence {
+        let mut start = vec![0usize; boards + 1];
+        for [a, b] in ends.clone() {
+            start[a as usize + 1] += 1;
+            if b != a {
+                start[b as usize + 1] += 1;
+            }
+        }
+        for i in 0..boards {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[boards]];
+        for (k, [a, b]) in ends.enumerate() {
+            items[fill[a as usize]] = k as u32;
+            fill[a as usize] += 1;
+            if b != a {
+                items[fill[b as usize]] = k as u32;
+                fill[b as usize] += 1;
+            }
+        }
+        Incidence { start, items }
+    }
+
+    fn of(&self, b: usize) -> &[u32] {
+        &self.items[self.start[b]..self.start[b + 1]]
+    }
+}
+
+/// A dense row of `p` values that remembers which it touched, so clearing
+/// and reading cost what was used.
+struct SparseRow {
+    values: Vec<f64>,
+    seen: Vec<bool>,
+    touched: Vec<u32>,
+}
+
+impl SparseRow {
+    fn new(p: usize) -> SparseRow {
+        SparseRow {
+            values: vec![0.0; p],
+            seen: vec![false; p],
+            touched: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, j: usize, v: f64) {
+        if !self.seen[j] {
+            self.seen[j] = true;
+            self.touched.push(j as u32);
+        }
+        self.values[j] += v;
+    }
+
+    fn clear(&mut self) {
+        for &j in &self.touched {
+            self.values[j as usize] = 0.0;
+            self.seen[j as usize] = false;
+        }
+        self.touched.clear();
     }
 }
 
@@ -374,34 +483,55 @@ fn strengths(boards: &[BoardFeatures], theta: &DVector<f64>) -> Vec<f64> {
 /// The middle of the sandwich: `sum_b S_b S_b^T - sum_p T_p T_p^T`.
 fn clustered_scores(p: usize, boards: &[BoardFeatures], matchups: &[MatchupResult], strength: &[f64]) -> DMatrix<f64> {
     // A matchup's score is `e (x_l - x_r)`; S_b adds up the scores of the
-    // matchups board b played, densely per board.
-    let mut per_board = vec![0.0f64; boards.len() * p];
-    // T_p: the residuals of an unordered pair's matchups, seen from its
-    // lower-numbered board so that both orders meet.
-    let mut by_pair: Vec<(u32, u32, f64)> = Vec::with_capacity(matchups.len());
-    for m in matchups {
-        let e = m.left_score - m.fights * sigmoid(strength[m.left as usize] - strength[m.right as usize]);
-        for holder in [m.left, m.right] {
-            let row = &mut per_board[holder as usize * p..(holder as usize + 1) * p];
+    // matchups board b played, one board at a time in a sparse row.
+    let residual: Vec<f64> = matchups
+        .iter()
+        .map(|m| m.left_score - m.fights * sigmoid(strength[m.left as usize] - strength[m.right as usize]))
+        .collect();
+    let played = Incidence::new(boards.len(), matchups.iter().map(|m| [m.left, m.right]));
+    let mut meat = DMatrix::<f64>::zeros(p, p);
+    let mut square = vec![0.0f64; p * p];
+    let mut row = SparseRow::new(p);
+    for b in 0..boards.len() {
+        for &k in played.of(b) {
+            let (m, e) = (&matchups[k as usize], residual[k as usize]);
+            if m.left == m.right {
+                // x_l − x_r = 0: a board meeting itself scores nothing.
+                continue;
+            }
             for (board, sign) in [(m.left, e), (m.right, -e)] {
                 for &(i, xi) in &boards[board as usize] {
-                    row[i as usize] += sign * xi;
+                    row.add(i as usize, sign * xi);
                 }
             }
         }
-        by_pair.push(if m.left <= m.right {
-            (m.left, m.right, e)
-        } else {
-            (m.right, m.left, -e)
-        });
+        for &i in &row.touched {
+            let si = row.values[i as usize];
+            let line = &mut square[i as usize * p..(i as usize + 1) * p];
+            for &j in &row.touched {
+                line[j as usize] += si * row.values[j as usize];
+            }
+        }
+        row.clear();
     }
-    let mut meat = DMatrix::<f64>::zeros(p, p);
-    for row in per_board.chunks_exact(p.max(1)) {
-        if row.iter().any(|&v| v != 0.0) {
-            let s = DVector::from_column_slice(row);
-            meat.ger(1.0, &s, &s, 1.0);
+    for i in 0..p {
+        for j in 0..p {
+            meat[(i, j)] += square[i * p + j];
         }
     }
+    // T_p: the residuals of an unordered pair's matchups, seen from its
+    // lower-numbered board so that both orders meet.
+    let mut by_pair: Vec<(u32, u32, f64)> = matchups
+        .iter()
+        .zip(&residual)
+        .map(|(m, &e)| {
+            if m.left <= m.right {
+                (m.left, m.right, e)
+            } else {
+                (m.right, m.left, -e)
+            }
+        })
+        .collect();
     // T_p T_p^T = e_p^2 (x_a - x_b)(x_a - x_b)^T, summed as the Hessian is.
     by_pair.sort_by_key(|&(a, b, _)| (a, b));
     let squares: Vec<(u32, u32, f64)> = by_pair

@@ -215,10 +215,7 @@ fn apart_cells(r: &RateRow) -> String {
         return "<td data-v=\"\">-</td><td data-v=\"\">-</td>".into();
     }
     num(r.apart_win_rate, &pct(r.apart_win_rate))
-        + &num(
-            r.apart_low,
-            &format!("{} – {}", pct(r.apart_low), pct(r.apart_high)),
-        )
+        + &num(r.apart_low, &format!("{} – {}", pct(r.apart_low), pct(r.apart_high)))
 }
 
 /// A win-rate table: one row per item, sortable by any column, its rows

@@ -407,13 +407,23 @@ fn marginal_effects(
     let spent: Vec<Vec<f64>> = fought.iter().map(|b| vec![surplus(b)]).collect();
     let sized: Vec<Vec<f64>> = fought.iter().map(|b| vec![b.cards.len() as f64, surplus(b)]).collect();
     let none: Vec<Vec<f64>> = vec![Vec::new(); fought.len()];
-    [
-        section_effects(&card_items, &spent, &results, Baseline::AverageCopy, model),
-        section_effects(&tier_items, &none, &results, Baseline::AverageCopy, model),
-        section_effects(&rune_items, &sized, &results, Baseline::Absence, model),
-        section_effects(&keyword_items, &sized, &results, Baseline::Absence, model),
-        section_effects(&size_items, &spent, &results, Baseline::AverageCopy, model),
-    ]
+    // The five models are independent: fitted on every core, each the
+    // same bytes whichever finishes first.
+    use rayon::prelude::*;
+    let sections = [
+        (&card_items, &spent, Baseline::AverageCopy),
+        (&tier_items, &none, Baseline::AverageCopy),
+        (&rune_items, &sized, Baseline::Absence),
+        (&keyword_items, &sized, Baseline::Absence),
+        (&size_items, &spent, Baseline::AverageCopy),
+    ];
+    let fitted: Vec<BTreeMap<String, Estimate>> = sections
+        .par_iter()
+        .map(|(items, controls, baseline)| section_effects(items, controls, &results, *baseline, model))
+        .collect();
+    fitted
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("five sections in, five out"))
 }
 
 /// Fits one section's model: a feature per item (its count on the board)
@@ -460,8 +470,10 @@ fn section_effects(
     let curve = marginal::EffectCurve::new(&fit, &features, results);
     let keys: Vec<&str> = index.keys().copied().collect();
     let name_of = |f: usize| -> String {
-        keys.get(f)
-            .map_or_else(|| control_names(width - n_items)[f - n_items].to_string(), |k| k.to_string())
+        keys.get(f).map_or_else(
+            || control_names(width - n_items)[f - n_items].to_string(),
+            |k| k.to_string(),
+        )
     };
     let effect_of = |weights: &[(u32, f64)], against: Option<String>| {
         let (logit, se) = fit.contrast(weights);
@@ -754,13 +766,18 @@ impl Holdings {
 /// Builds the report's figures from tallies and the boards table.
 pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Report {
     let holdings = Holdings::new(tallies, boards);
-    let dyads = holdings.dyads(tallies, |m| (m.left_wins as i64, m.right_wins as i64));
-    let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = holdings.estimates(&dyads);
-    drop(dyads);
+    // The rates and the effects read the same tallies and nothing of each
+    // other: side by side on the cores.
+    let (([card_found, tier_found, rune_found, keyword_found, size_found], pair_found), effects) = rayon::join(
+        || {
+            let dyads = holdings.dyads(tallies, |m| (m.left_wins as i64, m.right_wins as i64));
+            holdings.estimates(&dyads)
+        },
+        || marginal_effects(boards, &holdings.dense, &tallies.matchups, s.model),
+    );
+    let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] = effects;
     let Holdings { dense, tables, pairs } = holdings;
     let [cards, tiers, runes, keywords, sizes] = tables;
-    let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] =
-        marginal_effects(boards, &dense, &tallies.matchups, s.model);
     let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
     let rune_rows = with_effects(rows(runes, rune_found, s), &rune_effects);
     let single: BTreeMap<&str, f64> = keyword_rows
@@ -1052,7 +1069,11 @@ pub fn compare(report: &mut Report, against: Against, baseline_name: String) {
                 band_high: report.band[1],
                 ..ReportSettings::default()
             };
-            Some(build(Vec::new(), base, boards, &settings).rate_tables().map(|t| t.clone()))
+            Some(
+                build(Vec::new(), base, boards, &settings)
+                    .rate_tables()
+                    .map(|t| t.clone()),
+            )
         }
         _ => None,
     };
@@ -1488,7 +1509,11 @@ mod tests {
             },
             "base".into(),
         );
-        let change = now.cards.iter().find(|c| c.key == "crab").and_then(|c| c.change.clone());
+        let change = now
+            .cards
+            .iter()
+            .find(|c| c.key == "crab")
+            .and_then(|c| c.change.clone());
         let change = change.expect("compared");
         assert!(change.paired && change.delta < -0.1 && change.significant, "{change:?}");
         let mut same = build(vec!["again".into()], &t, &boards, &s);
@@ -1503,6 +1528,10 @@ mod tests {
             "base".into(),
         );
         assert!(same.significant_changes.is_empty());
-        assert!(same.cards.iter().all(|c| c.change.as_ref().is_some_and(|c| c.delta == 0.0)));
+        assert!(
+            same.cards
+                .iter()
+                .all(|c| c.change.as_ref().is_some_and(|c| c.delta == 0.0))
+        );
     }
 }

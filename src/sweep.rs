@@ -713,7 +713,11 @@ pub fn markdown(s: &Sweep) -> String {
                 100.0 * c.low,
                 100.0 * c.high
             ),
-            None if s.points.iter().any(|q| q.change.as_ref().is_some_and(|c| c.reference == p.value)) => {
+            None if s
+                .points
+                .iter()
+                .any(|q| q.change.as_ref().is_some_and(|c| c.reference == p.value)) =>
+            {
                 "reference".to_string()
             }
             None => "-".to_string(),

@@ -181,7 +181,12 @@ fn coverage(reps: u64, make: impl Fn(&mut Mix) -> (Vec<Board>, Design)) -> (f64,
     for seed in 0..reps {
         let mut rng = Mix(1000 + seed);
         let (boards, design) = make(&mut rng);
-        let report = build(vec![format!("seed{seed}")], &fight(&boards, &design, None), &rows(&boards), &settings);
+        let report = build(
+            vec![format!("seed{seed}")],
+            &fight(&boards, &design, None),
+            &rows(&boards),
+            &settings,
+        );
         for row in &report.cards {
             let t = truth[card_index(&row.key)];
             total += 1;
@@ -189,7 +194,11 @@ fn coverage(reps: u64, make: impl Fn(&mut Mix) -> (Vec<Board>, Design)) -> (f64,
             z2 += ((row.win_rate - t) / row.se).powi(2);
         }
     }
-    (f64::from(covered) / f64::from(total), total, (z2 / f64::from(total)).sqrt())
+    (
+        f64::from(covered) / f64::from(total),
+        total,
+        (z2 / f64::from(total)).sqrt(),
+    )
 }
 
 #[test]
@@ -281,10 +290,15 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
             .filter(|c| c.key != "card05" && c.change.as_ref().is_some_and(|ch| ch.significant && ch.delta < 0.0))
             .count();
     }
-    println!("paired: flagged {paired_hits}/{reps}; unpaired: {unpaired_hits}/{reps}; wrong-signed flags {false_flags}");
+    println!(
+        "paired: flagged {paired_hits}/{reps}; unpaired: {unpaired_hits}/{reps}; wrong-signed flags {false_flags}"
+    );
     // Power: the paired comparison finds the nerf at least 90% of the time.
     assert!(paired_hits >= 36, "paired: {paired_hits} of {reps}");
-    assert!(unpaired_hits < paired_hits, "unpaired {unpaired_hits}, paired {paired_hits}");
+    assert!(
+        unpaired_hits < paired_hits,
+        "unpaired {unpaired_hits}, paired {paired_hits}"
+    );
     assert!(false_flags <= 2, "{false_flags} cards flagged falling that gained");
 }
 
@@ -303,7 +317,10 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
 #[test]
 fn an_a_a_pair_flags_no_more_than_the_false_discovery_rate() {
     let settings = ReportSettings::default();
-    let reps: u64 = std::env::var("AA_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    let reps: u64 = std::env::var("AA_REPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
     let mut flagged = 0;
     let (mut z2, mut tests, mut rejected) = (0.0f64, 0u32, 0u32);
     for seed in 0..reps {
@@ -363,7 +380,12 @@ fn aliased_features_are_said_to_be_so() {
         row.resonance = ["overpower", "brace_step", "riposte_stance"][rng.below(3)].into();
     }
     let design = random_pairs(&mut rng, boards.len(), 20_000);
-    let report = build(vec!["aliased".into()], &fight(&boards, &design, None), &table, &ReportSettings::default());
+    let report = build(
+        vec!["aliased".into()],
+        &fight(&boards, &design, None),
+        &table,
+        &ReportSettings::default(),
+    );
     let keyword = |k: &str| report.keywords.iter().find(|r| r.key == k).expect("keyword row");
     for (k, other) in [("shock", "supercharge"), ("supercharge", "shock")] {
         let row = keyword(k);
@@ -375,8 +397,14 @@ fn aliased_features_are_said_to_be_so() {
     for res in ["overpower", "brace_step", "riposte_stance"] {
         let key = format!("resonance {res}");
         let row = report.runes.iter().find(|r| r.key == key).expect("resonance row");
-        let effect = row.effect.as_ref().unwrap_or_else(|| panic!("{key}: {:?}", row.not_separable_from));
+        let effect = row
+            .effect
+            .as_ref()
+            .unwrap_or_else(|| panic!("{key}: {:?}", row.not_separable_from));
         let against = effect.against.as_deref().expect("measured against another resonance");
-        assert!(against.starts_with("resonance ") && against != key, "{key} against {against}");
+        assert!(
+            against.starts_with("resonance ") && against != key,
+            "{key} against {against}"
+        );
     }
 }

@@ -181,7 +181,10 @@ fn the_report_page_shows_the_numbers_of_summary_json_and_sorts_and_searches() {
             match want["effect"]["points"].as_f64() {
                 Some(effect) => assert!(close(&v[9], effect), "{table} {key}: effect {}", v[9]),
                 // Not separable from another item: no number shown.
-                None => assert!(v[9].is_empty() && want["not_separable_from"].is_array(), "{table} {key}"),
+                None => assert!(
+                    v[9].is_empty() && want["not_separable_from"].is_array(),
+                    "{table} {key}"
+                ),
             }
             assert!(close(&v[10], f("draw_rate")), "{table} {key}: draws {}", v[10]);
             // And the text a person reads says the same, to a tenth of a point.
