@@ -7,6 +7,16 @@ mod common;
 use common::{gridsim, scratch};
 
 fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::process::Output {
+    night_with(root, suite, date, fights, std::path::Path::new(gridsim::scenario::CATALOG_DIR))
+}
+
+fn night_with(
+    root: &std::path::Path,
+    suite: &str,
+    date: &str,
+    fights: &str,
+    cards: &std::path::Path,
+) -> std::process::Output {
     let (datasets, reports) = (root.join("datasets"), root.join("reports"));
     gridsim(&[
         "nightly",
@@ -22,7 +32,7 @@ fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::
         // The frozen catalog (tests/fixtures/catalog): the alarms below rest
         // on its numbers, which tuning configs/ does not move.
         "--cards",
-        gridsim::scenario::CATALOG_DIR,
+        cards.to_str().expect("utf-8"),
     ])
 }
 
@@ -93,6 +103,45 @@ fn two_nights_make_two_linked_reports_and_alarm() {
     )
     .expect("json");
     assert_eq!(summary["cards"], summary_again["cards"]);
+    // The same suite and seed fight the same pairs every night, so the
+    // nights are compared fight by fight.
+    assert!(
+        summary["comparison"].as_str().is_some_and(|c| c.starts_with("paired")),
+        "{}",
+        summary["comparison"]
+    );
+
+    // A third night with one card's Power cut (ember_fox 12/18/24 to
+    // 10/15/20): the paired comparison names it as changed beyond noise,
+    // and the night alarms.
+    let nerfed = root.join("nerfed");
+    std::fs::create_dir_all(&nerfed).expect("scratch");
+    for file in ["cards.toml", "runes.toml"] {
+        let text = std::fs::read_to_string(std::path::Path::new(gridsim::scenario::CATALOG_DIR).join(file))
+            .expect("catalog file");
+        let text = if file == "cards.toml" {
+            let fox = text.find("id = \"ember_fox\"").expect("ember_fox");
+            let at = fox + text[fox..].find("power = [12, 18, 24]").expect("its Power");
+            format!("{}power = [10, 15, 20]{}", &text[..at], &text[at + "power = [12, 18, 24]".len()..])
+        } else {
+            text
+        };
+        std::fs::write(nerfed.join(file), text).expect("write");
+    }
+    let third = night_with(&root, suite, "2026-12-01", "20000", &nerfed);
+    let out = String::from_utf8_lossy(&third.stdout);
+    assert_eq!(third.status.code(), Some(3), "{out}");
+    assert!(out.contains("changed beyond noise: card: ember_fox"), "{out}");
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(reports.join("2026-12-01/default-seed20261129/summary.json")).expect("summary"),
+    )
+    .expect("json");
+    let fox = summary["cards"]
+        .as_array()
+        .and_then(|c| c.iter().find(|r| r["key"] == "ember_fox"))
+        .expect("ember_fox row");
+    let change = &fox["change"];
+    assert!(change["paired"].as_bool() == Some(true) && change["delta"].as_f64() < Some(0.0), "{change}");
 }
 
 #[test]
