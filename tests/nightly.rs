@@ -7,7 +7,13 @@ mod common;
 use common::{gridsim, scratch};
 
 fn night(root: &std::path::Path, suite: &str, date: &str, fights: &str) -> std::process::Output {
-    night_with(root, suite, date, fights, std::path::Path::new(gridsim::scenario::CATALOG_DIR))
+    night_with(
+        root,
+        suite,
+        date,
+        fights,
+        std::path::Path::new(gridsim::scenario::CATALOG_DIR),
+    )
 }
 
 fn night_with(
@@ -122,7 +128,11 @@ fn two_nights_make_two_linked_reports_and_alarm() {
         let text = if file == "cards.toml" {
             let fox = text.find("id = \"ember_fox\"").expect("ember_fox");
             let at = fox + text[fox..].find("power = [12, 18, 24]").expect("its Power");
-            format!("{}power = [10, 15, 20]{}", &text[..at], &text[at + "power = [12, 18, 24]".len()..])
+            format!(
+                "{}power = [10, 15, 20]{}",
+                &text[..at],
+                &text[at + "power = [12, 18, 24]".len()..]
+            )
         } else {
             text
         };
@@ -141,7 +151,10 @@ fn two_nights_make_two_linked_reports_and_alarm() {
         .and_then(|c| c.iter().find(|r| r["key"] == "ember_fox"))
         .expect("ember_fox row");
     let change = &fox["change"];
-    assert!(change["paired"].as_bool() == Some(true) && change["delta"].as_f64() < Some(0.0), "{change}");
+    assert!(
+        change["paired"].as_bool() == Some(true) && change["delta"].as_f64() < Some(0.0),
+        "{change}"
+    );
 }
 
 #[test]
