@@ -32,9 +32,9 @@ and y_f wins among them; r = Σy / Σn and e_f = y_f − r·n_f. With S_b the su
 of e over the fights board b played (a fight with itself once) and T_p the
 sum over the fights of one pair of distinct boards,
 
-    V = Σ_b S_b² − Σ_p T_p²        se = sqrt(G/(G−1) · max(V, 0)) / Σn
+    V = Σ_b S_b² − Σ_p T_p²        se = sqrt(H/(H−1) · max(V, 0)) / Σn
 
-G being the boards that fought. The apart figures are the same with a side
+H being the boards holding k that fought. The apart figures are the same with a side
 counted only when its opponent does not hold k (a mirror counts for
 neither side). Here only fights between two boards of the boards table
 count (gridsim's dyads), so Σn is the tally's fights when every board is in
@@ -195,7 +195,7 @@ def table_sql(fights, boards):
         ) p LEFT JOIN own o USING (board)
     ),
     terms AS (
-        SELECT k, hh, f, w, d, s4, s5, s6, s7,
+        SELECT k, hh, f, w, d, fo, s4, s5, s6, s7,
                hh * wo AS o_y, hh * fo AS o_n, hh * (wx - s3) AS o_ay, hh * (fx - s2) AS o_an,
                hh * wo + s1 AS b_y, hh * fo + s2 AS b_n,
                hh * (wx - s3) + (1 - hh) * s1 AS b_ay, hh * (fx - s2) + (1 - hh) * s2 AS b_an
@@ -212,15 +212,17 @@ def table_sql(fights, boards):
                sum(b_n * b_n) - sum(s6 + hh * s6) AS nn,
                sum(b_ay * b_ay) - sum((1 - hh) * s4) AS ayy,
                sum(b_ay * b_an) - sum((1 - hh) * s5) AS ayn,
-               sum(b_an * b_an) - sum((1 - hh) * s6) AS ann
+               sum(b_an * b_an) - sum((1 - hh) * s6) AS ann,
+               -- H: the boards holding the card that fought, whose
+               -- H/(H-1) is the small-sample factor (src/dyadic.rs).
+               sum(CASE WHEN hh = 1 AND fo > 0 THEN 1 ELSE 0 END) AS g
         FROM terms GROUP BY k
-    ),
-    clusters AS (SELECT count(*) AS g FROM own WHERE fo > 0)
+    )
     SELECT card, fights::BIGINT, wins::BIGINT, draws::BIGINT,
            {se("y", "n", "yy", "yn", "nn")},
            an::BIGINT, ay::BIGINT,
            {se("ay", "an", "ayy", "ayn", "ann")}
-    FROM sums JOIN card USING (k), clusters
+    FROM sums JOIN card USING (k)
     WHERE fights > 0
     ORDER BY card
     """

@@ -28,10 +28,6 @@ pub struct ReportSettings {
     /// a handful of holders it cannot see how much other boards holding the
     /// item would differ, so its interval would be too narrow.
     pub min_boards: u64,
-    /// A row whose fights against boards that hold it too (mirrors) are at
-    /// least this share of its fights says so: its holder rate is pulled
-    /// towards 50%.
-    pub mirror_note: f64,
     /// The band a win rate's whole interval must leave to be an outlier.
     pub band_low: f64,
     pub band_high: f64,
@@ -49,7 +45,6 @@ impl Default for ReportSettings {
             min_boards: 5,
             band_low: 0.45,
             band_high: 0.55,
-            mirror_note: 0.2,
             false_discovery_rate: 0.05,
             model: ModelSettings::default(),
         }
