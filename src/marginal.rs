@@ -108,14 +108,19 @@ pub struct EffectCurve {
 impl EffectCurve {
     pub const GROUPS: usize = 2000;
 
-    pub fn new(fit: &Fit, boards: &[BoardFeatures], matchups: &[MatchupResult]) -> EffectCurve {
+    pub fn new(fit: &Fit, boards: &[BoardFeatures], matchups: &Matchups) -> EffectCurve {
         let theta = DVector::from_column_slice(&fit.theta);
-        let strength = strengths(boards, &theta);
-        let mut logits: Vec<(f64, f64)> = Vec::with_capacity(2 * matchups.len());
-        for m in matchups {
-            let eta = strength[m.left as usize] - strength[m.right as usize];
+        let features = fit.theta.len();
+        let strength = FeatureRows::new(&[Model { features, boards }], boards.len()).strengths(&[Some(&theta)]);
+        let mut logits: Vec<(f64, f64)> = Vec::with_capacity(2 * matchups.pairs.len() + 2);
+        for m in &matchups.pairs {
+            let eta = strength[m.low as usize] - strength[m.high as usize];
             logits.push((eta, m.fights));
             logits.push((-eta, m.fights));
+        }
+        if matchups.mirror_fights > 0.0 {
+            // A board against itself: logit 0 from both sides.
+            logits.extend([(0.0, matchups.mirror_fights); 2]);
         }
         logits.sort_by(|a, b| a.0.total_cmp(&b.0));
         let total: f64 = logits.iter().map(|l| l.1).sum();
@@ -149,204 +154,505 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// Fits `theta` over `features` features. `None` when the penalised Hessian
-/// cannot be factored (only with a ridge of zero).
-pub fn fit(
-    features: usize,
-    boards: &[BoardFeatures],
-    matchups: &[MatchupResult],
-    settings: ModelSettings,
-) -> Option<Fit> {
-    let p = features;
-    let mut theta = DVector::<f64>::zeros(p);
-    let mut converged = false;
-    let mut hessian = DMatrix::<f64>::zeros(p, p);
-    // The Hessian is the costly part of a step (a pass over every pair of
-    // boards); the gradient is cheap. So the first two steps are Newton's,
-    // and later ones reuse the last Hessian as long as the steps keep
-    // shrinking fast (near the optimum it barely moves); the covariance
-    // below takes a fresh one at the final coefficients.
-    let mut factor = None;
-    let (mut fresh, mut last_step) = (0u32, f64::INFINITY);
-    let hessian_at = |theta: &DVector<f64>, hessian: &mut DMatrix<f64>| {
-        let strength = strengths(boards, theta);
-        let weights: Vec<(u32, u32, f64)> = matchups
-            .iter()
-            .map(|m| {
-                let q = sigmoid(strength[m.left as usize] - strength[m.right as usize]);
-                (m.left, m.right, m.fights * q * (1.0 - q))
-            })
-            .collect();
-        hessian.fill(0.0);
-        add_difference_squares(boards, &weights, 1.0, hessian);
-        for i in 0..p {
-            hessian[(i, i)] += settings.ridge;
-        }
-    };
-    for _ in 0..settings.max_steps {
-        let strength = strengths(boards, &theta);
-        let mut residual = vec![0.0f64; boards.len()];
-        for m in matchups {
-            let (l, r) = (m.left as usize, m.right as usize);
-            let e = m.left_score - m.fights * sigmoid(strength[l] - strength[r]);
-            residual[l] += e;
-            residual[r] -= e;
-        }
-        let mut gradient = -settings.ridge * &theta;
-        for (b, x) in boards.iter().enumerate() {
-            for &(i, xi) in x {
-                gradient[i as usize] += residual[b] * xi;
-            }
-        }
-        if factor.is_none() {
-            hessian_at(&theta, &mut hessian);
-            factor = Some(hessian.clone().cholesky()?);
-            fresh += 1;
-        }
-        let step = factor.as_ref()?.solve(&gradient);
-        theta += &step;
-        let size = step.amax();
-        if size < settings.tolerance {
-            converged = true;
-            break;
-        }
-        if fresh < 2 || size > 0.25 * last_step {
-            factor = None;
-        }
-        last_step = size;
-    }
-    hessian_at(&theta, &mut hessian);
-    let bread = hessian.cholesky()?.inverse();
-    let meat = clustered_scores(p, boards, matchups, &strengths(boards, &theta));
-    // A small-sample correction, as HC1 is to HC0: with `G` boards and `p`
-    // coefficients the raw sandwich runs narrow by about G / (G - p), the
-    // residuals having been fitted to the same boards.
-    let g = boards.len() as f64;
-    let correction = if g > p as f64 + 1.0 { g / (g - p as f64) } else { 1.0 };
-    let covariance = (&bread * meat * &bread) * correction;
-    Some(Fit {
-        theta: theta.iter().copied().collect(),
-        covariance,
-        converged,
-    })
-}
-
-/// Adds `sign * sum w (x_a - x_b)(x_a - x_b)^T` over `(a, b, w)` to `out`.
-///
-/// Done per board rather than per pair: the squares `w x_a x_a^T` add up
-/// as one weight per board, and the cross terms `w x_a x_b^T` as one sparse
-/// row per board `a` (the `w x_b` of every pair it leads, in a scratch row
-/// that remembers what it touched), so a million pairs cost a million short
-/// additions, not a million outer products, and memory holds one row.
-fn add_difference_squares(boards: &[BoardFeatures], pairs: &[(u32, u32, f64)], sign: f64, out: &mut DMatrix<f64>) {
-    let p = out.nrows();
-    let mut own = vec![0.0f64; boards.len()];
-    for &(a, b, w) in pairs {
-        own[a as usize] += w;
-        own[b as usize] += w;
-    }
-    for (b, x) in boards.iter().enumerate() {
-        for &(i, xi) in x {
-            for &(j, xj) in x {
-                out[(i as usize, j as usize)] += sign * own[b] * xi * xj;
-            }
-        }
-    }
-    let led = Incidence::new(boards.len(), pairs.iter().map(|&(a, _, _)| [a, a]));
-    let mut row = SparseRow::new(p);
-    // One side of the cross terms, row-major; the other is its transpose.
-    let mut cross = vec![0.0f64; p * p];
-    for (a, x) in boards.iter().enumerate() {
-        for &k in led.of(a) {
-            let (_, b, w) = pairs[k as usize];
-            for &(j, xj) in &boards[b as usize] {
-                row.add(j as usize, w * xj);
-            }
-        }
-        for &(i, xi) in x {
-            let line = &mut cross[i as usize * p..(i as usize + 1) * p];
-            for &j in &row.touched {
-                line[j as usize] += xi * row.values[j as usize];
-            }
-        }
-        row.clear();
-    }
-    for i in 0..p {
-        for j in 0..p {
-            out[(i, j)] -= sign * (cross[i * p + j] + cross[j * p + i]);
-        }
-    }
-}
-
-/// For each board, the indices of the items (pairs, matchups) that name
-/// it, in compressed rows: an item naming a board twice is listed once.
-struct Incidence {
+/// The run's fights as the model reads them, built once and shared by
+/// every section's model: each unordered pair of distinct boards once
+/// (a fight's likelihood, weight and residual depend only on the two
+/// boards, so `a` against `b` and `b` against `a` add up), and for each
+/// board the pairs that name it.
+pub struct Matchups {
+    boards: usize,
+    /// Sorted by `(low, high)`, `low < high`.
+    pairs: Vec<PairResult>,
+    /// Fights of a board against itself: no difference of features, so
+    /// nothing for the fit; they still count in the [`EffectCurve`].
+    mirror_fights: f64,
+    /// Board `b`'s pairs are `incident[start[b]..start[b + 1]]`.
     start: Vec<usize>,
-    items: Vec<u32>,
+    incident: Vec<u32>,
 }
 
-impl Incidence {
-    fn new(boards: usize, ends: impl Iterator<Item = [u32; 2]> + Clone) -> Incidence {
-        let mut start = vec![0usize; boards + 1];
-        for [a, b] in ends.clone() {
-            start[a as usize + 1] += 1;
-            if b != a {
-                start[b as usize + 1] += 1;
+#[derive(Debug, Clone, Copy)]
+struct PairResult {
+    low: u32,
+    high: u32,
+    fights: f64,
+    /// The lower board's wins plus half the draws.
+    low_score: f64,
+}
+
+impl Matchups {
+    /// `results` over boards `0..boards`.
+    pub fn new(boards: usize, results: &[MatchupResult]) -> Matchups {
+        let mut mirror_fights = 0.0;
+        let mut pairs: Vec<PairResult> = Vec::with_capacity(results.len());
+        for m in results {
+            assert!(
+                (m.left as usize) < boards && (m.right as usize) < boards,
+                "a matchup names a board out of range"
+            );
+            if m.left == m.right {
+                mirror_fights += m.fights;
+            } else if m.left < m.right {
+                pairs.push(PairResult {
+                    low: m.left,
+                    high: m.right,
+                    fights: m.fights,
+                    low_score: m.left_score,
+                });
+            } else {
+                pairs.push(PairResult {
+                    low: m.right,
+                    high: m.left,
+                    fights: m.fights,
+                    low_score: m.fights - m.left_score,
+                });
             }
         }
-        for i in 0..boards {
-            start[i + 1] += start[i];
+        pairs.sort_by_key(|m| (m.low, m.high));
+        pairs.dedup_by(|later, kept| {
+            let same = (later.low, later.high) == (kept.low, kept.high);
+            if same {
+                kept.fights += later.fights;
+                kept.low_score += later.low_score;
+            }
+            same
+        });
+        let mut start = vec![0usize; boards + 1];
+        for m in &pairs {
+            start[m.low as usize + 1] += 1;
+            start[m.high as usize + 1] += 1;
+        }
+        for b in 0..boards {
+            start[b + 1] += start[b];
         }
         let mut fill = start.clone();
-        let mut items = vec![0u32; start[boards]];
-        for (k, [a, b]) in ends.enumerate() {
-            items[fill[a as usize]] = k as u32;
-            fill[a as usize] += 1;
-            if b != a {
-                items[fill[b as usize]] = k as u32;
+        let mut incident = vec![0u32; start[boards]];
+        for (k, m) in pairs.iter().enumerate() {
+            for b in [m.low, m.high] {
+                incident[fill[b as usize]] = k as u32;
                 fill[b as usize] += 1;
             }
         }
-        Incidence { start, items }
+        Matchups {
+            boards,
+            pairs,
+            mirror_fights,
+            start,
+            incident,
+        }
+    }
+
+    /// No two distinct boards met: nothing to fit.
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
     }
 
     fn of(&self, b: usize) -> &[u32] {
-        &self.items[self.start[b]..self.start[b + 1]]
+        &self.incident[self.start[b]..self.start[b + 1]]
     }
 }
 
-/// A dense row of `p` values that remembers which it touched, so clearing
-/// and reading cost what was used.
-struct SparseRow {
-    values: Vec<f64>,
-    seen: Vec<bool>,
-    touched: Vec<u32>,
+/// Every model's features in one flat array, board by board and within a
+/// board model by model, so that a pass reads one place per board.
+struct FeatureRows {
+    boards: usize,
+    models: usize,
+    width: Vec<usize>,
+    /// Board `b`'s features in model `m` are
+    /// `entries[start[b * models + m]..start[b * models + m + 1]]`.
+    start: Vec<usize>,
+    entries: Vec<(u32, f64)>,
 }
 
-impl SparseRow {
-    fn new(p: usize) -> SparseRow {
-        SparseRow {
-            values: vec![0.0; p],
-            seen: vec![false; p],
-            touched: Vec::new(),
+impl FeatureRows {
+    fn new(models: &[Model], boards: usize) -> FeatureRows {
+        for m in models {
+            assert_eq!(m.boards.len(), boards, "one feature row per board");
+        }
+        let mut start = Vec::with_capacity(boards * models.len() + 1);
+        start.push(0);
+        let mut entries = Vec::with_capacity(models.iter().flat_map(|m| m.boards).map(Vec::len).sum());
+        for b in 0..boards {
+            for m in models {
+                entries.extend_from_slice(&m.boards[b]);
+                start.push(entries.len());
+            }
+        }
+        FeatureRows {
+            boards,
+            models: models.len(),
+            width: models.iter().map(|m| m.features).collect(),
+            start,
+            entries,
         }
     }
 
-    fn add(&mut self, j: usize, v: f64) {
-        if !self.seen[j] {
-            self.seen[j] = true;
-            self.touched.push(j as u32);
-        }
-        self.values[j] += v;
+    fn of(&self, b: usize, model: usize) -> &[(u32, f64)] {
+        let at = b * self.models + model;
+        &self.entries[self.start[at]..self.start[at + 1]]
     }
 
-    fn clear(&mut self) {
-        for &j in &self.touched {
-            self.values[j as usize] = 0.0;
-            self.seen[j as usize] = false;
+    /// Each board's `theta . x` in each model, `b * models + model`; zero
+    /// for a model without coefficients.
+    fn strengths(&self, thetas: &[Option<&DVector<f64>>]) -> Vec<f64> {
+        let mut out = vec![0.0; self.boards * self.models];
+        for b in 0..self.boards {
+            for (m, theta) in thetas.iter().enumerate() {
+                if let Some(theta) = theta {
+                    out[b * self.models + m] = self.of(b, m).iter().map(|&(i, v)| theta[i as usize] * v).sum();
+                }
+            }
         }
-        self.touched.clear();
+        out
     }
+}
+
+/// Fits `theta` over `features` features. `None` when the penalised Hessian
+/// cannot be factored (only with a ridge of zero).
+pub fn fit(features: usize, boards: &[BoardFeatures], matchups: &Matchups, settings: ModelSettings) -> Option<Fit> {
+    fit_all(&[Model { features, boards }], matchups, settings)
+        .pop()
+        .flatten()
+}
+
+/// One model of [`fit_all`]: its number of features and each board's.
+#[derive(Debug, Clone, Copy)]
+pub struct Model<'a> {
+    pub features: usize,
+    pub boards: &'a [BoardFeatures],
+}
+
+/// Fits several models of the same fights at once, each as [`fit`] would.
+///
+/// A step of a fit is a few passes over every pair of boards, and a pass
+/// costs its reads of two boards' rows far more than its arithmetic, the
+/// pairs meeting boards in no order a cache can follow. The models take
+/// their steps together, so each pass reads a pair's two boards once for
+/// all of them: their strengths, residuals and features sit side by side
+/// board by board. Each model still stops on its own criterion.
+pub fn fit_all(models: &[Model], matchups: &Matchups, settings: ModelSettings) -> Vec<Option<Fit>> {
+    let rows = FeatureRows::new(models, matchups.boards);
+    let mut states: Vec<FitState> = models.iter().map(|m| FitState::new(m.features)).collect();
+    for _ in 0..settings.max_steps {
+        if states.iter().all(|s| s.done) {
+            break;
+        }
+        let thetas: Vec<Option<&DVector<f64>>> = states.iter().map(|s| (!s.done).then_some(&s.theta)).collect();
+        let strength = rows.strengths(&thetas);
+        let wants: Vec<Want> = states
+            .iter()
+            .map(|s| Want {
+                residuals: !s.done,
+                hessian: !s.done && s.factor.is_none(),
+                squares: false,
+            })
+            .collect();
+        let sums = pair_pass(&rows, matchups, &strength, &wants);
+        for (m, (state, sums)) in states.iter_mut().zip(&sums).enumerate() {
+            if !state.done {
+                state.step(&rows, m, sums, settings);
+            }
+        }
+    }
+    // The covariance at the final coefficients: a fresh Hessian, and the
+    // middle of the sandwich from the same pass.
+    let thetas: Vec<Option<&DVector<f64>>> = states.iter().map(|s| (!s.failed).then_some(&s.theta)).collect();
+    let strength = rows.strengths(&thetas);
+    let wants: Vec<Want> = states
+        .iter()
+        .map(|s| Want {
+            residuals: false,
+            hessian: !s.failed,
+            squares: !s.failed,
+        })
+        .collect();
+    let sums = pair_pass(&rows, matchups, &strength, &wants);
+    let board_scores = board_score_squares(&rows, matchups, &strength, &wants);
+    states
+        .into_iter()
+        .zip(sums)
+        .zip(board_scores)
+        .enumerate()
+        .map(|(m, ((state, sums), scores))| {
+            if state.failed {
+                return None;
+            }
+            let p = state.theta.len();
+            let hessian = assemble(&rows, m, p, &sums.own, &sums.cross, settings.ridge);
+            let bread = hessian.cholesky()?.inverse();
+            // M = sum_b S_b S_b^T - sum_p T_p T_p^T, T_p T_p^T being
+            // e_p^2 (x_low - x_high)(x_low - x_high)^T, summed as the
+            // Hessian is.
+            let meat = scores? - assemble(&rows, m, p, &sums.own_squares, &sums.cross_squares, 0.0);
+            // A small-sample correction, as HC1 is to HC0: with `G` boards
+            // and `p` coefficients the raw sandwich runs narrow by about
+            // G / (G - p), the residuals having been fitted to the same
+            // boards.
+            let g = matchups.boards as f64;
+            let correction = if g > p as f64 + 1.0 { g / (g - p as f64) } else { 1.0 };
+            let covariance = (&bread * meat * &bread) * correction;
+            Some(Fit {
+                theta: state.theta.iter().copied().collect(),
+                covariance,
+                converged: state.converged,
+            })
+        })
+        .collect()
+}
+
+/// One model's Newton iteration.
+struct FitState {
+    theta: DVector<f64>,
+    /// The factored Hessian in use; `None` when the next pass must bring a
+    /// fresh one.
+    factor: Option<nalgebra::linalg::Cholesky<f64, nalgebra::Dyn>>,
+    fresh: u32,
+    last_step: f64,
+    done: bool,
+    converged: bool,
+    /// The Hessian could not be factored (only with a ridge of zero).
+    failed: bool,
+}
+
+impl FitState {
+    fn new(p: usize) -> FitState {
+        FitState {
+            theta: DVector::zeros(p),
+            factor: None,
+            fresh: 0,
+            last_step: f64::INFINITY,
+            done: false,
+            converged: false,
+            failed: false,
+        }
+    }
+
+    /// A step from a pass's sums. The Hessian is the costly part of a
+    /// step (cross terms for every pair); the gradient is cheap. So the
+    /// first two steps are Newton's, and later ones reuse the last Hessian
+    /// as long as the steps keep shrinking fast (near the optimum it barely
+    /// moves).
+    fn step(&mut self, rows: &FeatureRows, model: usize, sums: &PassSums, settings: ModelSettings) {
+        let p = self.theta.len();
+        let mut gradient = -settings.ridge * &self.theta;
+        for (b, r) in sums.residual.iter().enumerate() {
+            for &(i, xi) in rows.of(b, model) {
+                gradient[i as usize] += r * xi;
+            }
+        }
+        if self.factor.is_none() {
+            let hessian = assemble(rows, model, p, &sums.own, &sums.cross, settings.ridge);
+            let Some(factor) = hessian.cholesky() else {
+                (self.failed, self.done) = (true, true);
+                return;
+            };
+            self.factor = Some(factor);
+            self.fresh += 1;
+        }
+        let Some(factor) = self.factor.as_ref() else {
+            unreachable!("a factor was just made");
+        };
+        let step = factor.solve(&gradient);
+        self.theta += &step;
+        let size = step.amax();
+        if size < settings.tolerance {
+            (self.converged, self.done) = (true, true);
+            return;
+        }
+        if self.fresh < 2 || size > 0.25 * self.last_step {
+            self.factor = None;
+        }
+        self.last_step = size;
+    }
+}
+
+/// What a pass over the pairs gathers for one model.
+#[derive(Debug, Clone, Copy)]
+struct Want {
+    /// Each board's sum of residuals (the gradient).
+    residuals: bool,
+    /// The Hessian's weights: per board, and per feature pair across pairs.
+    hessian: bool,
+    /// The same with squared residuals as weights (the sandwich's pair term).
+    squares: bool,
+}
+
+/// One model's sums from a pass; empty where not wanted.
+#[derive(Default)]
+struct PassSums {
+    residual: Vec<f64>,
+    own: Vec<f64>,
+    cross: Vec<f64>,
+    own_squares: Vec<f64>,
+    cross_squares: Vec<f64>,
+}
+
+/// One pass over the pairs for every model at once. Per model, with `e`
+/// a pair's residual from its lower board and `w = n q (1 - q)` its
+/// weight: residuals `+e` on the lower board and `-e` on the higher; `w`
+/// on both boards and `w x_low x_high^T` into a dense `p x p` array (the
+/// cross terms of `sum w (x_low - x_high)(x_low - x_high)^T`, whose squares
+/// add up board by board); the same with `e^2`.
+fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &[Want]) -> Vec<PassSums> {
+    let k = rows.models;
+    let g = rows.boards;
+    // Board-indexed sums side by side, `b * k + model`, as the strengths.
+    let mut residual = vec![0.0f64; g * k];
+    let mut own = vec![0.0f64; g * k];
+    let mut own_squares = vec![0.0f64; g * k];
+    let mut cross: Vec<Vec<f64>> = (0..k)
+        .map(|m| {
+            if wants[m].hessian {
+                vec![0.0; rows.width[m].pow(2)]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let mut cross_squares: Vec<Vec<f64>> = (0..k)
+        .map(|m| {
+            if wants[m].squares {
+                vec![0.0; rows.width[m].pow(2)]
+            } else {
+                Vec::new()
+            }
+        })
+        .collect();
+    let add_cross = |out: &mut [f64], p: usize, w: f64, low: &[(u32, f64)], high: &[(u32, f64)]| {
+        for &(i, xi) in low {
+            let line = &mut out[i as usize * p..(i as usize + 1) * p];
+            let wx = w * xi;
+            for &(j, xj) in high {
+                line[j as usize] += wx * xj;
+            }
+        }
+    };
+    for pair in &matchups.pairs {
+        let (l, h) = (pair.low as usize, pair.high as usize);
+        for (m, want) in wants.iter().enumerate() {
+            if !(want.residuals || want.hessian || want.squares) {
+                continue;
+            }
+            let q = sigmoid(strength[l * k + m] - strength[h * k + m]);
+            let p = rows.width[m];
+            if want.residuals {
+                let e = pair.low_score - pair.fights * q;
+                residual[l * k + m] += e;
+                residual[h * k + m] -= e;
+            }
+            if want.hessian {
+                let w = pair.fights * q * (1.0 - q);
+                own[l * k + m] += w;
+                own[h * k + m] += w;
+                add_cross(&mut cross[m], p, w, rows.of(l, m), rows.of(h, m));
+            }
+            if want.squares {
+                let e = pair.low_score - pair.fights * q;
+                let w = e * e;
+                own_squares[l * k + m] += w;
+                own_squares[h * k + m] += w;
+                add_cross(&mut cross_squares[m], p, w, rows.of(l, m), rows.of(h, m));
+            }
+        }
+    }
+    let column = |all: &[f64], m: usize, wanted: bool| -> Vec<f64> {
+        if wanted {
+            (0..g).map(|b| all[b * k + m]).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    cross
+        .into_iter()
+        .zip(cross_squares)
+        .enumerate()
+        .map(|(m, (cross, cross_squares))| PassSums {
+            residual: column(&residual, m, wants[m].residuals),
+            own: column(&own, m, wants[m].hessian),
+            cross,
+            own_squares: column(&own_squares, m, wants[m].squares),
+            cross_squares,
+        })
+        .collect()
+}
+
+/// `sum_b own_b x_b x_b^T - (C + C^T) + ridge I`: a Hessian (or the
+/// sandwich's pair term) from a pass's per-board weights `own` and cross
+/// terms `C` (`p x p`, row-major).
+fn assemble(rows: &FeatureRows, model: usize, p: usize, own: &[f64], cross: &[f64], ridge: f64) -> DMatrix<f64> {
+    let mut out = DMatrix::<f64>::zeros(p, p);
+    for (b, &w) in own.iter().enumerate() {
+        let x = rows.of(b, model);
+        for &(i, xi) in x {
+            for &(j, xj) in x {
+                out[(i as usize, j as usize)] += w * xi * xj;
+            }
+        }
+    }
+    for i in 0..p {
+        for j in 0..p {
+            out[(i, j)] -= cross[i * p + j] + cross[j * p + i];
+        }
+        out[(i, i)] += ridge;
+    }
+    out
+}
+
+/// Each wanted model's `sum_b S_b S_b^T`, `S_b` being the sum of board
+/// `b`'s pairs' scores `±e (x_b - x_other)`. `S_b` reaches every feature of
+/// every opponent, so it is written densely for a block of boards at a
+/// time, one column each, and the block's `S S^T` added by a matrix
+/// product: a sparse outer product would cost about as much and run far
+/// slower.
+fn board_score_squares(
+    rows: &FeatureRows,
+    matchups: &Matchups,
+    strength: &[f64],
+    wants: &[Want],
+) -> Vec<Option<DMatrix<f64>>> {
+    const BLOCK: usize = 256;
+    let k = rows.models;
+    let mut out: Vec<Option<DMatrix<f64>>> = (0..k)
+        .map(|m| wants[m].squares.then(|| DMatrix::zeros(rows.width[m], rows.width[m])))
+        .collect();
+    let mut blocks: Vec<DMatrix<f64>> = (0..k).map(|m| DMatrix::zeros(rows.width[m], BLOCK)).collect();
+    let mut own = vec![0.0f64; k];
+    for first in (0..rows.boards).step_by(BLOCK) {
+        let width = BLOCK.min(rows.boards - first);
+        for block in &mut blocks {
+            block.fill(0.0);
+        }
+        for c in 0..width {
+            let b = first + c;
+            own.fill(0.0);
+            for &i in matchups.of(b) {
+                let pair = &matchups.pairs[i as usize];
+                let (l, h) = (pair.low as usize, pair.high as usize);
+                let other = if l == b { h } else { l };
+                for m in (0..k).filter(|&m| wants[m].squares) {
+                    let q = sigmoid(strength[l * k + m] - strength[h * k + m]);
+                    // The residual from b's side.
+                    let e = (pair.low_score - pair.fights * q) * if l == b { 1.0 } else { -1.0 };
+                    own[m] += e;
+                    for &(j, xj) in rows.of(other, m) {
+                        blocks[m][(j as usize, c)] -= e * xj;
+                    }
+                }
+            }
+            for m in (0..k).filter(|&m| wants[m].squares) {
+                for &(i, xi) in rows.of(b, m) {
+                    blocks[m][(i as usize, c)] += own[m] * xi;
+                }
+            }
+        }
+        for (block, out) in blocks.iter().zip(&mut out) {
+            if let Some(out) = out {
+                let part = block.columns(0, width);
+                out.gemm(1.0, &part, &part.transpose(), 1.0);
+            }
+        }
+    }
+    out
 }
 
 /// The directions of the coefficients the boards cannot tell apart: each
@@ -472,76 +778,6 @@ pub fn identified(weights: &[(u32, f64)], aliased: &[Vec<f64>]) -> bool {
     })
 }
 
-/// Each board's `theta . x`.
-fn strengths(boards: &[BoardFeatures], theta: &DVector<f64>) -> Vec<f64> {
-    boards
-        .iter()
-        .map(|x| x.iter().map(|&(i, v)| theta[i as usize] * v).sum())
-        .collect()
-}
-
-/// The middle of the sandwich: `sum_b S_b S_b^T - sum_p T_p T_p^T`.
-fn clustered_scores(p: usize, boards: &[BoardFeatures], matchups: &[MatchupResult], strength: &[f64]) -> DMatrix<f64> {
-    // A matchup's score is `e (x_l - x_r)`; S_b adds up the scores of the
-    // matchups board b played, one board at a time in a sparse row.
-    let residual: Vec<f64> = matchups
-        .iter()
-        .map(|m| m.left_score - m.fights * sigmoid(strength[m.left as usize] - strength[m.right as usize]))
-        .collect();
-    let played = Incidence::new(boards.len(), matchups.iter().map(|m| [m.left, m.right]));
-    let mut meat = DMatrix::<f64>::zeros(p, p);
-    let mut square = vec![0.0f64; p * p];
-    let mut row = SparseRow::new(p);
-    for b in 0..boards.len() {
-        for &k in played.of(b) {
-            let (m, e) = (&matchups[k as usize], residual[k as usize]);
-            if m.left == m.right {
-                // x_l − x_r = 0: a board meeting itself scores nothing.
-                continue;
-            }
-            for (board, sign) in [(m.left, e), (m.right, -e)] {
-                for &(i, xi) in &boards[board as usize] {
-                    row.add(i as usize, sign * xi);
-                }
-            }
-        }
-        for &i in &row.touched {
-            let si = row.values[i as usize];
-            let line = &mut square[i as usize * p..(i as usize + 1) * p];
-            for &j in &row.touched {
-                line[j as usize] += si * row.values[j as usize];
-            }
-        }
-        row.clear();
-    }
-    for i in 0..p {
-        for j in 0..p {
-            meat[(i, j)] += square[i * p + j];
-        }
-    }
-    // T_p: the residuals of an unordered pair's matchups, seen from its
-    // lower-numbered board so that both orders meet.
-    let mut by_pair: Vec<(u32, u32, f64)> = matchups
-        .iter()
-        .zip(&residual)
-        .map(|(m, &e)| {
-            if m.left <= m.right {
-                (m.left, m.right, e)
-            } else {
-                (m.right, m.left, -e)
-            }
-        })
-        .collect();
-    // T_p T_p^T = e_p^2 (x_a - x_b)(x_a - x_b)^T, summed as the Hessian is.
-    by_pair.sort_by_key(|&(a, b, _)| (a, b));
-    let squares: Vec<(u32, u32, f64)> = by_pair
-        .chunk_by(|x, y| (x.0, x.1) == (y.0, y.1))
-        .map(|g| (g[0].0, g[0].1, g.iter().map(|x| x.2).sum::<f64>().powi(2)))
-        .collect();
-    add_difference_squares(boards, &squares, -1.0, &mut meat);
-    meat
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -572,7 +808,7 @@ mod tests {
             ridge: 1e-6,
             ..ModelSettings::default()
         };
-        let f = fit(2, &boards, &matchups, settings).expect("fit");
+        let f = fit(2, &boards, &Matchups::new(boards.len(), &matchups), settings).expect("fit");
         assert!(f.converged);
         for (got, want) in f.theta.iter().zip(planted) {
             assert!((got - want).abs() < 1e-6, "{got} against {want}");
@@ -590,8 +826,145 @@ mod tests {
             fights: 100.0,
             left_score: 70.0,
         }];
-        let f = fit(2, &boards, &matchups, ModelSettings::default()).expect("fit");
+        let f = fit(
+            2,
+            &boards,
+            &Matchups::new(boards.len(), &matchups),
+            ModelSettings::default(),
+        )
+        .expect("fit");
         assert_eq!(f.theta[1], 0.0);
         assert!(f.theta[0] > 0.0);
+    }
+
+    /// The middle of the sandwich against its definition: the sum of
+    /// `s_k s_k'^T` over every two matchups `k`, `k'` (both orders, and each
+    /// with itself) that share a board, a matchup and its reverse counted
+    /// once as they share both. Matchups repeat and reverse, one board meets
+    /// itself, so the merging into unordered pairs is exercised too.
+    #[test]
+    fn clustered_scores_match_the_sum_over_matchups_sharing_a_board() {
+        let boards: Vec<BoardFeatures> = vec![
+            vec![(0, 1.0), (2, 2.0)],
+            vec![(1, 1.0)],
+            vec![(0, 1.0), (1, 1.0), (3, 0.5)],
+            vec![(2, 1.0), (3, 1.0)],
+            vec![(3, 2.0)],
+        ];
+        let raw = [
+            (0, 1, 5.0, 3.0),
+            (1, 0, 2.0, 0.5),
+            (0, 2, 4.0, 1.0),
+            (2, 3, 6.0, 4.5),
+            (3, 1, 3.0, 1.0),
+            (4, 0, 2.0, 2.0),
+            (2, 2, 4.0, 2.0),
+            (4, 3, 1.0, 0.0),
+            (0, 1, 1.0, 1.0),
+        ];
+        let results: Vec<MatchupResult> = raw
+            .iter()
+            .map(|&(left, right, fights, left_score)| MatchupResult {
+                left,
+                right,
+                fights,
+                left_score,
+            })
+            .collect();
+        let p = 4;
+        let theta = DVector::from_vec(vec![0.3, -0.2, 0.1, 0.4]);
+        let rows = FeatureRows::new(
+            &[Model {
+                features: p,
+                boards: &boards,
+            }],
+            boards.len(),
+        );
+        let strength = rows.strengths(&[Some(&theta)]);
+        let matchups = Matchups::new(boards.len(), &results);
+        let want = [Want {
+            residuals: false,
+            hessian: false,
+            squares: true,
+        }];
+        let sums = pair_pass(&rows, &matchups, &strength, &want);
+        let squares = board_score_squares(&rows, &matchups, &strength, &want);
+        let got = squares[0].clone().expect("wanted")
+            - assemble(&rows, 0, p, &sums[0].own_squares, &sums[0].cross_squares, 0.0);
+        let x = |b: u32| {
+            let mut v = DVector::<f64>::zeros(p);
+            for &(i, xi) in &boards[b as usize] {
+                v[i as usize] += xi;
+            }
+            v
+        };
+        let score = |m: &MatchupResult| {
+            let e = m.left_score - m.fights * sigmoid(strength[m.left as usize] - strength[m.right as usize]);
+            (x(m.left) - x(m.right)) * e
+        };
+        let mut want = DMatrix::<f64>::zeros(p, p);
+        for k in &results {
+            for l in &results {
+                // Sharing both boards counts once, as sharing one does.
+                if [k.left, k.right].iter().any(|b| [l.left, l.right].contains(b)) {
+                    want += score(k) * score(l).transpose();
+                }
+            }
+        }
+        assert!((&got - &want).amax() < 1e-9, "{got} against {want}");
+    }
+
+    /// Models fitted together take the same steps as each fitted alone:
+    /// the shared passes only share the reading of the pairs.
+    #[test]
+    fn fitting_models_together_changes_no_number() {
+        let a: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![(1, 1.0)], vec![(0, 1.0), (1, 2.0)], vec![]];
+        let b: Vec<BoardFeatures> = vec![
+            vec![(2, 1.0)],
+            vec![(0, 1.0), (1, 1.0)],
+            vec![],
+            vec![(2, 2.0), (0, 1.0)],
+        ];
+        let results: Vec<MatchupResult> = [
+            (0, 1, 9.0, 6.0),
+            (1, 2, 7.0, 2.5),
+            (2, 3, 8.0, 5.0),
+            (3, 0, 6.0, 1.0),
+            (0, 2, 5.0, 2.0),
+            (1, 3, 4.0, 3.0),
+        ]
+        .iter()
+        .map(|&(left, right, fights, left_score)| MatchupResult {
+            left,
+            right,
+            fights,
+            left_score,
+        })
+        .collect();
+        let matchups = Matchups::new(4, &results);
+        let settings = ModelSettings::default();
+        let together = fit_all(
+            &[
+                Model {
+                    features: 2,
+                    boards: &a,
+                },
+                Model {
+                    features: 3,
+                    boards: &b,
+                },
+            ],
+            &matchups,
+            settings,
+        );
+        for (alone, together) in [fit(2, &a, &matchups, settings), fit(3, &b, &matchups, settings)]
+            .iter()
+            .zip(&together)
+        {
+            let (alone, together) = (alone.as_ref().expect("fit"), together.as_ref().expect("fit"));
+            assert_eq!(alone.theta, together.theta);
+            assert_eq!(alone.covariance, together.covariance);
+            assert!(alone.converged && together.converged);
+        }
     }
 }

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::analysis::Tallies;
 use crate::dyadic::{self, Dyad, ItemRates, Ratio};
-use crate::marginal::{self, BoardFeatures, MatchupResult, ModelSettings};
+use crate::marginal::{self, BoardFeatures, MatchupResult, Matchups, ModelSettings};
 use crate::sink::BoardRow;
 use crate::stats;
 
@@ -350,61 +350,63 @@ enum Baseline {
 /// matchup (`marginal.rs`, `docs/report.md`).
 fn marginal_effects(
     boards: &[BoardRow],
-    dense: &BTreeMap<u32, u32>,
+    dense: &DenseBoards,
     matchups: &[crate::analysis::MatchupTally],
     model: ModelSettings,
 ) -> [BTreeMap<String, Estimate>; 5] {
-    let mut fought: Vec<&BoardRow> = boards.iter().filter(|b| dense.contains_key(&b.board_id)).collect();
-    fought.sort_by_key(|b| dense[&b.board_id]);
+    let mut fought: Vec<(u32, &BoardRow)> = boards
+        .iter()
+        .filter_map(|b| Some((dense.get(b.board_id)?, b)))
+        .collect();
+    fought.sort_by_key(|&(d, _)| d);
+    let fought: Vec<&BoardRow> = fought.into_iter().map(|(_, b)| b).collect();
     let results: Vec<MatchupResult> = matchups
         .iter()
         .filter_map(|m| {
             Some(MatchupResult {
-                left: *dense.get(&m.left)?,
-                right: *dense.get(&m.right)?,
+                left: dense.get(m.left)?,
+                right: dense.get(m.right)?,
                 fights: m.fights as f64,
                 left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
             })
         })
         .collect();
+    let results = Matchups::new(fought.len(), &results);
     // Tiers above the first, a control for how much a board spent.
     let surplus = |b: &BoardRow| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
-    let copies = |keys: &[String]| keys.iter().map(|k| (k.clone(), 1.0)).collect::<Vec<_>>();
-    let present = |keys: &[String]| {
-        let mut unique: Vec<&String> = keys.iter().collect();
-        unique.sort();
-        unique.dedup();
-        unique.into_iter().map(|k| (k.clone(), 1.0)).collect::<Vec<_>>()
-    };
-    let card_items: Vec<_> = fought.iter().map(|b| copies(&b.cards)).collect();
-    let tier_items: Vec<_> = fought
+    let tier_keys: Vec<Vec<String>> = fought
         .iter()
-        .map(|b| {
-            let keys: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
-            copies(&keys)
-        })
+        .map(|b| b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect())
         .collect();
     // Runes and resonances only: a rune's tier rows would be collinear with
     // the rune's own (the rune is the sum of its tiers), so they carry a
     // win rate and no effect.
-    let rune_items: Vec<_> = fought
+    let rune_keys: Vec<Vec<String>> = fought
         .iter()
         .map(|b| {
             let mut keys = b.runes.clone();
             if !b.resonance.is_empty() {
                 keys.push(format!("resonance {}", b.resonance));
             }
-            present(&keys)
+            keys
         })
         .collect();
-    let keyword_items: Vec<_> = fought.iter().map(|b| present(&b.keywords)).collect();
-    let size_items: Vec<_> = fought.iter().map(|b| copies(&b.footprints)).collect();
+    fn borrow(keys: &[String]) -> Vec<&str> {
+        keys.iter().map(String::as_str).collect()
+    }
+    let card_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.cards)).collect();
+    let tier_items: Vec<Vec<&str>> = tier_keys.iter().map(|k| borrow(k)).collect();
+    let rune_items: Vec<Vec<&str>> = rune_keys.iter().map(|k| borrow(k)).collect();
+    let keyword_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.keywords)).collect();
+    let size_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.footprints)).collect();
     let spent: Vec<Vec<f64>> = fought.iter().map(|b| vec![surplus(b)]).collect();
     let sized: Vec<Vec<f64>> = fought.iter().map(|b| vec![b.cards.len() as f64, surplus(b)]).collect();
     let none: Vec<Vec<f64>> = vec![Vec::new(); fought.len()];
     // The five models are independent: fitted on every core, each the
     // same bytes whichever finishes first.
     use rayon::prelude::*;
+    // A feature counts an item's copies on the board (cards, tiers,
+    // footprints) or only whether the board holds it (runes, keywords).
     let sections = [
         (&card_items, &spent, Baseline::AverageCopy),
         (&tier_items, &none, Baseline::AverageCopy),
@@ -412,111 +414,167 @@ fn marginal_effects(
         (&keyword_items, &sized, Baseline::Absence),
         (&size_items, &spent, Baseline::AverageCopy),
     ];
-    let fitted: Vec<BTreeMap<String, Estimate>> = sections
+    let designs: Vec<Option<SectionDesign>> = sections
         .par_iter()
-        .map(|(items, controls, baseline)| section_effects(items, controls, &results, *baseline, model))
+        .map(|(items, controls, baseline)| SectionDesign::new(items, *baseline == Baseline::AverageCopy, controls))
+        .collect();
+    // The five models take their steps together (one pass over the pairs
+    // serves all five; `marginal::fit_all`).
+    let fitting: Vec<&SectionDesign> = designs.iter().flatten().collect();
+    let models: Vec<marginal::Model> = fitting
+        .iter()
+        .map(|d| marginal::Model {
+            features: d.width,
+            boards: &d.features,
+        })
+        .collect();
+    let mut fits = if results.is_empty() {
+        Vec::new()
+    } else {
+        marginal::fit_all(&models, &results, model)
+    }
+    .into_iter();
+    let fitted: Vec<BTreeMap<String, Estimate>> = designs
+        .iter()
+        .zip(&sections)
+        .map(
+            |(design, (_, _, baseline))| match (design, design.as_ref().and_then(|_| fits.next()).flatten()) {
+                (Some(design), Some(fit)) => design.effects(&fit, &results, *baseline),
+                _ => BTreeMap::new(),
+            },
+        )
         .collect();
     fitted
         .try_into()
         .unwrap_or_else(|_| unreachable!("five sections in, five out"))
 }
 
-/// Fits one section's model: a feature per item (its count on the board)
-/// and the controls after them; each item's effect against `baseline`.
-fn section_effects(
-    items: &[Vec<(String, f64)>],
-    controls: &[Vec<f64>],
-    results: &[MatchupResult],
-    baseline: Baseline,
-    model: ModelSettings,
-) -> BTreeMap<String, Estimate> {
-    let mut index: BTreeMap<&str, u32> = items.iter().flatten().map(|(k, _)| (k.as_str(), 0)).collect();
-    if index.is_empty() || results.is_empty() {
-        return BTreeMap::new();
-    }
-    for (i, v) in index.values_mut().enumerate() {
-        *v = i as u32;
-    }
-    let n_items = index.len();
-    let mut total = vec![0.0f64; n_items];
-    let features: Vec<BoardFeatures> = items
-        .iter()
-        .zip(controls)
-        .map(|(board, extra)| {
-            let mut x: BTreeMap<u32, f64> = BTreeMap::new();
-            for (k, v) in board {
-                let i = index[k.as_str()];
-                *x.entry(i).or_default() += v;
-                total[i as usize] += v;
-            }
-            let mut x: BoardFeatures = x.into_iter().collect();
-            x.extend(extra.iter().enumerate().map(|(c, &v)| ((n_items + c) as u32, v)));
-            x
-        })
-        .collect();
-    let width = n_items + controls.first().map_or(0, Vec::len);
-    // What the boards cannot tell apart, found before the fit: the ridge
-    // would share such credit out evenly and print it as precise.
-    let aliased = marginal::aliased_directions(width, &features);
-    let Some(fit) = marginal::fit(width, &features, results, model) else {
-        return BTreeMap::new();
-    };
-    let all: f64 = total.iter().sum();
-    let curve = marginal::EffectCurve::new(&fit, &features, results);
-    let keys: Vec<&str> = index.keys().copied().collect();
-    let name_of = |f: usize| -> String {
-        keys.get(f).map_or_else(
-            || control_names(width - n_items)[f - n_items].to_string(),
-            |k| k.to_string(),
-        )
-    };
-    let effect_of = |weights: &[(u32, f64)], against: Option<String>| {
-        let (logit, se) = fit.contrast(weights);
-        Effect {
-            points: curve.at(logit),
-            low: curve.at(logit - Z95 * se),
-            high: curve.at(logit + Z95 * se),
-            logit,
-            logit_se: se,
-            against,
+/// One section's model before its fit: a feature per item (its count on
+/// the board) and the controls after them.
+struct SectionDesign<'a> {
+    /// Item name to feature, in name order.
+    index: BTreeMap<&'a str, u32>,
+    /// Each item's copies over all boards.
+    total: Vec<f64>,
+    features: Vec<BoardFeatures>,
+    width: usize,
+    /// What the boards cannot tell apart, found before the fit: the ridge
+    /// would share such credit out evenly and print it as precise.
+    aliased: Vec<Vec<f64>>,
+}
+
+impl<'a> SectionDesign<'a> {
+    /// `None` for a section no board holds an item of. With `copies`, a
+    /// feature counts the item's copies on the board; without, whether the
+    /// board holds it.
+    fn new(items: &[Vec<&'a str>], copies: bool, controls: &[Vec<f64>]) -> Option<SectionDesign<'a>> {
+        let unique: std::collections::HashSet<&str> = items.iter().flatten().copied().collect();
+        if unique.is_empty() {
+            return None;
         }
-    };
-    index
-        .iter()
-        .map(|(&key, &i)| {
-            let mut weights: Vec<(u32, f64)> = match baseline {
-                Baseline::Absence => Vec::new(),
-                Baseline::AverageCopy => (0..n_items as u32).map(|k| (k, -total[k as usize] / all)).collect(),
-            };
-            match weights.iter_mut().find(|(k, _)| *k == i) {
-                Some((_, w)) => *w += 1.0,
-                None => weights.push((i, 1.0)),
-            }
-            if marginal::identified(&weights, &aliased) {
-                return (key.to_string(), Estimate::Effect(effect_of(&weights, None)));
-            }
-            let confused: Vec<usize> = marginal::confused_with(&weights, &aliased)
-                .into_iter()
-                .filter(|&f| f != i as usize)
-                .collect();
-            // Against another item of the set, the most held first: a
-            // resonance against another resonance is identified when every
-            // board holds exactly one.
-            let mut references: Vec<usize> = confused.iter().copied().filter(|&f| f < n_items).collect();
-            references.sort_by(|&a, &b| total[b].total_cmp(&total[a]).then(a.cmp(&b)));
-            for r in references {
-                let mut against = weights.clone();
-                against.push((r as u32, -1.0));
-                if marginal::identified(&against, &aliased) {
-                    return (key.to_string(), Estimate::Effect(effect_of(&against, Some(name_of(r)))));
+        let mut names: Vec<&str> = unique.into_iter().collect();
+        names.sort_unstable();
+        let number: std::collections::HashMap<&str, u32> =
+            names.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+        let n_items = names.len();
+        let mut total = vec![0.0f64; n_items];
+        let mut held: Vec<u32> = Vec::new();
+        let features: Vec<BoardFeatures> = items
+            .iter()
+            .zip(controls)
+            .map(|(board, extra)| {
+                held.clear();
+                held.extend(board.iter().map(|k| number[k]));
+                held.sort_unstable();
+                let mut x: BoardFeatures = Vec::with_capacity(held.len() + extra.len());
+                for same in held.chunk_by(|a, b| a == b) {
+                    let v = if copies { same.len() as f64 } else { 1.0 };
+                    total[same[0] as usize] += v;
+                    x.push((same[0], v));
                 }
-            }
-            (
-                key.to_string(),
-                Estimate::NotSeparable(confused.into_iter().map(name_of).collect()),
-            )
+                x.extend(extra.iter().enumerate().map(|(c, &v)| ((n_items + c) as u32, v)));
+                x
+            })
+            .collect();
+        let index: BTreeMap<&str, u32> = names.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+        let width = n_items + controls.first().map_or(0, Vec::len);
+        let aliased = marginal::aliased_directions(width, &features);
+        Some(SectionDesign {
+            index,
+            total,
+            features,
+            width,
+            aliased,
         })
-        .collect()
+    }
+
+    /// Each item's effect against `baseline`, from the section's fit.
+    fn effects(&self, fit: &marginal::Fit, results: &Matchups, baseline: Baseline) -> BTreeMap<String, Estimate> {
+        let SectionDesign {
+            index,
+            total,
+            features,
+            width,
+            aliased,
+        } = self;
+        let (n_items, width) = (index.len(), *width);
+        let all: f64 = total.iter().sum();
+        let curve = marginal::EffectCurve::new(fit, features, results);
+        let keys: Vec<&str> = index.keys().copied().collect();
+        let name_of = |f: usize| -> String {
+            keys.get(f).map_or_else(
+                || control_names(width - n_items)[f - n_items].to_string(),
+                |k| k.to_string(),
+            )
+        };
+        let effect_of = |weights: &[(u32, f64)], against: Option<String>| {
+            let (logit, se) = fit.contrast(weights);
+            Effect {
+                points: curve.at(logit),
+                low: curve.at(logit - Z95 * se),
+                high: curve.at(logit + Z95 * se),
+                logit,
+                logit_se: se,
+                against,
+            }
+        };
+        index
+            .iter()
+            .map(|(&key, &i)| {
+                let mut weights: Vec<(u32, f64)> = match baseline {
+                    Baseline::Absence => Vec::new(),
+                    Baseline::AverageCopy => (0..n_items as u32).map(|k| (k, -total[k as usize] / all)).collect(),
+                };
+                match weights.iter_mut().find(|(k, _)| *k == i) {
+                    Some((_, w)) => *w += 1.0,
+                    None => weights.push((i, 1.0)),
+                }
+                if marginal::identified(&weights, aliased) {
+                    return (key.to_string(), Estimate::Effect(effect_of(&weights, None)));
+                }
+                let confused: Vec<usize> = marginal::confused_with(&weights, aliased)
+                    .into_iter()
+                    .filter(|&f| f != i as usize)
+                    .collect();
+                // Against another item of the set, the most held first: a
+                // resonance against another resonance is identified when every
+                // board holds exactly one.
+                let mut references: Vec<usize> = confused.iter().copied().filter(|&f| f < n_items).collect();
+                references.sort_by(|&a, &b| total[b].total_cmp(&total[a]).then(a.cmp(&b)));
+                for r in references {
+                    let mut against = weights.clone();
+                    against.push((r as u32, -1.0));
+                    if marginal::identified(&against, aliased) {
+                        return (key.to_string(), Estimate::Effect(effect_of(&against, Some(name_of(r)))));
+                    }
+                }
+                (
+                    key.to_string(),
+                    Estimate::NotSeparable(confused.into_iter().map(name_of).collect()),
+                )
+            })
+            .collect()
+    }
 }
 
 /// The names of a section's controls, in the order `marginal_effects`
@@ -639,7 +697,7 @@ impl Outlier {
 struct Holdings {
     /// Board id to dense index, in boards-table order, over the boards that
     /// fought: a board no fight met is no cluster.
-    dense: BTreeMap<u32, u32>,
+    dense: DenseBoards,
     /// Cards, cards at a tier, runes, keywords, footprints: the order of
     /// [`RATE_SECTIONS`].
     tables: [BTreeMap<String, Acc>; 5],
@@ -656,60 +714,70 @@ impl Holdings {
             .filter(|t| t.fights > 0)
             .map(|t| t.board_id)
             .collect();
-        let dense: BTreeMap<u32, u32> = boards
-            .iter()
-            .filter(|b| fought.contains(&b.board_id))
-            .enumerate()
-            .map(|(i, b)| (b.board_id, i as u32))
-            .collect();
-        let mut tables: [BTreeMap<String, Acc>; 5] = Default::default();
-        let mut pairs: BTreeMap<(String, String), Acc> = BTreeMap::new();
+        let dense = DenseBoards::new(boards.iter().map(|b| b.board_id).filter(|id| fought.contains(id)));
+        // Names are numbered as first met and the accumulators kept in
+        // vectors by number: a string is hashed once per board, not cloned
+        // into an ordered map once per board and table.
+        let mut names = Names::default();
+        let mut tables: [Vec<Acc>; 5] = Default::default();
+        let mut pairs: std::collections::HashMap<(u32, u32), Acc> = Default::default();
+        let mut ids: [Vec<u32>; 5] = Default::default();
+        let mut tiered: Vec<String> = Vec::new();
         for t in &tallies.boards {
-            let (Some(b), Some(&d)) = (by_id.get(&t.board_id), dense.get(&t.board_id)) else {
+            let (Some(b), Some(d)) = (by_id.get(&t.board_id), dense.get(t.board_id)) else {
                 continue;
             };
             // A board counts once per card, card and tier, rune, keyword or
             // footprint it holds, however many copies it holds.
-            let tiered: Vec<String> = b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect();
+            tiered.clear();
+            tiered.extend(b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")));
             let rune_keys = rune_items(b);
-            let [cards, tiers, runes, keywords, sizes] = &mut tables;
-            for (map, keys) in [
-                (cards, &b.cards),
-                (tiers, &tiered),
-                (runes, &rune_keys),
-                (keywords, &b.keywords),
-                (sizes, &b.footprints),
-            ] {
-                let mut unique: Vec<&String> = keys.iter().collect();
-                unique.sort();
+            let keys: [&[String]; 5] = [&b.cards, &tiered, &rune_keys, &b.keywords, &b.footprints];
+            for ((table, keys), out) in tables.iter_mut().zip(keys).zip(&mut ids) {
+                out.clear();
+                out.extend(keys.iter().map(|k| names.id(k)));
+                let mut unique = out.clone();
+                unique.sort_unstable();
                 unique.dedup();
                 for k in unique {
-                    map.entry(k.clone())
-                        .or_default()
-                        .add_board(d, t.fights, t.wins, t.draws);
+                    let k = k as usize;
+                    if table.len() <= k {
+                        table.resize_with(k + 1, Acc::default);
+                    }
+                    table[k].add_board(d, t.fights, t.wins, t.draws);
                 }
             }
-            for (i, k) in b.keywords.iter().enumerate() {
-                for k2 in &b.keywords[i + 1..] {
+            let keywords = &ids[3];
+            for (i, &k) in keywords.iter().enumerate() {
+                for &k2 in &keywords[i + 1..] {
                     pairs
-                        .entry((k.clone(), k2.clone()))
+                        .entry((k, k2))
                         .or_default()
                         .add_board(d, t.fights, t.wins, t.draws);
                 }
             }
             // Rune against keyword on one board: the same lift as keyword pairs.
-            let mut placed: Vec<&String> = b.runes.iter().collect();
-            placed.sort();
+            let mut placed: Vec<u32> = b.runes.iter().map(|r| names.id(r)).collect();
+            placed.sort_unstable();
             placed.dedup();
             for r in placed {
-                for k in &b.keywords {
-                    pairs
-                        .entry((r.clone(), k.clone()))
-                        .or_default()
-                        .add_board(d, t.fights, t.wins, t.draws);
+                for &k in keywords {
+                    pairs.entry((r, k)).or_default().add_board(d, t.fights, t.wins, t.draws);
                 }
             }
         }
+        let tables = tables.map(|table| {
+            table
+                .into_iter()
+                .enumerate()
+                .filter(|(_, acc)| !acc.holders.is_empty())
+                .map(|(k, acc)| (names.of(k as u32).to_string(), acc))
+                .collect()
+        });
+        let pairs = pairs
+            .into_iter()
+            .map(|((a, b), acc)| ((names.of(a).to_string(), names.of(b).to_string()), acc))
+            .collect();
         Holdings { dense, tables, pairs }
     }
 
@@ -735,7 +803,7 @@ impl Holdings {
             .matchups
             .iter()
             .filter_map(|m| {
-                let (a, b) = (*self.dense.get(&m.left)?, *self.dense.get(&m.right)?);
+                let (a, b) = (self.dense.get(m.left)?, self.dense.get(m.right)?);
                 let (a_value, b_value) = value(m);
                 Some(Dyad {
                     a,
@@ -755,6 +823,126 @@ impl Holdings {
         let mut all = dyadic::item_rates(&of_board, items, dyads).into_iter();
         let tables = self.tables.each_ref().map(|t| all.by_ref().take(t.len()).collect());
         (tables, all.collect())
+    }
+}
+
+/// Keyword against keyword: cell `a * k + b` holds the fights of boards
+/// with keyword `a` against boards with keyword `b`, from the first side
+/// (its wins), over both sides of every matchup; `None` where none met.
+fn keyword_grid<'a>(
+    k: usize,
+    matchups: &[crate::analysis::MatchupTally],
+    keywords_of: impl Fn(u32) -> Option<&'a [usize]>,
+) -> Vec<Option<Acc>> {
+    // Each matchup from each side, as (own board, opponent, wins), grouped
+    // by own board.
+    let mut sides: Vec<(u32, u32, u64, u64, u64)> = Vec::with_capacity(2 * matchups.len());
+    for m in matchups {
+        sides.push((m.left, m.right, m.fights, m.left_wins, m.draws));
+        sides.push((m.right, m.left, m.fights, m.right_wins, m.draws));
+    }
+    sides.sort_unstable_by_key(|s| s.0);
+    let mut grid = vec![Acc::default(); k * k];
+    let mut met = vec![false; k * k];
+    let mut row = vec![(0u64, 0u64, 0u64); k];
+    for own in sides.chunk_by(|x, y| x.0 == y.0) {
+        let Some(mine) = keywords_of(own[0].0) else {
+            continue;
+        };
+        row.fill((0, 0, 0));
+        let mut any = false;
+        for &(_, opponent, fights, wins, draws) in own {
+            let Some(theirs) = keywords_of(opponent) else {
+                continue;
+            };
+            any = true;
+            for &b in theirs {
+                row[b].0 += fights;
+                row[b].1 += wins;
+                row[b].2 += draws;
+            }
+        }
+        if !any {
+            continue;
+        }
+        for &a in mine {
+            for (b, &(n, wins, draws)) in row.iter().enumerate() {
+                if n > 0 {
+                    grid[a * k + b].add(n, wins, draws);
+                    met[a * k + b] = true;
+                }
+            }
+        }
+    }
+    grid.into_iter().zip(met).map(|(acc, met)| met.then_some(acc)).collect()
+}
+
+/// Board ids numbered densely in the order given. Looked up twice per
+/// matchup, so held as a vector by id where ids are compact (a run's own
+/// boards table numbers its boards from 0), in a hash map otherwise.
+struct DenseBoards {
+    by_id: Vec<u32>,
+    sparse: std::collections::HashMap<u32, u32>,
+    len: usize,
+}
+
+impl DenseBoards {
+    const ABSENT: u32 = u32::MAX;
+
+    fn new(ids: impl Iterator<Item = u32> + Clone) -> DenseBoards {
+        let (len, highest) = ids.clone().fold((0usize, 0u32), |(n, m), id| (n + 1, m.max(id)));
+        let compact = (highest as usize) < 4 * len + 1024;
+        let mut out = DenseBoards {
+            by_id: if compact {
+                vec![Self::ABSENT; highest as usize + 1]
+            } else {
+                Vec::new()
+            },
+            sparse: Default::default(),
+            len,
+        };
+        for (i, id) in ids.enumerate() {
+            if compact {
+                out.by_id[id as usize] = i as u32;
+            } else {
+                out.sparse.insert(id, i as u32);
+            }
+        }
+        out
+    }
+
+    fn get(&self, id: u32) -> Option<u32> {
+        if self.by_id.is_empty() {
+            return self.sparse.get(&id).copied();
+        }
+        self.by_id.get(id as usize).copied().filter(|&d| d != Self::ABSENT)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Names numbered as first met.
+#[derive(Default)]
+struct Names {
+    number: std::collections::HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Names {
+    fn id(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.number.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.number.insert(name.to_string(), i);
+        i
+    }
+
+    fn of(&self, id: u32) -> &str {
+        &self.names[id as usize]
     }
 }
 
@@ -817,8 +1005,10 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     });
 
     // Keyword against keyword, from both sides of every matchup: counted in
-    // a grid indexed by keyword (numbered in name order), since a suite of
-    // 120 boards has 14,400 matchups, each adding to a hundred cells or so.
+    // a grid indexed by keyword (numbered in name order). A board's side is
+    // summed first over its opponents' keywords, one row, and the row then
+    // added under each of its own keywords: a matchup adds to about ten
+    // cells, not a hundred.
     let names: Vec<&String> = {
         let mut all: Vec<&String> = boards.iter().flat_map(|b| &b.keywords).collect();
         all.sort();
@@ -831,19 +1021,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         .map(|b| (b.board_id, b.keywords.iter().map(|k| index[k]).collect()))
         .collect();
     let k = names.len();
-    let mut versus: Vec<Option<Acc>> = vec![None; k * k];
-    for m in &tallies.matchups {
-        let (Some(l), Some(r)) = (board_keywords.get(&m.left), board_keywords.get(&m.right)) else {
-            continue;
-        };
-        for (mine, theirs, wins) in [(l, r, m.left_wins), (r, l, m.right_wins)] {
-            for &a in mine {
-                for &b in theirs {
-                    versus[a * k + b].get_or_insert_default().add(m.fights, wins, m.draws);
-                }
-            }
-        }
-    }
+    let versus = keyword_grid(k, &tallies.matchups, |id| board_keywords.get(&id).map(Vec::as_slice));
     let keyword_versus = versus
         .into_iter()
         .enumerate()

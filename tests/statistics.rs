@@ -141,7 +141,7 @@ fn random_suite(seed: u64, g: u32, fights: u64) -> (Tallies, Vec<BoardRow>) {
 /// of its strength, which no card explains, pulls a logistic coefficient
 /// towards zero when averaged over (by about 2% here).
 fn population_coefficients() -> Vec<f64> {
-    use gridsim::marginal::{BoardFeatures, MatchupResult, ModelSettings, fit};
+    use gridsim::marginal::{BoardFeatures, MatchupResult, Matchups, ModelSettings, fit};
     let mut rng = FightRng::for_fight(98, 0);
     let boards: Vec<(Vec<usize>, f64)> = (0..3000).map(|_| draw_board(&mut rng)).collect();
     let features: Vec<BoardFeatures> = boards
@@ -164,7 +164,9 @@ fn population_coefficients() -> Vec<f64> {
         ridge: 1e-6,
         ..ModelSettings::default()
     };
-    fit(CARDS, &features, &results, settings).expect("population fit").theta
+    fit(CARDS, &features, &Matchups::new(boards.len(), &results), settings)
+        .expect("population fit")
+        .theta
 }
 
 /// The contrast the card effect estimates: the card's coefficient less the
