@@ -49,7 +49,7 @@ impl Tallies {
     /// sides, once as left and once as right, as every fight does).
     pub fn from_matchups(mut matchups: Vec<MatchupTally>) -> Tallies {
         matchups.sort_by_key(|m| (m.left, m.right));
-        let mut boards: BTreeMap<u32, BoardTally> = BTreeMap::new();
+        let mut boards: std::collections::HashMap<u32, BoardTally> = Default::default();
         for m in &matchups {
             for (board, wins) in [(m.left, m.left_wins), (m.right, m.right_wins)] {
                 let b = boards.entry(board).or_insert(BoardTally {
@@ -61,9 +61,11 @@ impl Tallies {
                 b.draws += m.draws;
             }
         }
+        let mut boards: Vec<BoardTally> = boards.into_values().collect();
+        boards.sort_unstable_by_key(|b| b.board_id);
         Tallies {
             fights: matchups.iter().map(|m| m.fights).sum(),
-            boards: boards.into_values().collect(),
+            boards,
             matchups,
         }
     }
@@ -93,15 +95,16 @@ fn scan(files: &[PathBuf]) -> Result<LazyFrame, String> {
 }
 
 /// Per-matchup counts folded from the streamed batches: a row per matchup
-/// whatever the number of fights. Board ids are small and dense (0..boards),
-/// so pairs of ids below [`DENSE`] index a grid directly, the cheapest
-/// count per fight; larger ids, which gridsim never writes, still count,
-/// in a map.
+/// whatever the number of fights. Board ids are dense (0..boards), so pairs
+/// of ids below [`DENSE`] (a suite of a few hundred boards, all pairs)
+/// index a grid directly, the cheapest count per fight; a larger pool (the
+/// default suite's 100,000 boards, each pair meeting about once) counts in
+/// a hash map, sorted once at the end.
 #[derive(Default)]
 struct Fold {
     /// `grid[left][right]`: fights, left wins, right wins, draws.
     grid: Vec<Vec<[u64; 4]>>,
-    sparse: BTreeMap<(u32, u32), [u64; 4]>,
+    sparse: std::collections::HashMap<(u32, u32), [u64; 4]>,
 }
 
 /// Ids below this index the grid (at most 32 MiB of counts).
@@ -143,8 +146,10 @@ impl Fold {
                 .enumerate()
                 .map(move |(r, cell)| ((l as u32, r as u32), cell))
         });
+        let mut sparse: Vec<((u32, u32), [u64; 4])> = self.sparse.into_iter().collect();
+        sparse.sort_unstable_by_key(|&(pair, _)| pair);
         dense
-            .chain(self.sparse)
+            .chain(sparse)
             .filter(|(_, [fights, ..])| *fights > 0)
             .map(|((left, right), [fights, left_wins, right_wins, draws])| MatchupTally {
                 left,

@@ -223,7 +223,7 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
             holders[k as usize] += 1;
         }
         for &k in own {
-            scratch.held[k as usize] = true;
+            scratch.slots[k as usize].held = true;
         }
         // Board b's own side over its fights with other boards, and the
         // squares of its per-pair measures (its part of every `T_p` of an
@@ -246,15 +246,15 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
             pyn += y * n;
             pnn += n * n;
             for &k in &holdings[c] {
-                let k = k as usize;
-                scratch.touch(k);
-                scratch.opp_y[k] += e.theirs;
-                scratch.opp_n[k] += e.fights;
-                if scratch.held[k] {
+                let slot = scratch.touch(k as usize);
+                slot.opp_y += e.theirs;
+                slot.opp_n += e.fights;
+                if slot.held {
                     // A mirror for k: against boards without k it counts
                     // from neither side.
-                    scratch.mirror_y[k] += e.own;
-                    scratch.mirror_n[k] += e.fights;
+                    slot.mirror_y += e.own;
+                    slot.mirror_n += e.fights;
+                    let k = k as usize;
                     // Its T_p holds nothing for k: give back b's part of
                     // it, taken below with the rest of b's pairs.
                     apart[k].add_square(e.own, e.fights, 1);
@@ -266,37 +266,36 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
                         s.yn -= i128::from(e.own + e.theirs) * i128::from(e.fights);
                         s.nn -= 2 * i128::from(e.fights) * i128::from(e.fights);
                     }
-                } else {
-                    scratch.apart_y[k] += e.theirs;
-                    scratch.apart_n[k] += e.fights;
                 }
             }
         }
         for &k in own {
             let k = k as usize;
+            let slot = &scratch.slots[k];
             let (s, a) = (&mut all[k], &mut apart[k]);
             s.y += own_y + self_y;
             s.n += own_n + self_n;
-            a.y += own_y - scratch.mirror_y[k];
-            a.n += own_n - scratch.mirror_n[k];
+            a.y += own_y - slot.mirror_y;
+            a.n += own_n - slot.mirror_n;
             for t in [&mut *s, &mut *a] {
                 // b's part of every T_p, subtracted (V = ΣS² − ΣT²).
                 t.yy -= pyy;
                 t.yn -= pyn;
                 t.nn -= pnn;
             }
-            s.add_square(own_y + self_y + scratch.opp_y[k], own_n + self_n + scratch.opp_n[k], 1);
-            a.add_square(
-                own_y - scratch.mirror_y[k] + scratch.apart_y[k],
-                own_n - scratch.mirror_n[k] + scratch.apart_n[k],
-                1,
-            );
+            s.add_square(own_y + self_y + slot.opp_y, own_n + self_n + slot.opp_n, 1);
+            // Against boards without k, b's opponents add nothing: every
+            // opponent holding k met b in a mirror.
+            a.add_square(own_y - slot.mirror_y, own_n - slot.mirror_n, 1);
         }
-        for i in 0..scratch.touched.len() {
-            let k = scratch.touched[i] as usize;
-            if !scratch.held[k] {
-                all[k].add_square(scratch.opp_y[k], scratch.opp_n[k], 1);
-                apart[k].add_square(scratch.apart_y[k], scratch.apart_n[k], 1);
+        for &k in &scratch.touched {
+            let k = k as usize;
+            let slot = &scratch.slots[k];
+            if !slot.held {
+                // b lacks k: its opponents holding k met it apart, so their
+                // sums are the same in both.
+                all[k].add_square(slot.opp_y, slot.opp_n, 1);
+                apart[k].add_square(slot.opp_y, slot.opp_n, 1);
             }
         }
         scratch.clear(own);
@@ -306,55 +305,47 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
 
 /// The per-board scratch of [`item_rates`]: sums over one board's fights,
 /// by item, and which items were touched, so clearing costs what was used.
+/// An item's sums sit together: the inner loop touches one place per item.
 struct Scratch {
-    held: Vec<bool>,
-    opp_y: Vec<i64>,
-    opp_n: Vec<i64>,
-    /// Board b's own measure in fights where the opponent holds k too.
-    mirror_y: Vec<i64>,
-    mirror_n: Vec<i64>,
-    /// Opponents holding k where b does not.
-    apart_y: Vec<i64>,
-    apart_n: Vec<i64>,
+    slots: Vec<Slot>,
     touched: Vec<u32>,
-    seen: Vec<bool>,
+}
+
+/// One item's sums over one board's fights.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// The board holds the item.
+    held: bool,
+    seen: bool,
+    /// Opponents holding the item: their measures and fights.
+    opp_y: i64,
+    opp_n: i64,
+    /// The board's own measure in fights where the opponent holds the item
+    /// too (a mirror, when the board holds it).
+    mirror_y: i64,
+    mirror_n: i64,
 }
 
 impl Scratch {
     fn new(items: usize) -> Scratch {
         Scratch {
-            held: vec![false; items],
-            opp_y: vec![0; items],
-            opp_n: vec![0; items],
-            mirror_y: vec![0; items],
-            mirror_n: vec![0; items],
-            apart_y: vec![0; items],
-            apart_n: vec![0; items],
+            slots: vec![Slot::default(); items],
             touched: Vec::new(),
-            seen: vec![false; items],
         }
     }
 
-    fn touch(&mut self, k: usize) {
-        if !self.seen[k] {
-            self.seen[k] = true;
+    fn touch(&mut self, k: usize) -> &mut Slot {
+        let slot = &mut self.slots[k];
+        if !slot.seen {
+            slot.seen = true;
             self.touched.push(k as u32);
         }
+        slot
     }
 
     fn clear(&mut self, own: &[u32]) {
-        for &k in own {
-            self.held[k as usize] = false;
-        }
-        for &k in &self.touched {
-            let k = k as usize;
-            self.seen[k] = false;
-            self.opp_y[k] = 0;
-            self.opp_n[k] = 0;
-            self.mirror_y[k] = 0;
-            self.mirror_n[k] = 0;
-            self.apart_y[k] = 0;
-            self.apart_n[k] = 0;
+        for &k in own.iter().chain(&self.touched) {
+            self.slots[k as usize] = Slot::default();
         }
         self.touched.clear();
     }

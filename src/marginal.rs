@@ -497,30 +497,110 @@ struct PassSums {
 /// cross terms of `sum w (x_low - x_high)(x_low - x_high)^T`, whose squares
 /// add up board by board); the same with `e^2`.
 fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &[Want]) -> Vec<PassSums> {
+    use rayon::prelude::*;
+    let (k, g) = (rows.models, rows.boards);
+    // The pairs in a fixed number of ranges, one per task, added up in
+    // range order after: the same bytes whatever the number of cores.
+    const RANGES: usize = 4;
+    let per = matchups.pairs.len().div_ceil(RANGES).max(1);
+    let parts: Vec<PassPart> = matchups
+        .pairs
+        .par_chunks(per)
+        .map(|pairs| pass_part(rows, pairs, strength, wants))
+        .collect();
+    let mut parts = parts.into_iter();
+    let mut total = parts.next().unwrap_or_else(|| PassPart::new(rows, wants));
+    for part in parts {
+        total.add(&part);
+    }
+    let PassPart {
+        residual,
+        own,
+        own_squares,
+        cross,
+        cross_squares,
+    } = total;
+    let column = |all: &[f64], m: usize, wanted: bool| -> Vec<f64> {
+        if wanted {
+            (0..g).map(|b| all[b * k + m]).collect()
+        } else {
+            Vec::new()
+        }
+    };
+    cross
+        .into_iter()
+        .zip(cross_squares)
+        .enumerate()
+        .map(|(m, (cross, cross_squares))| PassSums {
+            residual: column(&residual, m, wants[m].residuals),
+            own: column(&own, m, wants[m].hessian),
+            cross,
+            own_squares: column(&own_squares, m, wants[m].squares),
+            cross_squares,
+        })
+        .collect()
+}
+
+/// The sums of [`pair_pass`] over some of the pairs: board-indexed sums
+/// side by side, `b * models + model`, as the strengths; cross terms per
+/// model, empty where not wanted.
+struct PassPart {
+    residual: Vec<f64>,
+    own: Vec<f64>,
+    own_squares: Vec<f64>,
+    cross: Vec<Vec<f64>>,
+    cross_squares: Vec<Vec<f64>>,
+}
+
+impl PassPart {
+    fn new(rows: &FeatureRows, wants: &[Want]) -> PassPart {
+        let size = rows.boards * rows.models;
+        let grid = |wanted: &dyn Fn(&Want) -> bool| -> Vec<Vec<f64>> {
+            wants
+                .iter()
+                .zip(&rows.width)
+                .map(|(w, &p)| if wanted(w) { vec![0.0; p * p] } else { Vec::new() })
+                .collect()
+        };
+        PassPart {
+            residual: vec![0.0; size],
+            own: vec![0.0; size],
+            own_squares: vec![0.0; size],
+            cross: grid(&|w| w.hessian),
+            cross_squares: grid(&|w| w.squares),
+        }
+    }
+
+    fn add(&mut self, other: &PassPart) {
+        let pairs = [
+            (&mut self.residual, &other.residual),
+            (&mut self.own, &other.own),
+            (&mut self.own_squares, &other.own_squares),
+        ];
+        let grids = self
+            .cross
+            .iter_mut()
+            .zip(&other.cross)
+            .chain(self.cross_squares.iter_mut().zip(&other.cross_squares));
+        for (a, b) in pairs.into_iter().chain(grids) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// [`pair_pass`] over `pairs`.
+fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: &[Want]) -> PassPart {
     let k = rows.models;
-    let g = rows.boards;
-    // Board-indexed sums side by side, `b * k + model`, as the strengths.
-    let mut residual = vec![0.0f64; g * k];
-    let mut own = vec![0.0f64; g * k];
-    let mut own_squares = vec![0.0f64; g * k];
-    let mut cross: Vec<Vec<f64>> = (0..k)
-        .map(|m| {
-            if wants[m].hessian {
-                vec![0.0; rows.width[m].pow(2)]
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
-    let mut cross_squares: Vec<Vec<f64>> = (0..k)
-        .map(|m| {
-            if wants[m].squares {
-                vec![0.0; rows.width[m].pow(2)]
-            } else {
-                Vec::new()
-            }
-        })
-        .collect();
+    let mut part = PassPart::new(rows, wants);
+    let PassPart {
+        residual,
+        own,
+        own_squares,
+        cross,
+        cross_squares,
+    } = &mut part;
     let add_cross = |out: &mut [f64], p: usize, w: f64, low: &[(u32, f64)], high: &[(u32, f64)]| {
         for &(i, xi) in low {
             let line = &mut out[i as usize * p..(i as usize + 1) * p];
@@ -530,7 +610,7 @@ fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &
             }
         }
     };
-    for pair in &matchups.pairs {
+    for pair in pairs {
         let (l, h) = (pair.low as usize, pair.high as usize);
         for (m, want) in wants.iter().enumerate() {
             if !(want.residuals || want.hessian || want.squares) {
@@ -558,25 +638,7 @@ fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &
             }
         }
     }
-    let column = |all: &[f64], m: usize, wanted: bool| -> Vec<f64> {
-        if wanted {
-            (0..g).map(|b| all[b * k + m]).collect()
-        } else {
-            Vec::new()
-        }
-    };
-    cross
-        .into_iter()
-        .zip(cross_squares)
-        .enumerate()
-        .map(|(m, (cross, cross_squares))| PassSums {
-            residual: column(&residual, m, wants[m].residuals),
-            own: column(&own, m, wants[m].hessian),
-            cross,
-            own_squares: column(&own_squares, m, wants[m].squares),
-            cross_squares,
-        })
-        .collect()
+    part
 }
 
 /// `sum_b own_b x_b x_b^T - (C + C^T) + ridge I`: a Hessian (or the
@@ -613,6 +675,38 @@ fn board_score_squares(
     strength: &[f64],
     wants: &[Want],
 ) -> Vec<Option<DMatrix<f64>>> {
+    use rayon::prelude::*;
+    // Boards in a fixed number of ranges, one per task, added up in range
+    // order after: the same bytes whatever the number of cores.
+    const RANGES: usize = 4;
+    let per = rows.boards.div_ceil(RANGES).max(1);
+    let parts: Vec<Vec<Option<DMatrix<f64>>>> = (0..RANGES)
+        .into_par_iter()
+        .map(|r| {
+            let range = (r * per).min(rows.boards)..((r + 1) * per).min(rows.boards);
+            score_squares_over(rows, matchups, strength, wants, range)
+        })
+        .collect();
+    let mut parts = parts.into_iter();
+    let mut out = parts.next().unwrap_or_default();
+    for part in parts {
+        for (total, part) in out.iter_mut().zip(part) {
+            if let (Some(total), Some(part)) = (total.as_mut(), part) {
+                *total += part;
+            }
+        }
+    }
+    out
+}
+
+/// [`board_score_squares`] over the boards in `range`.
+fn score_squares_over(
+    rows: &FeatureRows,
+    matchups: &Matchups,
+    strength: &[f64],
+    wants: &[Want],
+    range: std::ops::Range<usize>,
+) -> Vec<Option<DMatrix<f64>>> {
     const BLOCK: usize = 256;
     let k = rows.models;
     let mut out: Vec<Option<DMatrix<f64>>> = (0..k)
@@ -620,8 +714,8 @@ fn board_score_squares(
         .collect();
     let mut blocks: Vec<DMatrix<f64>> = (0..k).map(|m| DMatrix::zeros(rows.width[m], BLOCK)).collect();
     let mut own = vec![0.0f64; k];
-    for first in (0..rows.boards).step_by(BLOCK) {
-        let width = BLOCK.min(rows.boards - first);
+    for first in range.clone().step_by(BLOCK) {
+        let width = BLOCK.min(range.end - first);
         for block in &mut blocks {
             block.fill(0.0);
         }
