@@ -879,6 +879,18 @@ pub fn identified(weights: &[(u32, f64)], aliased: &[Vec<f64>]) -> bool {
 mod tests {
     use super::*;
 
+    /// Matchups from `(left, right, fights, left's score)`.
+    fn results_of(raw: &[(u32, u32, f64, f64)]) -> Vec<MatchupResult> {
+        raw.iter()
+            .map(|&(left, right, fights, left_score)| MatchupResult {
+                left,
+                right,
+                fights,
+                left_score,
+            })
+            .collect()
+    }
+
     #[test]
     fn recovers_a_planted_coefficient_from_exact_rates() {
         // Two features; boards hold one of each or both. Fights are
@@ -959,15 +971,7 @@ mod tests {
             (4, 3, 1.0, 0.0),
             (0, 1, 1.0, 1.0),
         ];
-        let results: Vec<MatchupResult> = raw
-            .iter()
-            .map(|&(left, right, fights, left_score)| MatchupResult {
-                left,
-                right,
-                fights,
-                left_score,
-            })
-            .collect();
+        let results = results_of(&raw);
         let p = 4;
         let theta = DVector::from_vec(vec![0.3, -0.2, 0.1, 0.4]);
         let rows = FeatureRows::new(
@@ -1022,22 +1026,14 @@ mod tests {
             vec![],
             vec![(2, 2.0), (0, 1.0)],
         ];
-        let results: Vec<MatchupResult> = [
+        let results = results_of(&[
             (0, 1, 9.0, 6.0),
             (1, 2, 7.0, 2.5),
             (2, 3, 8.0, 5.0),
             (3, 0, 6.0, 1.0),
             (0, 2, 5.0, 2.0),
             (1, 3, 4.0, 3.0),
-        ]
-        .iter()
-        .map(|&(left, right, fights, left_score)| MatchupResult {
-            left,
-            right,
-            fights,
-            left_score,
-        })
-        .collect();
+        ]);
         let matchups = Matchups::new(4, &results);
         let settings = ModelSettings::default();
         let together = fit_all(
