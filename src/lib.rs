@@ -3,6 +3,7 @@
 //! See the README's Architecture section for the code map and invariants.
 
 pub mod ability;
+pub mod aliasing;
 pub mod analysis;
 pub mod atomic;
 pub mod batch;

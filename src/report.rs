@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::aliasing;
 use crate::analysis::Tallies;
 use crate::dyadic::{self, Dyad, ItemRates, Ratio};
 use crate::marginal::{self, BoardFeatures, MatchupResult, Matchups, ModelSettings};
@@ -498,7 +499,7 @@ impl<'a> SectionDesign<'a> {
             .collect();
         let index: BTreeMap<&str, u32> = names.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
         let width = n_items + controls.first().map_or(0, Vec::len);
-        let aliased = marginal::aliased_directions(width, &features);
+        let aliased = aliasing::aliased_directions(width, &features);
         Some(SectionDesign {
             index,
             total,
@@ -549,10 +550,10 @@ impl<'a> SectionDesign<'a> {
                     Some((_, w)) => *w += 1.0,
                     None => weights.push((i, 1.0)),
                 }
-                if marginal::identified(&weights, aliased) {
+                if aliasing::identified(&weights, aliased) {
                     return (key.to_string(), Estimate::Effect(effect_of(&weights, None)));
                 }
-                let confused: Vec<usize> = marginal::confused_with(&weights, aliased)
+                let confused: Vec<usize> = aliasing::confused_with(&weights, aliased)
                     .into_iter()
                     .filter(|&f| f != i as usize)
                     .collect();
@@ -564,7 +565,7 @@ impl<'a> SectionDesign<'a> {
                 for r in references {
                     let mut against = weights.clone();
                     against.push((r as u32, -1.0));
-                    if marginal::identified(&against, aliased) {
+                    if aliasing::identified(&against, aliased) {
                         return (key.to_string(), Estimate::Effect(effect_of(&against, Some(name_of(r)))));
                     }
                 }
