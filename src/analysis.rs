@@ -1,19 +1,21 @@
 //! The only module that knows polars: a streaming scan over a run's `fights`
-//! parts, reduced to per-matchup tallies, from which the per-board tallies
-//! are derived. Everything the report shows is built from these small
-//! tables.
+//! parts, reduced to per-board tallies and per-pair tallies in blocks of
+//! boards ([`crate::pair_blocks`]). Everything the report shows is built
+//! from these.
 //!
 //! Memory does not grow with the number of fights: the scan reads only the
 //! three columns the tallies need (`left_board`, `right_board`, `winner`),
 //! polars' streaming engine hands them over batch by batch, and each batch
-//! is folded into one count per matchup, at most boards² of them however
-//! many fights the run (or its shards) holds.
+//! is folded into one count per matchup and handed to the blocks, which
+//! stay in memory while small and go to disk past that.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use polars::prelude::*;
+
+use crate::pair_blocks::{BlockWriter, PairBlocks};
 
 /// Results of one board, over every fight it played, on either side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -36,38 +38,54 @@ pub struct MatchupTally {
 }
 
 /// The run's tallies.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub struct Tallies {
     pub fights: u64,
     pub boards: Vec<BoardTally>,
-    pub matchups: Vec<MatchupTally>,
+    /// Every pair of boards that met, merged over both orders (`left` ≤
+    /// `right`), in blocks of boards ([`PairBlocks`]).
+    pub pairs: PairBlocks,
 }
 
 impl Tallies {
-    /// Tallies from per-matchup results alone: a board's tally is the sum of
-    /// its matchups on either side (a board meeting itself counts on both
-    /// sides, once as left and once as right, as every fight does).
-    pub fn from_matchups(mut matchups: Vec<MatchupTally>) -> Tallies {
-        matchups.sort_by_key(|m| (m.left, m.right));
-        let mut boards: std::collections::HashMap<u32, BoardTally> = Default::default();
+    /// Tallies from per-matchup results alone, in one block: a board's
+    /// tally is the sum of its matchups on either side (a board meeting
+    /// itself counts on both sides, once as left and once as right, as
+    /// every fight does).
+    pub fn from_matchups(matchups: Vec<MatchupTally>) -> Tallies {
+        let mut boards = BoardTotals::default();
         for m in &matchups {
-            for (board, wins) in [(m.left, m.left_wins), (m.right, m.right_wins)] {
-                let b = boards.entry(board).or_insert(BoardTally {
-                    board_id: board,
-                    ..BoardTally::default()
-                });
-                b.fights += m.fights;
-                b.wins += wins;
-                b.draws += m.draws;
-            }
+            boards.add(m);
         }
-        let mut boards: Vec<BoardTally> = boards.into_values().collect();
-        boards.sort_unstable_by_key(|b| b.board_id);
         Tallies {
             fights: matchups.iter().map(|m| m.fights).sum(),
-            boards,
-            matchups,
+            boards: boards.finish(),
+            pairs: PairBlocks::single(matchups),
         }
+    }
+}
+
+/// Each board's results, summed matchup by matchup.
+#[derive(Default)]
+struct BoardTotals(std::collections::HashMap<u32, BoardTally>);
+
+impl BoardTotals {
+    fn add(&mut self, m: &MatchupTally) {
+        for (board, wins) in [(m.left, m.left_wins), (m.right, m.right_wins)] {
+            let b = self.0.entry(board).or_insert(BoardTally {
+                board_id: board,
+                ..BoardTally::default()
+            });
+            b.fights += m.fights;
+            b.wins += wins;
+            b.draws += m.draws;
+        }
+    }
+
+    fn finish(self) -> Vec<BoardTally> {
+        let mut boards: Vec<BoardTally> = self.0.into_values().collect();
+        boards.sort_unstable_by_key(|b| b.board_id);
+        boards
     }
 }
 
@@ -76,7 +94,7 @@ fn err(e: PolarsError) -> String {
 }
 
 /// One scan over every part file, of one run or of several shards.
-fn scan(files: &[PathBuf]) -> Result<LazyFrame, String> {
+fn scan_parts(files: &[PathBuf]) -> Result<LazyFrame, String> {
     if files.is_empty() {
         return Err("the run holds no finished parts".into());
     }
@@ -94,36 +112,38 @@ fn scan(files: &[PathBuf]) -> Result<LazyFrame, String> {
     LazyFrame::scan_parquet_files(paths.into(), args).map_err(err)
 }
 
-/// Per-matchup counts folded from the streamed batches: a row per matchup
-/// whatever the number of fights. Board ids are dense (0..boards), so pairs
-/// of ids below [`DENSE`] (a suite of a few hundred boards, all pairs)
-/// index a grid directly, the cheapest count per fight; a larger pool (the
-/// default suite's 100,000 boards, each pair meeting about once) counts in
-/// a hash map, sorted once at the end.
+/// One batch's fights counted by ordered matchup, handed to the blocks
+/// (a pair fighting again in a later batch is merged there). Pairs of ids
+/// below [`DENSE`] (a suite of a few hundred boards, all pairs) index a
+/// grid directly, the cheapest count per fight; a larger pool (the default
+/// suite's 100,000 boards, each pair meeting about once) counts in a hash
+/// map.
 #[derive(Default)]
 struct Fold {
-    /// `grid[left][right]`: fights, left wins, right wins, draws.
-    grid: Vec<Vec<[u64; 4]>>,
+    /// `grid[left * DENSE + right]`: fights, left wins, right wins, draws;
+    /// allocated on first use.
+    grid: Vec<[u64; 4]>,
+    /// The grid's cells in use, to read and clear only those.
+    used: Vec<u32>,
     sparse: std::collections::HashMap<(u32, u32), [u64; 4]>,
 }
 
-/// Ids below this index the grid (at most 32 MiB of counts).
-const DENSE: u32 = 1024;
+/// Ids below this index the grid (16 MiB of counts).
+const DENSE: u32 = 512;
 
 impl Fold {
     fn cell(&mut self, l: u32, r: u32) -> &mut [u64; 4] {
         if l >= DENSE || r >= DENSE {
             return self.sparse.entry((l, r)).or_default();
         }
-        let (l, r) = (l as usize, r as usize);
-        if l >= self.grid.len() {
-            self.grid.resize_with(l + 1, Vec::new);
+        if self.grid.is_empty() {
+            self.grid = vec![[0; 4]; (DENSE * DENSE) as usize];
         }
-        let row = &mut self.grid[l];
-        if r >= row.len() {
-            row.resize(r + 1, [0; 4]);
+        let at = (l * DENSE + r) as usize;
+        if self.grid[at][0] == 0 {
+            self.used.push(at as u32);
         }
-        &mut row[r]
+        &mut self.grid[at]
     }
 
     fn add(&mut self, df: &DataFrame) -> PolarsResult<()> {
@@ -140,26 +160,23 @@ impl Fold {
         Ok(())
     }
 
-    fn matchups(self) -> Vec<MatchupTally> {
-        let dense = self.grid.into_iter().enumerate().flat_map(|(l, row)| {
-            row.into_iter()
-                .enumerate()
-                .map(move |(r, cell)| ((l as u32, r as u32), cell))
-        });
-        let mut sparse: Vec<((u32, u32), [u64; 4])> = self.sparse.into_iter().collect();
-        sparse.sort_unstable_by_key(|&(pair, _)| pair);
-        dense
-            .chain(sparse)
-            .filter(|(_, [fights, ..])| *fights > 0)
-            .map(|((left, right), [fights, left_wins, right_wins, draws])| MatchupTally {
-                left,
-                right,
-                fights,
-                left_wins,
-                right_wins,
-                draws,
-            })
-            .collect()
+    /// The batch's matchups, leaving the fold empty.
+    fn drain(&mut self) -> Vec<MatchupTally> {
+        let tally = |(left, right): (u32, u32), [fights, left_wins, right_wins, draws]: [u64; 4]| MatchupTally {
+            left,
+            right,
+            fights,
+            left_wins,
+            right_wins,
+            draws,
+        };
+        let mut out: Vec<MatchupTally> = Vec::with_capacity(self.used.len() + self.sparse.len());
+        for at in self.used.drain(..) {
+            let cell = std::mem::take(&mut self.grid[at as usize]);
+            out.push(tally((at / DENSE, at % DENSE), cell));
+        }
+        out.extend(self.sparse.drain().map(|(pair, cell)| tally(pair, cell)));
+        out
     }
 }
 
@@ -183,23 +200,57 @@ fn outcome() -> Expr {
         .alias("outcome")
 }
 
-/// Tallies the `fights` part files of a run (or of several shards of one).
+/// Tallies the `fights` part files of a run (or of several shards of one)
+/// holding `fights` fights between boards with ids below `boards` (both
+/// size the blocks; any other count still tallies right).
 ///
 /// polars' streaming engine reads the three columns it needs batch by batch
 /// on every core, turns `winner` into a small code, and hands each batch to
-/// [`Fold`]. Its own streaming group-by is not used: it keeps every row whose
-/// group is not among its 4,096 "hot" groups until the end, and a suite of
-/// 120 boards has 14,400 matchups, so its memory grew with the number of
-/// fights.
-pub fn tally(fight_files: &[PathBuf]) -> Result<Tallies, String> {
-    let fold = Arc::new(Mutex::new(Fold::default()));
-    let sink = Arc::clone(&fold);
-    scan(fight_files)?
+/// [`Fold`], whose counts go to the run's [`PairBlocks`] and its boards'
+/// totals. Memory holds the boards' totals, one batch and the blocks kept
+/// in memory, whatever the number of fights. polars' own streaming
+/// group-by is not used: it keeps every row whose group is not among its
+/// 4,096 "hot" groups until the end, and a suite of 120 boards has 14,400
+/// matchups, so its memory grew with the number of fights.
+pub fn tally(fight_files: &[PathBuf], fights: u64, boards: u32) -> Result<Tallies, String> {
+    struct Scan {
+        fold: Fold,
+        boards: BoardTotals,
+        fights: u64,
+        blocks: BlockWriter,
+        failed: Option<String>,
+    }
+    let scan = Arc::new(Mutex::new(Scan {
+        fold: Fold::default(),
+        boards: BoardTotals::default(),
+        fights: 0,
+        blocks: BlockWriter::new(fights, boards)?,
+        failed: None,
+    }));
+    let sink = Arc::clone(&scan);
+    scan_parts(fight_files)?
         .select([col("left_board"), col("right_board"), outcome()])
         .sink_batches(
             PlanCallback::new(move |df: DataFrame| {
-                let mut fold = sink.lock().map_err(|_| polars_err!(ComputeError: "a batch failed"))?;
+                let mut scan = sink.lock().map_err(|_| polars_err!(ComputeError: "a batch failed"))?;
+                let Scan {
+                    fold,
+                    boards,
+                    fights,
+                    blocks,
+                    failed,
+                } = &mut *scan;
                 fold.add(&df)?;
+                let batch = fold.drain();
+                for m in &batch {
+                    boards.add(m);
+                    *fights += m.fights;
+                }
+                if let Err(e) = blocks.add(&batch) {
+                    *failed = Some(e);
+                    // true: stop the scan.
+                    return Ok(true);
+                }
                 // false: keep the batches coming.
                 Ok(false)
             }),
@@ -209,8 +260,17 @@ pub fn tally(fight_files: &[PathBuf]) -> Result<Tallies, String> {
         .map_err(err)?
         .collect_with_engine(Engine::Streaming)
         .map_err(err)?;
-    let fold = std::mem::take(&mut *fold.lock().map_err(|_| "aggregating the run failed".to_string())?);
-    Ok(Tallies::from_matchups(fold.matchups()))
+    let scan = Arc::into_inner(scan)
+        .and_then(|m| m.into_inner().ok())
+        .ok_or("aggregating the run failed")?;
+    if let Some(e) = scan.failed {
+        return Err(e);
+    }
+    Ok(Tallies {
+        fights: scan.fights,
+        boards: scan.boards.finish(),
+        pairs: scan.blocks.finish()?,
+    })
 }
 
 /// What the match report counts of one card, rune, keyword or resonance,
@@ -397,7 +457,7 @@ pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, Strin
     }
     let mut t = MatchTallies::default();
     for (matches, picks) in parts {
-        let df = scan(std::slice::from_ref(matches))?
+        let df = scan_parts(std::slice::from_ref(matches))?
             .select([
                 col("match_id"),
                 col("won"),
@@ -411,7 +471,7 @@ pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, Strin
             .collect()
             .map_err(err)?;
         t.add_matches(&df).map_err(err)?;
-        let df = scan(std::slice::from_ref(picks))?
+        let df = scan_parts(std::slice::from_ref(picks))?
             .select([
                 col("match_id"),
                 col("round"),

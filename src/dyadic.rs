@@ -137,40 +137,65 @@ impl Sums {
 /// no fight are not clusters. The standard error is NaN for an item fewer
 /// than two boards that fought hold.
 pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
-    use rayon::prelude::*;
-    let boards = holdings.len();
-    let adjacency = Adjacency::new(boards, dyads);
-    // Boards in ranges, each range's sums on a core of its own, added up
-    // after: integer sums, so the same bytes whatever the split.
-    let ranges = 64usize;
-    let per = boards.div_ceil(ranges).max(1);
-    let totals = (0..ranges)
-        .into_par_iter()
-        .map(|r| {
-            board_sums(
-                holdings,
-                items,
-                &adjacency,
-                (r * per).min(boards)..((r + 1) * per).min(boards),
-            )
-        })
-        .reduce(
-            || BoardSums::new(items),
-            |mut a, b| {
-                a.add(&b);
-                a
-            },
-        );
-    totals
-        .all
-        .iter()
-        .zip(&totals.apart)
-        .zip(&totals.holders)
-        .map(|((s, a), &h)| ItemRates {
-            all: s.ratio(h),
-            apart: a.ratio(h),
-        })
-        .collect()
+    let mut sums = RateSums::new(items);
+    sums.add_block(holdings, 0..holdings.len(), dyads);
+    sums.finish()
+}
+
+/// The sums of [`item_rates`] gathered a block of boards at a time
+/// ([`crate::pair_blocks`]): integer sums, so the same bytes however the
+/// boards are split.
+pub struct RateSums {
+    totals: BoardSums,
+}
+
+impl RateSums {
+    pub fn new(items: usize) -> RateSums {
+        RateSums {
+            totals: BoardSums::new(items),
+        }
+    }
+
+    /// Adds the boards in `boards` (dense indices), every fight of which is
+    /// among `dyads` (which may hold fights of other boards too).
+    pub fn add_block(&mut self, holdings: &[Vec<u32>], boards: std::ops::Range<usize>, dyads: &[Dyad]) {
+        use rayon::prelude::*;
+        let items = self.totals.holders.len();
+        let adjacency = Adjacency::new(holdings.len(), dyads);
+        // Boards in ranges, each range's sums on a core of its own, added
+        // up after.
+        let ranges = 64usize;
+        let per = boards.len().div_ceil(ranges).max(1);
+        let block = (0..ranges)
+            .into_par_iter()
+            .map(|r| {
+                let first = (boards.start + r * per).min(boards.end);
+                let last = (boards.start + (r + 1) * per).min(boards.end);
+                board_sums(holdings, items, &adjacency, first..last)
+            })
+            .reduce(
+                || BoardSums::new(items),
+                |mut a, b| {
+                    a.add(&b);
+                    a
+                },
+            );
+        self.totals.add(&block);
+    }
+
+    pub fn finish(self) -> Vec<ItemRates> {
+        let totals = self.totals;
+        totals
+            .all
+            .iter()
+            .zip(&totals.apart)
+            .zip(&totals.holders)
+            .map(|((s, a), &h)| ItemRates {
+                all: s.ratio(h),
+                apart: a.ratio(h),
+            })
+            .collect()
+    }
 }
 
 /// The sums of [`item_rates`] over a range of boards.

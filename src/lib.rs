@@ -22,6 +22,7 @@ pub mod match_runs;
 pub mod matches;
 pub mod nightly;
 pub mod output;
+pub mod pair_blocks;
 pub mod render;
 pub mod report;
 pub mod runs;

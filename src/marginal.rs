@@ -76,6 +76,8 @@ pub struct Fit {
     /// The board-clustered covariance of `theta`.
     covariance: DMatrix<f64>,
     pub converged: bool,
+    /// Logit shifts turned into win-rate points against the run's field.
+    pub curve: EffectCurve,
 }
 
 impl Fit {
@@ -97,40 +99,57 @@ impl Fit {
 /// with `eta_m` the model's logit of each fight from either side. This is
 /// what turns a logit contrast into win-rate points against the field the
 /// run actually played (an average marginal effect). The fights are kept
-/// as at most [`EffectCurve::GROUPS`] groups of equal weight, each at its
-/// mean logit, so a curve costs the same however many fights the run holds.
+/// as at most [`EffectCurve::GROUPS`] groups of about equal weight, each at
+/// its mean logit, so a curve costs the same however many fights the run
+/// holds; the groups are gathered from [`LogitHistogram::BINS`] bins of
+/// equal width, in one pass over the pairs.
 #[derive(Debug, Clone)]
 pub struct EffectCurve {
     /// `(mean logit, weight)` of each group; weights sum to 1.
     groups: Vec<(f64, f64)>,
 }
 
-impl EffectCurve {
-    pub const GROUPS: usize = 2000;
+/// The fights' logits, from either side, in bins of equal width over
+/// `[-reach, reach]`: each bin's weight and weighted sum of logits.
+struct LogitHistogram {
+    reach: f64,
+    weight: Vec<f64>,
+    sum: Vec<f64>,
+}
 
-    pub fn new(fit: &Fit, boards: &[BoardFeatures], matchups: &Matchups) -> EffectCurve {
-        let theta = DVector::from_column_slice(&fit.theta);
-        let features = fit.theta.len();
-        let strength = FeatureRows::new(&[Model { features, boards }], boards.len()).strengths(&[Some(&theta)]);
-        let mut logits: Vec<(f64, f64)> = Vec::with_capacity(2 * matchups.pairs.len() + 2);
-        for m in &matchups.pairs {
-            let eta = strength[m.low as usize] - strength[m.high as usize];
-            logits.push((eta, m.fights));
-            logits.push((-eta, m.fights));
+impl LogitHistogram {
+    const BINS: usize = 1 << 14;
+
+    /// Logits within `reach` of 0 (the widest gap between two boards'
+    /// strengths).
+    fn new(reach: f64) -> LogitHistogram {
+        LogitHistogram {
+            reach: if reach > 0.0 && reach.is_finite() { reach } else { 1.0 },
+            weight: vec![0.0; Self::BINS],
+            sum: vec![0.0; Self::BINS],
         }
-        if matchups.mirror_fights > 0.0 {
-            // A board against itself: logit 0 from both sides.
-            logits.extend([(0.0, matchups.mirror_fights); 2]);
-        }
-        logits.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let total: f64 = logits.iter().map(|l| l.1).sum();
-        let share = total / Self::GROUPS as f64;
-        let mut groups = Vec::with_capacity(Self::GROUPS + 1);
+    }
+
+    fn add(&mut self, eta: f64, weight: f64) {
+        let at = ((eta + self.reach) / (2.0 * self.reach) * Self::BINS as f64).floor();
+        let at = if at.is_nan() {
+            0
+        } else {
+            (at.max(0.0) as usize).min(Self::BINS - 1)
+        };
+        self.weight[at] += weight;
+        self.sum[at] += weight * eta;
+    }
+
+    fn curve(&self) -> EffectCurve {
+        let total: f64 = self.weight.iter().sum();
+        let share = total / EffectCurve::GROUPS as f64;
+        let mut groups = Vec::with_capacity(EffectCurve::GROUPS + 1);
         let (mut sum, mut weight) = (0.0, 0.0);
-        for (eta, w) in logits {
-            sum += eta * w;
+        for (&w, &s) in self.weight.iter().zip(&self.sum) {
+            sum += s;
             weight += w;
-            if weight >= share {
+            if weight > 0.0 && weight >= share {
                 groups.push((sum / weight, weight / total));
                 (sum, weight) = (0.0, 0.0);
             }
@@ -140,6 +159,10 @@ impl EffectCurve {
         }
         EffectCurve { groups }
     }
+}
+
+impl EffectCurve {
+    pub const GROUPS: usize = 2000;
 
     /// The average change in win chance for a logit shift of `delta`.
     pub fn at(&self, delta: f64) -> f64 {
@@ -154,17 +177,23 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The run's fights as the model reads them, built once and shared by
-/// every section's model: each unordered pair of distinct boards once
-/// (a fight's likelihood, weight and residual depend only on the two
-/// boards, so `a` against `b` and `b` against `a` add up), and for each
-/// board the pairs that name it.
+/// The run's fights as the model reads them, or one block of them
+/// ([`crate::pair_blocks`]), shared by every section's model: each
+/// unordered pair of distinct boards once (a fight's likelihood, weight and
+/// residual depend only on the two boards, so `a` against `b` and `b`
+/// against `a` add up), and for each board the pairs that name it.
 pub struct Matchups {
     boards: usize,
+    /// The boards whose every pair this holds; the pairs whose lower board
+    /// is among them are this block's to count in a sum over pairs.
+    block: std::ops::Range<usize>,
     /// Sorted by `(low, high)`, `low < high`.
     pairs: Vec<PairResult>,
-    /// Fights of a board against itself: no difference of features, so
-    /// nothing for the fit; they still count in the [`EffectCurve`].
+    /// `pairs[owned]` have their lower board in `block`.
+    owned: std::ops::Range<usize>,
+    /// Fights of a board of the block against itself: no difference of
+    /// features, so nothing for the fit; they still count in the
+    /// [`EffectCurve`].
     mirror_fights: f64,
     /// Board `b`'s pairs are `incident[start[b]..start[b + 1]]`.
     start: Vec<usize>,
@@ -181,8 +210,14 @@ struct PairResult {
 }
 
 impl Matchups {
-    /// `results` over boards `0..boards`.
+    /// `results` over boards `0..boards`, all of them.
     pub fn new(boards: usize, results: &[MatchupResult]) -> Matchups {
+        Matchups::block(boards, 0..boards, results)
+    }
+
+    /// The block of boards `block` among `0..boards`: `results` holds every
+    /// fight of those boards (and may hold others).
+    pub fn block(boards: usize, block: std::ops::Range<usize>, results: &[MatchupResult]) -> Matchups {
         let mut mirror_fights = 0.0;
         let mut pairs: Vec<PairResult> = Vec::with_capacity(results.len());
         for m in results {
@@ -191,7 +226,9 @@ impl Matchups {
                 "a matchup names a board out of range"
             );
             if m.left == m.right {
-                mirror_fights += m.fights;
+                if block.contains(&(m.left as usize)) {
+                    mirror_fights += m.fights;
+                }
             } else if m.left < m.right {
                 pairs.push(PairResult {
                     low: m.left,
@@ -217,6 +254,8 @@ impl Matchups {
             }
             same
         });
+        let owned = pairs.partition_point(|m| (m.low as usize) < block.start)
+            ..pairs.partition_point(|m| (m.low as usize) < block.end);
         let mut start = vec![0usize; boards + 1];
         for m in &pairs {
             start[m.low as usize + 1] += 1;
@@ -235,20 +274,46 @@ impl Matchups {
         }
         Matchups {
             boards,
+            block,
             pairs,
+            owned,
             mirror_fights,
             start,
             incident,
         }
     }
 
-    /// No two distinct boards met: nothing to fit.
+    /// No two distinct boards of the block met.
     pub fn is_empty(&self) -> bool {
         self.pairs.is_empty()
     }
 
     fn of(&self, b: usize) -> &[u32] {
         &self.incident[self.start[b]..self.start[b + 1]]
+    }
+
+    fn owned(&self) -> &[PairResult] {
+        &self.pairs[self.owned.clone()]
+    }
+}
+
+/// A run's matchups for the fit, a block of boards at a time.
+pub trait MatchupSource: Sync {
+    /// The run's boards: every block's `boards`.
+    fn boards(&self) -> usize;
+    /// Visits every block in turn; fails if a block cannot be read.
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String>;
+}
+
+/// The whole run in one block.
+impl MatchupSource for Matchups {
+    fn boards(&self) -> usize {
+        self.boards
+    }
+
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String> {
+        visit(self);
+        Ok(())
     }
 }
 
@@ -310,7 +375,9 @@ impl FeatureRows {
 /// Fits `theta` over `features` features. `None` when the penalised Hessian
 /// cannot be factored (only with a ridge of zero).
 pub fn fit(features: usize, boards: &[BoardFeatures], matchups: &Matchups, settings: ModelSettings) -> Option<Fit> {
+    // One block in memory: nothing to read, nothing to fail.
     fit_all(&[Model { features, boards }], matchups, settings)
+        .ok()?
         .pop()
         .flatten()
 }
@@ -330,8 +397,15 @@ pub struct Model<'a> {
 /// their steps together, so each pass reads a pair's two boards once for
 /// all of them: their strengths, residuals and features sit side by side
 /// board by board. Each model still stops on its own criterion.
-pub fn fit_all(models: &[Model], matchups: &Matchups, settings: ModelSettings) -> Vec<Option<Fit>> {
-    let rows = FeatureRows::new(models, matchups.boards);
+///
+/// The pairs come a block of boards at a time ([`MatchupSource`]): a pass
+/// keeps sums over boards and features, never the pairs.
+pub fn fit_all(
+    models: &[Model],
+    matchups: &dyn MatchupSource,
+    settings: ModelSettings,
+) -> Result<Vec<Option<Fit>>, String> {
+    let rows = FeatureRows::new(models, matchups.boards());
     let mut states: Vec<FitState> = models.iter().map(|m| FitState::new(m.features)).collect();
     for _ in 0..settings.max_steps {
         if states.iter().all(|s| s.done) {
@@ -347,7 +421,7 @@ pub fn fit_all(models: &[Model], matchups: &Matchups, settings: ModelSettings) -
                 squares: false,
             })
             .collect();
-        let sums = pair_pass(&rows, matchups, &strength, &wants);
+        let sums = pair_pass(&rows, matchups, &strength, &wants)?;
         for (m, (state, sums)) in states.iter_mut().zip(&sums).enumerate() {
             if !state.done {
                 state.step(&rows, m, sums, settings);
@@ -366,14 +440,16 @@ pub fn fit_all(models: &[Model], matchups: &Matchups, settings: ModelSettings) -
             squares: !s.failed,
         })
         .collect();
-    let sums = pair_pass(&rows, matchups, &strength, &wants);
-    let board_scores = board_score_squares(&rows, matchups, &strength, &wants);
-    states
+    let sums = pair_pass(&rows, matchups, &strength, &wants)?;
+    let board_scores = board_score_squares(&rows, matchups, &strength, &wants)?;
+    let curves = curves(&rows, matchups, &strength, &wants)?;
+    Ok(states
         .into_iter()
         .zip(sums)
         .zip(board_scores)
+        .zip(curves)
         .enumerate()
-        .map(|(m, ((state, sums), scores))| {
+        .map(|(m, (((state, sums), scores), curve))| {
             if state.failed {
                 return None;
             }
@@ -388,16 +464,52 @@ pub fn fit_all(models: &[Model], matchups: &Matchups, settings: ModelSettings) -
             // and `p` coefficients the raw sandwich runs narrow by about
             // G / (G - p), the residuals having been fitted to the same
             // boards.
-            let g = matchups.boards as f64;
+            let g = matchups.boards() as f64;
             let correction = if g > p as f64 + 1.0 { g / (g - p as f64) } else { 1.0 };
             let covariance = (&bread * meat * &bread) * correction;
             Some(Fit {
                 theta: state.theta.iter().copied().collect(),
                 covariance,
                 converged: state.converged,
+                curve,
             })
         })
-        .collect()
+        .collect())
+}
+
+/// Each wanted model's [`EffectCurve`] at its strengths: one more pass.
+fn curves(
+    rows: &FeatureRows,
+    matchups: &dyn MatchupSource,
+    strength: &[f64],
+    wants: &[Want],
+) -> Result<Vec<EffectCurve>, String> {
+    let k = rows.models;
+    let mut histograms: Vec<LogitHistogram> = (0..k)
+        .map(|m| {
+            let (low, high) = (0..rows.boards)
+                .map(|b| strength[b * k + m])
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), s| (l.min(s), h.max(s)));
+            LogitHistogram::new(high - low)
+        })
+        .collect();
+    matchups.each(&mut |block| {
+        for pair in block.owned() {
+            let (l, h) = (pair.low as usize, pair.high as usize);
+            for (m, histogram) in histograms.iter_mut().enumerate().filter(|(m, _)| wants[*m].squares) {
+                let eta = strength[l * k + m] - strength[h * k + m];
+                histogram.add(eta, pair.fights);
+                histogram.add(-eta, pair.fights);
+            }
+        }
+        if block.mirror_fights > 0.0 {
+            // A board against itself: logit 0 from both sides.
+            for histogram in &mut histograms {
+                histogram.add(0.0, 2.0 * block.mirror_fights);
+            }
+        }
+    })?;
+    Ok(histograms.iter().map(LogitHistogram::curve).collect())
 }
 
 /// One model's Newton iteration.
@@ -496,18 +608,27 @@ struct PassSums {
 /// on both boards and `w x_low x_high^T` into a dense `p x p` array (the
 /// cross terms of `sum w (x_low - x_high)(x_low - x_high)^T`, whose squares
 /// add up board by board); the same with `e^2`.
-fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &[Want]) -> Vec<PassSums> {
+fn pair_pass(
+    rows: &FeatureRows,
+    matchups: &dyn MatchupSource,
+    strength: &[f64],
+    wants: &[Want],
+) -> Result<Vec<PassSums>, String> {
     use rayon::prelude::*;
     let (k, g) = (rows.models, rows.boards);
-    // The pairs in a fixed number of ranges, one per task, added up in
-    // range order after: the same bytes whatever the number of cores.
+    // Each block's pairs in a fixed number of ranges, range `r` of every
+    // block summed into part `r`, the parts added up in order after: the
+    // same bytes whatever the number of cores.
     const RANGES: usize = 4;
-    let per = matchups.pairs.len().div_ceil(RANGES).max(1);
-    let parts: Vec<PassPart> = matchups
-        .pairs
-        .par_chunks(per)
-        .map(|pairs| pass_part(rows, pairs, strength, wants))
-        .collect();
+    let mut parts: Vec<PassPart> = (0..RANGES).map(|_| PassPart::new(rows, wants)).collect();
+    matchups.each(&mut |block| {
+        let pairs = block.owned();
+        let per = pairs.len().div_ceil(RANGES).max(1);
+        parts
+            .par_iter_mut()
+            .zip(pairs.par_chunks(per))
+            .for_each(|(part, pairs)| pass_part(rows, pairs, strength, wants, part));
+    })?;
     let mut parts = parts.into_iter();
     let mut total = parts.next().unwrap_or_else(|| PassPart::new(rows, wants));
     for part in parts {
@@ -527,7 +648,7 @@ fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &
             Vec::new()
         }
     };
-    cross
+    Ok(cross
         .into_iter()
         .zip(cross_squares)
         .enumerate()
@@ -538,7 +659,7 @@ fn pair_pass(rows: &FeatureRows, matchups: &Matchups, strength: &[f64], wants: &
             own_squares: column(&own_squares, m, wants[m].squares),
             cross_squares,
         })
-        .collect()
+        .collect())
 }
 
 /// The sums of [`pair_pass`] over some of the pairs: board-indexed sums
@@ -597,17 +718,16 @@ impl PassPart {
     }
 }
 
-/// [`pair_pass`] over `pairs`.
-fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: &[Want]) -> PassPart {
+/// [`pair_pass`] over `pairs`, added to `part`.
+fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: &[Want], part: &mut PassPart) {
     let k = rows.models;
-    let mut part = PassPart::new(rows, wants);
     let PassPart {
         residual,
         own,
         own_squares,
         cross,
         cross_squares,
-    } = &mut part;
+    } = part;
     let add_cross = |out: &mut [f64], p: usize, w: f64, low: &[(u32, f64)], high: &[(u32, f64)]| {
         for &(i, xi) in low {
             let line = &mut out[i as usize * p..(i as usize + 1) * p];
@@ -645,7 +765,6 @@ fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: 
             }
         }
     }
-    part
 }
 
 /// `sum_b own_b x_b x_b^T - (C + C^T) + ridge I`: a Hessian (or the
@@ -678,32 +797,38 @@ fn assemble(rows: &FeatureRows, model: usize, p: usize, own: &[f64], cross: &[f6
 /// slower.
 fn board_score_squares(
     rows: &FeatureRows,
-    matchups: &Matchups,
+    matchups: &dyn MatchupSource,
     strength: &[f64],
     wants: &[Want],
-) -> Vec<Option<DMatrix<f64>>> {
+) -> Result<Vec<Option<DMatrix<f64>>>, String> {
     use rayon::prelude::*;
-    // Boards in a fixed number of ranges, one per task, added up in range
-    // order after: the same bytes whatever the number of cores.
+    // Each block's boards in a fixed number of ranges, one per task, added
+    // up in block and range order: the same bytes whatever the number of
+    // cores.
     const RANGES: usize = 4;
-    let per = rows.boards.div_ceil(RANGES).max(1);
-    let parts: Vec<Vec<Option<DMatrix<f64>>>> = (0..RANGES)
-        .into_par_iter()
-        .map(|r| {
-            let range = (r * per).min(rows.boards)..((r + 1) * per).min(rows.boards);
-            score_squares_over(rows, matchups, strength, wants, range)
-        })
+    let mut out: Vec<Option<DMatrix<f64>>> = (0..rows.models)
+        .map(|m| wants[m].squares.then(|| DMatrix::zeros(rows.width[m], rows.width[m])))
         .collect();
-    let mut parts = parts.into_iter();
-    let mut out = parts.next().unwrap_or_default();
-    for part in parts {
-        for (total, part) in out.iter_mut().zip(part) {
-            if let (Some(total), Some(part)) = (total.as_mut(), part) {
-                *total += part;
+    matchups.each(&mut |block| {
+        let boards = block.block.clone();
+        let per = boards.len().div_ceil(RANGES).max(1);
+        let parts: Vec<Vec<Option<DMatrix<f64>>>> = (0..RANGES)
+            .into_par_iter()
+            .map(|r| {
+                let first = (boards.start + r * per).min(boards.end);
+                let last = (boards.start + (r + 1) * per).min(boards.end);
+                score_squares_over(rows, block, strength, wants, first..last)
+            })
+            .collect();
+        for part in parts {
+            for (total, part) in out.iter_mut().zip(part) {
+                if let (Some(total), Some(part)) = (total.as_mut(), part) {
+                    *total += part;
+                }
             }
         }
-    }
-    out
+    })?;
+    Ok(out)
 }
 
 /// [`board_score_squares`] over the boards in `range`.
@@ -872,8 +997,8 @@ mod tests {
             hessian: false,
             squares: true,
         }];
-        let sums = pair_pass(&rows, &matchups, &strength, &want);
-        let squares = board_score_squares(&rows, &matchups, &strength, &want);
+        let sums = pair_pass(&rows, &matchups, &strength, &want).expect("in memory");
+        let squares = board_score_squares(&rows, &matchups, &strength, &want).expect("in memory");
         let got = squares[0].clone().expect("wanted")
             - assemble(&rows, 0, p, &sums[0].own_squares, &sums[0].cross_squares, 0.0);
         let x = |b: u32| {
@@ -933,7 +1058,8 @@ mod tests {
             ],
             &matchups,
             settings,
-        );
+        )
+        .expect("in memory");
         for (alone, together) in [fit(2, &a, &matchups, settings), fit(3, &b, &matchups, settings)]
             .iter()
             .zip(&together)

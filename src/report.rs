@@ -13,9 +13,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::aliasing;
-use crate::analysis::Tallies;
+use crate::analysis::{MatchupTally, Tallies};
 use crate::dyadic::{self, Dyad, ItemRates, Ratio};
-use crate::marginal::{self, BoardFeatures, MatchupResult, Matchups, ModelSettings};
+use crate::marginal::{self, BoardFeatures, MatchupResult, MatchupSource, Matchups, ModelSettings};
+use crate::pair_blocks::{Block, PairBlocks};
 use crate::sink::BoardRow;
 use crate::stats;
 
@@ -352,27 +353,17 @@ enum Baseline {
 fn marginal_effects(
     boards: &[BoardRow],
     dense: &DenseBoards,
-    matchups: &[crate::analysis::MatchupTally],
+    pairs: &PairBlocks,
     model: ModelSettings,
-) -> [BTreeMap<String, Estimate>; 5] {
+) -> Result<[BTreeMap<String, Estimate>; 5], String> {
     let mut fought: Vec<(u32, &BoardRow)> = boards
         .iter()
         .filter_map(|b| Some((dense.get(b.board_id)?, b)))
         .collect();
     fought.sort_by_key(|&(d, _)| d);
+    fought.dedup_by_key(|&mut (d, _)| d);
     let fought: Vec<&BoardRow> = fought.into_iter().map(|(_, b)| b).collect();
-    let results: Vec<MatchupResult> = matchups
-        .iter()
-        .filter_map(|m| {
-            Some(MatchupResult {
-                left: dense.get(m.left)?,
-                right: dense.get(m.right)?,
-                fights: m.fights as f64,
-                left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
-            })
-        })
-        .collect();
-    let results = Matchups::new(fought.len(), &results);
+    let results = FitSource::new(pairs, dense)?;
     // Tiers above the first, a control for how much a board spent.
     let surplus = |b: &BoardRow| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
     let tier_keys: Vec<Vec<String>> = fought
@@ -429,10 +420,10 @@ fn marginal_effects(
             boards: &d.features,
         })
         .collect();
-    let mut fits = if results.is_empty() {
+    let mut fits = if results.is_empty()? {
         Vec::new()
     } else {
-        marginal::fit_all(&models, &results, model)
+        marginal::fit_all(&models, &results, model)?
     }
     .into_iter();
     let fitted: Vec<BTreeMap<String, Estimate>> = designs
@@ -440,14 +431,14 @@ fn marginal_effects(
         .zip(&sections)
         .map(
             |(design, (_, _, baseline))| match (design, design.as_ref().and_then(|_| fits.next()).flatten()) {
-                (Some(design), Some(fit)) => design.effects(&fit, &results, *baseline),
+                (Some(design), Some(fit)) => design.effects(&fit, *baseline),
                 _ => BTreeMap::new(),
             },
         )
         .collect();
-    fitted
+    Ok(fitted
         .try_into()
-        .unwrap_or_else(|_| unreachable!("five sections in, five out"))
+        .unwrap_or_else(|_| unreachable!("five sections in, five out")))
 }
 
 /// One section's model before its fit: a feature per item (its count on
@@ -510,17 +501,17 @@ impl<'a> SectionDesign<'a> {
     }
 
     /// Each item's effect against `baseline`, from the section's fit.
-    fn effects(&self, fit: &marginal::Fit, results: &Matchups, baseline: Baseline) -> BTreeMap<String, Estimate> {
+    fn effects(&self, fit: &marginal::Fit, baseline: Baseline) -> BTreeMap<String, Estimate> {
         let SectionDesign {
             index,
             total,
-            features,
+            features: _,
             width,
             aliased,
         } = self;
         let (n_items, width) = (index.len(), *width);
         let all: f64 = total.iter().sum();
-        let curve = marginal::EffectCurve::new(fit, features, results);
+        let curve = &fit.curve;
         let keys: Vec<&str> = index.keys().copied().collect();
         let name_of = |f: usize| -> String {
             keys.get(f).map_or_else(
@@ -797,33 +788,33 @@ impl Holdings {
         (of_board, items as usize)
     }
 
-    /// The run's fights by pair of dense boards, each side measured by
-    /// `value` (its wins, or its wins less the baseline's).
-    fn dyads(&self, tallies: &Tallies, value: impl Fn(&crate::analysis::MatchupTally) -> (i64, i64)) -> Vec<Dyad> {
-        tallies
-            .matchups
-            .iter()
-            .filter_map(|m| {
-                let (a, b) = (self.dense.get(m.left)?, self.dense.get(m.right)?);
-                let (a_value, b_value) = value(m);
-                Some(Dyad {
-                    a,
-                    b,
-                    fights: m.fights as i64,
-                    a_value,
-                    b_value,
-                })
-            })
-            .collect()
+    /// A pair's fights as a dyad of dense boards, each side measured by
+    /// its wins (or its wins less the baseline's); `None` for a board that
+    /// is no cluster.
+    fn dyad(&self, m: &MatchupTally, a_value: i64, b_value: i64) -> Option<Dyad> {
+        Some(Dyad {
+            a: self.dense.get(m.left)?,
+            b: self.dense.get(m.right)?,
+            fights: m.fights as i64,
+            a_value,
+            b_value,
+        })
     }
 
     /// Every row's estimate, split as the tables are: the five rate tables,
-    /// then the pair table.
-    fn estimates(&self, dyads: &[Dyad]) -> ([Vec<ItemRates>; 5], Vec<ItemRates>) {
+    /// then the pair table. `each_block` hands over the run's fights a
+    /// block at a time: its board ids and its dyads.
+    #[allow(clippy::type_complexity)]
+    fn estimates(
+        &self,
+        each_block: impl FnOnce(&mut dyn FnMut(&std::ops::Range<u32>, &[Dyad])) -> Result<(), String>,
+    ) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), String> {
         let (of_board, items) = self.items();
-        let mut all = dyadic::item_rates(&of_board, items, dyads).into_iter();
+        let mut sums = dyadic::RateSums::new(items);
+        each_block(&mut |ids, dyads| sums.add_block(&of_board, self.dense.range(ids), dyads))?;
+        let mut all = sums.finish().into_iter();
         let tables = self.tables.each_ref().map(|t| all.by_ref().take(t.len()).collect());
-        (tables, all.collect())
+        Ok((tables, all.collect()))
     }
 }
 
@@ -832,20 +823,40 @@ impl Holdings {
 /// (its wins), over both sides of every matchup; `None` where none met.
 fn keyword_grid<'a>(
     k: usize,
-    matchups: &[crate::analysis::MatchupTally],
+    pairs: &PairBlocks,
     keywords_of: impl Fn(u32) -> Option<&'a [usize]>,
-) -> Vec<Option<Acc>> {
-    // Each matchup from each side, as (own board, opponent, wins), grouped
-    // by own board.
-    let mut sides: Vec<(u32, u32, u64, u64, u64)> = Vec::with_capacity(2 * matchups.len());
-    for m in matchups {
-        sides.push((m.left, m.right, m.fights, m.left_wins, m.draws));
-        sides.push((m.right, m.left, m.fights, m.right_wins, m.draws));
-    }
-    sides.sort_unstable_by_key(|s| s.0);
+) -> Result<Vec<Option<Acc>>, String> {
     let mut grid = vec![Acc::default(); k * k];
     let mut met = vec![false; k * k];
     let mut row = vec![(0u64, 0u64, 0u64); k];
+    pairs.each(|block| {
+        // Each pair from the side of each of its boards in the block, as
+        // (own board, opponent, wins), grouped by own board.
+        let mut sides: Vec<(u32, u32, u64, u64, u64)> = Vec::with_capacity(2 * block.pairs.len());
+        for m in &block.pairs {
+            if block.ids.contains(&m.left) {
+                sides.push((m.left, m.right, m.fights, m.left_wins, m.draws));
+            }
+            if block.ids.contains(&m.right) {
+                sides.push((m.right, m.left, m.fights, m.right_wins, m.draws));
+            }
+        }
+        sides.sort_unstable_by_key(|s| s.0);
+        add_sides(&sides, &mut grid, &mut met, &mut row, &keywords_of);
+        Ok(())
+    })?;
+    Ok(grid.into_iter().zip(met).map(|(acc, met)| met.then_some(acc)).collect())
+}
+
+/// [`keyword_grid`] over sides grouped by own board.
+fn add_sides<'a>(
+    sides: &[(u32, u32, u64, u64, u64)],
+    grid: &mut [Acc],
+    met: &mut [bool],
+    row: &mut [(u64, u64, u64)],
+    keywords_of: &impl Fn(u32) -> Option<&'a [usize]>,
+) {
+    let k = row.len();
     for own in sides.chunk_by(|x, y| x.0 == y.0) {
         let Some(mine) = keywords_of(own[0].0) else {
             continue;
@@ -875,24 +886,29 @@ fn keyword_grid<'a>(
             }
         }
     }
-    grid.into_iter().zip(met).map(|(acc, met)| met.then_some(acc)).collect()
 }
 
-/// Board ids numbered densely in the order given. Looked up twice per
-/// matchup, so held as a vector by id where ids are compact (a run's own
-/// boards table numbers its boards from 0), in a hash map otherwise.
+/// Board ids numbered densely in increasing order, so that a range of ids
+/// (a block of [`crate::pair_blocks`]) is a range of dense indices. Looked
+/// up twice per matchup, so held as a vector by id where ids are compact (a
+/// run's own boards table numbers its boards from 0), in a hash map
+/// otherwise.
 struct DenseBoards {
+    /// The ids in increasing order: dense index `i` is `ids[i]`.
+    ids: Vec<u32>,
     by_id: Vec<u32>,
     sparse: std::collections::HashMap<u32, u32>,
-    len: usize,
 }
 
 impl DenseBoards {
     const ABSENT: u32 = u32::MAX;
 
-    fn new(ids: impl Iterator<Item = u32> + Clone) -> DenseBoards {
-        let (len, highest) = ids.clone().fold((0usize, 0u32), |(n, m), id| (n + 1, m.max(id)));
-        let compact = (highest as usize) < 4 * len + 1024;
+    fn new(ids: impl Iterator<Item = u32>) -> DenseBoards {
+        let mut ids: Vec<u32> = ids.collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let highest = ids.last().copied().unwrap_or(0);
+        let compact = (highest as usize) < 4 * ids.len() + 1024;
         let mut out = DenseBoards {
             by_id: if compact {
                 vec![Self::ABSENT; highest as usize + 1]
@@ -900,15 +916,16 @@ impl DenseBoards {
                 Vec::new()
             },
             sparse: Default::default(),
-            len,
+            ids: Vec::new(),
         };
-        for (i, id) in ids.enumerate() {
+        for (i, &id) in ids.iter().enumerate() {
             if compact {
                 out.by_id[id as usize] = i as u32;
             } else {
                 out.sparse.insert(id, i as u32);
             }
         }
+        out.ids = ids;
         out
     }
 
@@ -920,7 +937,74 @@ impl DenseBoards {
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.ids.len()
+    }
+
+    /// The dense indices of the ids in `ids`.
+    fn range(&self, ids: &std::ops::Range<u32>) -> std::ops::Range<usize> {
+        self.ids.partition_point(|&id| id < ids.start)..self.ids.partition_point(|&id| id < ids.end)
+    }
+}
+
+/// The fit's matchups, read block by block from a run's [`PairBlocks`] in
+/// dense board indices; a run of one block is converted once.
+struct FitSource<'a> {
+    pairs: &'a PairBlocks,
+    dense: &'a DenseBoards,
+    single: Option<Matchups>,
+}
+
+impl<'a> FitSource<'a> {
+    fn new(pairs: &'a PairBlocks, dense: &'a DenseBoards) -> Result<FitSource<'a>, String> {
+        let mut source = FitSource {
+            pairs,
+            dense,
+            single: None,
+        };
+        if pairs.count() == 1 {
+            source.single = Some(source.convert(pairs.block(0)?));
+        }
+        Ok(source)
+    }
+
+    fn convert(&self, block: Block) -> Matchups {
+        let results: Vec<MatchupResult> = block
+            .pairs
+            .iter()
+            .filter_map(|m| {
+                Some(MatchupResult {
+                    left: self.dense.get(m.left)?,
+                    right: self.dense.get(m.right)?,
+                    fights: m.fights as f64,
+                    left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
+                })
+            })
+            .collect();
+        Matchups::block(self.dense.len(), self.dense.range(&block.ids), &results)
+    }
+
+    /// No two distinct boards met.
+    fn is_empty(&self) -> Result<bool, String> {
+        let mut any = false;
+        self.each(&mut |block| any |= !block.is_empty())?;
+        Ok(!any)
+    }
+}
+
+impl MatchupSource for FitSource<'_> {
+    fn boards(&self) -> usize {
+        self.dense.len()
+    }
+
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String> {
+        if let Some(single) = &self.single {
+            visit(single);
+            return Ok(());
+        }
+        self.pairs.each(|block| {
+            visit(&self.convert(block));
+            Ok(())
+        })
     }
 }
 
@@ -948,18 +1032,28 @@ impl Names {
 }
 
 /// Builds the report's figures from tallies and the boards table.
-pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Report {
+pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Result<Report, String> {
     let holdings = Holdings::new(tallies, boards);
     // The rates and the effects read the same tallies and nothing of each
     // other: side by side on the cores.
-    let (([card_found, tier_found, rune_found, keyword_found, size_found], pair_found), effects) = rayon::join(
+    let (found, effects) = rayon::join(
         || {
-            let dyads = holdings.dyads(tallies, |m| (m.left_wins as i64, m.right_wins as i64));
-            holdings.estimates(&dyads)
+            holdings.estimates(|add| {
+                tallies.pairs.each(|block| {
+                    let dyads: Vec<Dyad> = block
+                        .pairs
+                        .iter()
+                        .filter_map(|m| holdings.dyad(m, m.left_wins as i64, m.right_wins as i64))
+                        .collect();
+                    add(&block.ids, &dyads);
+                    Ok(())
+                })
+            })
         },
-        || marginal_effects(boards, &holdings.dense, &tallies.matchups, s.model),
+        || marginal_effects(boards, &holdings.dense, &tallies.pairs, s.model),
     );
-    let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] = effects;
+    let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found?;
+    let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] = effects?;
     let Holdings { dense, tables, pairs } = holdings;
     let [cards, tiers, runes, keywords, sizes] = tables;
     let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
@@ -1022,7 +1116,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         .map(|b| (b.board_id, b.keywords.iter().map(|k| index[k]).collect()))
         .collect();
     let k = names.len();
-    let versus = keyword_grid(k, &tallies.matchups, |id| board_keywords.get(&id).map(Vec::as_slice));
+    let versus = keyword_grid(k, &tallies.pairs, |id| board_keywords.get(&id).map(Vec::as_slice))?;
     let keyword_versus = versus
         .into_iter()
         .enumerate()
@@ -1064,7 +1158,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     };
     flag_outliers(&mut report, s.false_discovery_rate);
     report.what_changed = what_changed(&report);
-    report
+    Ok(report)
 }
 
 /// Flags the ranked rows whose rate lies outside the band beyond noise:
@@ -1181,35 +1275,49 @@ pub fn paired_changes(
     base: &Tallies,
     boards: &[BoardRow],
 ) -> Result<[BTreeMap<String, Ratio>; 5], String> {
-    let by_pair: BTreeMap<(u32, u32), &crate::analysis::MatchupTally> =
-        base.matchups.iter().map(|m| ((m.left, m.right), m)).collect();
-    if by_pair.len() != now.matchups.len() {
-        return Err(format!(
-            "the runs fought {} and {} distinct matchups",
-            now.matchups.len(),
-            by_pair.len()
-        ));
+    if now.pairs.bounds() != base.pairs.bounds() || now.fights != base.fights {
+        return Err(format!("the runs hold {} and {} fights", now.fights, base.fights));
     }
-    for m in &now.matchups {
-        match by_pair.get(&(m.left, m.right)) {
-            Some(b) if b.fights == m.fights => {}
-            _ => {
+    let holdings = Holdings::new(now, boards);
+    let (found, _) = holdings.estimates(|add| {
+        for i in 0..now.pairs.count() {
+            let (a, b) = (now.pairs.block(i)?, base.pairs.block(i)?);
+            if a.pairs.len() != b.pairs.len() {
+                return Err(format!(
+                    "the runs fought {} and {} distinct pairs of boards with a board among ids {}..{}",
+                    a.pairs.len(),
+                    b.pairs.len(),
+                    a.ids.start,
+                    a.ids.end
+                ));
+            }
+            if let Some((m, _)) = a
+                .pairs
+                .iter()
+                .zip(&b.pairs)
+                .find(|(m, o)| (m.left, m.right, m.fights) != (o.left, o.right, o.fights))
+            {
                 return Err(format!(
                     "board {} against board {} fought a different number of times",
                     m.left, m.right
                 ));
             }
+            let dyads: Vec<Dyad> = a
+                .pairs
+                .iter()
+                .zip(&b.pairs)
+                .filter_map(|(m, o)| {
+                    holdings.dyad(
+                        m,
+                        m.left_wins as i64 - o.left_wins as i64,
+                        m.right_wins as i64 - o.right_wins as i64,
+                    )
+                })
+                .collect();
+            add(&a.ids, &dyads);
         }
-    }
-    let holdings = Holdings::new(now, boards);
-    let dyads = holdings.dyads(now, |m| {
-        let b = by_pair[&(m.left, m.right)];
-        (
-            m.left_wins as i64 - b.left_wins as i64,
-            m.right_wins as i64 - b.right_wins as i64,
-        )
-    });
-    let (found, _) = holdings.estimates(&dyads);
+        Ok(())
+    })?;
     let mut keyed: [BTreeMap<String, Ratio>; 5] = Default::default();
     for ((out, table), found) in keyed.iter_mut().zip(&holdings.tables).zip(found) {
         *out = table.keys().cloned().zip(found.into_iter().map(|e| e.all)).collect();
@@ -1222,7 +1330,7 @@ pub fn paired_changes(
 /// Benjamini–Hochberg correction over every compared row. Paired where the
 /// runs fought the same pairs (falling back to independent, and saying
 /// why, where the tallies show they did not).
-pub fn compare(report: &mut Report, against: Against, baseline_name: String) {
+pub fn compare(report: &mut Report, against: Against, baseline_name: String) -> Result<(), String> {
     let q = report.false_discovery_rate;
     let mut tested: Vec<(usize, usize)> = Vec::new();
     let mut p_values = Vec::new();
@@ -1244,7 +1352,7 @@ pub fn compare(report: &mut Report, against: Against, baseline_name: String) {
                 ..ReportSettings::default()
             };
             Some(
-                build(Vec::new(), base, boards, &settings)
+                build(Vec::new(), base, boards, &settings)?
                     .rate_tables()
                     .map(|t| t.clone()),
             )
@@ -1316,6 +1424,7 @@ pub fn compare(report: &mut Report, against: Against, baseline_name: String) {
     report.significant_changes = significant;
     report.baseline = Some(baseline_name);
     report.what_changed = what_changed(report);
+    Ok(())
 }
 
 fn points(x: f64) -> String {
@@ -1409,10 +1518,10 @@ pub struct RunData {
 
 impl RunData {
     /// The report of this run.
-    pub fn report(&self, s: &ReportSettings) -> Report {
-        let mut report = build(self.names.clone(), &self.tallies, &self.boards, s);
+    pub fn report(&self, s: &ReportSettings) -> Result<Report, String> {
+        let mut report = build(self.names.clone(), &self.tallies, &self.boards, s)?;
         report.name_cards(&self.printed);
-        report
+        Ok(report)
     }
 }
 
@@ -1445,7 +1554,8 @@ pub fn read_verified_runs(manifests: &[(std::path::PathBuf, crate::dataset::Mani
         .as_ref()
         .ok_or_else(|| format!("{}: the run has no boards table", first_dir.display()))?;
     let boards = crate::sink::read_boards(&first_dir.join(&boards_entry.path))?;
-    let tallies = crate::analysis::tally(&fight_files)?;
+    let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
+    let tallies = crate::analysis::tally(&fight_files, fights, boards.len() as u32)?;
     // Printed names from the run's own copy of the catalog, already hashed.
     let catalog = crate::config::load_catalog(&[first_dir.join("inputs").join("cards")])
         .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
@@ -1496,7 +1606,7 @@ mod tests {
     use super::*;
 
     fn tallies() -> (Tallies, Vec<BoardRow>) {
-        use crate::analysis::{BoardTally, MatchupTally};
+        use crate::analysis::MatchupTally;
         let board = |id: u32, cards: &[&str], keywords: &[&str]| BoardRow {
             board_id: id,
             name: format!("b{id}"),
@@ -1512,48 +1622,32 @@ mod tests {
             board(0, &["crab", "fox"], &["burn", "maim"]),
             board(1, &["fox"], &["burn"]),
         ];
-        let t = Tallies {
-            fights: 1000,
-            boards: vec![
-                BoardTally {
-                    board_id: 0,
-                    fights: 1000,
-                    wins: 800,
-                    draws: 50,
-                },
-                BoardTally {
-                    board_id: 1,
-                    fights: 1000,
-                    wins: 150,
-                    draws: 50,
-                },
-            ],
-            matchups: vec![
-                MatchupTally {
-                    left: 0,
-                    right: 1,
-                    fights: 500,
-                    left_wins: 400,
-                    right_wins: 75,
-                    draws: 25,
-                },
-                MatchupTally {
-                    left: 1,
-                    right: 0,
-                    fights: 500,
-                    left_wins: 75,
-                    right_wins: 400,
-                    draws: 25,
-                },
-            ],
-        };
+        let t = Tallies::from_matchups(vec![
+            MatchupTally {
+                left: 0,
+                right: 1,
+                fights: 500,
+                left_wins: 400,
+                right_wins: 75,
+                draws: 25,
+            },
+            MatchupTally {
+                left: 1,
+                right: 0,
+                fights: 500,
+                left_wins: 75,
+                right_wins: 400,
+                draws: 25,
+            },
+        ]);
+        assert_eq!(t.boards[0].wins, 800, "board 0 won 400 on each side");
         (t, boards)
     }
 
     #[test]
     fn figures_add_up_per_card_keyword_and_pair() {
         let (t, boards) = tallies();
-        let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default());
+        let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default()).expect("report");
         let crab = r.cards.iter().find(|c| c.key == "crab").expect("crab");
         assert_eq!((crab.fights, crab.wins, crab.draws, crab.losses), (1000, 800, 50, 150));
         assert_eq!(crab.boards, 1);
@@ -1629,7 +1723,7 @@ mod tests {
     #[test]
     fn an_item_strong_on_many_boards_is_an_outlier_with_its_numbers() {
         let (t, boards) = field(40, 10, 0.2, 100);
-        let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default());
+        let r = build(vec!["run".into()], &t, &boards, &ReportSettings::default()).expect("report");
         let crab = r.cards.iter().find(|c| c.key == "crab").expect("crab");
         assert_eq!(crab.boards, 10);
         assert!(crab.outlier && crab.low > 0.55, "{crab:?}");
@@ -1645,9 +1739,9 @@ mod tests {
     fn changes_beyond_noise_are_flagged() {
         let s = ReportSettings::default();
         let (t, boards) = field(40, 10, 0.2, 100);
-        let base = build(vec!["base".into()], &t, &boards, &s);
+        let base = build(vec!["base".into()], &t, &boards, &s).expect("report");
         let (weaker, _) = field(40, 10, 0.02, 100);
-        let mut now = build(vec!["now".into()], &weaker, &boards, &s);
+        let mut now = build(vec!["now".into()], &weaker, &boards, &s).expect("report");
         compare(
             &mut now,
             Against::Independent {
@@ -1655,12 +1749,13 @@ mod tests {
                 why: "a test".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         let crab = now.cards.iter().find(|c| c.key == "crab").expect("crab");
         let change = crab.change.as_ref().expect("compared");
         assert!(change.delta < -0.1 && change.significant, "{change:?}");
         assert!(now.significant_changes.contains(&"card: crab".to_string()));
-        let mut same = build(vec!["again".into()], &t, &boards, &s);
+        let mut same = build(vec!["again".into()], &t, &boards, &s).expect("report");
         compare(
             &mut same,
             Against::Independent {
@@ -1668,11 +1763,12 @@ mod tests {
                 why: "a test".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         assert!(same.significant_changes.is_empty());
         // Paired on the same fights: the change is seen as well, and the
         // same tallies change nothing at all.
-        let mut now = build(vec!["now".into()], &weaker, &boards, &s);
+        let mut now = build(vec!["now".into()], &weaker, &boards, &s).expect("report");
         compare(
             &mut now,
             Against::Paired {
@@ -1682,7 +1778,8 @@ mod tests {
                 why: "a test".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         let change = now
             .cards
             .iter()
@@ -1690,7 +1787,7 @@ mod tests {
             .and_then(|c| c.change.clone());
         let change = change.expect("compared");
         assert!(change.paired && change.delta < -0.1 && change.significant, "{change:?}");
-        let mut same = build(vec!["again".into()], &t, &boards, &s);
+        let mut same = build(vec!["again".into()], &t, &boards, &s).expect("report");
         compare(
             &mut same,
             Against::Paired {
@@ -1700,7 +1797,8 @@ mod tests {
                 why: "a test".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         assert!(same.significant_changes.is_empty());
         assert!(
             same.cards

@@ -462,7 +462,7 @@ pub fn verify(dir: &Path) -> Result<Verified, String> {
 /// The report is built while the files it does not read are still being
 /// hashed, and returned only once every file of every directory passed.
 pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
-    Ok(run_data_of(dirs)?.0.report(s))
+    run_data_of(dirs)?.0.report(s)
 }
 
 /// Reads run directories (one run, or the shards of one run) after the
@@ -580,7 +580,7 @@ pub fn write_report(
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
     let (now, identity) = run_data_of(run_dirs).map_err(whole)?;
-    let mut rep = now.report(settings);
+    let mut rep = now.report(settings).map_err(whole)?;
     if let Some(b) = baseline {
         let (base, base_identity) = run_data_of(&[b.to_path_buf()]).map_err(whole)?;
         // Paired when the two runs fought the same fights between the same
@@ -603,9 +603,10 @@ pub fn write_report(
                     why,
                 },
                 label,
-            ),
+            )
+            .map_err(whole)?,
             Err(why) => {
-                let base_report = base.report(settings);
+                let base_report = base.report(settings).map_err(whole)?;
                 report::compare(
                     &mut rep,
                     report::Against::Independent {
@@ -613,7 +614,8 @@ pub fn write_report(
                         why,
                     },
                     label,
-                );
+                )
+                .map_err(whole)?;
             }
         }
     }

@@ -186,7 +186,8 @@ fn coverage(reps: u64, make: impl Fn(&mut Mix) -> (Vec<Board>, Design)) -> (f64,
             &fight(&boards, &design, None),
             &rows(&boards),
             &settings,
-        );
+        )
+        .expect("report");
         for row in &report.cards {
             let t = truth[card_index(&row.key)];
             total += 1;
@@ -254,8 +255,8 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
         let table = rows(&boards);
         let base = fight(&boards, &design, None);
         let now = fight(&boards, &design, Some((5, 0.03)));
-        let base_report = build(vec!["base".into()], &base, &table, &settings);
-        let mut paired = build(vec!["now".into()], &now, &table, &settings);
+        let base_report = build(vec!["base".into()], &base, &table, &settings).expect("report");
+        let mut paired = build(vec!["now".into()], &now, &table, &settings).expect("report");
         compare(
             &mut paired,
             Against::Paired {
@@ -265,8 +266,9 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
                 why: "same design".into(),
             },
             "base".into(),
-        );
-        let mut unpaired = build(vec!["now".into()], &now, &table, &settings);
+        )
+        .expect("compared");
+        let mut unpaired = build(vec!["now".into()], &now, &table, &settings).expect("report");
         compare(
             &mut unpaired,
             Against::Independent {
@@ -274,7 +276,8 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
                 why: "a test".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         let flagged = |r: &gridsim::report::Report| r.significant_changes.iter().any(|c| c == "card: card05");
         paired_hits += u32::from(flagged(&paired));
         unpaired_hits += u32::from(flagged(&unpaired));
@@ -331,7 +334,7 @@ fn an_a_a_pair_flags_no_more_than_the_false_discovery_rate() {
         let table = rows(&boards);
         let base = fight(&boards, &design, None);
         let now = fight(&boards, &redrawn, None);
-        let mut report = build(vec!["now".into()], &now, &table, &settings);
+        let mut report = build(vec!["now".into()], &now, &table, &settings).expect("report");
         compare(
             &mut report,
             Against::Paired {
@@ -341,7 +344,8 @@ fn an_a_a_pair_flags_no_more_than_the_false_discovery_rate() {
                 why: "same design".into(),
             },
             "base".into(),
-        );
+        )
+        .expect("compared");
         flagged += u32::from(!report.significant_changes.is_empty());
         for row in &report.cards {
             let c = row.change.as_ref().expect("compared");
@@ -385,7 +389,8 @@ fn aliased_features_are_said_to_be_so() {
         &fight(&boards, &design, None),
         &table,
         &ReportSettings::default(),
-    );
+    )
+    .expect("report");
     let keyword = |k: &str| report.keywords.iter().find(|r| r.key == k).expect("keyword row");
     for (k, other) in [("shock", "supercharge"), ("supercharge", "shock")] {
         let row = keyword(k);

@@ -1,0 +1,413 @@
+//! A run's matchups a block of boards at a time, so that the report's
+//! memory does not grow with the number of fights.
+//!
+//! Everything the report computes from fights is a sum over boards of
+//! what one board met (a board's cluster sum, its row of keyword against
+//! keyword) or a sum over unordered pairs of boards (a pass of the model's
+//! fit, a pair's cluster sum). A pool of 100,000 boards each meeting about
+//! one opponent per fight has about as many pairs as fights, so a table of
+//! every pair grows with the run. Instead the board ids are cut into
+//! ranges, and block `i` holds every pair with a board in range `i` (a pair
+//! with boards in two ranges is in both blocks). A board's every fight is
+//! then in its own block, and a pair is owned by the block of its lower
+//! board, so a sum over boards or over pairs visits one block at a time and
+//! counts everything once.
+//!
+//! Blocks are sized by fights ([`FIGHTS_PER_BLOCK`]); a run whose blocks
+//! together fit in [`IN_MEMORY_BYTES`] keeps them in memory, a larger one
+//! writes them to a folder of its own under the system's temporary folder,
+//! removed when the blocks are dropped. Each block's pairs are merged and
+//! sorted once, when the scan ends.
+
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::ops::Range;
+use std::path::PathBuf;
+
+use crate::analysis::MatchupTally;
+
+/// Fights per block: a block then holds about twice as many pairs (a fight
+/// is in the block of each of its two boards), whose working copies (the
+/// rates' edges, the fit's pairs) take tens of MiB.
+pub const FIGHTS_PER_BLOCK: u64 = 262_144;
+
+/// Blocks whose pairs take no more than this stay in memory.
+pub const IN_MEMORY_BYTES: u64 = 64 << 20;
+
+/// Bytes of one pair on disk: six little-endian u64.
+const RECORD: usize = 48;
+
+/// Pairs read from a block file at once while merging.
+const CHUNK: usize = 1 << 20;
+
+/// A run's matchups, each merged over both orders of its pair (`left` ≤
+/// `right`, `left_wins` the lower board's), in blocks of board ids.
+#[derive(Debug)]
+pub struct PairBlocks {
+    /// Block `i` holds the pairs with a board in `bounds[i]..bounds[i + 1]`.
+    bounds: Vec<u32>,
+    store: Store,
+}
+
+#[derive(Debug)]
+enum Store {
+    Memory(Vec<Vec<MatchupTally>>),
+    Disk(Spill),
+}
+
+/// A folder of block files, removed on drop.
+#[derive(Debug)]
+struct Spill {
+    dir: PathBuf,
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        // Nothing to do if it is already gone; a leftover temporary folder
+        // is not worth failing a finished report over.
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Spill {
+    fn file(&self, block: usize) -> PathBuf {
+        self.dir.join(format!("block-{block:05}.bin"))
+    }
+}
+
+/// One block: the board ids whose every fight it holds, and its pairs,
+/// sorted by `(left, right)`.
+pub struct Block {
+    pub ids: Range<u32>,
+    pub pairs: Vec<MatchupTally>,
+}
+
+impl Block {
+    /// Whether this block owns the pair (visits it in a sum over pairs):
+    /// the block of its lower board.
+    pub fn owns(&self, pair: &MatchupTally) -> bool {
+        self.ids.contains(&pair.left.min(pair.right))
+    }
+}
+
+/// `m` with its boards in order, the lower board first.
+fn ordered(m: MatchupTally) -> MatchupTally {
+    if m.left <= m.right {
+        return m;
+    }
+    MatchupTally {
+        left: m.right,
+        right: m.left,
+        left_wins: m.right_wins,
+        right_wins: m.left_wins,
+        ..m
+    }
+}
+
+/// Sorts and merges pairs named twice.
+fn merge(pairs: &mut Vec<MatchupTally>) {
+    pairs.sort_unstable_by_key(|m| (m.left, m.right));
+    pairs.dedup_by(|later, kept| {
+        let same = (later.left, later.right) == (kept.left, kept.right);
+        if same {
+            kept.fights += later.fights;
+            kept.left_wins += later.left_wins;
+            kept.right_wins += later.right_wins;
+            kept.draws += later.draws;
+        }
+        same
+    });
+}
+
+impl PairBlocks {
+    /// One block of every board, in memory.
+    pub fn single(matchups: impl IntoIterator<Item = MatchupTally>) -> PairBlocks {
+        let mut pairs: Vec<MatchupTally> = matchups.into_iter().map(ordered).filter(|m| m.fights > 0).collect();
+        merge(&mut pairs);
+        PairBlocks {
+            bounds: vec![0, u32::MAX],
+            store: Store::Memory(vec![pairs]),
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.bounds.len() - 1
+    }
+
+    /// The board-id ranges of the blocks; two runs blocked alike can be
+    /// read block by block side by side.
+    pub fn bounds(&self) -> &[u32] {
+        &self.bounds
+    }
+
+    /// Block `i`.
+    pub fn block(&self, i: usize) -> Result<Block, String> {
+        let ids = self.bounds[i]..self.bounds[i + 1];
+        let pairs = match &self.store {
+            Store::Memory(blocks) => blocks[i].clone(),
+            Store::Disk(spill) => read_all(&spill.file(i))?,
+        };
+        Ok(Block { ids, pairs })
+    }
+
+    /// Every block in turn.
+    pub fn each(&self, mut visit: impl FnMut(Block) -> Result<(), String>) -> Result<(), String> {
+        for i in 0..self.count() {
+            visit(self.block(i)?)?;
+        }
+        Ok(())
+    }
+
+    /// Every pair once, in `(left, right)` order, block by block.
+    pub fn each_pair(&self, mut visit: impl FnMut(&MatchupTally)) -> Result<(), String> {
+        self.each(|block| {
+            for p in block.pairs.iter().filter(|p| block.owns(p)) {
+                visit(p);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Gathers a run's matchups into blocks while its fights are scanned.
+pub struct BlockWriter {
+    bounds: Vec<u32>,
+    sink: Sink,
+}
+
+enum Sink {
+    Memory(Vec<Vec<MatchupTally>>),
+    Disk {
+        spill: Spill,
+        files: Vec<BufWriter<std::fs::File>>,
+    },
+}
+
+fn io(path: &std::path::Path, what: &str, e: std::io::Error) -> String {
+    format!("{}: could not {what}: {e}", path.display())
+}
+
+impl BlockWriter {
+    /// Blocks for `fights` fights between boards with ids below `boards`.
+    pub fn new(fights: u64, boards: u32) -> Result<BlockWriter, String> {
+        let count = fights.div_ceil(FIGHTS_PER_BLOCK).clamp(1, u64::from(boards.max(1))) as u32;
+        let width = boards.max(1).div_ceil(count);
+        let mut bounds: Vec<u32> = (0..count).map(|i| i * width).collect();
+        // The last block takes every id above, so a board the boards table
+        // does not list still lands in a block.
+        bounds.push(u32::MAX);
+        // Each fight is a pair in at most two blocks.
+        let bytes = 2 * fights.saturating_mul(RECORD as u64);
+        let sink = if count == 1 || bytes <= IN_MEMORY_BYTES {
+            Sink::Memory(vec![Vec::new(); count as usize])
+        } else {
+            let dir = std::env::temp_dir().join(format!(
+                "gridsim-pairs-{}-{}",
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            ));
+            std::fs::create_dir_all(&dir).map_err(|e| io(&dir, "create a temporary folder", e))?;
+            let spill = Spill { dir };
+            let files = (0..count as usize)
+                .map(|i| {
+                    let path = spill.file(i);
+                    std::fs::File::create(&path)
+                        .map(BufWriter::new)
+                        .map_err(|e| io(&path, "create", e))
+                })
+                .collect::<Result<_, _>>()?;
+            Sink::Disk { spill, files }
+        };
+        Ok(BlockWriter { bounds, sink })
+    }
+
+    fn block_of(&self, id: u32) -> usize {
+        self.bounds.partition_point(|&b| b <= id) - 1
+    }
+
+    /// Adds one batch's matchups (a pair may come again in later batches).
+    pub fn add(&mut self, batch: &[MatchupTally]) -> Result<(), String> {
+        for &m in batch {
+            let m = ordered(m);
+            let (low, high) = (self.block_of(m.left), self.block_of(m.right));
+            let blocks = if low == high { &[low][..] } else { &[low, high][..] };
+            for &b in blocks {
+                match &mut self.sink {
+                    Sink::Memory(out) => out[b].push(m),
+                    Sink::Disk { spill, files } => {
+                        files[b]
+                            .write_all(&encode(&m))
+                            .map_err(|e| io(&spill.file(b), "write", e))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges each block's pairs.
+    pub fn finish(self) -> Result<PairBlocks, String> {
+        let store = match self.sink {
+            Sink::Memory(mut blocks) => {
+                for b in &mut blocks {
+                    merge(b);
+                }
+                Store::Memory(blocks)
+            }
+            Sink::Disk { spill, files } => {
+                for (i, f) in files.into_iter().enumerate() {
+                    let path = spill.file(i);
+                    f.into_inner().map_err(|e| io(&path, "write", e.into_error()))?;
+                    let pairs = read_merged(&path)?;
+                    let mut out = BufWriter::new(std::fs::File::create(&path).map_err(|e| io(&path, "create", e))?);
+                    for p in &pairs {
+                        out.write_all(&encode(p)).map_err(|e| io(&path, "write", e))?;
+                    }
+                    out.flush().map_err(|e| io(&path, "write", e))?;
+                }
+                Store::Disk(spill)
+            }
+        };
+        Ok(PairBlocks {
+            bounds: self.bounds,
+            store,
+        })
+    }
+}
+
+fn encode(m: &MatchupTally) -> [u8; RECORD] {
+    let mut out = [0u8; RECORD];
+    let fields = [
+        u64::from(m.left),
+        u64::from(m.right),
+        m.fights,
+        m.left_wins,
+        m.right_wins,
+        m.draws,
+    ];
+    for (chunk, v) in out.chunks_exact_mut(8).zip(fields) {
+        chunk.copy_from_slice(&v.to_le_bytes());
+    }
+    out
+}
+
+fn decode(bytes: &[u8]) -> MatchupTally {
+    let field = |i: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&bytes[8 * i..8 * i + 8]);
+        u64::from_le_bytes(b)
+    };
+    MatchupTally {
+        // Written from u32 ids by `encode`.
+        left: field(0) as u32,
+        right: field(1) as u32,
+        fights: field(2),
+        left_wins: field(3),
+        right_wins: field(4),
+        draws: field(5),
+    }
+}
+
+/// Reads a block file in chunks, merging as it goes: memory holds the
+/// block's distinct pairs and one chunk, however often a pair recurs.
+fn read_merged(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
+    let mut reader = BufReader::new(std::fs::File::open(path).map_err(|e| io(path, "open", e))?);
+    let mut merged: Vec<MatchupTally> = Vec::new();
+    let mut last_merged = 0usize;
+    let mut buffer = vec![0u8; CHUNK * RECORD];
+    loop {
+        let read = read_up_to(&mut reader, &mut buffer).map_err(|e| io(path, "read", e))?;
+        merged.extend(buffer[..read - read % RECORD].chunks_exact(RECORD).map(decode));
+        if merged.len() >= 2 * last_merged + CHUNK || read < buffer.len() {
+            merge(&mut merged);
+            last_merged = merged.len();
+        }
+        if read < buffer.len() {
+            return Ok(merged);
+        }
+    }
+}
+
+/// A block file already merged.
+fn read_all(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
+    let bytes = std::fs::read(path).map_err(|e| io(path, "read", e))?;
+    Ok(bytes.chunks_exact(RECORD).map(decode).collect())
+}
+
+/// Fills `buffer` as far as the file goes; the bytes read.
+fn read_up_to(reader: &mut impl Read, buffer: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..])? {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(left: u32, right: u32, left_wins: u64, right_wins: u64) -> MatchupTally {
+        MatchupTally {
+            left,
+            right,
+            fights: left_wins + right_wins + 1,
+            left_wins,
+            right_wins,
+            draws: 1,
+        }
+    }
+
+    fn all_pairs(blocks: &PairBlocks) -> Vec<MatchupTally> {
+        let mut out = Vec::new();
+        blocks.each_pair(|p| out.push(*p)).expect("blocks read");
+        out
+    }
+
+    /// Blocks on disk or in memory, one or many, hold the same pairs, each
+    /// merged over both orders and owned by one block; and a board's every
+    /// pair is in its own block. The misreading caught: a pair split across
+    /// two blocks counted in both sums over pairs, or missing from the
+    /// block of its higher board.
+    #[test]
+    fn blocks_hold_every_pair_once_and_every_board_whole() {
+        let mut fights = Vec::new();
+        for i in 0..2_000u32 {
+            let (a, b) = ((i * 7919) % 300, (i * 104_729 + 11) % 300);
+            fights.push(m(a, b, u64::from(i % 3), u64::from(i % 2)));
+        }
+        let single = PairBlocks::single(fights.iter().copied());
+        let want = all_pairs(&single);
+        assert!(want.iter().all(|p| p.left <= p.right));
+        for (total_fights, expect_disk) in [(600_000u64, false), (40_000_000, true)] {
+            let mut writer = BlockWriter::new(total_fights, 300).expect("writer");
+            for batch in fights.chunks(333) {
+                writer.add(batch).expect("add");
+            }
+            let blocks = writer.finish().expect("finish");
+            assert!(blocks.count() > 1);
+            assert_eq!(matches!(blocks.store, Store::Disk(_)), expect_disk);
+            let mut got = all_pairs(&blocks);
+            got.sort_by_key(|p| (p.left, p.right));
+            assert_eq!(got, want);
+            blocks
+                .each(|block| {
+                    for board in block.ids.start..block.ids.end.min(300) {
+                        let whole: Vec<_> = want.iter().filter(|p| p.left == board || p.right == board).collect();
+                        let here: Vec<_> = block
+                            .pairs
+                            .iter()
+                            .filter(|p| p.left == board || p.right == board)
+                            .collect();
+                        assert_eq!(here, whole, "board {board}");
+                    }
+                    Ok(())
+                })
+                .expect("blocks read");
+        }
+    }
+}
