@@ -163,8 +163,10 @@ impl RateSums {
         let items = self.totals.holders.len();
         let adjacency = Adjacency::new(holdings.len(), dyads);
         // Boards in ranges, each range's sums on a core of its own, added
-        // up after.
-        let ranges = 64usize;
+        // up after. A range's sums are as long as the items (tens of
+        // thousands with the pair rows), zeroed and added once per range and
+        // block: a few ranges keep both cores busy.
+        let ranges = 8usize;
         let per = boards.len().div_ceil(ranges).max(1);
         let block = (0..ranges)
             .into_par_iter()

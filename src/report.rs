@@ -162,8 +162,8 @@ struct Acc {
     n: u64,
     wins: u64,
     draws: u64,
-    /// Dense indices of the boards holding the item.
-    holders: Vec<u32>,
+    /// The boards holding the item.
+    boards: u64,
 }
 
 impl Acc {
@@ -172,9 +172,9 @@ impl Acc {
         self.wins += wins;
         self.draws += draws;
     }
-    fn add_board(&mut self, board: u32, n: u64, wins: u64, draws: u64) {
+    fn add_board(&mut self, n: u64, wins: u64, draws: u64) {
         self.add(n, wins, draws);
-        self.holders.push(board);
+        self.boards += 1;
     }
 }
 
@@ -192,7 +192,7 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<ItemRates>, s: &ReportSettings) -
         .into_iter()
         .zip(found)
         .map(|((key, a), est)| {
-            let ranked = a.n >= s.min_sample && a.holders.len() as u64 >= s.min_boards;
+            let ranked = a.n >= s.min_sample && a.boards >= s.min_boards;
             let rate = |x: u64| if a.n == 0 { 0.0 } else { x as f64 / a.n as f64 };
             let (low, high) = interval(&est.all);
             let (apart_low, apart_high) = interval(&est.apart);
@@ -214,7 +214,7 @@ fn rows(map: BTreeMap<String, Acc>, found: Vec<ItemRates>, s: &ReportSettings) -
                 losses: a.n - a.wins - a.draws,
                 win_rate: rate(a.wins),
                 draw_rate: rate(a.draws),
-                boards: a.holders.len() as u64,
+                boards: a.boards,
                 low,
                 high,
                 se: finite(est.all.se),
@@ -366,49 +366,46 @@ fn marginal_effects(
     let results = FitSource::new(pairs, dense)?;
     // Tiers above the first, a control for how much a board spent.
     let surplus = |b: &BoardRow| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
-    let tier_keys: Vec<Vec<String>> = fought
-        .iter()
-        .map(|b| b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")).collect())
-        .collect();
+    // Each section's items of a board, written into a reused buffer, and
+    // its controls: read board by board, nothing kept per board but the
+    // features.
+    let cards = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.cards.iter().cloned());
+    let tiers = |b: &BoardRow, out: &mut Vec<String>| {
+        out.extend(b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")));
+    };
     // Runes and resonances only: a rune's tier rows would be collinear with
     // the rune's own (the rune is the sum of its tiers), so they carry a
     // win rate and no effect.
-    let rune_keys: Vec<Vec<String>> = fought
-        .iter()
-        .map(|b| {
-            let mut keys = b.runes.clone();
-            if !b.resonance.is_empty() {
-                keys.push(format!("resonance {}", b.resonance));
-            }
-            keys
-        })
-        .collect();
-    fn borrow(keys: &[String]) -> Vec<&str> {
-        keys.iter().map(String::as_str).collect()
-    }
-    let card_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.cards)).collect();
-    let tier_items: Vec<Vec<&str>> = tier_keys.iter().map(|k| borrow(k)).collect();
-    let rune_items: Vec<Vec<&str>> = rune_keys.iter().map(|k| borrow(k)).collect();
-    let keyword_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.keywords)).collect();
-    let size_items: Vec<Vec<&str>> = fought.iter().map(|b| borrow(&b.footprints)).collect();
-    let spent: Vec<Vec<f64>> = fought.iter().map(|b| vec![surplus(b)]).collect();
-    let sized: Vec<Vec<f64>> = fought.iter().map(|b| vec![b.cards.len() as f64, surplus(b)]).collect();
-    let none: Vec<Vec<f64>> = vec![Vec::new(); fought.len()];
+    let runes = |b: &BoardRow, out: &mut Vec<String>| {
+        out.extend(b.runes.iter().cloned());
+        if !b.resonance.is_empty() {
+            out.push(format!("resonance {}", b.resonance));
+        }
+    };
+    let keywords = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.keywords.iter().cloned());
+    let sizes = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.footprints.iter().cloned());
+    let spent = |b: &BoardRow| vec![surplus(b)];
+    let sized = |b: &BoardRow| vec![b.cards.len() as f64, surplus(b)];
+    let none = |_: &BoardRow| Vec::new();
+    type Items<'f> = &'f (dyn Fn(&BoardRow, &mut Vec<String>) + Sync);
+    type Controls<'f> = &'f (dyn Fn(&BoardRow) -> Vec<f64> + Sync);
     // The five models are independent: fitted on every core, each the
     // same bytes whichever finishes first.
     use rayon::prelude::*;
     // A feature counts an item's copies on the board (cards, tiers,
     // footprints) or only whether the board holds it (runes, keywords).
-    let sections = [
-        (&card_items, &spent, Baseline::AverageCopy),
-        (&tier_items, &none, Baseline::AverageCopy),
-        (&rune_items, &sized, Baseline::Absence),
-        (&keyword_items, &sized, Baseline::Absence),
-        (&size_items, &spent, Baseline::AverageCopy),
+    let sections: [(Items, Controls, Baseline); 5] = [
+        (&cards, &spent, Baseline::AverageCopy),
+        (&tiers, &none, Baseline::AverageCopy),
+        (&runes, &sized, Baseline::Absence),
+        (&keywords, &sized, Baseline::Absence),
+        (&sizes, &spent, Baseline::AverageCopy),
     ];
     let designs: Vec<Option<SectionDesign>> = sections
         .par_iter()
-        .map(|(items, controls, baseline)| SectionDesign::new(items, *baseline == Baseline::AverageCopy, controls))
+        .map(|(items, controls, baseline)| {
+            SectionDesign::new(&fought, items, *baseline == Baseline::AverageCopy, controls)
+        })
         .collect();
     // The five models take their steps together (one pass over the pairs
     // serves all five; `marginal::fit_all`).
@@ -443,9 +440,9 @@ fn marginal_effects(
 
 /// One section's model before its fit: a feature per item (its count on
 /// the board) and the controls after them.
-struct SectionDesign<'a> {
+struct SectionDesign {
     /// Item name to feature, in name order.
-    index: BTreeMap<&'a str, u32>,
+    index: BTreeMap<String, u32>,
     /// Each item's copies over all boards.
     total: Vec<f64>,
     features: Vec<BoardFeatures>,
@@ -455,29 +452,47 @@ struct SectionDesign<'a> {
     aliased: Vec<Vec<f64>>,
 }
 
-impl<'a> SectionDesign<'a> {
-    /// `None` for a section no board holds an item of. With `copies`, a
-    /// feature counts the item's copies on the board; without, whether the
-    /// board holds it.
-    fn new(items: &[Vec<&'a str>], copies: bool, controls: &[Vec<f64>]) -> Option<SectionDesign<'a>> {
-        let unique: std::collections::HashSet<&str> = items.iter().flatten().copied().collect();
+impl SectionDesign {
+    /// `None` for a section no board holds an item of. `items` writes a
+    /// board's items, `controls` gives its controls (as many for every
+    /// board). With `copies`, a feature counts the item's copies on the
+    /// board; without, whether the board holds it.
+    fn new(
+        boards: &[&BoardRow],
+        items: &(dyn Fn(&BoardRow, &mut Vec<String>) + Sync),
+        copies: bool,
+        controls: &(dyn Fn(&BoardRow) -> Vec<f64> + Sync),
+    ) -> Option<SectionDesign> {
+        let mut buffer: Vec<String> = Vec::new();
+        let mut unique: std::collections::HashSet<String> = Default::default();
+        for b in boards {
+            buffer.clear();
+            items(b, &mut buffer);
+            for k in buffer.drain(..) {
+                unique.insert(k);
+            }
+        }
         if unique.is_empty() {
             return None;
         }
-        let mut names: Vec<&str> = unique.into_iter().collect();
+        let mut names: Vec<String> = unique.into_iter().collect();
         names.sort_unstable();
         let number: std::collections::HashMap<&str, u32> =
-            names.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
+            names.iter().enumerate().map(|(i, k)| (k.as_str(), i as u32)).collect();
         let n_items = names.len();
         let mut total = vec![0.0f64; n_items];
         let mut held: Vec<u32> = Vec::new();
-        let features: Vec<BoardFeatures> = items
+        let mut width = n_items;
+        let features: Vec<BoardFeatures> = boards
             .iter()
-            .zip(controls)
-            .map(|(board, extra)| {
+            .map(|board| {
+                buffer.clear();
+                items(board, &mut buffer);
                 held.clear();
-                held.extend(board.iter().map(|k| number[k]));
+                held.extend(buffer.iter().map(|k| number[k.as_str()]));
                 held.sort_unstable();
+                let extra = controls(board);
+                width = n_items + extra.len();
                 let mut x: BoardFeatures = Vec::with_capacity(held.len() + extra.len());
                 for same in held.chunk_by(|a, b| a == b) {
                     let v = if copies { same.len() as f64 } else { 1.0 };
@@ -488,8 +503,8 @@ impl<'a> SectionDesign<'a> {
                 x
             })
             .collect();
-        let index: BTreeMap<&str, u32> = names.iter().enumerate().map(|(i, &k)| (k, i as u32)).collect();
-        let width = n_items + controls.first().map_or(0, Vec::len);
+        drop(number);
+        let index: BTreeMap<String, u32> = names.into_iter().enumerate().map(|(i, k)| (k, i as u32)).collect();
         let aliased = aliasing::aliased_directions(width, &features);
         Some(SectionDesign {
             index,
@@ -512,7 +527,7 @@ impl<'a> SectionDesign<'a> {
         let (n_items, width) = (index.len(), *width);
         let all: f64 = total.iter().sum();
         let curve = &fit.curve;
-        let keys: Vec<&str> = index.keys().copied().collect();
+        let keys: Vec<&str> = index.keys().map(String::as_str).collect();
         let name_of = |f: usize| -> String {
             keys.get(f).map_or_else(
                 || control_names(width - n_items)[f - n_items].to_string(),
@@ -532,7 +547,7 @@ impl<'a> SectionDesign<'a> {
         };
         index
             .iter()
-            .map(|(&key, &i)| {
+            .map(|(key, &i)| {
                 let mut weights: Vec<(u32, f64)> = match baseline {
                     Baseline::Absence => Vec::new(),
                     Baseline::AverageCopy => (0..n_items as u32).map(|k| (k, -total[k as usize] / all)).collect(),
@@ -684,40 +699,66 @@ impl Outlier {
     }
 }
 
-/// Every row's holders and point counts, table by table, over the boards
-/// that fought.
+/// Every row's point counts, table by table, and each board's rows, over
+/// the boards that fought.
 struct Holdings {
-    /// Board id to dense index, in boards-table order, over the boards that
-    /// fought: a board no fight met is no cluster.
+    /// Board id to dense index, over the boards that fought: a board no
+    /// fight met is no cluster.
     dense: DenseBoards,
     /// Cards, cards at a tier, runes, keywords, footprints: the order of
     /// [`RATE_SECTIONS`].
     tables: [BTreeMap<String, Acc>; 5],
     /// Keyword pairs on one board, and rune against keyword.
     pairs: BTreeMap<(String, String), Acc>,
+    /// Each dense board's rows, numbered table by table in key order, the
+    /// pair table last.
+    of_board: Vec<Vec<u32>>,
+    /// The number of rows.
+    items: usize,
+}
+
+/// A row of [`Holdings`] while the boards are read: a table's item by its
+/// name's number, or a pair of names.
+#[derive(Clone, Copy)]
+enum Row {
+    Table(usize, u32),
+    Pair(u32, u32),
 }
 
 impl Holdings {
     fn new(tallies: &Tallies, boards: &[BoardRow]) -> Holdings {
         let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
-        let fought: std::collections::BTreeSet<u32> = tallies
-            .boards
-            .iter()
-            .filter(|t| t.fights > 0)
-            .map(|t| t.board_id)
-            .collect();
-        let dense = DenseBoards::new(boards.iter().map(|b| b.board_id).filter(|id| fought.contains(id)));
-        // Names are numbered as first met and the accumulators kept in
-        // vectors by number: a string is hashed once per board, not cloned
-        // into an ordered map once per board and table.
+        let dense = DenseBoards::new(
+            tallies
+                .boards
+                .iter()
+                .filter(|t| t.fights > 0 && by_id.contains_key(&t.board_id))
+                .map(|t| t.board_id),
+        );
+        // Names are numbered as first met, and rows too, each row's counts
+        // kept in a vector by row number: a string is hashed once per
+        // board, not cloned into an ordered map once per board and table.
+        // A board keeps its rows' numbers, renumbered in key order at the
+        // end.
         let mut names = Names::default();
-        let mut tables: [Vec<Acc>; 5] = Default::default();
-        let mut pairs: std::collections::HashMap<(u32, u32), Acc> = Default::default();
+        let mut rows: Vec<(Row, Acc)> = Vec::new();
+        let mut table_rows: [Vec<u32>; 5] = Default::default();
+        let mut pair_rows: std::collections::HashMap<(u32, u32), u32> = Default::default();
+        let mut of_board: Vec<Vec<u32>> = vec![Vec::new(); dense.len()];
         let mut ids: [Vec<u32>; 5] = Default::default();
         let mut tiered: Vec<String> = Vec::new();
         for t in &tallies.boards {
             let (Some(b), Some(d)) = (by_id.get(&t.board_id), dense.get(t.board_id)) else {
                 continue;
+            };
+            let held = &mut of_board[d as usize];
+            let mut hold = |row: Row, number: &mut u32| {
+                if *number == u32::MAX {
+                    *number = rows.len() as u32;
+                    rows.push((row, Acc::default()));
+                }
+                rows[*number as usize].1.add_board(t.fights, t.wins, t.draws);
+                held.push(*number);
             };
             // A board counts once per card, card and tier, rune, keyword or
             // footprint it holds, however many copies it holds.
@@ -725,27 +766,24 @@ impl Holdings {
             tiered.extend(b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")));
             let rune_keys = rune_items(b);
             let keys: [&[String]; 5] = [&b.cards, &tiered, &rune_keys, &b.keywords, &b.footprints];
-            for ((table, keys), out) in tables.iter_mut().zip(keys).zip(&mut ids) {
+            for (table, (keys, out)) in keys.into_iter().zip(&mut ids).enumerate() {
                 out.clear();
                 out.extend(keys.iter().map(|k| names.id(k)));
                 let mut unique = out.clone();
                 unique.sort_unstable();
                 unique.dedup();
+                let numbers = &mut table_rows[table];
                 for k in unique {
-                    let k = k as usize;
-                    if table.len() <= k {
-                        table.resize_with(k + 1, Acc::default);
+                    if numbers.len() <= k as usize {
+                        numbers.resize(k as usize + 1, u32::MAX);
                     }
-                    table[k].add_board(d, t.fights, t.wins, t.draws);
+                    hold(Row::Table(table, k), &mut numbers[k as usize]);
                 }
             }
             let keywords = &ids[3];
             for (i, &k) in keywords.iter().enumerate() {
                 for &k2 in &keywords[i + 1..] {
-                    pairs
-                        .entry((k, k2))
-                        .or_default()
-                        .add_board(d, t.fights, t.wins, t.draws);
+                    hold(Row::Pair(k, k2), pair_rows.entry((k, k2)).or_insert(u32::MAX));
                 }
             }
             // Rune against keyword on one board: the same lift as keyword pairs.
@@ -754,38 +792,46 @@ impl Holdings {
             placed.dedup();
             for r in placed {
                 for &k in keywords {
-                    pairs.entry((r, k)).or_default().add_board(d, t.fights, t.wins, t.draws);
+                    hold(Row::Pair(r, k), pair_rows.entry((r, k)).or_insert(u32::MAX));
                 }
             }
         }
-        let tables = tables.map(|table| {
-            table
-                .into_iter()
-                .enumerate()
-                .filter(|(_, acc)| !acc.holders.is_empty())
-                .map(|(k, acc)| (names.of(k as u32).to_string(), acc))
-                .collect()
-        });
-        let pairs = pairs
-            .into_iter()
-            .map(|((a, b), acc)| ((names.of(a).to_string(), names.of(b).to_string()), acc))
-            .collect();
-        Holdings { dense, tables, pairs }
-    }
-
-    /// Each dense board's rows, numbered table by table in key order, the
-    /// pair table last; and the number of rows.
-    fn items(&self) -> (Vec<Vec<u32>>, usize) {
-        let mut of_board = vec![Vec::new(); self.dense.len()];
-        let accs = self.tables.iter().flat_map(|t| t.values()).chain(self.pairs.values());
-        let mut items = 0u32;
-        for acc in accs {
-            for &b in &acc.holders {
-                of_board[b as usize].push(items);
-            }
-            items += 1;
+        // Rows in key order, table by table, pairs last.
+        let mut order: Vec<u32> = (0..rows.len() as u32).collect();
+        let key = |&(row, _): &(Row, Acc)| match row {
+            Row::Table(table, k) => (table, names.of(k), ""),
+            Row::Pair(a, b) => (5, names.of(a), names.of(b)),
+        };
+        order.sort_by(|&x, &y| key(&rows[x as usize]).cmp(&key(&rows[y as usize])));
+        let mut renumber = vec![0u32; rows.len()];
+        for (new, &old) in order.iter().enumerate() {
+            renumber[old as usize] = new as u32;
         }
-        (of_board, items as usize)
+        for held in &mut of_board {
+            for r in held.iter_mut() {
+                *r = renumber[*r as usize];
+            }
+        }
+        let mut tables: [BTreeMap<String, Acc>; 5] = Default::default();
+        let mut pairs = BTreeMap::new();
+        for (row, acc) in rows {
+            match row {
+                Row::Table(table, k) => {
+                    tables[table].insert(names.of(k).to_string(), acc);
+                }
+                Row::Pair(a, b) => {
+                    pairs.insert((names.of(a).to_string(), names.of(b).to_string()), acc);
+                }
+            }
+        }
+        let items = renumber.len();
+        Holdings {
+            dense,
+            tables,
+            pairs,
+            of_board,
+            items,
+        }
     }
 
     /// A pair's fights as a dyad of dense boards, each side measured by
@@ -809,9 +855,8 @@ impl Holdings {
         &self,
         each_block: impl FnOnce(&mut dyn FnMut(&std::ops::Range<u32>, &[Dyad])) -> Result<(), String>,
     ) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), String> {
-        let (of_board, items) = self.items();
-        let mut sums = dyadic::RateSums::new(items);
-        each_block(&mut |ids, dyads| sums.add_block(&of_board, self.dense.range(ids), dyads))?;
+        let mut sums = dyadic::RateSums::new(self.items);
+        each_block(&mut |ids, dyads| sums.add_block(&self.of_board, self.dense.range(ids), dyads))?;
         let mut all = sums.finish().into_iter();
         let tables = self.tables.each_ref().map(|t| all.by_ref().take(t.len()).collect());
         Ok((tables, all.collect()))
@@ -1054,7 +1099,14 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     );
     let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found?;
     let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] = effects?;
-    let Holdings { dense, tables, pairs } = holdings;
+    let Holdings {
+        dense,
+        tables,
+        pairs,
+        of_board,
+        ..
+    } = holdings;
+    drop(of_board);
     let [cards, tiers, runes, keywords, sizes] = tables;
     let keyword_rows = with_effects(rows(keywords, keyword_found, s), &keyword_effects);
     let rune_rows = with_effects(rows(runes, rune_found, s), &rune_effects);
@@ -1083,11 +1135,11 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
                 wins: acc.wins,
                 draws: acc.draws,
                 win_rate: rate,
-                boards: acc.holders.len() as u64,
+                boards: acc.boards,
                 low,
                 high,
                 lift,
-                ranked: acc.n >= s.min_sample && acc.holders.len() as u64 >= s.min_boards,
+                ranked: acc.n >= s.min_sample && acc.boards >= s.min_boards,
             }
         })
         .collect();
