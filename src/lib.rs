@@ -7,6 +7,7 @@ pub mod aliasing;
 pub mod analysis;
 pub mod atomic;
 pub mod batch;
+pub mod board_table;
 pub mod card_text;
 pub mod catalog;
 pub mod config;

@@ -14,10 +14,10 @@ use serde::Serialize;
 
 use crate::aliasing;
 use crate::analysis::{MatchupTally, Tallies};
+use crate::board_table::{Board, BoardTable};
 use crate::dyadic::{self, Dyad, ItemRates, Ratio};
 use crate::marginal::{self, BoardFeatures, MatchupResult, MatchupSource, Matchups, ModelSettings};
 use crate::pair_blocks::{Block, PairBlocks};
-use crate::sink::BoardRow;
 use crate::stats;
 
 /// Report settings.
@@ -351,44 +351,42 @@ enum Baseline {
 /// section, each on the boards that fought (`dense`), fitted on every
 /// matchup (`marginal.rs`, `docs/report.md`).
 fn marginal_effects(
-    boards: &[BoardRow],
+    boards: &BoardTable,
     dense: &DenseBoards,
     pairs: &PairBlocks,
     model: ModelSettings,
 ) -> Result<[BTreeMap<String, Estimate>; 5], String> {
-    let mut fought: Vec<(u32, &BoardRow)> = boards
-        .iter()
-        .filter_map(|b| Some((dense.get(b.board_id)?, b)))
-        .collect();
+    let mut fought: Vec<(u32, Board)> = boards.iter().filter_map(|b| Some((dense.get(b.id)?, b))).collect();
     fought.sort_by_key(|&(d, _)| d);
     fought.dedup_by_key(|&mut (d, _)| d);
-    let fought: Vec<&BoardRow> = fought.into_iter().map(|(_, b)| b).collect();
+    let fought: Vec<Board> = fought.into_iter().map(|(_, b)| b).collect();
     let results = FitSource::new(pairs, dense)?;
     // Tiers above the first, a control for how much a board spent.
-    let surplus = |b: &BoardRow| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
+    let surplus = |b: &Board| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
+    let names = |list: &[u32], out: &mut Vec<String>| out.extend(boards.names(list).map(str::to_string));
     // Each section's items of a board, written into a reused buffer, and
     // its controls: read board by board, nothing kept per board but the
     // features.
-    let cards = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.cards.iter().cloned());
-    let tiers = |b: &BoardRow, out: &mut Vec<String>| {
-        out.extend(b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")));
+    let cards = |b: &Board, out: &mut Vec<String>| names(b.cards, out);
+    let tiers = |b: &Board, out: &mut Vec<String>| {
+        out.extend(boards.names(b.cards).zip(b.tiers).map(|(c, t)| format!("{c} t{t}")));
     };
     // Runes and resonances only: a rune's tier rows would be collinear with
     // the rune's own (the rune is the sum of its tiers), so they carry a
     // win rate and no effect.
-    let runes = |b: &BoardRow, out: &mut Vec<String>| {
-        out.extend(b.runes.iter().cloned());
-        if !b.resonance.is_empty() {
-            out.push(format!("resonance {}", b.resonance));
+    let runes = |b: &Board, out: &mut Vec<String>| {
+        names(b.runes, out);
+        if let Some(r) = b.resonance {
+            out.push(format!("resonance {}", boards.name(r)));
         }
     };
-    let keywords = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.keywords.iter().cloned());
-    let sizes = |b: &BoardRow, out: &mut Vec<String>| out.extend(b.footprints.iter().cloned());
-    let spent = |b: &BoardRow| vec![surplus(b)];
-    let sized = |b: &BoardRow| vec![b.cards.len() as f64, surplus(b)];
-    let none = |_: &BoardRow| Vec::new();
-    type Items<'f> = &'f (dyn Fn(&BoardRow, &mut Vec<String>) + Sync);
-    type Controls<'f> = &'f (dyn Fn(&BoardRow) -> Vec<f64> + Sync);
+    let keywords = |b: &Board, out: &mut Vec<String>| names(b.keywords, out);
+    let sizes = |b: &Board, out: &mut Vec<String>| names(b.footprints, out);
+    let spent = |b: &Board| vec![surplus(b)];
+    let sized = |b: &Board| vec![b.cards.len() as f64, surplus(b)];
+    let none = |_: &Board| Vec::new();
+    type Items<'f> = &'f (dyn Fn(&Board, &mut Vec<String>) + Sync);
+    type Controls<'f> = &'f (dyn Fn(&Board) -> Vec<f64> + Sync);
     // The five models are independent: fitted on every core, each the
     // same bytes whichever finishes first.
     use rayon::prelude::*;
@@ -458,10 +456,10 @@ impl SectionDesign {
     /// board). With `copies`, a feature counts the item's copies on the
     /// board; without, whether the board holds it.
     fn new(
-        boards: &[&BoardRow],
-        items: &(dyn Fn(&BoardRow, &mut Vec<String>) + Sync),
+        boards: &[Board],
+        items: &(dyn Fn(&Board, &mut Vec<String>) + Sync),
         copies: bool,
-        controls: &(dyn Fn(&BoardRow) -> Vec<f64> + Sync),
+        controls: &(dyn Fn(&Board) -> Vec<f64> + Sync),
     ) -> Option<SectionDesign> {
         let mut buffer: Vec<String> = Vec::new();
         let mut unique: std::collections::HashSet<String> = Default::default();
@@ -726,8 +724,8 @@ enum Row {
 }
 
 impl Holdings {
-    fn new(tallies: &Tallies, boards: &[BoardRow]) -> Holdings {
-        let by_id: BTreeMap<u32, &BoardRow> = boards.iter().map(|b| (b.board_id, b)).collect();
+    fn new(tallies: &Tallies, boards: &BoardTable) -> Holdings {
+        let by_id: std::collections::HashMap<u32, Board> = boards.iter().map(|b| (b.id, b)).collect();
         let dense = DenseBoards::new(
             tallies
                 .boards
@@ -763,10 +761,15 @@ impl Holdings {
             // A board counts once per card, card and tier, rune, keyword or
             // footprint it holds, however many copies it holds.
             tiered.clear();
-            tiered.extend(b.cards.iter().zip(&b.tiers).map(|(c, t)| format!("{c} t{t}")));
-            let rune_keys = rune_items(b);
-            let keys: [&[String]; 5] = [&b.cards, &tiered, &rune_keys, &b.keywords, &b.footprints];
-            for (table, (keys, out)) in keys.into_iter().zip(&mut ids).enumerate() {
+            tiered.extend(boards.names(b.cards).zip(b.tiers).map(|(c, t)| format!("{c} t{t}")));
+            let rune_keys = rune_items(*b, boards);
+            let mut lists: [Vec<&str>; 5] = Default::default();
+            for (list, keys) in lists.iter_mut().zip([b.cards, &[], &[], b.keywords, b.footprints]) {
+                list.extend(boards.names(keys));
+            }
+            lists[1].extend(tiered.iter().map(String::as_str));
+            lists[2].extend(rune_keys.iter().map(String::as_str));
+            for (table, (keys, out)) in lists.iter().zip(&mut ids).enumerate() {
                 out.clear();
                 out.extend(keys.iter().map(|k| names.id(k)));
                 let mut unique = out.clone();
@@ -787,7 +790,7 @@ impl Holdings {
                 }
             }
             // Rune against keyword on one board: the same lift as keyword pairs.
-            let mut placed: Vec<u32> = b.runes.iter().map(|r| names.id(r)).collect();
+            let mut placed: Vec<u32> = boards.names(b.runes).map(|r| names.id(r)).collect();
             placed.sort_unstable();
             placed.dedup();
             for r in placed {
@@ -1077,7 +1080,7 @@ impl Names {
 }
 
 /// Builds the report's figures from tallies and the boards table.
-pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &ReportSettings) -> Result<Report, String> {
+pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<Report, String> {
     let holdings = Holdings::new(tallies, boards);
     // The rates and the effects read the same tallies and nothing of each
     // other: side by side on the cores.
@@ -1156,16 +1159,16 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
     // summed first over its opponents' keywords, one row, and the row then
     // added under each of its own keywords: a matchup adds to about ten
     // cells, not a hundred.
-    let names: Vec<&String> = {
-        let mut all: Vec<&String> = boards.iter().flat_map(|b| &b.keywords).collect();
+    let names: Vec<&str> = {
+        let mut all: Vec<&str> = boards.iter().flat_map(|b| boards.names(b.keywords)).collect();
         all.sort();
         all.dedup();
         all
     };
-    let index: BTreeMap<&String, usize> = names.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, k)| (*k, i)).collect();
     let board_keywords: BTreeMap<u32, Vec<usize>> = boards
         .iter()
-        .map(|b| (b.board_id, b.keywords.iter().map(|k| index[k]).collect()))
+        .map(|b| (b.id, boards.names(b.keywords).map(|k| index[k]).collect()))
         .collect();
     let k = names.len();
     let versus = keyword_grid(k, &tallies.pairs, |id| board_keywords.get(&id).map(Vec::as_slice))?;
@@ -1174,8 +1177,8 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &[BoardRow], s: &Repo
         .enumerate()
         .filter_map(|(cell, acc)| acc.map(|acc| (cell, acc)))
         .map(|(cell, acc)| VersusCell {
-            a: names[cell / k].clone(),
-            b: names[cell % k].clone(),
+            a: names[cell / k].to_string(),
+            b: names[cell % k].to_string(),
             fights: acc.n,
             wins: acc.wins,
             draws: acc.draws,
@@ -1255,11 +1258,16 @@ fn flag_outliers(report: &mut Report, q: f64) {
 
 /// A board's rows of the rune table: each rune it places, each rune at
 /// its tier (`ember_rune t2`), and its resonance (`resonance overpower`).
-fn rune_items(b: &BoardRow) -> Vec<String> {
-    let mut keys: Vec<String> = b.runes.clone();
-    keys.extend(b.runes.iter().zip(&b.rune_tiers).map(|(r, t)| format!("{r} t{t}")));
-    if !b.resonance.is_empty() {
-        keys.push(format!("resonance {}", b.resonance));
+fn rune_items(b: Board, boards: &BoardTable) -> Vec<String> {
+    let mut keys: Vec<String> = boards.names(b.runes).map(str::to_string).collect();
+    keys.extend(
+        boards
+            .names(b.runes)
+            .zip(b.rune_tiers)
+            .map(|(r, t)| format!("{r} t{t}")),
+    );
+    if let Some(r) = b.resonance {
+        keys.push(format!("resonance {}", boards.name(r)));
     }
     keys
 }
@@ -1309,7 +1317,7 @@ pub enum Against<'a> {
     Paired {
         now: &'a Tallies,
         base: &'a Tallies,
-        boards: &'a [BoardRow],
+        boards: &'a BoardTable,
         /// Why the runs are paired, said on the page.
         why: String,
     },
@@ -1325,7 +1333,7 @@ pub enum Against<'a> {
 pub fn paired_changes(
     now: &Tallies,
     base: &Tallies,
-    boards: &[BoardRow],
+    boards: &BoardTable,
 ) -> Result<[BTreeMap<String, Ratio>; 5], String> {
     if now.pairs.bounds() != base.pairs.bounds() || now.fights != base.fights {
         return Err(format!("the runs hold {} and {} fights", now.fights, base.fights));
@@ -1563,7 +1571,7 @@ fn what_changed(r: &Report) -> String {
 pub struct RunData {
     pub names: Vec<String>,
     pub tallies: Tallies,
-    pub boards: Vec<BoardRow>,
+    pub boards: BoardTable,
     /// Card id to printed name, from the run's own copy of the catalog.
     pub printed: BTreeMap<String, String>,
 }
@@ -1605,7 +1613,8 @@ pub fn read_verified_runs(manifests: &[(std::path::PathBuf, crate::dataset::Mani
         .boards_file
         .as_ref()
         .ok_or_else(|| format!("{}: the run has no boards table", first_dir.display()))?;
-    let boards = crate::sink::read_boards(&first_dir.join(&boards_entry.path))?;
+    let mut boards = BoardTable::default();
+    crate::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| boards.push(&row))?;
     let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
     let tallies = crate::analysis::tally(&fight_files, fights, boards.len() as u32)?;
     // Printed names from the run's own copy of the catalog, already hashed.
@@ -1656,8 +1665,9 @@ pub fn run_label(run_dir: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sink::BoardRow;
 
-    fn tallies() -> (Tallies, Vec<BoardRow>) {
+    fn tallies() -> (Tallies, BoardTable) {
         use crate::analysis::MatchupTally;
         let board = |id: u32, cards: &[&str], keywords: &[&str]| BoardRow {
             board_id: id,
@@ -1693,7 +1703,7 @@ mod tests {
             },
         ]);
         assert_eq!(t.boards[0].wins, 800, "board 0 won 400 on each side");
-        (t, boards)
+        (t, BoardTable::from_rows(&boards))
     }
 
     #[test]
@@ -1734,7 +1744,7 @@ mod tests {
     /// `boards` boards, every ordered pair fought `fights` times; the
     /// boards in `strong` hold "crab" and win with probability 0.5 + edge
     /// against the others; every board holds "fox".
-    fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, Vec<BoardRow>) {
+    fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, BoardTable) {
         use crate::analysis::MatchupTally;
         let rows: Vec<BoardRow> = (0..boards)
             .map(|id| BoardRow {
@@ -1769,7 +1779,7 @@ mod tests {
             }
         }
         let t = Tallies::from_matchups(matchups);
-        (t, rows)
+        (t, BoardTable::from_rows(&rows))
     }
 
     #[test]

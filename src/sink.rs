@@ -326,13 +326,19 @@ pub fn read_fight(path: &Path, fight_id: u64) -> Result<Option<RecordedFight>, S
 
 /// Reads a `boards` table back.
 pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
+    let mut out = Vec::new();
+    for_each_board(path, |row| out.push(row))?;
+    Ok(out)
+}
+
+/// Reads a `boards` table back a row at a time, keeping none.
+pub fn for_each_board(path: &Path, mut visit: impl FnMut(BoardRow)) -> Result<(), String> {
     use arrow::array::{AsArray, ListArray};
     let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
         .and_then(|b| b.build())
         .map_err(|e| io_err(path, "read as Parquet", e))?;
     let bad = |what: &str| format!("{}: column `{what}` is missing or of the wrong type", path.display());
-    let mut out = Vec::new();
     for batch in reader {
         let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
         let ids = batch
@@ -371,7 +377,7 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
                 .unwrap_or_default()
         };
         for i in 0..batch.num_rows() {
-            out.push(BoardRow {
+            visit(BoardRow {
                 board_id: ids.value(i),
                 name: names.value(i).to_string(),
                 cards: strings(&cards, i),
@@ -384,7 +390,7 @@ pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
             });
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 columns! {

@@ -18,6 +18,7 @@
 //!   rate's share of repetitions.
 
 use gridsim::analysis::{MatchupTally, Tallies};
+use gridsim::board_table::BoardTable;
 use gridsim::report::{Against, ReportSettings, build, compare};
 use gridsim::sink::BoardRow;
 
@@ -184,7 +185,7 @@ fn coverage(reps: u64, make: impl Fn(&mut Mix) -> (Vec<Board>, Design)) -> (f64,
         let report = build(
             vec![format!("seed{seed}")],
             &fight(&boards, &design, None),
-            &rows(&boards),
+            &BoardTable::from_rows(&rows(&boards)),
             &settings,
         )
         .expect("report");
@@ -252,7 +253,7 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
         let mut rng = Mix(5000 + seed);
         let boards: Vec<Board> = (0..2000).map(|_| draw_board(&mut rng)).collect();
         let design = random_pairs(&mut rng, boards.len(), 10_000);
-        let table = rows(&boards);
+        let table = BoardTable::from_rows(&rows(&boards));
         let base = fight(&boards, &design, None);
         let now = fight(&boards, &design, Some((5, 0.03)));
         let base_report = build(vec!["base".into()], &base, &table, &settings).expect("report");
@@ -331,7 +332,7 @@ fn an_a_a_pair_flags_no_more_than_the_false_discovery_rate() {
         let boards: Vec<Board> = (0..600).map(|_| draw_board(&mut rng)).collect();
         let design = random_pairs(&mut rng, boards.len(), 6000);
         let redrawn: Design = design.iter().map(|&(l, r, _)| (l, r, rng.uniform())).collect();
-        let table = rows(&boards);
+        let table = BoardTable::from_rows(&rows(&boards));
         let base = fight(&boards, &design, None);
         let now = fight(&boards, &redrawn, None);
         let mut report = build(vec!["now".into()], &now, &table, &settings).expect("report");
@@ -373,8 +374,8 @@ fn an_a_a_pair_flags_no_more_than_the_false_discovery_rate() {
 fn aliased_features_are_said_to_be_so() {
     let mut rng = Mix(77);
     let boards: Vec<Board> = (0..300).map(|_| draw_board(&mut rng)).collect();
-    let mut table = rows(&boards);
-    for row in &mut table {
+    let mut rows = rows(&boards);
+    for row in &mut rows {
         if rng.below(2) == 0 {
             row.keywords = vec!["shock".into(), "supercharge".into()];
         }
@@ -387,7 +388,7 @@ fn aliased_features_are_said_to_be_so() {
     let report = build(
         vec!["aliased".into()],
         &fight(&boards, &design, None),
-        &table,
+        &BoardTable::from_rows(&rows),
         &ReportSettings::default(),
     )
     .expect("report");

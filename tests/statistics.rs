@@ -6,6 +6,7 @@
 //! `tests/inference.rs`.
 
 use gridsim::analysis::{MatchupTally, Tallies};
+use gridsim::board_table::BoardTable;
 use gridsim::engine::FightRng;
 use gridsim::report::{ReportSettings, build};
 use gridsim::sink::BoardRow;
@@ -93,7 +94,7 @@ fn fights_alone_do_not_narrow_an_interval() {
     let settings = ReportSettings::default();
     let width = |fights: u64| {
         let (t, boards) = suite(7, 60, fights);
-        let r = build(vec!["w".into()], &t, &boards, &settings).expect("report");
+        let r = build(vec!["w".into()], &t, &BoardTable::from_rows(&boards), &settings).expect("report");
         r.cards.iter().map(|c| c.high - c.low).sum::<f64>() / r.cards.len() as f64
     };
     let (few, many) = (width(30), width(300));
@@ -211,7 +212,13 @@ fn marginal_effects_recover_planted_card_effects_with_nominal_coverage() {
         for seed in 0..60 {
             let (t, boards) = make(seed);
             let truth = planted_contrasts(&boards, &theta);
-            let r = build(vec![format!("seed{seed}")], &t, &boards, &settings).expect("report");
+            let r = build(
+                vec![format!("seed{seed}")],
+                &t,
+                &BoardTable::from_rows(&boards),
+                &settings,
+            )
+            .expect("report");
             for row in &r.cards {
                 let c: usize = row.key["card".len()..].parse().expect("card index");
                 let e = row.effect.clone().expect("every card has an effect");
