@@ -330,16 +330,18 @@ struct FeatureRows {
 }
 
 impl FeatureRows {
-    fn new(models: &[Model], boards: usize) -> FeatureRows {
-        for m in models {
+    /// Takes the models' features, freeing each board's as it is copied:
+    /// the features are held once.
+    fn new(mut models: Vec<Model>, boards: usize) -> FeatureRows {
+        for m in &models {
             assert_eq!(m.boards.len(), boards, "one feature row per board");
         }
         let mut start = Vec::with_capacity(boards * models.len() + 1);
         start.push(0);
-        let mut entries = Vec::with_capacity(models.iter().flat_map(|m| m.boards).map(Vec::len).sum());
+        let mut entries = Vec::with_capacity(models.iter().flat_map(|m| &m.boards).map(Vec::len).sum());
         for b in 0..boards {
-            for m in models {
-                entries.extend_from_slice(&m.boards[b]);
+            for m in &mut models {
+                entries.extend(std::mem::take(&mut m.boards[b]));
                 start.push(entries.len());
             }
         }
@@ -376,17 +378,18 @@ impl FeatureRows {
 /// cannot be factored (only with a ridge of zero).
 pub fn fit(features: usize, boards: &[BoardFeatures], matchups: &Matchups, settings: ModelSettings) -> Option<Fit> {
     // One block in memory: nothing to read, nothing to fail.
-    fit_all(&[Model { features, boards }], matchups, settings)
+    let boards = boards.to_vec();
+    fit_all(vec![Model { features, boards }], matchups, settings)
         .ok()?
         .pop()
         .flatten()
 }
 
 /// One model of [`fit_all`]: its number of features and each board's.
-#[derive(Debug, Clone, Copy)]
-pub struct Model<'a> {
+#[derive(Debug, Clone)]
+pub struct Model {
     pub features: usize,
-    pub boards: &'a [BoardFeatures],
+    pub boards: Vec<BoardFeatures>,
 }
 
 /// Fits several models of the same fights at once, each as [`fit`] would.
@@ -401,12 +404,12 @@ pub struct Model<'a> {
 /// The pairs come a block of boards at a time ([`MatchupSource`]): a pass
 /// keeps sums over boards and features, never the pairs.
 pub fn fit_all(
-    models: &[Model],
+    models: Vec<Model>,
     matchups: &dyn MatchupSource,
     settings: ModelSettings,
 ) -> Result<Vec<Option<Fit>>, String> {
-    let rows = FeatureRows::new(models, matchups.boards());
     let mut states: Vec<FitState> = models.iter().map(|m| FitState::new(m.features)).collect();
+    let rows = FeatureRows::new(models, matchups.boards());
     for _ in 0..settings.max_steps {
         if states.iter().all(|s| s.done) {
             break;
@@ -984,9 +987,9 @@ mod tests {
         let p = 4;
         let theta = DVector::from_vec(vec![0.3, -0.2, 0.1, 0.4]);
         let rows = FeatureRows::new(
-            &[Model {
+            vec![Model {
                 features: p,
-                boards: &boards,
+                boards: boards.clone(),
             }],
             boards.len(),
         );
@@ -1046,14 +1049,14 @@ mod tests {
         let matchups = Matchups::new(4, &results);
         let settings = ModelSettings::default();
         let together = fit_all(
-            &[
+            vec![
                 Model {
                     features: 2,
-                    boards: &a,
+                    boards: a.clone(),
                 },
                 Model {
                     features: 3,
-                    boards: &b,
+                    boards: b.clone(),
                 },
             ],
             &matchups,

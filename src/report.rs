@@ -399,7 +399,7 @@ fn marginal_effects(
         (&keywords, &sized, Baseline::Absence),
         (&sizes, &spent, Baseline::AverageCopy),
     ];
-    let designs: Vec<Option<SectionDesign>> = sections
+    let mut designs: Vec<Option<SectionDesign>> = sections
         .par_iter()
         .map(|(items, controls, baseline)| {
             SectionDesign::new(&fought, items, *baseline == Baseline::AverageCopy, controls)
@@ -407,18 +407,19 @@ fn marginal_effects(
         .collect();
     // The five models take their steps together (one pass over the pairs
     // serves all five; `marginal::fit_all`).
-    let fitting: Vec<&SectionDesign> = designs.iter().flatten().collect();
-    let models: Vec<marginal::Model> = fitting
-        .iter()
+    // The fit takes the features (held once, in the fit's own layout).
+    let models: Vec<marginal::Model> = designs
+        .iter_mut()
+        .flatten()
         .map(|d| marginal::Model {
             features: d.width,
-            boards: &d.features,
+            boards: std::mem::take(&mut d.features),
         })
         .collect();
     let mut fits = if results.is_empty()? {
         Vec::new()
     } else {
-        marginal::fit_all(&models, &results, model)?
+        marginal::fit_all(models, &results, model)?
     }
     .into_iter();
     let fitted: Vec<BTreeMap<String, Estimate>> = designs
@@ -443,6 +444,7 @@ struct SectionDesign {
     index: BTreeMap<String, u32>,
     /// Each item's copies over all boards.
     total: Vec<f64>,
+    /// Each board's features, until the fit takes them.
     features: Vec<BoardFeatures>,
     width: usize,
     /// What the boards cannot tell apart, found before the fit: the ridge
