@@ -621,8 +621,9 @@ fn pair_pass(
     let (k, g) = (rows.models, rows.boards);
     // Each block's pairs in a fixed number of ranges, range `r` of every
     // block summed into part `r`, the parts added up in order after: the
-    // same bytes whatever the number of cores.
-    const RANGES: usize = 4;
+    // same bytes whatever the number of cores. A part holds sums per board
+    // and model, so as few ranges as keep both cores busy.
+    const RANGES: usize = 2;
     let mut parts: Vec<PassPart> = (0..RANGES).map(|_| PassPart::new(rows, wants)).collect();
     matchups.each(&mut |block| {
         let pairs = block.owned();

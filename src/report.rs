@@ -356,10 +356,13 @@ fn marginal_effects(
     pairs: &PairBlocks,
     model: ModelSettings,
 ) -> Result<[BTreeMap<String, Estimate>; 5], String> {
-    let mut fought: Vec<(u32, Board)> = boards.iter().filter_map(|b| Some((dense.get(b.id)?, b))).collect();
-    fought.sort_by_key(|&(d, _)| d);
+    // The boards that fought, by their place in the table, in dense order.
+    let mut fought: Vec<(u32, u32)> = (0..boards.len())
+        .filter_map(|i| Some((dense.get(boards.board(i).id)?, i as u32)))
+        .collect();
+    fought.sort_unstable();
     fought.dedup_by_key(|&mut (d, _)| d);
-    let fought: Vec<Board> = fought.into_iter().map(|(_, b)| b).collect();
+    let fought: Vec<u32> = fought.into_iter().map(|(_, i)| i).collect();
     let results = FitSource::new(pairs, dense)?;
     // Tiers above the first, a control for how much a board spent.
     let surplus = |b: &Board| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
@@ -402,7 +405,7 @@ fn marginal_effects(
     let mut designs: Vec<Option<SectionDesign>> = sections
         .par_iter()
         .map(|(items, controls, baseline)| {
-            SectionDesign::new(&fought, items, *baseline == Baseline::AverageCopy, controls)
+            SectionDesign::new(&fought, boards, items, *baseline == Baseline::AverageCopy, controls)
         })
         .collect();
     // The five models take their steps together (one pass over the pairs
@@ -458,16 +461,17 @@ impl SectionDesign {
     /// board). With `copies`, a feature counts the item's copies on the
     /// board; without, whether the board holds it.
     fn new(
-        boards: &[Board],
+        fought: &[u32],
+        table: &BoardTable,
         items: &(dyn Fn(&Board, &mut Vec<String>) + Sync),
         copies: bool,
         controls: &(dyn Fn(&Board) -> Vec<f64> + Sync),
     ) -> Option<SectionDesign> {
         let mut buffer: Vec<String> = Vec::new();
         let mut unique: std::collections::HashSet<String> = Default::default();
-        for b in boards {
+        for &b in fought {
             buffer.clear();
-            items(b, &mut buffer);
+            items(&table.board(b as usize), &mut buffer);
             for k in buffer.drain(..) {
                 unique.insert(k);
             }
@@ -483,9 +487,10 @@ impl SectionDesign {
         let mut total = vec![0.0f64; n_items];
         let mut held: Vec<u32> = Vec::new();
         let mut width = n_items;
-        let features: Vec<BoardFeatures> = boards
+        let features: Vec<BoardFeatures> = fought
             .iter()
-            .map(|board| {
+            .map(|&b| {
+                let board = &table.board(b as usize);
                 buffer.clear();
                 items(board, &mut buffer);
                 held.clear();
@@ -727,7 +732,7 @@ enum Row {
 
 impl Holdings {
     fn new(tallies: &Tallies, boards: &BoardTable) -> Holdings {
-        let by_id: std::collections::HashMap<u32, Board> = boards.iter().map(|b| (b.id, b)).collect();
+        let by_id: std::collections::HashMap<u32, usize> = boards.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
         let dense = DenseBoards::new(
             tallies
                 .boards
@@ -748,9 +753,10 @@ impl Holdings {
         let mut ids: [Vec<u32>; 5] = Default::default();
         let mut tiered: Vec<String> = Vec::new();
         for t in &tallies.boards {
-            let (Some(b), Some(d)) = (by_id.get(&t.board_id), dense.get(t.board_id)) else {
+            let (Some(&b), Some(d)) = (by_id.get(&t.board_id), dense.get(t.board_id)) else {
                 continue;
             };
+            let b = boards.board(b);
             let held = &mut of_board[d as usize];
             let mut hold = |row: Row, number: &mut u32| {
                 if *number == u32::MAX {
@@ -764,7 +770,7 @@ impl Holdings {
             // footprint it holds, however many copies it holds.
             tiered.clear();
             tiered.extend(boards.names(b.cards).zip(b.tiers).map(|(c, t)| format!("{c} t{t}")));
-            let rune_keys = rune_items(*b, boards);
+            let rune_keys = rune_items(b, boards);
             let mut lists: [Vec<&str>; 5] = Default::default();
             for (list, keys) in lists.iter_mut().zip([b.cards, &[], &[], b.keywords, b.footprints]) {
                 list.extend(boards.names(keys));
