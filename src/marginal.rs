@@ -326,7 +326,9 @@ struct FeatureRows {
     /// Board `b`'s features in model `m` are
     /// `entries[start[b * models + m]..start[b * models + m + 1]]`.
     start: Vec<usize>,
-    entries: Vec<(u32, f64)>,
+    /// Features are counts of copies and units (and tests' halves): f32
+    /// holds them exactly in half the room.
+    entries: Vec<(u32, f32)>,
 }
 
 impl FeatureRows {
@@ -341,7 +343,7 @@ impl FeatureRows {
         let mut entries = Vec::with_capacity(models.iter().flat_map(|m| &m.boards).map(Vec::len).sum());
         for b in 0..boards {
             for m in &mut models {
-                entries.extend(std::mem::take(&mut m.boards[b]));
+                entries.extend(std::mem::take(&mut m.boards[b]).into_iter().map(|(i, v)| (i, v as f32)));
                 start.push(entries.len());
             }
         }
@@ -354,7 +356,7 @@ impl FeatureRows {
         }
     }
 
-    fn of(&self, b: usize, model: usize) -> &[(u32, f64)] {
+    fn of(&self, b: usize, model: usize) -> &[(u32, f32)] {
         let at = b * self.models + model;
         &self.entries[self.start[at]..self.start[at + 1]]
     }
@@ -366,7 +368,11 @@ impl FeatureRows {
         for b in 0..self.boards {
             for (m, theta) in thetas.iter().enumerate() {
                 if let Some(theta) = theta {
-                    out[b * self.models + m] = self.of(b, m).iter().map(|&(i, v)| theta[i as usize] * v).sum();
+                    out[b * self.models + m] = self
+                        .of(b, m)
+                        .iter()
+                        .map(|&(i, v)| theta[i as usize] * f64::from(v))
+                        .sum();
                 }
             }
         }
@@ -553,7 +559,7 @@ impl FitState {
         let mut gradient = -settings.ridge * &self.theta;
         for (b, r) in sums.residual.iter().enumerate() {
             for &(i, xi) in rows.of(b, model) {
-                gradient[i as usize] += r * xi;
+                gradient[i as usize] += r * f64::from(xi);
             }
         }
         if self.factor.is_none() {
@@ -732,12 +738,12 @@ fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: 
         cross,
         cross_squares,
     } = part;
-    let add_cross = |out: &mut [f64], p: usize, w: f64, low: &[(u32, f64)], high: &[(u32, f64)]| {
+    let add_cross = |out: &mut [f64], p: usize, w: f64, low: &[(u32, f32)], high: &[(u32, f32)]| {
         for &(i, xi) in low {
             let line = &mut out[i as usize * p..(i as usize + 1) * p];
-            let wx = w * xi;
+            let wx = w * f64::from(xi);
             for &(j, xj) in high {
-                line[j as usize] += wx * xj;
+                line[j as usize] += wx * f64::from(xj);
             }
         }
     };
@@ -780,7 +786,7 @@ fn assemble(rows: &FeatureRows, model: usize, p: usize, own: &[f64], cross: &[f6
         let x = rows.of(b, model);
         for &(i, xi) in x {
             for &(j, xj) in x {
-                out[(i as usize, j as usize)] += w * xi * xj;
+                out[(i as usize, j as usize)] += w * f64::from(xi) * f64::from(xj);
             }
         }
     }
@@ -868,13 +874,13 @@ fn score_squares_over(
                     let e = (pair.low_score - pair.fights * q) * if l == b { 1.0 } else { -1.0 };
                     own[m] += e;
                     for &(j, xj) in rows.of(other, m) {
-                        blocks[m][(j as usize, c)] -= e * xj;
+                        blocks[m][(j as usize, c)] -= e * f64::from(xj);
                     }
                 }
             }
             for m in (0..k).filter(|&m| wants[m].squares) {
                 for &(i, xi) in rows.of(b, m) {
-                    blocks[m][(i as usize, c)] += own[m] * xi;
+                    blocks[m][(i as usize, c)] += own[m] * f64::from(xi);
                 }
             }
         }
