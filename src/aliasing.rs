@@ -32,9 +32,10 @@ pub fn aliased_directions(features: usize, boards: &[BoardFeatures]) -> Vec<Vec<
     let mut gram = DMatrix::<f64>::zeros(p, p);
     for x in boards {
         for &(i, xi) in x {
+            let xi = f64::from(xi);
             mean[i as usize] += xi / g;
             for &(j, xj) in x {
-                gram[(i as usize, j as usize)] += xi * xj;
+                gram[(i as usize, j as usize)] += xi * f64::from(xj);
             }
         }
     }

@@ -33,7 +33,9 @@
 use nalgebra::{DMatrix, DVector};
 
 /// A board's features: `(feature, value)` pairs, each feature at most once.
-pub type BoardFeatures = Vec<(u32, f64)>;
+/// Values are counts (copies, units, tiers): f32 holds them exactly in half
+/// the room of f64, and every sum is taken in f64.
+pub type BoardFeatures = Vec<(u32, f32)>;
 
 /// The fights between two boards, `left` against `right` (dense indices
 /// into the boards' features).
@@ -326,8 +328,6 @@ struct FeatureRows {
     /// Board `b`'s features in model `m` are
     /// `entries[start[b * models + m]..start[b * models + m + 1]]`.
     start: Vec<usize>,
-    /// Features are counts of copies and units (and tests' halves): f32
-    /// holds them exactly in half the room.
     entries: Vec<(u32, f32)>,
 }
 
@@ -343,7 +343,7 @@ impl FeatureRows {
         let mut entries = Vec::with_capacity(models.iter().flat_map(|m| &m.boards).map(Vec::len).sum());
         for b in 0..boards {
             for m in &mut models {
-                entries.extend(std::mem::take(&mut m.boards[b]).into_iter().map(|(i, v)| (i, v as f32)));
+                entries.extend_from_slice(&std::mem::take(&mut m.boards[b]));
                 start.push(entries.len());
             }
         }
@@ -917,7 +917,7 @@ mod tests {
         // negligible ridge) returns the planted coefficients.
         let planted = [0.8, -0.3];
         let boards: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![(1, 1.0)], vec![(0, 1.0), (1, 1.0)], vec![]];
-        let strength = |b: &BoardFeatures| b.iter().map(|&(i, v)| planted[i as usize] * v).sum::<f64>();
+        let strength = |b: &BoardFeatures| b.iter().map(|&(i, v)| planted[i as usize] * f64::from(v)).sum::<f64>();
         let mut matchups = Vec::new();
         for l in 0..boards.len() {
             for r in 0..boards.len() {
@@ -1014,7 +1014,7 @@ mod tests {
         let x = |b: u32| {
             let mut v = DVector::<f64>::zeros(p);
             for &(i, xi) in &boards[b as usize] {
-                v[i as usize] += xi;
+                v[i as usize] += f64::from(xi);
             }
             v
         };

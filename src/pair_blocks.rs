@@ -28,7 +28,7 @@ use crate::analysis::MatchupTally;
 /// Fights per block: a block then holds about twice as many pairs (a fight
 /// is in the block of each of its two boards), whose working copies (the
 /// rates' edges, the fit's pairs) take tens of MiB.
-pub const FIGHTS_PER_BLOCK: u64 = 131_072;
+pub const FIGHTS_PER_BLOCK: u64 = 65_536;
 
 /// Blocks whose pairs take no more than this stay in memory.
 pub const IN_MEMORY_BYTES: u64 = 64 << 20;

@@ -502,9 +502,10 @@ impl SectionDesign {
                 for same in held.chunk_by(|a, b| a == b) {
                     let v = if copies { same.len() as f64 } else { 1.0 };
                     total[same[0] as usize] += v;
-                    x.push((same[0], v));
+                    x.push((same[0], v as f32));
                 }
-                x.extend(extra.iter().enumerate().map(|(c, &v)| ((n_items + c) as u32, v)));
+                // Controls are counts too (units, tiers), exact in f32.
+                x.extend(extra.iter().enumerate().map(|(c, &v)| ((n_items + c) as u32, v as f32)));
                 x
             })
             .collect();
