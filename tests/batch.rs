@@ -679,3 +679,60 @@ fn rune_ids(text: &str) -> Vec<String> {
     }
     out
 }
+
+/// The report built from a run's pairs in one block in memory and in many
+/// blocks on disk (`pair_blocks`): every count and text the same, every
+/// number the same to rounding (the rates' sums are integers; the fit's are
+/// added block by block). The misreading caught: a pair counted in
+/// both blocks it touches, or a board's fights split across blocks.
+#[test]
+fn the_report_is_the_same_however_the_pairs_are_blocked() {
+    let out = scratch("blocked-report");
+    let o = gridsim(&[
+        "run",
+        "configs/suites/default.toml",
+        "--out",
+        out.to_str().expect("utf-8"),
+        "--fights",
+        "20000",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let dir = out.join("default-seed20261129");
+    let m = Manifest::read(&dir).expect("manifest");
+    let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.files[0].path)).collect();
+    let boards_file = m.boards_file.as_ref().expect("boards table");
+    let rows = gridsim::sink::read_boards(&dir.join(&boards_file.path)).expect("boards");
+    let table = gridsim::board_table::BoardTable::from_rows(&rows);
+    let report = |claimed: u64| {
+        let t = gridsim::analysis::tally(&files, claimed, rows.len() as u32).expect("tally");
+        let blocks = t.pairs.count();
+        let r = gridsim::report::build(vec!["run".into()], &t, &table, &ReportSettings::default()).expect("report");
+        (blocks, serde_json::to_value(&r).expect("json"))
+    };
+    let (one, single) = report(20_000);
+    let (many, blocked) = report(20 * gridsim::pair_blocks::FIGHTS_PER_BLOCK);
+    assert_eq!((one, many), (1, 20));
+    fn same(a: &serde_json::Value, b: &serde_json::Value, path: &str) {
+        use serde_json::Value;
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                assert_eq!(x.len(), y.len(), "{path}");
+                for (k, v) in x {
+                    same(v, &y[k], &format!("{path}.{k}"));
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                assert_eq!(x.len(), y.len(), "{path}");
+                for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                    same(v, w, &format!("{path}[{i}]"));
+                }
+            }
+            (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+                let (x, y) = (x.as_f64().expect("number"), y.as_f64().expect("number"));
+                assert!((x - y).abs() <= 1e-9 * (1.0 + x.abs()), "{path}: {x} against {y}");
+            }
+            _ => assert_eq!(a, b, "{path}"),
+        }
+    }
+    same(&single, &blocked, "report");
+}
