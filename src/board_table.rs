@@ -10,11 +10,35 @@ use std::collections::HashMap;
 
 use crate::sink::BoardRow;
 
+/// Names numbered as first met.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Names {
+    number: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+impl Names {
+    /// The name's number, given it now if it has none.
+    pub fn id(&mut self, name: &str) -> u32 {
+        if let Some(&i) = self.number.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.number.insert(name.to_string(), i);
+        i
+    }
+
+    /// The name numbered `id`.
+    pub fn of(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+}
+
 /// The boards, in the order read.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct BoardTable {
-    names: Vec<String>,
-    number: HashMap<String, u32>,
+    names: Names,
     ids: Vec<u32>,
     cards: Lists<u32>,
     tiers: Lists<i32>,
@@ -79,13 +103,7 @@ impl BoardTable {
     }
 
     fn intern(&mut self, name: &str) -> u32 {
-        if let Some(&n) = self.number.get(name) {
-            return n;
-        }
-        let n = self.names.len() as u32;
-        self.names.push(name.to_string());
-        self.number.insert(name.to_string(), n);
-        n
+        self.names.id(name)
     }
 
     /// Adds a board after the others.
@@ -137,7 +155,7 @@ impl BoardTable {
 
     /// The name numbered `n` by a [`Board`]'s lists.
     pub fn name(&self, n: u32) -> &str {
-        &self.names[n as usize]
+        self.names.of(n)
     }
 
     /// Names of a board's list, as strings.

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::aliasing;
 use crate::analysis::{MatchupTally, Tallies};
-use crate::board_table::{Board, BoardTable};
+use crate::board_table::{Board, BoardTable, Names};
 use crate::dyadic::{self, Dyad, ItemRates, Ratio};
 use crate::marginal::{self, BoardFeatures, MatchupResult, MatchupSource, Matchups, ModelSettings};
 use crate::pair_blocks::{Block, PairBlocks};
@@ -1062,29 +1062,6 @@ impl MatchupSource for FitSource<'_> {
             visit(&self.convert(block));
             Ok(())
         })
-    }
-}
-
-/// Names numbered as first met.
-#[derive(Default)]
-struct Names {
-    number: std::collections::HashMap<String, u32>,
-    names: Vec<String>,
-}
-
-impl Names {
-    fn id(&mut self, name: &str) -> u32 {
-        if let Some(&i) = self.number.get(name) {
-            return i;
-        }
-        let i = self.names.len() as u32;
-        self.names.push(name.to_string());
-        self.number.insert(name.to_string(), i);
-        i
-    }
-
-    fn of(&self, id: u32) -> &str {
-        &self.names[id as usize]
     }
 }
 

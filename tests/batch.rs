@@ -582,18 +582,17 @@ fn streamed_tallies(files: &[PathBuf]) -> (Vec<[u64; 6]>, Vec<[u64; 4]>) {
     small
 }
 
-#[test]
-fn streamed_tallies_equal_the_in_memory_query_with_more_matchups_than_polars_keeps_hot() {
-    // The default suite's 120 boards make 14,400 matchups: more groups than
-    // polars' streaming group-by keeps in its hot table (4,096).
-    let out = scratch("many-matchups");
+/// A run of the default suite in parts of 6,000 fights: its folder, its
+/// manifest and its fights files.
+fn default_run(name: &str, fights: &str) -> (PathBuf, Manifest, Vec<PathBuf>) {
+    let out = scratch(name);
     let o = gridsim(&[
         "run",
         "configs/suites/default.toml",
         "--out",
         out.to_str().expect("utf-8"),
         "--fights",
-        "40000",
+        fights,
         "--part-size",
         "6000",
     ]);
@@ -601,6 +600,14 @@ fn streamed_tallies_equal_the_in_memory_query_with_more_matchups_than_polars_kee
     let dir = out.join("default-seed20261129");
     let m = Manifest::read(&dir).expect("manifest");
     let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.files[0].path)).collect();
+    (dir, m, files)
+}
+
+#[test]
+fn streamed_tallies_equal_the_in_memory_query_with_more_matchups_than_polars_keeps_hot() {
+    // The default suite's 120 boards make 14,400 matchups: more groups than
+    // polars' streaming group-by keeps in its hot table (4,096).
+    let (_, _, files) = default_run("many-matchups", "40000");
     let (matchups, boards) = streamed_tallies(&files);
     assert!(matchups.len() > 4096, "{} matchups", matchups.len());
     assert_eq!(matchups.iter().map(|m| m[2]).sum::<u64>(), 40_000);
@@ -687,19 +694,7 @@ fn rune_ids(text: &str) -> Vec<String> {
 /// both blocks it touches, or a board's fights split across blocks.
 #[test]
 fn the_report_is_the_same_however_the_pairs_are_blocked() {
-    let out = scratch("blocked-report");
-    let o = gridsim(&[
-        "run",
-        "configs/suites/default.toml",
-        "--out",
-        out.to_str().expect("utf-8"),
-        "--fights",
-        "20000",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let dir = out.join("default-seed20261129");
-    let m = Manifest::read(&dir).expect("manifest");
-    let files: Vec<PathBuf> = m.parts.iter().map(|p| dir.join(&p.files[0].path)).collect();
+    let (dir, m, files) = default_run("blocked-report", "20000");
     let boards_file = m.boards_file.as_ref().expect("boards table");
     let rows = gridsim::sink::read_boards(&dir.join(&boards_file.path)).expect("boards");
     let table = gridsim::board_table::BoardTable::from_rows(&rows);
