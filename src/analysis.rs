@@ -26,16 +26,7 @@ pub struct BoardTally {
     pub draws: u64,
 }
 
-/// Results of one ordered matchup: `left` against `right`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct MatchupTally {
-    pub left: u32,
-    pub right: u32,
-    pub fights: u64,
-    pub left_wins: u64,
-    pub right_wins: u64,
-    pub draws: u64,
-}
+pub use crate::pair_blocks::MatchupTally;
 
 /// The run's tallies.
 #[derive(Debug)]

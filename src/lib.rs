@@ -14,6 +14,7 @@ pub mod config;
 pub mod coverage;
 pub mod dataset;
 pub mod dyadic;
+pub mod effect_curve;
 pub mod engine;
 pub mod fight_page;
 pub mod jobs;

@@ -15,22 +15,17 @@
 //! board holds, or features that always move together). Fitted by Newton's
 //! method on the per-matchup tallies.
 //!
-//! The uncertainty counts boards, as the rates' intervals do: fights that
-//! share a board are not independent, so the covariance is a sandwich
-//! `H^-1 M H^-1` whose middle `M` sums the score products of every two
-//! matchups that share a board (a dyadic cluster-robust estimate). With
-//! `s_m` the score of matchup `m`, `S_b` the sum of the scores of the
-//! matchups board `b` played, and `T_p` the sum over the (one or two)
-//! matchups of an unordered pair of boards `p`:
-//!
-//! ```text
-//! M = sum_b S_b S_b^T - sum_p T_p T_p^T
-//! ```
-//!
-//! (two matchups sharing both boards are counted once, not twice).
-//! `docs/report.md` gives the worked reading.
+//! The uncertainty counts boards, as the rates' intervals do: the
+//! covariance is a sandwich `H^-1 M H^-1` whose middle sums the score
+//! products of every two matchups sharing a board (dyadic), `M = sum_b S_b
+//! S_b^T - sum_p T_p T_p^T` with `S_b` the sum of the scores of board `b`'s
+//! matchups and `T_p` that of an unordered pair `p`'s (two matchups sharing
+//! both boards count once). `docs/report.md` gives the worked reading.
 
 use nalgebra::{DMatrix, DVector};
+
+pub use crate::effect_curve::EffectCurve;
+use crate::effect_curve::{LogitHistogram, sigmoid};
 
 /// A board's features: `(feature, value)` pairs, each feature at most once.
 /// Values are counts (copies, units, tiers): f32 holds them exactly in half
@@ -94,89 +89,6 @@ impl Fit {
         }
         (estimate, variance.max(0.0).sqrt())
     }
-}
-
-/// How much a shift of one side's logit changes its win chance, averaged
-/// over the run's fights: `mean_m sigmoid(eta_m + delta) - sigmoid(eta_m)`,
-/// with `eta_m` the model's logit of each fight from either side. This is
-/// what turns a logit contrast into win-rate points against the field the
-/// run actually played (an average marginal effect). The fights are kept
-/// as at most [`EffectCurve::GROUPS`] groups of about equal weight, each at
-/// its mean logit, so a curve costs the same however many fights the run
-/// holds; the groups are gathered from [`LogitHistogram::BINS`] bins of
-/// equal width, in one pass over the pairs.
-#[derive(Debug, Clone)]
-pub struct EffectCurve {
-    /// `(mean logit, weight)` of each group; weights sum to 1.
-    groups: Vec<(f64, f64)>,
-}
-
-/// The fights' logits, from either side, in bins of equal width over
-/// `[-reach, reach]`: each bin's weight and weighted sum of logits.
-struct LogitHistogram {
-    reach: f64,
-    weight: Vec<f64>,
-    sum: Vec<f64>,
-}
-
-impl LogitHistogram {
-    const BINS: usize = 1 << 14;
-
-    /// Logits within `reach` of 0 (the widest gap between two boards'
-    /// strengths).
-    fn new(reach: f64) -> LogitHistogram {
-        LogitHistogram {
-            reach: if reach > 0.0 && reach.is_finite() { reach } else { 1.0 },
-            weight: vec![0.0; Self::BINS],
-            sum: vec![0.0; Self::BINS],
-        }
-    }
-
-    fn add(&mut self, eta: f64, weight: f64) {
-        let at = ((eta + self.reach) / (2.0 * self.reach) * Self::BINS as f64).floor();
-        let at = if at.is_nan() {
-            0
-        } else {
-            (at.max(0.0) as usize).min(Self::BINS - 1)
-        };
-        self.weight[at] += weight;
-        self.sum[at] += weight * eta;
-    }
-
-    fn curve(&self) -> EffectCurve {
-        let total: f64 = self.weight.iter().sum();
-        let share = total / EffectCurve::GROUPS as f64;
-        let mut groups = Vec::with_capacity(EffectCurve::GROUPS + 1);
-        let (mut sum, mut weight) = (0.0, 0.0);
-        for (&w, &s) in self.weight.iter().zip(&self.sum) {
-            sum += s;
-            weight += w;
-            if weight > 0.0 && weight >= share {
-                groups.push((sum / weight, weight / total));
-                (sum, weight) = (0.0, 0.0);
-            }
-        }
-        if weight > 0.0 {
-            groups.push((sum / weight, weight / total));
-        }
-        EffectCurve { groups }
-    }
-}
-
-impl EffectCurve {
-    pub const GROUPS: usize = 2000;
-
-    /// The average change in win chance for a logit shift of `delta`.
-    pub fn at(&self, delta: f64) -> f64 {
-        self.groups
-            .iter()
-            .map(|&(eta, w)| w * (sigmoid(eta + delta) - sigmoid(eta)))
-            .sum()
-    }
-}
-
-fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The run's fights as the model reads them, or one block of them

@@ -23,7 +23,17 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::PathBuf;
 
-use crate::analysis::MatchupTally;
+/// Results of one matchup: `left` against `right` (in a block, `left` is
+/// the lower board, and both orders of the pair are merged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MatchupTally {
+    pub left: u32,
+    pub right: u32,
+    pub fights: u64,
+    pub left_wins: u64,
+    pub right_wins: u64,
+    pub draws: u64,
+}
 
 /// Fights per block: a block then holds about twice as many pairs (a fight
 /// is in the block of each of its two boards), whose working copies (the
