@@ -10,7 +10,7 @@
 # report: the binary's name, wall seconds, user and system CPU seconds, and
 # peak resident memory. The reports go to a scratch folder removed
 # afterwards. A run directory: `gridsim run --fights 1000000` on the default
-# suite gives the one the README's speed table uses.
+# suite gives the one docs/performance.md uses.
 set -euo pipefail
 run=$1
 rounds=$2
