@@ -85,13 +85,13 @@ impl Spill {
 }
 
 /// One block: the board ids whose every fight it holds, and its pairs,
-/// sorted by `(left, right)`.
-pub struct Block {
+/// sorted by `(left, right)`: borrowed from memory, or read from disk.
+pub struct Block<'a> {
     pub ids: Range<u32>,
-    pub pairs: Vec<MatchupTally>,
+    pub pairs: std::borrow::Cow<'a, [MatchupTally]>,
 }
 
-impl Block {
+impl Block<'_> {
     /// Whether this block owns the pair (visits it in a sum over pairs):
     /// the block of its lower board.
     pub fn owns(&self, pair: &MatchupTally) -> bool {
@@ -150,17 +150,17 @@ impl PairBlocks {
     }
 
     /// Block `i`.
-    pub fn block(&self, i: usize) -> Result<Block, String> {
+    pub fn block(&self, i: usize) -> Result<Block<'_>, String> {
         let ids = self.bounds[i]..self.bounds[i + 1];
         let pairs = match &self.store {
-            Store::Memory(blocks) => blocks[i].clone(),
-            Store::Disk(spill) => read_all(&spill.file(i))?,
+            Store::Memory(blocks) => std::borrow::Cow::Borrowed(blocks[i].as_slice()),
+            Store::Disk(spill) => std::borrow::Cow::Owned(read_all(&spill.file(i))?),
         };
         Ok(Block { ids, pairs })
     }
 
     /// Every block in turn.
-    pub fn each(&self, mut visit: impl FnMut(Block) -> Result<(), String>) -> Result<(), String> {
+    pub fn each(&self, mut visit: impl FnMut(Block<'_>) -> Result<(), String>) -> Result<(), String> {
         for i in 0..self.count() {
             visit(self.block(i)?)?;
         }

@@ -890,7 +890,7 @@ fn keyword_grid<'a>(
         // Each pair from the side of each of its boards in the block, as
         // (own board, opponent, wins), grouped by own board.
         let mut sides: Vec<(u32, u32, u64, u64, u64)> = Vec::with_capacity(2 * block.pairs.len());
-        for m in &block.pairs {
+        for m in block.pairs.iter() {
             if block.ids.contains(&m.left) {
                 sides.push((m.left, m.right, m.fights, m.left_wins, m.draws));
             }
@@ -1340,7 +1340,7 @@ pub fn paired_changes(
             if let Some((m, _)) = a
                 .pairs
                 .iter()
-                .zip(&b.pairs)
+                .zip(b.pairs.iter())
                 .find(|(m, o)| (m.left, m.right, m.fights) != (o.left, o.right, o.fights))
             {
                 return Err(format!(
@@ -1351,7 +1351,7 @@ pub fn paired_changes(
             let dyads: Vec<Dyad> = a
                 .pairs
                 .iter()
-                .zip(&b.pairs)
+                .zip(b.pairs.iter())
                 .filter_map(|(m, o)| {
                     holdings.dyad(
                         m,
