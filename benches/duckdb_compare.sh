@@ -44,6 +44,9 @@ seconds_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["
 # Each prints "wall [query-alone]"; time_duckdb MODE NAME [--checksums].
 time_gridsim() {
   local start end
+  # A first report: from the fights, not from tallies an earlier round
+  # saved in the run directory.
+  rm -f "$run/tallies.bin"
   start=$(now)
   "$gridsim" report "$run" --out "$scratch/report" > /dev/null
   end=$(now)

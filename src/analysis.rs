@@ -54,6 +54,22 @@ impl Tallies {
             pairs: PairBlocks::single(matchups),
         }
     }
+
+    /// Tallies from blocks alone (saved ones, say): the fights and each
+    /// board's tally are sums over the pairs.
+    pub fn from_blocks(pairs: PairBlocks) -> Result<Tallies, String> {
+        let mut boards = BoardTotals::default();
+        let mut fights = 0;
+        pairs.each_pair(|m| {
+            boards.add(m);
+            fights += m.fights;
+        })?;
+        Ok(Tallies {
+            fights,
+            boards: boards.finish(),
+            pairs,
+        })
+    }
 }
 
 /// Each board's results, summed matchup by matchup.

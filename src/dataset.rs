@@ -17,6 +17,11 @@ pub const DEFAULT_PART_SIZE: u64 = 16_384;
 pub const BOARDS: &str = "boards.parquet";
 /// The folder of a run directory holding the rules, catalog and suite the
 /// run used, so the run documents itself and replays from anywhere.
+/// A report's tallies of the run's fights, saved for the next report of
+/// the run or against it (`report::saved_tallies`). Derived, not listed in
+/// the manifest: it names the files it was tallied from, and is made
+/// again when they change. Written through `SAVED_TALLIES` + `.partial`.
+pub const SAVED_TALLIES: &str = "tallies.bin";
 pub const INPUTS: &str = "inputs";
 pub const INPUT_RULES: &str = "inputs/rules.toml";
 pub const INPUT_SUITE: &str = "inputs/suite.toml";
@@ -407,7 +412,8 @@ fn audit_checked(
     };
     for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
-        if name == MANIFEST || listed.contains(name.as_str()) || (allow_unfinished && unfinished) {
+        let derived = name.strip_prefix(SAVED_TALLIES).is_some_and(|rest| rest.is_empty() || rest == ".partial");
+        if name == MANIFEST || derived || listed.contains(name.as_str()) || (allow_unfinished && unfinished) {
             continue;
         }
         if allow_unfinished && own_unrecorded(&name) {

@@ -21,7 +21,7 @@
 
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::ops::Range;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Results of one matchup: `left` against `right` (in a block, `left` is
 /// the lower board, and both orders of the pair are merged).
@@ -46,6 +46,9 @@ pub const IN_MEMORY_BYTES: u64 = 64 << 20;
 /// Bytes of one pair on disk: six little-endian u64.
 const RECORD: usize = 48;
 
+/// The first bytes of a saved tallies file, naming its format.
+const SAVED_MAGIC: &[u8; 16] = b"gridsim pairs v1";
+
 /// Pairs read from a block file at once while merging.
 const CHUNK: usize = 1 << 20;
 
@@ -62,6 +65,13 @@ pub struct PairBlocks {
 enum Store {
     Memory(Vec<Vec<MatchupTally>>),
     Disk(Spill),
+    /// A run's saved tallies ([`PairBlocks::save`]): block `i` is
+    /// `sizes[i]` records from byte `starts[i]` of the file.
+    Saved {
+        path: PathBuf,
+        starts: Vec<u64>,
+        sizes: Vec<u64>,
+    },
 }
 
 /// A folder of block files, removed on drop.
@@ -155,8 +165,21 @@ impl PairBlocks {
         let pairs = match &self.store {
             Store::Memory(blocks) => std::borrow::Cow::Borrowed(blocks[i].as_slice()),
             Store::Disk(spill) => std::borrow::Cow::Owned(read_all(&spill.file(i))?),
+            Store::Saved { path, starts, sizes } => std::borrow::Cow::Owned(read_span(path, starts[i], sizes[i])?),
         };
         Ok(Block { ids, pairs })
+    }
+
+    /// How many pairs block `i` holds, without reading them.
+    fn pairs_in(&self, i: usize) -> Result<u64, String> {
+        Ok(match &self.store {
+            Store::Memory(blocks) => blocks[i].len() as u64,
+            Store::Disk(spill) => {
+                let path = spill.file(i);
+                std::fs::metadata(&path).map_err(|e| io(&path, "read", e))?.len() / RECORD as u64
+            }
+            Store::Saved { sizes, .. } => sizes[i],
+        })
     }
 
     /// Every block in turn.
@@ -175,6 +198,102 @@ impl PairBlocks {
             }
             Ok(())
         })
+    }
+
+    /// Saves the blocks to `path` (through a temporary file renamed into
+    /// place, so a reader never sees half a file), under `key`: what they
+    /// were tallied from, which [`PairBlocks::open`] checks.
+    pub fn save(&self, path: &Path, key: &str) -> Result<(), String> {
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let file = std::fs::File::create(&partial).map_err(|e| io(&partial, "create", e))?;
+        let mut out = BufWriter::new(file);
+        let sizes = (0..self.count())
+            .map(|i| self.pairs_in(i))
+            .collect::<Result<Vec<u64>, String>>()?;
+        let mut header = Vec::new();
+        header.extend_from_slice(SAVED_MAGIC);
+        header.extend_from_slice(&(key.len() as u64).to_le_bytes());
+        header.extend_from_slice(key.as_bytes());
+        header.extend_from_slice(&(self.count() as u64).to_le_bytes());
+        for &b in &self.bounds {
+            header.extend_from_slice(&u64::from(b).to_le_bytes());
+        }
+        for &n in &sizes {
+            header.extend_from_slice(&n.to_le_bytes());
+        }
+        out.write_all(&header).map_err(|e| io(&partial, "write", e))?;
+        self.each(|block| {
+            for p in block.pairs.iter() {
+                out.write_all(&encode(p)).map_err(|e| io(&partial, "write", e))?;
+            }
+            Ok(())
+        })?;
+        // Not synced: a file cut short by a crash fails `open`'s length
+        // check, and the run is tallied again.
+        out.flush().map_err(|e| io(&partial, "write", e))?;
+        drop(out);
+        std::fs::rename(&partial, path).map_err(|e| io(path, "rename into place", e))
+    }
+
+    /// The blocks saved at `path` under `key`; `None` when there is no
+    /// such file or it was saved from other inputs (or by another format),
+    /// an error when it cannot be read whole.
+    pub fn open(path: &Path, key: &str) -> Result<Option<PairBlocks>, String> {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io(path, "open", e)),
+        };
+        let length = file.metadata().map_err(|e| io(path, "read", e))?.len();
+        let mut reader = BufReader::new(file);
+        let mut magic = [0u8; SAVED_MAGIC.len()];
+        if length < magic.len() as u64 {
+            return Ok(None);
+        }
+        reader.read_exact(&mut magic).map_err(|e| io(path, "read", e))?;
+        if magic != *SAVED_MAGIC {
+            return Ok(None);
+        }
+        if read_word(&mut reader, path)? != key.len() as u64 {
+            return Ok(None);
+        }
+        let mut saved_key = vec![0u8; key.len()];
+        reader.read_exact(&mut saved_key).map_err(|e| io(path, "read", e))?;
+        if saved_key != key.as_bytes() {
+            return Ok(None);
+        }
+        let mut word = || read_word(&mut reader, path);
+        let count = word()?;
+        let damaged = || format!("{}: damaged saved tallies", path.display());
+        if count == 0 || count.saturating_mul(16) > length {
+            return Err(damaged());
+        }
+        let bounds = (0..=count)
+            .map(|_| word().and_then(|b| u32::try_from(b).map_err(|_| damaged())))
+            .collect::<Result<Vec<u32>, String>>()?;
+        let sizes = (0..count).map(|_| word()).collect::<Result<Vec<u64>, String>>()?;
+        let mut at = (SAVED_MAGIC.len() + 8 + key.len() + 8 + 8 * (2 * count as usize + 1)) as u64;
+        let mut starts = Vec::with_capacity(sizes.len());
+        for &n in &sizes {
+            starts.push(at);
+            at = n
+                .checked_mul(RECORD as u64)
+                .and_then(|b| at.checked_add(b))
+                .ok_or_else(damaged)?;
+        }
+        if at != length || bounds.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(damaged());
+        }
+        Ok(Some(PairBlocks {
+            bounds,
+            store: Store::Saved {
+                path: path.to_path_buf(),
+                starts,
+                sizes,
+            },
+        }))
     }
 }
 
@@ -339,6 +458,23 @@ fn read_merged(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
     }
 }
 
+/// One little-endian u64 of a saved tallies file's header.
+fn read_word(reader: &mut impl Read, path: &Path) -> Result<u64, String> {
+    let mut b = [0u8; 8];
+    reader.read_exact(&mut b).map_err(|e| io(path, "read", e))?;
+    Ok(u64::from_le_bytes(b))
+}
+
+/// `records` pairs from byte `start` of a saved tallies file.
+fn read_span(path: &Path, start: u64, records: u64) -> Result<Vec<MatchupTally>, String> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).map_err(|e| io(path, "open", e))?;
+    file.seek(SeekFrom::Start(start)).map_err(|e| io(path, "read", e))?;
+    let mut bytes = vec![0u8; records as usize * RECORD];
+    file.read_exact(&mut bytes).map_err(|e| io(path, "read", e))?;
+    Ok(bytes.chunks_exact(RECORD).map(decode).collect())
+}
+
 /// A block file already merged.
 fn read_all(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
     let bytes = std::fs::read(path).map_err(|e| io(path, "read", e))?;
@@ -419,5 +555,39 @@ mod tests {
                 })
                 .expect("blocks read");
         }
+    }
+
+    /// Saved blocks read back as they were written, block by block; saved
+    /// tallies from other inputs (another key), of another format, or cut
+    /// short are never read as the run's. The misreading caught: a report
+    /// of a resumed run reading the tallies of its first part alone.
+    #[test]
+    fn saved_blocks_read_back_only_under_their_key() {
+        let fights: Vec<MatchupTally> = (0..3_000u32)
+            .map(|i| m((i * 31) % 500, (i * 17 + 3) % 500, u64::from(i % 4), u64::from(i % 3)))
+            .collect();
+        let mut writer = BlockWriter::new(400_000, 500).expect("writer");
+        writer.add(&fights).expect("add");
+        let blocks = writer.finish().expect("finish");
+        assert!(blocks.count() > 1);
+        let dir = std::env::temp_dir().join(format!("gridsim-saved-blocks-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("tallies.bin");
+        assert!(PairBlocks::open(&path, "k").expect("no file is no error").is_none());
+        blocks.save(&path, "key one").expect("saved");
+        let saved = PairBlocks::open(&path, "key one").expect("read").expect("same key");
+        assert_eq!(saved.bounds(), blocks.bounds());
+        for i in 0..blocks.count() {
+            let (a, b) = (blocks.block(i).expect("block"), saved.block(i).expect("block"));
+            assert_eq!((a.ids.clone(), &*a.pairs), (b.ids.clone(), &*b.pairs), "block {i}");
+        }
+        assert!(PairBlocks::open(&path, "key two").expect("read").is_none());
+        assert!(PairBlocks::open(&path, "key on").expect("read").is_none());
+        let bytes = std::fs::read(&path).expect("read");
+        std::fs::write(&path, &bytes[..bytes.len() - 5]).expect("cut");
+        assert!(PairBlocks::open(&path, "key one").is_err(), "a file cut short is damaged");
+        std::fs::write(&path, b"not a tallies file at all").expect("write");
+        assert!(PairBlocks::open(&path, "key one").expect("read").is_none());
+        std::fs::remove_dir_all(&dir).expect("clean up");
     }
 }

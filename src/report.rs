@@ -859,6 +859,22 @@ impl Holdings {
         })
     }
 
+    /// Every row's estimate from the run's fights ([`Holdings::estimates`]).
+    #[allow(clippy::type_complexity)]
+    fn run_estimates(&self, tallies: &Tallies) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), String> {
+        self.estimates(|add| {
+            tallies.pairs.each(|block| {
+                let dyads: Vec<Dyad> = block
+                    .pairs
+                    .iter()
+                    .filter_map(|m| self.dyad(m, m.left_wins as i64, m.right_wins as i64))
+                    .collect();
+                add(&block.ids, &dyads);
+                Ok(())
+            })
+        })
+    }
+
     /// Every row's estimate, split as the tables are: the five rate tables,
     /// then the pair table. `each_block` hands over the run's fights a
     /// block at a time: its board ids and its dyads.
@@ -1071,19 +1087,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
     // The rates and the effects read the same tallies and nothing of each
     // other: side by side on the cores.
     let (found, effects) = rayon::join(
-        || {
-            holdings.estimates(|add| {
-                tallies.pairs.each(|block| {
-                    let dyads: Vec<Dyad> = block
-                        .pairs
-                        .iter()
-                        .filter_map(|m| holdings.dyad(m, m.left_wins as i64, m.right_wins as i64))
-                        .collect();
-                    add(&block.ids, &dyads);
-                    Ok(())
-                })
-            })
-        },
+        || holdings.run_estimates(tallies),
         || marginal_effects(boards, &holdings.dense, &tallies.pairs, s.model),
     );
     let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found?;
@@ -1202,6 +1206,15 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
     Ok(report)
 }
 
+/// The five rate tables alone, without effects, pairs or outliers: what
+/// an independent comparison reads of its baseline.
+pub fn rate_rows(tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<[Vec<RateRow>; 5], String> {
+    let holdings = Holdings::new(tallies, boards);
+    let (found, _) = holdings.run_estimates(tallies)?;
+    let mut found = found.into_iter();
+    Ok(holdings.tables.map(|table| rows(table, found.next().unwrap_or_default(), s)))
+}
+
 /// Flags the ranked rows whose rate lies outside the band beyond noise:
 /// Benjamini–Hochberg over every ranked row of every section at once.
 fn flag_outliers(report: &mut Report, q: f64) {
@@ -1307,9 +1320,10 @@ pub enum Against<'a> {
         /// Why the runs are paired, said on the page.
         why: String,
     },
-    /// Any other run: its report, compared as an independent sample
+    /// Any other run: its rate tables (in the order of
+    /// [`RATE_SECTIONS`]), compared as an independent sample
     /// (`sqrt(se² + se_baseline²)`).
-    Independent { report: &'a Report, why: String },
+    Independent { rates: [&'a Vec<RateRow>; 5], why: String },
 }
 
 /// Each rate row's paired change: the difference of its holders' wins,
@@ -1388,7 +1402,7 @@ pub fn compare(report: &mut Report, against: Against, baseline_name: String) -> 
         Against::Independent { why, .. } => Err(format!("independent: {why}")),
     };
     let independent = match (&against, &paired) {
-        (Against::Independent { report, .. }, _) => Some(report.rate_tables().map(|t| t.clone())),
+        (Against::Independent { rates, .. }, _) => Some(rates.map(|t| t.clone())),
         (Against::Paired { base, boards, .. }, Err(_)) => {
             let settings = ReportSettings {
                 min_sample: report.min_sample,
@@ -1397,11 +1411,7 @@ pub fn compare(report: &mut Report, against: Against, baseline_name: String) -> 
                 band_high: report.band[1],
                 ..ReportSettings::default()
             };
-            Some(
-                build(Vec::new(), base, boards, &settings)?
-                    .rate_tables()
-                    .map(|t| t.clone()),
-            )
+            Some(rate_rows(base, boards, &settings)?)
         }
         _ => None,
     };
@@ -1602,7 +1612,9 @@ pub fn read_verified_runs(manifests: &[(std::path::PathBuf, crate::dataset::Mani
     let mut boards = BoardTable::default();
     crate::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| boards.push(&row))?;
     let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
-    let tallies = crate::analysis::tally(&fight_files, fights, boards.len() as u32)?;
+    let tallies = saved_tallies(first_dir, &saved_tallies_key(manifests), || {
+        crate::analysis::tally(&fight_files, fights, boards.len() as u32)
+    })?;
     // Printed names from the run's own copy of the catalog, already hashed.
     let catalog = crate::config::load_catalog(&[first_dir.join("inputs").join("cards")])
         .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
@@ -1620,6 +1632,46 @@ pub fn read_verified_runs(manifests: &[(std::path::PathBuf, crate::dataset::Mani
         boards,
         printed,
     })
+}
+
+/// What saved tallies were made from: the SHA-256 of the boards table and
+/// of each fights part the manifests list, in order. Tallies saved from
+/// other files (a resumed run with more parts, another set of shards)
+/// have another key and are made again.
+pub fn saved_tallies_key(manifests: &[(std::path::PathBuf, crate::dataset::Manifest)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for (_, m) in manifests {
+        for f in m.boards_file.iter().chain(m.parts.iter().flat_map(|p| &p.files)) {
+            hash.update(f.path.as_bytes());
+            hash.update(b" ");
+            hash.update(f.sha256.as_bytes());
+            hash.update(b"\n");
+        }
+    }
+    format!("{:x}", hash.finalize())
+}
+
+/// The run's tallies saved in `dir` under `key`; otherwise `tally()`'s,
+/// saved there for next time. Saving is a convenience: a run directory
+/// that cannot be written to, or damaged saved tallies, cost only the
+/// time to tally again, said on standard error.
+fn saved_tallies(
+    dir: &std::path::Path,
+    key: &str,
+    tally: impl FnOnce() -> Result<Tallies, String>,
+) -> Result<Tallies, String> {
+    let path = dir.join(crate::dataset::SAVED_TALLIES);
+    match PairBlocks::open(&path, key) {
+        Ok(Some(pairs)) => return Tallies::from_blocks(pairs),
+        Ok(None) => {}
+        Err(e) => eprintln!("warning: {e}; tallying the fights again"),
+    }
+    let tallies = tally()?;
+    if let Err(e) = tallies.pairs.save(&path, key) {
+        eprintln!("warning: the tallies were not saved: {e}");
+    }
+    Ok(tallies)
 }
 
 /// The report's directory name: the run's name without a shard suffix.
@@ -1793,7 +1845,7 @@ mod tests {
         compare(
             &mut now,
             Against::Independent {
-                report: &base,
+                rates: base.rate_tables(),
                 why: "a test".into(),
             },
             "base".into(),
@@ -1807,7 +1859,7 @@ mod tests {
         compare(
             &mut same,
             Against::Independent {
-                report: &base,
+                rates: base.rate_tables(),
                 why: "a test".into(),
             },
             "base".into(),

@@ -606,11 +606,11 @@ pub fn write_report(
             )
             .map_err(whole)?,
             Err(why) => {
-                let base_report = base.report(settings).map_err(whole)?;
+                let rates = report::rate_rows(&base.tallies, &base.boards, settings).map_err(whole)?;
                 report::compare(
                     &mut rep,
                     report::Against::Independent {
-                        report: &base_report,
+                        rates: rates.each_ref(),
                         why,
                     },
                     label,

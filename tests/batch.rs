@@ -731,3 +731,43 @@ fn the_report_is_the_same_however_the_pairs_are_blocked() {
     }
     same(&single, &blocked, "report");
 }
+
+/// A report saves its tallies in the run directory (`tallies.bin`), which
+/// `gridsim verify` accepts as the run's own; the next report of the run,
+/// or one comparing with it, reads them instead of the fights; tallies
+/// saved from other fights are never read as this run's. The misreadings
+/// caught: a saved file the audit calls foreign; a baseline tallied from
+/// the fights again; another run's tallies (copied in, or left by a run
+/// since resumed with more parts) trusted.
+#[test]
+fn a_report_reads_the_tallies_it_saved_and_no_others() {
+    use gridsim::pair_blocks::PairBlocks;
+    let (dir, _, _) = default_run("saved-tallies", "5000");
+    let (other, _, _) = default_run("saved-tallies-other", "4000");
+    let saved = dir.join(gridsim::dataset::SAVED_TALLIES);
+    assert!(!saved.exists());
+    let first = report_json(std::slice::from_ref(&dir));
+    assert!(saved.exists(), "the report saves its tallies");
+    let o = gridsim(&["verify", dir.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(report_json(std::slice::from_ref(&dir)), first, "read back, the same report");
+
+    // Saved tallies under this run's key are what the report reads: keep
+    // only the first pair and the report counts its fights alone.
+    let m = Manifest::read(&dir).expect("manifest");
+    let key = gridsim::report::saved_tallies_key(&[(dir.clone(), m)]);
+    let blocks = PairBlocks::open(&saved, &key).expect("read").expect("saved under the run's key");
+    let pairs = blocks.block(0).expect("block").pairs.into_owned();
+    assert!(pairs.len() > 1);
+    let kept = PairBlocks::single(pairs[..1].iter().copied());
+    kept.save(&saved, &key).expect("saved");
+    let cut = report_json(std::slice::from_ref(&dir));
+    assert_eq!(cut["fights"].as_u64(), Some(pairs[0].fights));
+
+    // Another run's saved tallies copied in are not this run's: the report
+    // tallies the fights again, and saves them over the copy.
+    report_json(std::slice::from_ref(&other));
+    std::fs::copy(other.join(gridsim::dataset::SAVED_TALLIES), &saved).expect("copy");
+    assert_eq!(report_json(std::slice::from_ref(&dir)), first);
+    assert_eq!(report_json(std::slice::from_ref(&dir)), first);
+}

@@ -273,7 +273,7 @@ fn a_planted_small_change_is_flagged_paired_and_missed_unpaired() {
         compare(
             &mut unpaired,
             Against::Independent {
-                report: &base_report,
+                rates: base_report.rate_tables(),
                 why: "a test".into(),
             },
             "base".into(),
