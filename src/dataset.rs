@@ -412,7 +412,9 @@ fn audit_checked(
     };
     for (name, path) in list_files(dir)? {
         let unfinished = name.ends_with(".tmp");
-        let derived = name.strip_prefix(SAVED_TALLIES).is_some_and(|rest| rest.is_empty() || rest == ".partial");
+        let derived = name
+            .strip_prefix(SAVED_TALLIES)
+            .is_some_and(|rest| rest.is_empty() || rest == ".partial");
         if name == MANIFEST || derived || listed.contains(name.as_str()) || (allow_unfinished && unfinished) {
             continue;
         }

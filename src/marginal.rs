@@ -109,7 +109,7 @@ pub struct Matchups {
     /// features, so nothing for the fit; they still count in the
     /// [`EffectCurve`].
     mirror_fights: f64,
-    /// Board `b`'s pairs are `incident[start[b]..start[b + 1]]`.
+    /// Board `block.start + i`'s pairs are `incident[start[i]..start[i + 1]]`.
     start: Vec<usize>,
     incident: Vec<u32>,
 }
@@ -170,20 +170,24 @@ impl Matchups {
         });
         let owned = pairs.partition_point(|m| (m.low as usize) < block.start)
             ..pairs.partition_point(|m| (m.low as usize) < block.end);
-        let mut start = vec![0usize; boards + 1];
+        // Incidence for the block's own boards only: a pass visits no
+        // other board's pairs from this block.
+        let local = |b: u32| (b as usize).checked_sub(block.start).filter(|&i| i < block.len());
+        let mut start = vec![0usize; block.len() + 1];
         for m in &pairs {
-            start[m.low as usize + 1] += 1;
-            start[m.high as usize + 1] += 1;
+            for i in [m.low, m.high].into_iter().filter_map(local) {
+                start[i + 1] += 1;
+            }
         }
-        for b in 0..boards {
-            start[b + 1] += start[b];
+        for i in 0..block.len() {
+            start[i + 1] += start[i];
         }
         let mut fill = start.clone();
-        let mut incident = vec![0u32; start[boards]];
+        let mut incident = vec![0u32; start[block.len()]];
         for (k, m) in pairs.iter().enumerate() {
-            for b in [m.low, m.high] {
-                incident[fill[b as usize]] = k as u32;
-                fill[b as usize] += 1;
+            for i in [m.low, m.high].into_iter().filter_map(local) {
+                incident[fill[i]] = k as u32;
+                fill[i] += 1;
             }
         }
         Matchups {
@@ -202,8 +206,10 @@ impl Matchups {
         self.pairs.is_empty()
     }
 
+    /// Board `b`'s pairs, `b` in the block.
     fn of(&self, b: usize) -> &[u32] {
-        &self.incident[self.start[b]..self.start[b + 1]]
+        let i = b - self.block.start;
+        &self.incident[self.start[i]..self.start[i + 1]]
     }
 
     fn owned(&self) -> &[PairResult] {
@@ -320,7 +326,8 @@ pub struct Model {
 /// board by board. Each model still stops on its own criterion.
 ///
 /// The pairs come a block of boards at a time ([`MatchupSource`]): a pass
-/// keeps sums over boards and features, never the pairs.
+/// keeps sums over boards and features, never the pairs. Where no two
+/// distinct boards met, no model has a fit (`None`).
 pub fn fit_all(
     models: Vec<Model>,
     matchups: &dyn MatchupSource,
@@ -342,7 +349,12 @@ pub fn fit_all(
                 squares: false,
             })
             .collect();
-        let sums = pair_pass(&rows, matchups, &strength, &wants)?;
+        let (sums, pairs) = pair_pass(&rows, matchups, &strength, &wants)?;
+        if pairs == 0 {
+            // No two distinct boards met: nothing to fit, not a fit of
+            // zeros with no uncertainty.
+            return Ok(states.iter().map(|_| None).collect());
+        }
         for (m, (state, sums)) in states.iter_mut().zip(&sums).enumerate() {
             if !state.done {
                 state.step(&rows, m, sums, settings);
@@ -361,7 +373,7 @@ pub fn fit_all(
             squares: !s.failed,
         })
         .collect();
-    let sums = pair_pass(&rows, matchups, &strength, &wants)?;
+    let (sums, _) = pair_pass(&rows, matchups, &strength, &wants)?;
     let board_scores = board_score_squares(&rows, matchups, &strength, &wants)?;
     let curves = curves(&rows, matchups, &strength, &wants)?;
     Ok(states
@@ -523,7 +535,8 @@ struct PassSums {
     cross_squares: Vec<f64>,
 }
 
-/// One pass over the pairs for every model at once. Per model, with `e`
+/// One pass over the pairs for every model at once, and how many pairs
+/// of distinct boards it visited. Per model, with `e`
 /// a pair's residual from its lower board and `w = n q (1 - q)` its
 /// weight: residuals `+e` on the lower board and `-e` on the higher; `w`
 /// on both boards and `w x_low x_high^T` into a dense `p x p` array (the
@@ -534,9 +547,10 @@ fn pair_pass(
     matchups: &dyn MatchupSource,
     strength: &[f64],
     wants: &[Want],
-) -> Result<Vec<PassSums>, String> {
+) -> Result<(Vec<PassSums>, usize), String> {
     use rayon::prelude::*;
     let (k, g) = (rows.models, rows.boards);
+    let mut visited = 0;
     // Each block's pairs in a fixed number of ranges, range `r` of every
     // block summed into part `r`, the parts added up in order after: the
     // same bytes whatever the number of cores. A part holds sums per board
@@ -545,6 +559,7 @@ fn pair_pass(
     let mut parts: Vec<PassPart> = (0..RANGES).map(|_| PassPart::new(rows, wants)).collect();
     matchups.each(&mut |block| {
         let pairs = block.owned();
+        visited += pairs.len();
         let per = pairs.len().div_ceil(RANGES).max(1);
         parts
             .par_iter_mut()
@@ -570,7 +585,7 @@ fn pair_pass(
             Vec::new()
         }
     };
-    Ok(cross
+    let sums = cross
         .into_iter()
         .zip(cross_squares)
         .enumerate()
@@ -581,7 +596,8 @@ fn pair_pass(
             own_squares: column(&own_squares, m, wants[m].squares),
             cross_squares,
         })
-        .collect())
+        .collect();
+    Ok((sums, visited))
 }
 
 /// The sums of [`pair_pass`] over some of the pairs: board-indexed sums
@@ -857,6 +873,23 @@ mod tests {
         assert!((diff - 1.1).abs() < 1e-6 && se.is_finite(), "{diff} ± {se}");
     }
 
+    /// Boards that met only themselves give no fit, not coefficients of
+    /// zero with no uncertainty: nothing compares one board with another.
+    #[test]
+    fn boards_that_met_only_themselves_have_no_fit() {
+        let boards: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![(1, 1.0)]];
+        let mirrors: Vec<MatchupResult> = (0..2)
+            .map(|b| MatchupResult {
+                left: b,
+                right: b,
+                fights: 50.0,
+                left_score: 25.0,
+            })
+            .collect();
+        let matchups = Matchups::new(boards.len(), &mirrors);
+        assert!(fit(2, &boards, &matchups, ModelSettings::default()).is_none());
+    }
+
     #[test]
     fn a_feature_no_board_holds_stays_at_zero() {
         let boards: Vec<BoardFeatures> = vec![vec![(0, 1.0)], vec![]];
@@ -919,7 +952,7 @@ mod tests {
             hessian: false,
             squares: true,
         }];
-        let sums = pair_pass(&rows, &matchups, &strength, &want).expect("in memory");
+        let (sums, _) = pair_pass(&rows, &matchups, &strength, &want).expect("in memory");
         let squares = board_score_squares(&rows, &matchups, &strength, &want).expect("in memory");
         let got = squares[0].clone().expect("wanted")
             - assemble(&rows, 0, p, &sums[0].own_squares, &sums[0].cross_squares, 0.0);

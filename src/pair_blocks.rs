@@ -585,7 +585,10 @@ mod tests {
         assert!(PairBlocks::open(&path, "key on").expect("read").is_none());
         let bytes = std::fs::read(&path).expect("read");
         std::fs::write(&path, &bytes[..bytes.len() - 5]).expect("cut");
-        assert!(PairBlocks::open(&path, "key one").is_err(), "a file cut short is damaged");
+        assert!(
+            PairBlocks::open(&path, "key one").is_err(),
+            "a file cut short is damaged"
+        );
         std::fs::write(&path, b"not a tallies file at all").expect("write");
         assert!(PairBlocks::open(&path, "key one").expect("read").is_none());
         std::fs::remove_dir_all(&dir).expect("clean up");

@@ -419,12 +419,7 @@ fn marginal_effects(
             boards: std::mem::take(&mut d.features),
         })
         .collect();
-    let mut fits = if results.is_empty()? {
-        Vec::new()
-    } else {
-        marginal::fit_all(models, &results, model)?
-    }
-    .into_iter();
+    let mut fits = marginal::fit_all(models, &results, model)?.into_iter();
     let fitted: Vec<BTreeMap<String, Estimate>> = designs
         .iter()
         .zip(&sections)
@@ -734,13 +729,7 @@ enum Row {
 impl Holdings {
     fn new(tallies: &Tallies, boards: &BoardTable) -> Holdings {
         let by_id: std::collections::HashMap<u32, usize> = boards.iter().enumerate().map(|(i, b)| (b.id, i)).collect();
-        let dense = DenseBoards::new(
-            tallies
-                .boards
-                .iter()
-                .filter(|t| t.fights > 0 && by_id.contains_key(&t.board_id))
-                .map(|t| t.board_id),
-        );
+        let dense = DenseBoards::of_run(tallies, boards);
         // Names are numbered as first met, and rows too, each row's counts
         // kept in a vector by row number: a string is hashed once per
         // board, not cloned into an ordered map once per board and table.
@@ -891,6 +880,50 @@ impl Holdings {
     }
 }
 
+/// Keyword against keyword, from both sides of every matchup.
+fn keyword_versus(boards: &BoardTable, dense: &DenseBoards, pairs: &PairBlocks) -> Result<Vec<VersusCell>, String> {
+    // Keyword against keyword, from both sides of every matchup: counted in
+    // a grid indexed by keyword (numbered in name order). A board's side is
+    // summed first over its opponents' keywords, one row, and the row then
+    // added under each of its own keywords: a matchup adds to about ten
+    // cells, not a hundred.
+    let names: Vec<&str> = {
+        let mut all: Vec<&str> = boards.iter().flat_map(|b| boards.names(b.keywords)).collect();
+        all.sort();
+        all.dedup();
+        all
+    };
+    let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    // By dense board, looked up twice per matchup.
+    let mut board_keywords: Vec<Vec<usize>> = vec![Vec::new(); dense.len()];
+    for b in boards.iter() {
+        if let Some(d) = dense.get(b.id) {
+            board_keywords[d as usize] = boards.names(b.keywords).map(|k| index[k]).collect();
+        }
+    }
+    let k = names.len();
+    let versus = keyword_grid(k, pairs, |id| {
+        dense.get(id).map(|d| board_keywords[d as usize].as_slice())
+    })?;
+    Ok(versus
+        .into_iter()
+        .enumerate()
+        .filter_map(|(cell, acc)| acc.map(|acc| (cell, acc)))
+        .map(|(cell, acc)| VersusCell {
+            a: names[cell / k].to_string(),
+            b: names[cell % k].to_string(),
+            fights: acc.n,
+            wins: acc.wins,
+            draws: acc.draws,
+            win_rate: if acc.n == 0 {
+                0.0
+            } else {
+                acc.wins as f64 / acc.n as f64
+            },
+        })
+        .collect())
+}
+
 /// Keyword against keyword: cell `a * k + b` holds the fights of boards
 /// with keyword `a` against boards with keyword `b`, from the first side
 /// (its wins), over both sides of every matchup; `None` where none met.
@@ -1002,6 +1035,18 @@ impl DenseBoards {
         out
     }
 
+    /// The boards of the table that fought in the run.
+    fn of_run(tallies: &Tallies, boards: &BoardTable) -> DenseBoards {
+        let listed: std::collections::HashSet<u32> = boards.iter().map(|b| b.id).collect();
+        DenseBoards::new(
+            tallies
+                .boards
+                .iter()
+                .filter(|t| t.fights > 0 && listed.contains(&t.board_id))
+                .map(|t| t.board_id),
+        )
+    }
+
     fn get(&self, id: u32) -> Option<u32> {
         if self.by_id.is_empty() {
             return self.sparse.get(&id).copied();
@@ -1055,13 +1100,6 @@ impl<'a> FitSource<'a> {
             .collect();
         Matchups::block(self.dense.len(), self.dense.range(&block.ids), &results)
     }
-
-    /// No two distinct boards met.
-    fn is_empty(&self) -> Result<bool, String> {
-        let mut any = false;
-        self.each(&mut |block| any |= !block.is_empty())?;
-        Ok(!any)
-    }
 }
 
 impl MatchupSource for FitSource<'_> {
@@ -1083,14 +1121,20 @@ impl MatchupSource for FitSource<'_> {
 
 /// Builds the report's figures from tallies and the boards table.
 pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<Report, String> {
-    let holdings = Holdings::new(tallies, boards);
-    // The rates and the effects read the same tallies and nothing of each
-    // other: side by side on the cores.
-    let (found, effects) = rayon::join(
-        || holdings.run_estimates(tallies),
-        || marginal_effects(boards, &holdings.dense, &tallies.pairs, s.model),
+    // The rates (the boards' holdings first, the keyword grid after) and
+    // the effects read the same tallies and nothing of each other: side by
+    // side on the cores, from the start.
+    let (rates, effects) = rayon::join(
+        || -> Result<_, String> {
+            let holdings = Holdings::new(tallies, boards);
+            let found = holdings.run_estimates(tallies)?;
+            let versus = keyword_versus(boards, &holdings.dense, &tallies.pairs)?;
+            Ok((holdings, found, versus))
+        },
+        || marginal_effects(boards, &DenseBoards::of_run(tallies, boards), &tallies.pairs, s.model),
     );
-    let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found?;
+    let (holdings, found, keyword_versus) = rates?;
+    let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found;
     let [card_effects, tier_effects, rune_effects, keyword_effects, size_effects] = effects?;
     let Holdings {
         dense,
@@ -1144,42 +1188,6 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
             .then(x.b.cmp(&y.b))
     });
 
-    // Keyword against keyword, from both sides of every matchup: counted in
-    // a grid indexed by keyword (numbered in name order). A board's side is
-    // summed first over its opponents' keywords, one row, and the row then
-    // added under each of its own keywords: a matchup adds to about ten
-    // cells, not a hundred.
-    let names: Vec<&str> = {
-        let mut all: Vec<&str> = boards.iter().flat_map(|b| boards.names(b.keywords)).collect();
-        all.sort();
-        all.dedup();
-        all
-    };
-    let index: BTreeMap<&str, usize> = names.iter().enumerate().map(|(i, k)| (*k, i)).collect();
-    let board_keywords: BTreeMap<u32, Vec<usize>> = boards
-        .iter()
-        .map(|b| (b.id, boards.names(b.keywords).map(|k| index[k]).collect()))
-        .collect();
-    let k = names.len();
-    let versus = keyword_grid(k, &tallies.pairs, |id| board_keywords.get(&id).map(Vec::as_slice))?;
-    let keyword_versus = versus
-        .into_iter()
-        .enumerate()
-        .filter_map(|(cell, acc)| acc.map(|acc| (cell, acc)))
-        .map(|(cell, acc)| VersusCell {
-            a: names[cell / k].to_string(),
-            b: names[cell % k].to_string(),
-            fights: acc.n,
-            wins: acc.wins,
-            draws: acc.draws,
-            win_rate: if acc.n == 0 {
-                0.0
-            } else {
-                acc.wins as f64 / acc.n as f64
-            },
-        })
-        .collect();
-
     let mut report = Report {
         runs,
         baseline: None,
@@ -1212,7 +1220,9 @@ pub fn rate_rows(tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> 
     let holdings = Holdings::new(tallies, boards);
     let (found, _) = holdings.run_estimates(tallies)?;
     let mut found = found.into_iter();
-    Ok(holdings.tables.map(|table| rows(table, found.next().unwrap_or_default(), s)))
+    Ok(holdings
+        .tables
+        .map(|table| rows(table, found.next().unwrap_or_default(), s)))
 }
 
 /// Flags the ranked rows whose rate lies outside the band beyond noise:

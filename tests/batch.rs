@@ -750,13 +750,19 @@ fn a_report_reads_the_tallies_it_saved_and_no_others() {
     assert!(saved.exists(), "the report saves its tallies");
     let o = gridsim(&["verify", dir.to_str().expect("utf-8")]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(report_json(std::slice::from_ref(&dir)), first, "read back, the same report");
+    assert_eq!(
+        report_json(std::slice::from_ref(&dir)),
+        first,
+        "read back, the same report"
+    );
 
     // Saved tallies under this run's key are what the report reads: keep
     // only the first pair and the report counts its fights alone.
     let m = Manifest::read(&dir).expect("manifest");
     let key = gridsim::report::saved_tallies_key(&[(dir.clone(), m)]);
-    let blocks = PairBlocks::open(&saved, &key).expect("read").expect("saved under the run's key");
+    let blocks = PairBlocks::open(&saved, &key)
+        .expect("read")
+        .expect("saved under the run's key");
     let pairs = blocks.block(0).expect("block").pairs.into_owned();
     assert!(pairs.len() > 1);
     let kept = PairBlocks::single(pairs[..1].iter().copied());
