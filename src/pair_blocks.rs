@@ -74,7 +74,11 @@ enum Store {
     },
 }
 
-/// A folder of block files, removed on drop.
+/// A spill folder's name: this prefix, the process id, a time stamp.
+const SPILL_PREFIX: &str = "gridsim-pairs-";
+
+/// A folder of block files, removed on drop (or, if its process was
+/// killed first, by the next report that spills: [`remove_abandoned`]).
 #[derive(Debug)]
 struct Spill {
     dir: PathBuf,
@@ -91,6 +95,37 @@ impl Drop for Spill {
 impl Spill {
     fn file(&self, block: usize) -> PathBuf {
         self.dir.join(format!("block-{block:05}.bin"))
+    }
+}
+
+/// Removes the spill folders under `temp` of processes no longer running
+/// (a report killed before it could drop its blocks), so that they do not
+/// pile up. Where the running processes cannot be listed (no `/proc`),
+/// nothing is removed; a folder left by a process whose id has since been
+/// reused waits for the next time.
+fn remove_abandoned(temp: &Path) {
+    let processes = Path::new("/proc");
+    if !processes.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SPILL_PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if let Some(pid) = pid
+            && pid != std::process::id()
+            && !processes.join(pid.to_string()).exists()
+        {
+            // Best effort: a folder another report removes first is gone
+            // all the same.
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
@@ -329,8 +364,9 @@ impl BlockWriter {
         let sink = if count == 1 || bytes <= IN_MEMORY_BYTES {
             Sink::Memory(vec![Vec::new(); count as usize])
         } else {
+            remove_abandoned(&std::env::temp_dir());
             let dir = std::env::temp_dir().join(format!(
-                "gridsim-pairs-{}-{}",
+                "{SPILL_PREFIX}{}-{}",
                 std::process::id(),
                 std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
@@ -526,6 +562,14 @@ mod tests {
             let (a, b) = ((i * 7919) % 300, (i * 104_729 + 11) % 300);
             fights.push(m(a, b, u64::from(i % 3), u64::from(i % 2)));
         }
+        // A folder left by a killed report (no process has this id: Linux
+        // ids stop at 2^22) goes when the next report spills; this
+        // process's own stays.
+        let abandoned = std::env::temp_dir().join(format!("{SPILL_PREFIX}4294967290-1"));
+        let own = std::env::temp_dir().join(format!("{SPILL_PREFIX}{}-1", std::process::id()));
+        for dir in [&abandoned, &own] {
+            std::fs::create_dir_all(dir).expect("folder");
+        }
         let single = PairBlocks::single(fights.iter().copied());
         let want = all_pairs(&single);
         assert!(want.iter().all(|p| p.left <= p.right));
@@ -537,6 +581,9 @@ mod tests {
             let blocks = writer.finish().expect("finish");
             assert!(blocks.count() > 1);
             assert_eq!(matches!(blocks.store, Store::Disk(_)), expect_disk);
+            if expect_disk && Path::new("/proc/self").exists() {
+                assert!(!abandoned.exists() && own.exists());
+            }
             let mut got = all_pairs(&blocks);
             got.sort_by_key(|p| (p.left, p.right));
             assert_eq!(got, want);
@@ -555,6 +602,8 @@ mod tests {
                 })
                 .expect("blocks read");
         }
+        let _ = std::fs::remove_dir_all(&own);
+        let _ = std::fs::remove_dir_all(&abandoned);
     }
 
     /// Saved blocks read back as they were written, block by block; saved
