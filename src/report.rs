@@ -882,8 +882,7 @@ impl Holdings {
 
 /// Keyword against keyword, from both sides of every matchup.
 fn keyword_versus(boards: &BoardTable, dense: &DenseBoards, pairs: &PairBlocks) -> Result<Vec<VersusCell>, String> {
-    // Keyword against keyword, from both sides of every matchup: counted in
-    // a grid indexed by keyword (numbered in name order). A board's side is
+    // Counted in a grid indexed by keyword (numbered in name order). A board's side is
     // summed first over its opponents' keywords, one row, and the row then
     // added under each of its own keywords: a matchup adds to about ten
     // cells, not a hundred.
