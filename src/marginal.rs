@@ -201,11 +201,6 @@ impl Matchups {
         }
     }
 
-    /// No two distinct boards of the block met.
-    pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
-    }
-
     /// Board `b`'s pairs, `b` in the block.
     fn of(&self, b: usize) -> &[u32] {
         let i = b - self.block.start;
