@@ -36,8 +36,8 @@ macro_rules! named_enum {
                         "unknown {} `{}`; expected one of {}{}",
                         $what,
                         text,
-                        crate::config::diagnostics::backticked(&names),
-                        crate::config::diagnostics::suggestion(&text, &names)
+                        crate::diagnostics::backticked(&names),
+                        crate::diagnostics::suggestion(&text, &names)
                     ))
                 })
             }

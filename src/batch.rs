@@ -175,7 +175,7 @@ pub fn run_matches(
                 for index in first..first + count {
                     let pool = if index < ctx.suite.pool_matches { &empty } else { pool };
                     let played = crate::matches::play(ctx, engine, index, pool);
-                    crate::matches::rows::append(ctx, &played, tables);
+                    crate::match_rows::append(ctx, &played, tables);
                 }
                 let written = sink::write_match_tables(tables, |table| dir.join(dataset::part_file(table, part)))?;
                 let files = kind

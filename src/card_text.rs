@@ -488,7 +488,7 @@ pub fn card_markdown(catalog: &Catalog, id: CardId) -> String {
     if !keywords.is_empty() {
         let named: Vec<String> = keywords
             .iter()
-            .map(|k| format!("{k} (800.{})", crate::coverage::keyword_section(k)))
+            .map(|k| format!("{k} (800.{})", crate::rule_book::keyword_section(k)))
             .collect();
         let _ = writeln!(out, "- *Rule-book keywords:* {}.", named.join(", "));
     }

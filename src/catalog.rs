@@ -603,7 +603,7 @@ impl Catalog {
             Footprint::Huge => out.push("Huge"),
             Footprint::Scrip | Footprint::Standard => {}
         }
-        out.sort_unstable_by_key(|k| crate::coverage::keyword_section(k));
+        out.sort_unstable_by_key(|k| crate::rule_book::keyword_section(k));
         out.dedup();
         out
     }

@@ -1,6 +1,6 @@
 //! gridsim: a balance-analysis batch simulator for Gridforged.
 //!
-//! See the README's Architecture section for the code map and invariants.
+//! See ARCHITECTURE.md for the layers, the code map and the invariants.
 
 pub mod ability;
 pub mod aliasing;
@@ -13,13 +13,16 @@ pub mod catalog;
 pub mod config;
 pub mod coverage;
 pub mod dataset;
+pub mod diagnostics;
 pub mod dyadic;
 pub mod effect_curve;
 pub mod engine;
 pub mod fight_page;
 pub mod jobs;
+pub mod limits;
 pub mod marginal;
 pub mod match_report;
+pub mod match_rows;
 pub mod match_runs;
 pub mod matches;
 pub mod nightly;
@@ -27,6 +30,7 @@ pub mod output;
 pub mod pair_blocks;
 pub mod render;
 pub mod report;
+pub mod rule_book;
 pub mod runs;
 pub mod scenario;
 pub mod scrip;

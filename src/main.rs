@@ -433,7 +433,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 if log || json {
                     print_match_log(&replayed.result, json);
                 } else {
-                    out!("{}", gridsim::matches::rows::summary(&loaded.ctx(), &replayed.result));
+                    out!("{}", gridsim::match_rows::summary(&loaded.ctx(), &replayed.result));
                 }
                 return match &replayed.recorded {
                     None => {

@@ -203,7 +203,7 @@ impl ReplayedMatch {
     pub fn reproduces(&self, loaded: &LoadedMatches) -> bool {
         self.recorded.as_ref().is_none_or(|rec| {
             let mut again = crate::sink::MatchTables::default();
-            crate::matches::rows::append(&loaded.ctx(), &self.result, &mut again);
+            crate::match_rows::append(&loaded.ctx(), &self.result, &mut again);
             again.matches == *rec
         })
     }

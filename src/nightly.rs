@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Diagnostic;
 use crate::dataset::{MANIFEST, Shard};
+use crate::render::Night;
 use crate::report::ReportSettings;
-use crate::runs::{self, NewRun};
+use crate::runs::{self, NewRun, is_date};
 
 /// What `gridsim nightly` is asked to do.
 pub struct Nightly {
@@ -44,31 +45,8 @@ pub struct NightlyOutcome {
     pub alarms: Vec<String>,
 }
 
-/// One night as the index shows it.
-pub struct Night {
-    pub date: String,
-    /// The report page, relative to the index.
-    pub href: String,
-    pub fights: u64,
-    pub alarms: Vec<String>,
-    /// `section: key` to (win rate, low, high), for the trends.
-    pub rates: std::collections::BTreeMap<String, (f64, f64, f64)>,
-}
-
 fn whole(at: &Path, message: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::whole_file(at, message)]
-}
-
-/// Whether `date` is a calendar date written `YYYY-MM-DD`.
-pub fn is_date(date: &str) -> bool {
-    let b = date.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) || !digits(8..10) {
-        return false;
-    }
-    let month: u32 = date[5..7].parse().unwrap_or(0);
-    let day: u32 = date[8..10].parse().unwrap_or(0);
-    (1..=12).contains(&month) && (1..=31).contains(&day)
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.

@@ -567,10 +567,21 @@ pub fn markdown(report: &Report) -> String {
     out
 }
 
+/// One night as the index shows it.
+pub struct Night {
+    pub date: String,
+    /// The report page, relative to the index.
+    pub href: String,
+    pub fights: u64,
+    pub alarms: Vec<String>,
+    /// `section: key` to (win rate, low, high), for the trends.
+    pub rates: std::collections::BTreeMap<String, (f64, f64, f64)>,
+}
+
 /// The index of every night (`gridsim nightly`): newest first, each with
 /// its alarms and a link to its report, then a trend chart of every item
 /// the newest night flags, across every night that measured it.
-pub fn nightly_index(nights: &[crate::nightly::Night]) -> String {
+pub fn nightly_index(nights: &[Night]) -> String {
     let mut body = String::from("<h1>Nightly balance reports</h1>");
     let Some(newest) = nights.last() else {
         return page("Nightly balance reports", &(body + "<p>No night has a report yet.</p>"));
@@ -615,7 +626,7 @@ pub fn nightly_index(nights: &[crate::nightly::Night]) -> String {
 }
 
 /// One item's win rate night by night, with its interval as a band.
-fn trend_chart(item: &str, nights: &[crate::nightly::Night], series: &[(usize, (f64, f64, f64))]) -> String {
+fn trend_chart(item: &str, nights: &[Night], series: &[(usize, (f64, f64, f64))]) -> String {
     let n = nights.len().max(2);
     let mut svg = String::new();
     let drawn = (|| -> Result<(), Box<dyn std::error::Error>> {

@@ -1683,32 +1683,6 @@ fn saved_tallies(
     Ok(tallies)
 }
 
-/// The report's directory name: the run's name without a shard suffix.
-pub fn report_name(run_dir: &std::path::Path) -> String {
-    let name = run_dir
-        .file_name()
-        .map_or_else(|| "run".to_string(), |n| n.to_string_lossy().into_owned());
-    match name.rfind("-shard") {
-        Some(i) => name[..i].to_string(),
-        None => name,
-    }
-}
-
-/// How the page names a run it compares with: its [`report_name`], and the
-/// night's date for a nightly run, since every night's run has the same
-/// name and sits in a folder named by its date.
-pub fn run_label(run_dir: &std::path::Path) -> String {
-    let night = run_dir
-        .parent()
-        .and_then(|p| p.file_name())
-        .map(|d| d.to_string_lossy().into_owned())
-        .filter(|d| crate::nightly::is_date(d));
-    match night {
-        Some(date) => format!("{} of {date}", report_name(run_dir)),
-        None => report_name(run_dir),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

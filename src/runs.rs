@@ -538,7 +538,7 @@ pub fn match_report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<crate::ma
             .chain(catalog.runes.iter().map(|r| (r.key.clone(), r.name.clone())))
             .chain(catalog.resonances.iter().map(|r| (r.key.clone(), r.name.clone())))
             .collect();
-        let names = manifests.iter().map(|(d, _)| report::run_label(d)).collect();
+        let names = manifests.iter().map(|(d, _)| run_label(d)).collect();
         Ok(crate::match_report::build(names, &tallies, &printed, s))
     })
 }
@@ -554,7 +554,7 @@ pub fn write_match_report(
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
     let rep = match_report_of(run_dirs, settings).map_err(whole)?;
-    let dir = out.join(report::report_name(first));
+    let dir = out.join(report_name(first));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
     let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
     for (name, text) in [
@@ -592,7 +592,7 @@ pub fn write_report(
                 Err("the runs' boards tables differ".to_string())
             }
         });
-        let label = report::run_label(b);
+        let label = run_label(b);
         match shared {
             Ok(why) => report::compare(
                 &mut rep,
@@ -619,7 +619,7 @@ pub fn write_report(
             }
         }
     }
-    let dir = out.join(report::report_name(first));
+    let dir = out.join(report_name(first));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
     let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
     for (name, text) in [
@@ -630,4 +630,42 @@ pub fn write_report(
         atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
     }
     Ok((rep, dir))
+}
+
+/// The report's directory name: the run's name without a shard suffix.
+pub fn report_name(run_dir: &std::path::Path) -> String {
+    let name = run_dir
+        .file_name()
+        .map_or_else(|| "run".to_string(), |n| n.to_string_lossy().into_owned());
+    match name.rfind("-shard") {
+        Some(i) => name[..i].to_string(),
+        None => name,
+    }
+}
+
+/// How the page names a run it compares with: its [`report_name`], and the
+/// night's date for a nightly run, since every night's run has the same
+/// name and sits in a folder named by its date.
+pub fn run_label(run_dir: &std::path::Path) -> String {
+    let night = run_dir
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|d| d.to_string_lossy().into_owned())
+        .filter(|d| is_date(d));
+    match night {
+        Some(date) => format!("{} of {date}", report_name(run_dir)),
+        None => report_name(run_dir),
+    }
+}
+
+/// Whether `date` is a calendar date written `YYYY-MM-DD`.
+pub fn is_date(date: &str) -> bool {
+    let b = date.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' || !digits(0..4) || !digits(5..7) || !digits(8..10) {
+        return false;
+    }
+    let month: u32 = date[5..7].parse().unwrap_or(0);
+    let day: u32 = date[8..10].parse().unwrap_or(0);
+    (1..=12).contains(&month) && (1..=31).contains(&day)
 }

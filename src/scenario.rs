@@ -13,9 +13,9 @@ pub const CATALOG_DIR: &str = "tests/fixtures/catalog";
 use std::path::PathBuf;
 
 use crate::catalog::{Catalog, Op};
-pub use crate::engine::InitialState;
 use crate::engine::{EndReason, Engine, Event, FightRng, UnitIdx};
 use crate::settings::Rules;
+pub use crate::spec::InitialState;
 use crate::spec::{Placement, Side};
 
 /// A parsed, checked scenario.

@@ -245,17 +245,17 @@ impl Rules {
             (
                 "hallow.instances_per_unit",
                 self.hallow.instances_per_unit,
-                crate::engine::MAX_HALLOW_INSTANCES,
+                crate::limits::MAX_HALLOW_INSTANCES,
             ),
             (
                 "fleeting.buffs_per_unit",
                 self.fleeting.buffs_per_unit,
-                crate::engine::MAX_FLEETING_BUFFS,
+                crate::limits::MAX_FLEETING_BUFFS,
             ),
             (
                 "crush.windows_per_unit",
                 self.crush.windows_per_unit,
-                crate::engine::MAX_CRUSH_WINDOWS,
+                crate::limits::MAX_CRUSH_WINDOWS,
             ),
         ] {
             if v > most as i32 {

@@ -39,7 +39,7 @@ pub struct BoardSpec {
     /// Each unit's state when the battle starts, in the order of `units`:
     /// empty for a board whose units all start fresh (nearly every board;
     /// a boss board grown by its round carries one, 200.1d).
-    pub states: Vec<crate::engine::InitialState>,
+    pub states: Vec<InitialState>,
 }
 
 /// Forge Core modifiers a player's board carries into battle (200.3a, 200.3d).
@@ -74,4 +74,36 @@ impl Side {
             Side::Right => "right",
         }
     }
+}
+
+/// State set on a unit before the battle starts; a field left `None`
+/// keeps what placement gave the unit.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct InitialState {
+    pub vitality: Option<i32>,
+    pub shield: Option<i32>,
+    pub maim: Option<i32>,
+    pub burn: Option<i32>,
+    pub venom: Option<i32>,
+    pub insurance: Option<i32>,
+    pub subrogated: Option<i32>,
+    pub armor_bonus: Option<i32>,
+    pub power_bonus: Option<i32>,
+    pub focus_bonus: Option<i32>,
+    pub speed_bonus: Option<i32>,
+    pub stun_ms: Option<i32>,
+    pub freeze_ms: Option<i32>,
+    pub blind_ms: Option<i32>,
+    pub entrap_ms: Option<i32>,
+    pub prismbreak_ms: Option<i32>,
+    pub charge: Option<i32>,
+    pub haywire: Option<i32>,
+    pub overclock: Option<i32>,
+    pub feral: Option<i32>,
+    pub relentless: Option<bool>,
+    pub dormant: Option<bool>,
+    /// Quest progress going into the battle (800.54c).
+    pub quest: Option<i32>,
+    /// The named counter going into the battle (200.3b).
+    pub counter: Option<i32>,
 }

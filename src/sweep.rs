@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::config::{self, Diagnostic, diagnostics};
+use crate::config::{self, Diagnostic};
 use crate::dataset;
+use crate::diagnostics;
 use crate::report::ReportSettings;
 use crate::runs;
 

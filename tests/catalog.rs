@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use gridsim::ability::CardKind;
 use gridsim::catalog::{CardId, Catalog};
 use gridsim::config;
-use gridsim::coverage;
 use gridsim::matches::Signature;
+use gridsim::rule_book;
 
 fn catalog() -> Catalog {
     config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog")
@@ -31,7 +31,7 @@ fn every_keyword_of_800_is_on_some_card() {
     for id in placeable(&catalog) {
         for k in catalog.rule_book_keywords(id) {
             assert_ne!(
-                coverage::keyword_section(k),
+                rule_book::keyword_section(k),
                 u32::MAX,
                 "`{k}` on {} is not a heading of 800",
                 catalog.card(id).key
@@ -39,12 +39,12 @@ fn every_keyword_of_800_is_on_some_card() {
             shown.insert(k);
         }
     }
-    let missing: Vec<String> = coverage::keywords()
+    let missing: Vec<String> = rule_book::keywords()
         .iter()
         .filter(|(_, k)| !shown.contains(k.as_str()))
         .map(|(s, k)| format!("800.{s} {k}"))
         .collect();
-    assert_eq!(coverage::keywords().len(), 73, "section 800 has 73 keywords");
+    assert_eq!(rule_book::keywords().len(), 73, "section 800 has 73 keywords");
     assert!(missing.is_empty(), "no bundled card shows {}", missing.join(", "));
 }
 

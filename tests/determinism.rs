@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 use gridsim::ability::RuneBoard;
 use gridsim::catalog::{CardId, Catalog, ResonanceId, RuneId};
 use gridsim::config;
-use gridsim::engine::{Engine, EventKind, FightRng, InitialState};
+use gridsim::engine::{Engine, EventKind, FightRng};
 use gridsim::output;
 use gridsim::settings::Rules;
+use gridsim::spec::InitialState;
 use gridsim::spec::{BoardSpec, Placement, RunePlacement, Side};
 
 fn setup() -> (Catalog, Rules, BoardSpec, BoardSpec) {

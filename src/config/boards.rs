@@ -6,9 +6,10 @@ use std::path::Path;
 use toml::Spanned;
 
 use super::schema::{self, BoardFile};
-use super::{Diagnostic, diagnostics, parse_toml, read};
+use super::{Diagnostic, parse_toml, read};
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, Catalog};
+use crate::diagnostics;
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Placement, RunePlacement};
 
@@ -18,7 +19,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
     let mut bad = Vec::new();
     let mut units = Vec::new();
     let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();
-    let mut states: Vec<crate::engine::InitialState> = Vec::new();
+    let mut states: Vec<crate::spec::InitialState> = Vec::new();
     for (key, v) in [
         ("forge.crush_bonus", parsed.forge.crush_bonus),
         ("forge.tick_reduction", parsed.forge.tick_reduction),
@@ -84,7 +85,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
         states.push(
             u.state
                 .as_ref()
-                .map(|s| crate::engine::InitialState::from(*s.get_ref()))
+                .map(|s| crate::spec::InitialState::from(*s.get_ref()))
                 .unwrap_or_default(),
         );
         units.push(Placement {
@@ -95,13 +96,13 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             combined: u.combined,
         });
     }
-    if units.len() > crate::engine::MAX_UNITS_PER_SIDE {
+    if units.len() > crate::limits::MAX_UNITS_PER_SIDE {
         bad.push(Diagnostic::at(
             file,
             text,
             None,
             "unit",
-            format!("a board holds at most {} units", crate::engine::MAX_UNITS_PER_SIDE),
+            format!("a board holds at most {} units", crate::limits::MAX_UNITS_PER_SIDE),
         ));
     }
     let runes = board_runes(file, text, &parsed.rune, catalog, rules, &mut bad);
@@ -125,7 +126,7 @@ pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) ->
             runes,
             resonance,
             // Nearly every board starts fresh: no states to apply then.
-            states: if states.iter().any(|s| *s != crate::engine::InitialState::default()) {
+            states: if states.iter().any(|s| *s != crate::spec::InitialState::default()) {
                 states
             } else {
                 Vec::new()

@@ -169,7 +169,7 @@ impl CatalogBuilder {
                     format!("{key}.effects[{i}].effect"),
                     format!(
                         "a resonance grants one of {}, not `{}` (800.58e)",
-                        super::diagnostics::backticked(&eligible),
+                        crate::diagnostics::backticked(&eligible),
                         l.effect
                     ),
                 ));
@@ -226,7 +226,7 @@ impl CatalogBuilder {
                     src.text,
                     Some(text.span()),
                     k,
-                    format!("unknown rune `{name}`{}", super::diagnostics::suggestion(name, &names)),
+                    format!("unknown rune `{name}`{}", crate::diagnostics::suggestion(name, &names)),
                 ));
                 continue;
             };

@@ -9,9 +9,10 @@ use std::path::Path;
 use toml::Spanned;
 
 use super::boards::{lookup_card, lookup_resonance};
-use super::{Diagnostic, diagnostics, parse_toml, read};
+use super::{Diagnostic, parse_toml, read};
 use crate::ability::CardKind;
 use crate::catalog::Catalog;
+use crate::diagnostics;
 use crate::matches::{BossOption, ForgeCore, MatchSuite, Policy, Signature};
 use crate::settings::Rules;
 use crate::spec::Forge;
@@ -204,7 +205,7 @@ pub fn parse_match_scenario(
 ) -> Result<crate::scenario::MatchScenario, Vec<Diagnostic>> {
     let parsed: MatchScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let mut bad = Vec::new();
-    let known = crate::coverage::rule_ids();
+    let known = crate::rule_book::rule_ids();
     if parsed.covers.get_ref().is_empty() {
         bad.push(Diagnostic::at(
             file,
@@ -215,7 +216,7 @@ pub fn parse_match_scenario(
         ));
     }
     for (i, id) in parsed.covers.get_ref().iter().enumerate() {
-        if !known.iter().any(|r| r.id == *id) && !crate::coverage::is_section_or_ruling(id) {
+        if !known.iter().any(|r| r.id == *id) && !crate::rule_book::is_section_or_ruling(id) {
             bad.push(Diagnostic::at(
                 file,
                 text,

@@ -7,14 +7,13 @@
 //! One file per thing loaded: `rules.rs` the rules file, `cards.rs` card files
 //! and their lowering into the catalog, `boards.rs` board files, `suites.rs`
 //! suites, `scenario.rs` conformance scenarios, and `validate.rs` a check of
-//! any mix of them. `schema.rs` holds the serde shapes of card and board files
-//! and `diagnostics.rs` the errors, `json_schema.rs` the editors' JSON Schemas
-//! derived from those shapes. This file keeps what they share: the TOML
+//! any mix of them. `schema.rs` holds the serde shapes of card and board files,
+//! `json_schema.rs` the editors' JSON Schemas derived from those shapes; the
+//! errors are [`crate::diagnostics`]'s. This file keeps what they share: the TOML
 //! parse with its key paths, file reading and the walk over folders.
 
 mod boards;
 mod cards;
-pub mod diagnostics;
 pub mod json_schema;
 mod matches;
 mod rules;
@@ -27,9 +26,9 @@ use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
 
+pub use crate::diagnostics::Diagnostic;
 pub use boards::{load_board, parse_board};
 pub use cards::{CatalogBuilder, Source, load_catalog};
-pub use diagnostics::Diagnostic;
 pub use matches::{is_match_scenario, load_match_suite, parse_match_scenario, parse_match_suite};
 pub use rules::{DEFAULT_RULES_TOML, default_rules, load_rules, parse_rules};
 pub use suites::{BoardSource, board_copy_name, load_suite, parse_suite, parse_suite_from, suite_board_files};
@@ -57,7 +56,7 @@ pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Dia
             text,
             inner.span(),
             key,
-            diagnostics::enrich_serde_message(inner.message().trim()),
+            crate::diagnostics::enrich_serde_message(inner.message().trim()),
         )
     })
 }

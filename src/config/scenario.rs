@@ -8,9 +8,10 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::schema::CardDef;
-use super::{CatalogBuilder, Diagnostic, Source, diagnostics, parse_toml};
+use super::{CatalogBuilder, Diagnostic, Source, parse_toml};
 use crate::ability::{Amount, Effect, Scope};
 use crate::catalog::{Catalog, Op};
+use crate::diagnostics;
 use crate::engine::EventKind;
 use crate::scenario::{
     Action, EventMatch, Expectation, Field, InitialState, Scenario, ScenarioStep, ScenarioUnit, Want,
@@ -243,7 +244,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
     let at = |span: std::ops::Range<usize>, key: String, msg: String| Diagnostic::at(file, text, Some(span), key, msg);
     let mut bad = Vec::new();
 
-    let known = crate::coverage::rule_ids();
+    let known = crate::rule_book::rule_ids();
     if parsed.covers.get_ref().is_empty() {
         bad.push(at(
             parsed.covers.span(),
@@ -252,7 +253,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
         ));
     }
     for (i, id) in parsed.covers.get_ref().iter().enumerate() {
-        if !known.iter().any(|r| r.id == *id) && !crate::coverage::is_section_or_ruling(id) {
+        if !known.iter().any(|r| r.id == *id) && !crate::rule_book::is_section_or_ruling(id) {
             let near: Vec<&str> = known.iter().map(|r| r.id.as_str()).collect();
             bad.push(at(
                 parsed.covers.span(),

@@ -374,8 +374,8 @@ impl KeywordDef {
             let names: Vec<&str> = KeywordName::ALL.iter().map(|k| k.name()).collect();
             format!(
                 "unknown keyword `{word}`; expected one of {}{}",
-                crate::config::diagnostics::backticked(&names),
-                crate::config::diagnostics::suggestion(word, &names)
+                crate::diagnostics::backticked(&names),
+                crate::diagnostics::suggestion(word, &names)
             )
         })?;
         let amount = if rest.is_empty() {
@@ -454,10 +454,7 @@ impl Amount {
                 "restored" => Ok(Amount::RestoredPercent(pct)),
                 other => Err(format!(
                     "unknown share `{other}` in amount `{t}`; expected `power`, `cost_paid`, `current_damage` or `restored`{}",
-                    crate::config::diagnostics::suggestion(
-                        other,
-                        &["power", "cost_paid", "current_damage", "restored"]
-                    )
+                    crate::diagnostics::suggestion(other, &["power", "cost_paid", "current_damage", "restored"])
                 )),
             };
         }
@@ -468,8 +465,8 @@ impl Amount {
                 let names: Vec<&str> = Count::ALL.iter().map(|c| c.name()).collect();
                 format!(
                     "unknown count `{word}` in amount `{t}`; expected one of {}{}",
-                    crate::config::diagnostics::backticked(&names),
-                    crate::config::diagnostics::suggestion(word, &names)
+                    crate::diagnostics::backticked(&names),
+                    crate::diagnostics::suggestion(word, &names)
                 )
             })?;
             return Ok(Amount::Per { each, count });
@@ -633,9 +630,9 @@ impl UnitStateDef {
     }
 }
 
-impl From<UnitStateDef> for crate::engine::InitialState {
+impl From<UnitStateDef> for crate::spec::InitialState {
     fn from(r: UnitStateDef) -> Self {
-        crate::engine::InitialState {
+        crate::spec::InitialState {
             vitality: r.vitality,
             shield: r.shield,
             maim: r.maim,

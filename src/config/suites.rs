@@ -166,13 +166,13 @@ pub fn parse_suite_from(
             if !bad.is_empty() {
                 return Err(bad);
             }
-            if r.units[0] == 0 || r.units[0] > r.units[1] || usize::from(r.units[1]) > crate::engine::MAX_UNITS_PER_SIDE
+            if r.units[0] == 0 || r.units[0] > r.units[1] || usize::from(r.units[1]) > crate::limits::MAX_UNITS_PER_SIDE
             {
                 return Err(whole(
                     "random.units",
                     format!(
                         "expected [least, most] with 1 <= least <= most <= {}",
-                        crate::engine::MAX_UNITS_PER_SIDE
+                        crate::limits::MAX_UNITS_PER_SIDE
                     ),
                 ));
             }
@@ -182,12 +182,12 @@ pub fn parse_suite_from(
                     "expected [lowest, highest] with 1 <= lowest <= highest".into(),
                 ));
             }
-            if r.runes[0] > r.runes[1] || usize::from(r.runes[1]) > crate::engine::MAX_RUNES_PER_SIDE {
+            if r.runes[0] > r.runes[1] || usize::from(r.runes[1]) > crate::limits::MAX_RUNES_PER_SIDE {
                 return Err(whole(
                     "random.runes",
                     format!(
                         "expected [least, most] with least <= most <= {}",
-                        crate::engine::MAX_RUNES_PER_SIDE
+                        crate::limits::MAX_RUNES_PER_SIDE
                     ),
                 ));
             }

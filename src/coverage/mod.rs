@@ -1,99 +1,10 @@
-//! Which scenarios cover which lettered rules, and whether they pass. The
-//! list of rule ids (ids and keyword names only) ships with the project.
+//! Which scenarios cover which lettered rules ([`crate::rule_book`]), and
+//! whether they pass.
 
 use std::collections::BTreeMap;
 
+use crate::rule_book::{OUT_OF_SCOPE, RuleId, rule_ids};
 use crate::scenario::ScenarioReport;
-
-const RULE_IDS: &str = include_str!("rule_ids.tsv");
-
-/// Sections the rule book refers to without containing them; the project
-/// reconstructs them (docs/rules-reconstruction.md), and scenarios may cite them.
-pub const RECONSTRUCTED: &[&str] = &[
-    "100.4", "100.5", "300.2", "300.3", "400.3", "400.4", "400.5", "400.6", "500.1", "500.3", "500.4", "500.8",
-    "500.9", "700.3", "700.4",
-];
-
-/// Rules outside what gridsim simulates, with the reason
-/// (docs/rules-reconstruction.md, "The match"). Shown as their own status,
-/// never as a pass.
-pub const OUT_OF_SCOPE: &[(&str, &str)] = &[
-    (
-        "200.4a",
-        "party membership is server behaviour; bot parties never remove a member, so no balance figure depends on it",
-    ),
-    (
-        "200.4b",
-        "the removed player's solo fork continues the same state as a solo match; bots are never removed",
-    ),
-    (
-        "200.4c",
-        "durable writes and their rollback are server storage, not game state",
-    ),
-];
-
-/// One lettered rule.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleId {
-    pub id: String,
-    /// The keyword's name for 800 rules, empty otherwise.
-    pub keyword: String,
-}
-
-impl RuleId {
-    /// `800.37c` -> `800.37`.
-    pub fn base(&self) -> &str {
-        self.id.trim_end_matches(|c: char| c.is_ascii_lowercase())
-    }
-}
-
-/// Every lettered rule of 800, 900 and 200, in book order.
-pub fn rule_ids() -> Vec<RuleId> {
-    RULE_IDS
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let mut parts = l.split('\t');
-            RuleId {
-                id: parts.next().unwrap_or_default().trim().to_string(),
-                keyword: parts.next().unwrap_or_default().trim().to_string(),
-            }
-        })
-        .collect()
-}
-
-/// The keywords of section 800 in order: each section number with its
-/// rule-book name (`(2, "AoE")`).
-pub fn keywords() -> &'static [(u32, String)] {
-    static KEYWORDS: std::sync::OnceLock<Vec<(u32, String)>> = std::sync::OnceLock::new();
-    KEYWORDS.get_or_init(|| {
-        let mut out: Vec<(u32, String)> = Vec::new();
-        for rule in rule_ids() {
-            let Some(rest) = rule.id.strip_prefix("800.") else {
-                continue;
-            };
-            let section: u32 = rest
-                .trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                .parse()
-                .unwrap_or(0);
-            if out.last().is_none_or(|(s, _)| *s != section) {
-                out.push((section, rule.keyword));
-            }
-        }
-        out
-    })
-}
-
-/// The section of 800 that a keyword's rule-book name heads (`"AoE"` is 2);
-/// `u32::MAX` for a name that heads none.
-pub fn keyword_section(name: &str) -> u32 {
-    keywords().iter().find(|(_, k)| k == name).map_or(u32::MAX, |(s, _)| *s)
-}
-
-/// True for a whole ruling or keyword (`900.29`, `800.8`) or a reconstructed section.
-pub fn is_section_or_ruling(id: &str) -> bool {
-    RECONSTRUCTED.contains(&id) || rule_ids().iter().any(|r| r.base() == id)
-}
 
 /// A rule's coverage status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -533,7 +533,7 @@ impl Engine<'_> {
         let now = self.now;
         // The instances are decayed first and healed after, so nothing a
         // heal sets off can see half-updated instances.
-        let mut heals = [0i32; super::MAX_HALLOW_INSTANCES];
+        let mut heals = [0i32; crate::limits::MAX_HALLOW_INSTANCES];
         let due = self.u.hallow[i].tick(now, decay, r.tick_ms, &mut heals);
         for &heal in &heals[..due] {
             if !self.u.alive[i] {
@@ -1041,7 +1041,7 @@ impl Engine<'_> {
         let f = self.rules.fleeting;
         let steps = (100 / f.decay_percent_per_tick.max(1)).max(1);
         let mut set = self.u.fleeting[i];
-        let mut losses = [(0u8, 0i32); super::MAX_FLEETING_BUFFS];
+        let mut losses = [(0u8, 0i32); crate::limits::MAX_FLEETING_BUFFS];
         let due = set.tick(self.now, f.tick_ms, steps, &mut losses);
         self.u.fleeting[i] = set;
         for &(stat, loss) in &losses[..due] {

@@ -19,17 +19,16 @@ mod tools;
 use crate::ability::{CardKind, Trigger};
 use crate::catalog::{CardId, Catalog, StatLine};
 use crate::settings::Rules;
-use crate::spec::{BoardSpec, Forge, Placement, Side};
+use crate::spec::{BoardSpec, Forge, InitialState, Placement, Side};
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use rng::FightRng;
-pub use runes::{MAX_RUNES_PER_SIDE, RuneGrants};
-pub use state::InitialState;
+pub use runes::RuneGrants;
 
-/// A board holds at most this many units per side.
-pub const MAX_UNITS_PER_SIDE: usize = 32;
-/// Units in one fight.
-pub const MAX_UNITS: usize = 2 * MAX_UNITS_PER_SIDE;
+use crate::limits::{
+    MAX_APPLIERS, MAX_CRUSH_WINDOWS, MAX_FLEETING_BUFFS, MAX_HALLOW_INSTANCES, MAX_UNITS, MAX_UNITS_PER_SIDE,
+};
+
 /// "Never" for absolute times.
 pub const NEVER: i32 = i32::MAX;
 
@@ -111,21 +110,6 @@ pub struct CrushWindow {
     /// replaces its own earlier window (800.12e).
     pub key: UnitIdx,
 }
-
-/// Most Crush windows one unit can hold; `crush.windows_per_unit` in the
-/// rules may lower it, never raise it.
-pub const MAX_CRUSH_WINDOWS: usize = 16;
-
-/// Most Hallow instances one unit can hold; `hallow.instances_per_unit` may
-/// lower it, never raise it.
-pub const MAX_HALLOW_INSTANCES: usize = 8;
-
-/// Most Fleeting buffs one unit can hold; `fleeting.buffs_per_unit` may
-/// lower it, never raise it.
-pub const MAX_FLEETING_BUFFS: usize = 8;
-
-/// Most appliers whose shares of one unit's Burn (or Venom) are kept.
-pub const MAX_APPLIERS: usize = 4;
 
 /// Who applied how much of a unit's Burn or Venom stack, so each tick's
 /// Feast can be split between them in proportion (800.22g). The parts add

@@ -14,9 +14,7 @@ use crate::ability::{KeywordName, RuneBoard, RuneEffect};
 use crate::catalog::{ResonanceId, RuneId};
 use crate::spec::{RunePlacement, Side};
 
-/// The most runes a side's two rune boards can hold: every cell taken by
-/// one-cell runes on the largest grid the rules allow is far below this.
-pub const MAX_RUNES_PER_SIDE: usize = 32;
+use crate::limits::MAX_RUNES_PER_SIDE;
 
 /// One side's runes and resonance, as placed.
 #[derive(Debug, Clone, Copy)]

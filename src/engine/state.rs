@@ -6,6 +6,7 @@
 
 use super::{Engine, MAX_UNITS, UnitIdx, Units};
 use crate::catalog::CardId;
+use crate::spec::InitialState;
 
 /// What the fight page draws of one unit at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -68,38 +69,6 @@ impl Trace {
         self.steps.clear();
         self.known = 0;
     }
-}
-
-/// State set on a unit before the battle starts; a field left `None`
-/// keeps what placement gave the unit.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct InitialState {
-    pub vitality: Option<i32>,
-    pub shield: Option<i32>,
-    pub maim: Option<i32>,
-    pub burn: Option<i32>,
-    pub venom: Option<i32>,
-    pub insurance: Option<i32>,
-    pub subrogated: Option<i32>,
-    pub armor_bonus: Option<i32>,
-    pub power_bonus: Option<i32>,
-    pub focus_bonus: Option<i32>,
-    pub speed_bonus: Option<i32>,
-    pub stun_ms: Option<i32>,
-    pub freeze_ms: Option<i32>,
-    pub blind_ms: Option<i32>,
-    pub entrap_ms: Option<i32>,
-    pub prismbreak_ms: Option<i32>,
-    pub charge: Option<i32>,
-    pub haywire: Option<i32>,
-    pub overclock: Option<i32>,
-    pub feral: Option<i32>,
-    pub relentless: Option<bool>,
-    pub dormant: Option<bool>,
-    /// Quest progress going into the battle (800.54c).
-    pub quest: Option<i32>,
-    /// The named counter going into the battle (200.3b).
-    pub counter: Option<i32>,
 }
 
 impl Engine<'_> {

@@ -8,16 +8,15 @@
 //! doors (`set_round`, `set_scrip`, `set_initial_state`).
 
 pub mod rescue;
-pub mod rows;
 pub mod shop;
 
 use serde::Serialize;
 
 use crate::catalog::{CardId, Catalog, ResonanceId, RuneId};
-use crate::engine::{Engine, FightRng, InitialState, Outcome, UnitIdx};
+use crate::engine::{Engine, FightRng, Outcome, UnitIdx};
 use crate::scrip::{ResonanceSlot, Wallet};
 use crate::settings::Rules;
-use crate::spec::{BoardSpec, Forge, Placement, RunePlacement, Side};
+use crate::spec::{BoardSpec, Forge, InitialState, Placement, RunePlacement, Side};
 use shop::{Destination, Sold, Visit};
 
 /// How many of the greedy ranking's best buys the planner tries in fights.

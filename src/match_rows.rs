@@ -3,7 +3,7 @@
 //! log and final state. The only place that turns the match log into table
 //! rows, so the tables and `gridsim match --show` tell one story.
 
-use super::{Event, MatchCtx, MatchResult, Stage};
+use crate::matches::{Event, MatchCtx, MatchResult, Stage};
 use crate::sink::MatchTables;
 
 /// What one player did in one round, gathered from the log.
