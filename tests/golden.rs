@@ -6,7 +6,11 @@
 //!
 //! - `tests/golden/suite.toml`: the suite, a frozen copy of the nightly
 //!   suite of the day the results were first pinned, so changing the
-//!   nightly suite does not move them; cards and rules are the live ones.
+//!   nightly suite does not move them.
+//! - `tests/fixtures/golden/catalog/` and `tests/fixtures/golden/rules.toml`:
+//!   frozen copies of the cards, runes and rules the results were last
+//!   pinned on, so tuning `configs/` never moves them: only a change to
+//!   what a fight produces does.
 //! - `tests/golden/first-20000.tsv`: one row per fight for the first
 //!   20,000 fights of that suite (winner, end reason and
 //!   time, survivors, remaining Vitality and damage dealt per side).
@@ -28,6 +32,8 @@ use gridsim::sink::{FightColumns, UnitColumns};
 use gridsim::suite::Suite;
 
 const SUITE_FILE: &str = "tests/golden/suite.toml";
+const CATALOG_DIR: &str = "tests/fixtures/golden/catalog";
+const RULES_FILE: &str = "tests/fixtures/golden/rules.toml";
 const ROWS_FILE: &str = "tests/golden/first-20000.tsv";
 const DIGEST_FILE: &str = "tests/golden/first-100000.sha256";
 const ROW_FIGHTS: u64 = 20_000;
@@ -35,9 +41,8 @@ const DIGEST_FIGHTS: u64 = 100_000;
 const PART: u64 = 5_000;
 
 fn setup() -> (Catalog, Rules, Suite) {
-    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
-    let catalog =
-        config::load_catalog(&[PathBuf::from("configs/cards"), PathBuf::from("configs/runes")]).expect("catalog");
+    let rules = config::load_rules(Path::new(RULES_FILE)).expect("rules");
+    let catalog = config::load_catalog(&[PathBuf::from(CATALOG_DIR)]).expect("catalog");
     let suite = config::load_suite(Path::new(SUITE_FILE), &catalog, &rules).expect("suite");
     (catalog, rules, suite)
 }
