@@ -1,6 +1,6 @@
-//! The batch runner: a suite's fights in fixed parts across a rayon pool,
-//! each part written as Parquet and recorded in the manifest once finished.
-//! The only module that knows rayon.
+//! The batch runner: a run's parts across a rayon pool, each part written
+//! and recorded in the manifest once finished, for every [`Workload`] (a
+//! suite's fights here, whole matches in [`crate::match_rows`]).
 //!
 //! Parts are fixed ranges of fight ids, so a part's rows depend only on the
 //! suite: any thread count, any shard layout and any resume give the same
@@ -14,7 +14,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::catalog::Catalog;
-use crate::dataset::{self, FileEntry, Manifest, PartEntry};
+use crate::dataset::{self, FileEntry, Manifest, PartEntry, RunKind};
 use crate::engine::Engine;
 use crate::settings::Rules;
 use crate::sink::{self, BoardRow, FightColumns, UnitColumns};
@@ -31,28 +31,59 @@ pub struct RunSummary {
     pub threads: usize,
 }
 
+/// What a run plays, part by part: the fights of a suite, whole matches,
+/// and whatever comes next. The runner ([`run`]) owns a part's lifecycle
+/// (which parts are left, the worker pool, the manifest, progress, the
+/// summary) once for every workload; a workload only plays one part and
+/// writes its tables.
+///
+/// A part is a fixed range of ids, and what a workload writes for it may
+/// depend on nothing but those ids and the workload: any thread count,
+/// shard layout or resume then gives the same files.
+pub trait Workload: Sync {
+    /// What one worker keeps from part to part (an engine and its row
+    /// buffers): made once per worker, so a part allocates nothing new.
+    type Worker;
+    /// The kind of run the manifest records: its tables and its noun.
+    fn kind(&self) -> RunKind;
+    /// A fresh worker.
+    fn worker(&self) -> Self::Worker;
+    /// The tables written once per run before any part, recorded in
+    /// `manifest` (a run of fights' boards table); none by default.
+    fn write_run_tables(&self, _manifest: &mut Manifest, _dir: &Path) -> Result<(), String> {
+        Ok(())
+    }
+    /// Plays ids `first..first + count` (part `part`) and writes the part's
+    /// files under `dir`: one per table of [`Workload::kind`], in its order.
+    fn play_part(
+        &self,
+        worker: &mut Self::Worker,
+        part: u64,
+        first: u64,
+        count: u64,
+        dir: &Path,
+    ) -> Result<Vec<FileEntry>, String>;
+}
+
 /// Runs the parts of `manifest` that are not finished yet into `dir`,
 /// recording each in the manifest as it finishes. The manifest is prepared
 /// by [`crate::runs`] (a new run, or a resumed one with its damaged parts
 /// removed); `threads` 0 means one per core.
-pub fn run(
-    suite: &Suite,
-    catalog: &Catalog,
-    rules: &Rules,
+pub fn run<W: Workload>(
+    workload: &W,
     mut manifest: Manifest,
     dir: &Path,
     threads: usize,
     show_progress: bool,
 ) -> Result<RunSummary, String> {
+    assert_eq!(
+        manifest.identity.kind,
+        workload.kind(),
+        "a manifest of another kind of run"
+    );
     let threads = thread_count(threads);
     manifest.threads = threads;
-
-    if manifest.boards_file.is_none() {
-        let rows = board_rows(suite, catalog);
-        let name = dataset::BOARDS;
-        let written = sink::write_boards(&dir.join(name), &rows)?;
-        manifest.boards_file = Some(entry(name, &written));
-    }
+    workload.write_run_tables(&mut manifest, dir)?;
     manifest.write(dir)?;
 
     let done: Vec<u64> = manifest.parts.iter().map(|p| p.index).collect();
@@ -62,128 +93,19 @@ pub fn run(
         .filter(|p| !done.contains(p))
         .collect();
     let part_size = manifest.identity.part_size;
-    let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, suite.fights)).sum();
+    let total = manifest.identity.count;
+    let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, total)).sum();
 
-    let card_names: Vec<String> = catalog.cards.iter().map(|c| c.key.clone()).collect();
     let manifest = Mutex::new(manifest);
-    let progress = Progress::new(show_progress, total_todo, "fights");
+    let progress = Progress::new(show_progress, total_todo, workload.kind().noun());
     let started = Instant::now();
     let result: Result<(), String> = worker_pool(threads)?.install(|| {
         todo.par_iter().try_for_each_init(
-            || {
-                (
-                    Engine::new(catalog, *rules),
-                    FightColumns::default(),
-                    UnitColumns::default(),
-                )
-            },
-            |(engine, fights, units), &part| {
+            || workload.worker(),
+            |worker, &part| {
                 let first = part * part_size;
-                let count = part_len(part, part_size, suite.fights);
-                simulate(engine, suite, first, count, fights, units);
-                let fname = dataset::part_file("fights", part);
-                let uname = dataset::part_file("units", part);
-                let fw = sink::write_fights(&dir.join(&fname), fights)?;
-                let uw = sink::write_units(&dir.join(&uname), units, &card_names)?;
-                let mut m = manifest
-                    .lock()
-                    .map_err(|_| "a worker failed while holding the manifest".to_string())?;
-                m.parts.push(PartEntry {
-                    index: part,
-                    first,
-                    count,
-                    files: vec![entry(&fname, &fw), entry(&uname, &uw)],
-                });
-                m.write(dir)?;
-                drop(m);
-                progress.advance(count);
-                Ok(())
-            },
-        )
-    });
-    progress.finish();
-    result?;
-    let mut m = manifest
-        .into_inner()
-        .map_err(|_| "a worker failed while holding the manifest".to_string())?;
-    m.complete = true;
-    m.finished_at = Some(dataset::utc_now());
-    m.write(dir)?;
-    Ok(RunSummary {
-        dir: dir.to_path_buf(),
-        ran: total_todo,
-        seconds: started.elapsed().as_secs_f64(),
-        threads,
-    })
-}
-
-/// `threads`, or one per core for 0.
-fn thread_count(threads: usize) -> usize {
-    if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
-}
-
-/// A pool of `threads` workers.
-fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))
-}
-
-/// Plays the parts of a match run's `manifest` that are not finished yet
-/// into `dir`, each part's matches in order on one worker and its four
-/// tables written and recorded once it finishes. A match depends only on
-/// the suite, its index and the ghost pool (`pool`, built from the run's
-/// seed matches; matches below `pool_matches` meet an empty pool), so a
-/// part's rows never depend on threads, shards or resumes.
-pub fn run_matches(
-    ctx: &crate::matches::MatchCtx,
-    pool: &crate::matches::GhostPool,
-    mut manifest: Manifest,
-    dir: &Path,
-    threads: usize,
-    show_progress: bool,
-) -> Result<RunSummary, String> {
-    let threads = thread_count(threads);
-    manifest.threads = threads;
-    manifest.write(dir)?;
-    let done: Vec<u64> = manifest.parts.iter().map(|p| p.index).collect();
-    let todo: Vec<u64> = manifest
-        .expected_parts()
-        .into_iter()
-        .filter(|p| !done.contains(p))
-        .collect();
-    let part_size = manifest.identity.part_size;
-    let matches = manifest.identity.count;
-    let total_todo: u64 = todo.iter().map(|&p| part_len(p, part_size, matches)).sum();
-    let kind = manifest.identity.kind;
-    let manifest = Mutex::new(manifest);
-    let progress = Progress::new(show_progress, total_todo, "matches");
-    let started = Instant::now();
-    let empty = crate::matches::GhostPool::default();
-    let result: Result<(), String> = worker_pool(threads)?.install(|| {
-        todo.par_iter().try_for_each_init(
-            || (Engine::new(ctx.catalog, ctx.rules), sink::MatchTables::default()),
-            |(engine, tables), &part| {
-                let first = part * part_size;
-                let count = part_len(part, part_size, matches);
-                tables.clear();
-                for index in first..first + count {
-                    let pool = if index < ctx.suite.pool_matches { &empty } else { pool };
-                    let played = crate::matches::play(ctx, engine, index, pool);
-                    crate::match_rows::append(ctx, &played, tables);
-                }
-                let written = sink::write_match_tables(tables, |table| dir.join(dataset::part_file(table, part)))?;
-                let files = kind
-                    .tables()
-                    .iter()
-                    .zip(&written)
-                    .map(|(table, w)| entry(&dataset::part_file(table, part), w))
-                    .collect();
+                let count = part_len(part, part_size, total);
+                let files = workload.play_part(worker, part, first, count, dir)?;
                 let mut m = manifest
                     .lock()
                     .map_err(|_| "a worker failed while holding the manifest".to_string())?;
@@ -216,7 +138,87 @@ pub fn run_matches(
     })
 }
 
-fn entry(name: &str, w: &sink::WrittenFile) -> FileEntry {
+/// A suite's fights: a part is a range of fight ids, written as its
+/// `fights` and `units` tables; the run's boards table comes first.
+pub struct Fights<'a> {
+    pub suite: &'a Suite,
+    pub catalog: &'a Catalog,
+    pub rules: &'a Rules,
+    card_names: Vec<String>,
+}
+
+impl<'a> Fights<'a> {
+    pub fn new(suite: &'a Suite, catalog: &'a Catalog, rules: &'a Rules) -> Fights<'a> {
+        Fights {
+            suite,
+            catalog,
+            rules,
+            card_names: catalog.cards.iter().map(|c| c.key.clone()).collect(),
+        }
+    }
+}
+
+impl<'a> Workload for Fights<'a> {
+    type Worker = (Engine<'a>, FightColumns, UnitColumns);
+
+    fn kind(&self) -> RunKind {
+        RunKind::Fights
+    }
+
+    fn worker(&self) -> Self::Worker {
+        (
+            Engine::new(self.catalog, *self.rules),
+            FightColumns::default(),
+            UnitColumns::default(),
+        )
+    }
+
+    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
+        if manifest.boards_file.is_none() {
+            let rows = board_rows(self.suite, self.catalog);
+            let name = dataset::BOARDS;
+            let written = sink::write_boards(&dir.join(name), &rows)?;
+            manifest.boards_file = Some(entry(name, &written));
+        }
+        Ok(())
+    }
+
+    fn play_part(
+        &self,
+        (engine, fights, units): &mut Self::Worker,
+        part: u64,
+        first: u64,
+        count: u64,
+        dir: &Path,
+    ) -> Result<Vec<FileEntry>, String> {
+        simulate(engine, self.suite, first, count, fights, units);
+        let fname = dataset::part_file("fights", part);
+        let uname = dataset::part_file("units", part);
+        let fw = sink::write_fights(&dir.join(&fname), fights)?;
+        let uw = sink::write_units(&dir.join(&uname), units, &self.card_names)?;
+        Ok(vec![entry(&fname, &fw), entry(&uname, &uw)])
+    }
+}
+
+/// `threads`, or one per core for 0.
+fn thread_count(threads: usize) -> usize {
+    if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    }
+}
+
+/// A pool of `threads` workers.
+fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))
+}
+
+/// A written file as the manifest records it.
+pub fn entry(name: &str, w: &sink::WrittenFile) -> FileEntry {
     FileEntry {
         path: name.to_string(),
         rows: w.rows,
@@ -493,4 +495,141 @@ fn board_runes<'a>(
             .iter()
             .flat_map(|p| catalog.card(p.card).innate_runes.iter().copied()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::{RunIdentity, Shard, SuiteInfo};
+
+    /// A workload with no engine: part `p` writes its ids as text, one
+    /// file per table, and counts the parts it played. The runner's
+    /// contract is checked on it alone.
+    struct Ids {
+        played: AtomicU64,
+    }
+
+    impl Workload for Ids {
+        type Worker = String;
+
+        fn kind(&self) -> RunKind {
+            RunKind::Fights
+        }
+
+        fn worker(&self) -> String {
+            String::new()
+        }
+
+        fn play_part(
+            &self,
+            text: &mut String,
+            part: u64,
+            first: u64,
+            count: u64,
+            dir: &Path,
+        ) -> Result<Vec<FileEntry>, String> {
+            self.played.fetch_add(1, Ordering::Relaxed);
+            text.clear();
+            for id in first..first + count {
+                text.push_str(&format!("{id}\n"));
+            }
+            RunKind::Fights
+                .tables()
+                .iter()
+                .map(|table| {
+                    let name = dataset::part_file(table, part);
+                    let written = crate::atomic::write(&dir.join(&name), text.as_bytes())?;
+                    Ok(FileEntry {
+                        path: name,
+                        rows: count,
+                        sha256: written.sha256,
+                    })
+                })
+                .collect()
+        }
+    }
+
+    fn manifest(count: u64, part_size: u64) -> Manifest {
+        Manifest {
+            format: dataset::FORMAT,
+            gridsim_version: String::new(),
+            identity: RunIdentity {
+                kind: RunKind::Fights,
+                rules_sha256: String::new(),
+                catalog_hash: String::new(),
+                suite_sha256: String::new(),
+                master_seed: 1,
+                count,
+                part_size,
+            },
+            suite: SuiteInfo {
+                name: "ids".into(),
+                file: String::new(),
+                boards: 0,
+            },
+            shard: Shard::WHOLE,
+            threads: 0,
+            started_at: String::new(),
+            finished_at: None,
+            complete: false,
+            inputs: Vec::new(),
+            boards_file: None,
+            parts: Vec::new(),
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gridsim-batch-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        dir
+    }
+
+    #[test]
+    fn every_part_is_played_once_recorded_and_the_same_at_any_thread_count() {
+        // 10 ids in parts of 4: parts 0..3, the last one short (2 ids).
+        let mut parts_by_threads = Vec::new();
+        for threads in [1, 2] {
+            let dir = scratch(&format!("threads{threads}"));
+            let ids = Ids {
+                played: AtomicU64::new(0),
+            };
+            let summary = run(&ids, manifest(10, 4), &dir, threads, false).expect("run");
+            assert_eq!(summary.ran, 10);
+            assert_eq!(ids.played.load(Ordering::Relaxed), 3, "three parts, each once");
+            let m = Manifest::read(&dir).expect("manifest");
+            assert!(m.complete && m.finished_at.is_some());
+            let counts: Vec<(u64, u64, u64)> = m.parts.iter().map(|p| (p.index, p.first, p.count)).collect();
+            assert_eq!(counts, [(0, 0, 4), (1, 4, 4), (2, 8, 2)]);
+            parts_by_threads.push(m.parts);
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        assert_eq!(
+            parts_by_threads[0], parts_by_threads[1],
+            "files do not depend on threads"
+        );
+    }
+
+    #[test]
+    fn a_finished_part_is_not_played_again() {
+        // A resumed run: the manifest already lists part 1 as finished.
+        let dir = scratch("resume");
+        let ids = Ids {
+            played: AtomicU64::new(0),
+        };
+        let first = run(&ids, manifest(12, 4), &dir, 2, false).expect("run");
+        assert_eq!(first.ran, 12);
+        let mut resumed = Manifest::read(&dir).expect("manifest");
+        resumed.parts.retain(|p| p.index == 1);
+        resumed.complete = false;
+        let again = Ids {
+            played: AtomicU64::new(0),
+        };
+        let summary = run(&again, resumed, &dir, 2, false).expect("resume");
+        assert_eq!(summary.ran, 8, "parts 0 and 2 only");
+        assert_eq!(again.played.load(Ordering::Relaxed), 2);
+        let m = Manifest::read(&dir).expect("manifest");
+        assert_eq!(m.parts.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1, 2]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -411,13 +411,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 summary.dir.display()
             );
             if report {
-                let (r, dir) = runs::write_report(
-                    std::slice::from_ref(&summary.dir),
-                    None,
-                    Path::new("reports"),
-                    &gridsim::report::ReportSettings::default(),
-                )?;
-                outln!("{} outliers -> {}", r.outliers.len(), dir.join("index.html").display());
+                report_after_run(&summary.dir)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -481,36 +475,9 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 band_high: high / 100.0,
                 ..gridsim::report::ReportSettings::default()
             };
-            if let Some(first) = run_dirs.first()
-                && runs::kind_of(first).map_err(whole)? == gridsim::dataset::RunKind::Matches
-            {
-                if baseline.is_some() {
-                    return Err(whole("--baseline compares runs of fights; a match report stands alone"));
-                }
-                let (report, dir) = runs::write_match_report(&run_dirs, &out, &settings)?;
-                outln!(
-                    "{} matches, {} cards, {} runes -> {}",
-                    report.matches,
-                    report.cards.len(),
-                    report.runes.len(),
-                    dir.join("index.html").display()
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
-            let (report, dir) = runs::write_report(&run_dirs, baseline.as_deref(), &out, &settings)?;
-            outln!(
-                "{} fights, {} outliers{} -> {}",
-                report.fights,
-                report.outliers.len(),
-                if report.baseline.is_some() {
-                    format!(", {} changes beyond noise", report.significant_changes.len())
-                } else {
-                    String::new()
-                },
-                dir.join("index.html").display()
-            );
-            let fired = !report.outliers.is_empty() || !report.significant_changes.is_empty();
-            Ok(if alarm && fired {
+            let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
+            outln!("{}", written.line(&dir));
+            Ok(if alarm && written.alarms() {
                 ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
@@ -729,12 +696,7 @@ fn run(cli: Cli) -> Result<ExitCode, Vec<Diagnostic>> {
                 summary.dir.display()
             );
             if report {
-                let (_, dir) = runs::write_match_report(
-                    std::slice::from_ref(&summary.dir),
-                    Path::new("reports"),
-                    &gridsim::report::ReportSettings::default(),
-                )?;
-                outln!("match report -> {}", dir.join("index.html").display());
+                report_after_run(&summary.dir)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -849,4 +811,17 @@ fn default_suite() -> PathBuf {
 
 fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
     vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
+}
+
+/// `--report` after a run: the run's report under `reports/`, as `gridsim
+/// report` writes it.
+fn report_after_run(run_dir: &Path) -> Result<(), Vec<Diagnostic>> {
+    let (written, dir) = runs::write_report_of_run(
+        std::slice::from_ref(&run_dir.to_path_buf()),
+        None,
+        Path::new("reports"),
+        &gridsim::report::ReportSettings::default(),
+    )?;
+    outln!("{}", written.line(&dir));
+    Ok(())
 }

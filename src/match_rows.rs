@@ -3,8 +3,74 @@
 //! log and final state. The only place that turns the match log into table
 //! rows, so the tables and `gridsim match --show` tell one story.
 
-use crate::matches::{Event, MatchCtx, MatchResult, Stage};
-use crate::sink::MatchTables;
+use std::path::Path;
+
+use crate::batch::{self, Workload};
+use crate::dataset::{self, FileEntry, RunKind};
+use crate::engine::Engine;
+use crate::matches::{Event, GhostPool, MatchCtx, MatchResult, Stage};
+use crate::sink::{self, MatchTables};
+
+/// Whole matches of a match suite, as the batch runner plays them: a
+/// part's matches in order on one worker, written as the four match tables.
+/// A match depends only on the suite, its index and the ghost pool (built
+/// from the run's seed matches; matches below `pool_matches` meet an empty
+/// pool), so a part's rows never depend on threads, shards or resumes.
+pub struct Matches<'a> {
+    ctx: &'a MatchCtx<'a>,
+    pool: &'a GhostPool,
+    empty: GhostPool,
+}
+
+impl<'a> Matches<'a> {
+    pub fn new(ctx: &'a MatchCtx<'a>, pool: &'a GhostPool) -> Matches<'a> {
+        Matches {
+            ctx,
+            pool,
+            empty: GhostPool::default(),
+        }
+    }
+}
+
+impl<'a> Workload for Matches<'a> {
+    type Worker = (Engine<'a>, MatchTables);
+
+    fn kind(&self) -> RunKind {
+        RunKind::Matches
+    }
+
+    fn worker(&self) -> Self::Worker {
+        (Engine::new(self.ctx.catalog, self.ctx.rules), MatchTables::default())
+    }
+
+    fn play_part(
+        &self,
+        (engine, tables): &mut Self::Worker,
+        part: u64,
+        first: u64,
+        count: u64,
+        dir: &Path,
+    ) -> Result<Vec<FileEntry>, String> {
+        tables.clear();
+        for index in first..first + count {
+            let pool = if index < self.ctx.suite.pool_matches {
+                &self.empty
+            } else {
+                self.pool
+            };
+            let played = crate::matches::play(self.ctx, engine, index, pool);
+            append(self.ctx, &played, tables);
+        }
+        let written = sink::write_match_tables(tables, |table| dir.join(dataset::part_file(table, part)))?;
+        Ok(self
+            .kind()
+            .tables()
+            .iter()
+            .zip(&written)
+            .map(|(table, w)| batch::entry(&dataset::part_file(table, part), w))
+            .collect())
+    }
+}
 
 /// What one player did in one round, gathered from the log.
 #[derive(Debug, Clone)]

@@ -11,6 +11,7 @@ use crate::batch::{self, RunSummary};
 use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
 use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind, Shard, SuiteInfo};
+use crate::match_rows::Matches;
 use crate::matches::{GhostPool, MatchCtx, MatchResult, MatchSuite};
 use crate::runs::{self, read_text, whole};
 use crate::settings::Rules;
@@ -186,7 +187,7 @@ fn play_parts(
     // Every shard and every resume builds the same pool from the same seed
     // matches, so no part depends on which process played it.
     let pool = ghost_pool(&ctx, threads).map_err(whole)?;
-    batch::run_matches(&ctx, &pool, manifest, dir, threads, progress).map_err(whole)
+    batch::run(&Matches::new(&ctx, &pool), manifest, dir, threads, progress).map_err(whole)
 }
 
 /// One match of a run, played again from the run's copy of its inputs.

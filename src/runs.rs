@@ -262,16 +262,8 @@ pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
         req.threads,
         inputs,
     );
-    batch::run(
-        &loaded.suite,
-        &loaded.catalog,
-        &loaded.rules,
-        manifest,
-        &dir,
-        req.threads,
-        req.progress,
-    )
-    .map_err(whole)
+    let fights = batch::Fights::new(&loaded.suite, &loaded.catalog, &loaded.rules);
+    batch::run(&fights, manifest, &dir, req.threads, req.progress).map_err(whole)
 }
 
 /// Continues a run: finished parts are kept, a part whose file is missing
@@ -286,7 +278,8 @@ pub fn resume(
 ) -> Result<RunSummary, Vec<Diagnostic>> {
     let m = prepare_resume(dir, RunKind::Fights, threads, notes)?;
     let loaded = Loaded::from_run(dir, &m)?;
-    batch::run(&loaded.suite, &loaded.catalog, &loaded.rules, m, dir, threads, progress).map_err(whole)
+    let fights = batch::Fights::new(&loaded.suite, &loaded.catalog, &loaded.rules);
+    batch::run(&fights, m, dir, threads, progress).map_err(whole)
 }
 
 /// Readies a run directory of `kind` for a resume: checks every finished
@@ -541,6 +534,74 @@ pub fn match_report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<crate::ma
         let names = manifests.iter().map(|(d, _)| run_label(d)).collect();
         Ok(crate::match_report::build(names, &tallies, &printed, s))
     })
+}
+
+/// A written report: of a run of fights or of a match run.
+pub enum Written {
+    Fights(Report),
+    Matches(crate::match_report::MatchReport),
+}
+
+impl Written {
+    /// What the command prints once the report is written to `dir`.
+    pub fn line(&self, dir: &Path) -> String {
+        let page = dir.join("index.html");
+        match self {
+            Written::Fights(r) => format!(
+                "{} fights, {} outliers{} -> {}",
+                r.fights,
+                r.outliers.len(),
+                if r.baseline.is_some() {
+                    format!(", {} changes beyond noise", r.significant_changes.len())
+                } else {
+                    String::new()
+                },
+                page.display()
+            ),
+            Written::Matches(r) => format!(
+                "{} matches, {} cards, {} runes -> {}",
+                r.matches,
+                r.cards.len(),
+                r.runes.len(),
+                page.display()
+            ),
+        }
+    }
+
+    /// Whether `--alarm` fires: an outlier or a change beyond noise.
+    pub fn alarms(&self) -> bool {
+        match self {
+            Written::Fights(r) => !r.outliers.is_empty() || !r.significant_changes.is_empty(),
+            Written::Matches(_) => false,
+        }
+    }
+}
+
+/// The report of `run_dirs`, whichever kind of run they hold, written under
+/// `out/<run-id>/`: [`write_report`] for fights (compared with `baseline`
+/// if given), [`write_match_report`] for matches.
+pub fn write_report_of_run(
+    run_dirs: &[PathBuf],
+    baseline: Option<&Path>,
+    out: &Path,
+    settings: &ReportSettings,
+) -> Result<(Written, PathBuf), Vec<Diagnostic>> {
+    let first = run_dirs
+        .first()
+        .ok_or_else(|| whole("name at least one run directory"))?;
+    match kind_of(first).map_err(whole)? {
+        RunKind::Matches => {
+            if baseline.is_some() {
+                return Err(whole("--baseline compares runs of fights; a match report stands alone"));
+            }
+            let (r, dir) = write_match_report(run_dirs, out, settings)?;
+            Ok((Written::Matches(r), dir))
+        }
+        RunKind::Fights => {
+            let (r, dir) = write_report(run_dirs, baseline, out, settings)?;
+            Ok((Written::Fights(r), dir))
+        }
+    }
 }
 
 /// Builds the report of the match run in `run_dirs` and writes index.html,
