@@ -7,16 +7,20 @@
 //! ran (`inputs/`), so resume and replay read the run, not the working
 //! directory, and work from anywhere.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::Tallies;
 use crate::atomic;
 use crate::batch::{self, RunSummary};
+use crate::board_table::BoardTable;
 use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
 use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind, Shard, SuiteInfo};
 use crate::engine::Engine;
 use crate::output::{self, FightReport};
-use crate::report::{self, Report, ReportSettings};
+use crate::pair_blocks::PairBlocks;
+use crate::report::{self, Report, ReportSettings, RunData};
 use crate::settings::Rules;
 use crate::sink::RecordedFight;
 use crate::suite::Suite;
@@ -460,7 +464,7 @@ pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String>
 
 /// Reads run directories (one run, or the shards of one run) after the
 /// checks of [`report_of`]: the run's tallies and boards, and its identity.
-pub fn run_data_of(dirs: &[PathBuf]) -> Result<(report::RunData, dataset::RunIdentity), String> {
+pub fn run_data_of(dirs: &[PathBuf]) -> Result<(RunData, dataset::RunIdentity), String> {
     let mut manifests = Vec::new();
     for d in dirs {
         manifests.push((d.clone(), Manifest::read(d)?));
@@ -479,8 +483,97 @@ pub fn run_data_of(dirs: &[PathBuf]) -> Result<(report::RunData, dataset::RunIde
                     )
                 })?;
         }
-        Ok((report::read_verified_runs(&manifests)?, first.identity.clone()))
+        Ok((read_verified_runs(&manifests)?, first.identity.clone()))
     })
+}
+
+/// Reads run directories already verified and checked to be one run (see
+/// [`report_of`]).
+pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, String> {
+    let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
+    let mut fight_files = Vec::new();
+    let mut seen_parts = std::collections::BTreeSet::new();
+    for (d, m) in manifests {
+        for p in &m.parts {
+            if !seen_parts.insert(p.index) {
+                return Err(format!(
+                    "{}: part {} is also in another run directory given",
+                    d.display(),
+                    p.index
+                ));
+            }
+            let f = p.file(m.identity.kind, "fights").ok_or_else(|| {
+                format!(
+                    "{}: a run of matches; its report is `gridsim report` on a match run",
+                    d.display()
+                )
+            })?;
+            fight_files.push(d.join(&f.path));
+        }
+    }
+    let boards_entry = first
+        .boards_file
+        .as_ref()
+        .ok_or_else(|| format!("{}: the run has no boards table", first_dir.display()))?;
+    let mut boards = BoardTable::default();
+    crate::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| boards.push(&row))?;
+    let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
+    let tallies = saved_tallies(first_dir, &saved_tallies_key(manifests), || {
+        crate::analysis::tally(&fight_files, fights, boards.len() as u32)
+    })?;
+    // Printed names from the run's own copy of the catalog, already hashed.
+    let catalog = config::load_catalog(&[first_dir.join("inputs").join("cards")])
+        .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+    let printed: BTreeMap<String, String> = catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect();
+    let names = manifests
+        .iter()
+        .map(|(d, _)| {
+            d.file_name()
+                .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into_owned())
+        })
+        .collect();
+    Ok(RunData {
+        names,
+        tallies,
+        boards,
+        printed,
+    })
+}
+
+/// What saved tallies were made from: the SHA-256 of the boards table and
+/// of each fights part the manifests list, in order. Tallies saved from
+/// other files (a resumed run with more parts, another set of shards)
+/// have another key and are made again.
+pub fn saved_tallies_key(manifests: &[(PathBuf, Manifest)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for (_, m) in manifests {
+        for f in m.boards_file.iter().chain(m.parts.iter().flat_map(|p| &p.files)) {
+            hash.update(f.path.as_bytes());
+            hash.update(b" ");
+            hash.update(f.sha256.as_bytes());
+            hash.update(b"\n");
+        }
+    }
+    format!("{:x}", hash.finalize())
+}
+
+/// The run's tallies saved in `dir` under `key`; otherwise `tally()`'s,
+/// saved there for next time. Saving is a convenience: a run directory
+/// that cannot be written to, or damaged saved tallies, cost only the
+/// time to tally again, said on standard error.
+fn saved_tallies(dir: &Path, key: &str, tally: impl FnOnce() -> Result<Tallies, String>) -> Result<Tallies, String> {
+    let path = dir.join(dataset::SAVED_TALLIES);
+    match PairBlocks::open(&path, key) {
+        Ok(Some(pairs)) => return Tallies::from_blocks(pairs),
+        Ok(None) => {}
+        Err(e) => eprintln!("warning: {e}; tallying the fights again"),
+    }
+    let tallies = tally()?;
+    if let Err(e) = tallies.pairs.save(&path, key) {
+        eprintln!("warning: the tallies were not saved: {e}");
+    }
+    Ok(tallies)
 }
 
 /// Reads the directories of a match run (one, or its shards) into its

@@ -759,7 +759,7 @@ fn a_report_reads_the_tallies_it_saved_and_no_others() {
     // Saved tallies under this run's key are what the report reads: keep
     // only the first pair and the report counts its fights alone.
     let m = Manifest::read(&dir).expect("manifest");
-    let key = gridsim::report::saved_tallies_key(&[(dir.clone(), m)]);
+    let key = gridsim::runs::saved_tallies_key(&[(dir.clone(), m)]);
     let blocks = PairBlocks::open(&saved, &key)
         .expect("read")
         .expect("saved under the run's key");
