@@ -222,3 +222,46 @@ fn the_use_reader_sees_single_paths_groups_and_not_comments() {
     let found: Vec<String> = uses_of(&code).into_iter().collect();
     assert_eq!(found, ["alpha", "beta", "delta", "gamma", "zeta"]);
 }
+
+/// Each package's features as `cargo tree` resolves them, with or without
+/// the dev-dependencies.
+fn resolved_features(with_dev: bool) -> BTreeMap<String, String> {
+    let edges = if with_dev { "normal,build,dev" } else { "normal,build" };
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "-e", edges, "--prefix", "none", "-f", "{p}|{f}"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let (package, features) = l.trim_end_matches(" (*)").split_once('|')?;
+            Some((package.to_string(), features.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn the_build_and_the_tests_resolve_every_shared_package_alike() {
+    // The README's two commands share one build only when every package
+    // both use has the same features in both: otherwise `cargo test
+    // --release` after `cargo build --release` compiles it (and all that
+    // depends on it, the Arrow and polars stack) again. Cargo.toml names the
+    // features the dev-dependencies turn on; this catches a new one.
+    let build = resolved_features(false);
+    let test = resolved_features(true);
+    let differ: Vec<String> = build
+        .iter()
+        .filter_map(|(package, features)| {
+            let with_dev = test.get(package)?;
+            (with_dev != features).then(|| format!("{package}: build [{features}], tests [{with_dev}]"))
+        })
+        .collect();
+    assert!(build.len() > 100, "cargo tree lists the dependencies");
+    assert!(
+        differ.is_empty(),
+        "packages whose features differ between the build and the tests (name the tests' features in Cargo.toml):\n{}",
+        differ.join("\n")
+    );
+}
