@@ -708,16 +708,12 @@ pub fn write_match_report(
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
     let rep = match_report_of(run_dirs, settings).map_err(whole)?;
-    let dir = out.join(report_name(first));
-    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
-    let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
-    for (name, text) in [
-        ("index.html", crate::render::match_html(&rep)),
-        ("summary.md", crate::render::match_markdown(&rep)),
-        ("summary.json", json),
-    ] {
-        atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
-    }
+    let dir = write_pages(
+        &out.join(report_name(first)),
+        &rep,
+        crate::render::match_html(&rep),
+        crate::render::match_markdown(&rep),
+    )?;
     Ok((rep, dir))
 }
 
@@ -773,17 +769,29 @@ pub fn write_report(
             }
         }
     }
-    let dir = out.join(report_name(first));
-    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
-    let json = serde_json::to_string_pretty(&rep).map_err(|e| whole(e.to_string()))?;
-    for (name, text) in [
-        ("index.html", crate::render::html(&rep)),
-        ("summary.md", crate::render::markdown(&rep)),
-        ("summary.json", json),
-    ] {
+    let dir = write_pages(
+        &out.join(report_name(first)),
+        &rep,
+        crate::render::html(&rep),
+        crate::render::markdown(&rep),
+    )?;
+    Ok((rep, dir))
+}
+
+/// Writes a report's three files into `dir` (made if missing):
+/// `index.html`, `summary.md` and `summary.json`, each atomically.
+fn write_pages(
+    dir: &Path,
+    report: &impl serde::Serialize,
+    html: String,
+    markdown: String,
+) -> Result<PathBuf, Vec<Diagnostic>> {
+    std::fs::create_dir_all(dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let json = serde_json::to_string_pretty(report).map_err(|e| whole(e.to_string()))?;
+    for (name, text) in [("index.html", html), ("summary.md", markdown), ("summary.json", json)] {
         atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
     }
-    Ok((rep, dir))
+    Ok(dir.to_path_buf())
 }
 
 /// The report's directory name: the run's name without a shard suffix.
