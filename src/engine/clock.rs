@@ -1,0 +1,505 @@
+//! The event loop and the charge clock (300.2): time advances to the next
+//! due event, resolves it, expires timers and checks the end.
+
+use super::*;
+
+impl Engine<'_> {
+    /// Advances time to `stop_ms` (or until the fight ends), resolving every
+    /// event on the way in time order.
+    pub fn run_until(&mut self, stop_ms: i32) {
+        let stop = stop_ms.min(self.rules.overtime.cap_ms);
+        while self.outcome.is_none() {
+            if self.order_stale {
+                self.rebuild_order();
+                self.order_stale = false;
+            }
+            let next = self.next_event_ms();
+            if next > stop {
+                if stop > self.now {
+                    self.advance_clock(stop - self.now);
+                    self.now = stop;
+                }
+                break;
+            }
+            if next > self.now {
+                self.advance_clock(next - self.now);
+                self.now = next;
+            }
+            self.resolve_due();
+            if self.now >= self.rules.overtime.cap_ms {
+                break;
+            }
+        }
+    }
+
+    /// Combatants hold the fight open: Tools and Hubs never do (800.33b), and
+    /// neither does a Dormant unit (800.16a).
+    pub fn is_combatant(&self, u: UnitIdx) -> bool {
+        !self.u.kind[u.i()].is_object() && !self.u.dormant[u.i()]
+    }
+
+    /// Charge per millisecond (300.2, reconstructed): the rate at Speed 0
+    /// plus Speed, never below the minimum; Freeze halves it (800.27a).
+    pub fn charge_rate(&self, u: UnitIdx) -> i32 {
+        let c = self.rules.clock;
+        let mut rate = c.rate_at_zero_speed.saturating_add(self.speed(u)).max(c.minimum_rate);
+        if self.u.freeze_ms[u.i()] > 0 {
+            rate = damage::percent_of(rate, c.freeze_rate_percent).max(1);
+        }
+        rate
+    }
+
+    /// A unit charges unless dead, Stunned (800.68a), Entrapped (800.19a) or
+    /// Dormant (800.16d); each of those preserves the charge it has.
+    pub fn is_charging(&self, u: UnitIdx) -> bool {
+        let i = u.i();
+        self.u.alive[i]
+            && self.u.has_ability[i]
+            && self.u.stun_ms[i] == 0
+            && self.u.entrap_ms[i] == 0
+            && !self.u.dormant[i]
+    }
+
+    /// Sets a unit's charge from outside the clock (activation, scenario
+    /// state): its cached due time no longer holds.
+    pub(crate) fn set_charge(&mut self, u: UnitIdx, charge: i32) {
+        self.u.settled_charge[u.i()] = charge;
+        self.u.settled_at_ms[u.i()] = self.now;
+        // Nothing else of the clock's inputs moved: only when the charge
+        // fills is out of date, and the targetable bit is not.
+        self.charge_stale |= 1u64 << u.i();
+        if charge >= self.rules.clock.charge_to_activate {
+            self.due_ranks |= 1u64 << self.rank[u.i()];
+        }
+    }
+
+    /// A unit's charge now: what it held at its last settling plus its rate
+    /// over the time since (never past `i32::MAX`: charge only grows).
+    #[inline]
+    pub fn charge(&self, u: UnitIdx) -> i32 {
+        let i = u.i();
+        let grown = i64::from(self.u.rate_now[i]) * i64::from(self.now - self.u.settled_at_ms[i]);
+        damage::clamp_i32(i64::from(self.u.settled_charge[i]) + grown)
+    }
+
+    /// Marks a unit whose clock inputs changed: alive, charging gates,
+    /// Speed and its layers, timed statuses, tier, Crush windows, Burn and
+    /// Venom schedules, charge. A unit holding a full charge is also put
+    /// among this step's candidates to activate, as a scan in resolution
+    /// order would find it.
+    #[inline]
+    pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
+        self.clock_stale |= 1u64 << u.i();
+        self.refresh_targetable(u.i());
+        if self.charge(u) >= self.rules.clock.charge_to_activate {
+            self.due_ranks |= 1u64 << self.rank[u.i()];
+        }
+    }
+
+    /// A unit's clock from its columns.
+    pub(super) fn clock_of(&self, i: usize) -> UnitClock {
+        if !self.u.alive[i] {
+            // 800.20b: the Everlasting countdown runs only while dead.
+            if self.u.revive_armed[i] {
+                let at = self.now.saturating_add(self.u.revive_ms[i]);
+                return UnitClock {
+                    next_but_full: at,
+                    expiry: at,
+                    timed: true,
+                    ..UnitClock::STOPPED
+                };
+            }
+            return UnitClock::STOPPED;
+        }
+        let now = self.now;
+        let u = UnitIdx(i as u8);
+        let (mut rate, mut full) = (0, NEVER);
+        if self.is_charging(u) {
+            rate = self.charge_rate(u);
+            full = self.full_time(self.charge(u), rate);
+        }
+        let tick = self.u.burn_next_ms[i]
+            .min(self.u.venom_next_ms[i])
+            .min(self.u.roost_next_ms[i])
+            .min(self.u.hallow[i].next_ms())
+            .min(self.u.fleeting[i].next_ms());
+        let mut expiry = self.u.crush[i].earliest_expiry();
+        let mut status_end = NEVER;
+        let timers = Timers::of(&self.u, i);
+        if timers.any() {
+            for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
+                if remaining > 0 {
+                    status_end = status_end.min(now.saturating_add(remaining));
+                }
+            }
+            // 800.27c, 800.3d: Freeze's and Blind's timers pause while
+            // Prismbroken.
+            if timers.prismbreak == 0 {
+                for remaining in [timers.freeze, timers.blind] {
+                    if remaining > 0 {
+                        status_end = status_end.min(now.saturating_add(remaining));
+                    }
+                }
+            }
+        }
+        // 800.65a: a Smashed unit returns to its tier when Smash ends.
+        if self.u.tier[i] != self.u.native_tier[i] {
+            expiry = expiry.min(now.saturating_add(timers.smash));
+        }
+        // 800.16i, 800.16f: a timed Dormant wakes when its time is up.
+        if self.u.dormant_timed[i] {
+            expiry = expiry.min(now.saturating_add(timers.dormant));
+        }
+        // 800.19f: the end of an Entrap fires its own channel.
+        if self.u.entrapped[i] {
+            expiry = expiry.min(now.saturating_add(timers.entrap));
+        }
+        let next_but_full = status_end.min(tick).min(expiry);
+        UnitClock {
+            rate,
+            full,
+            next_but_full,
+            expiry,
+            tick,
+            timed: timers.any(),
+        }
+    }
+
+    /// When a charge of `charge` growing by `rate` (positive) per ms fills.
+    #[inline]
+    pub(super) fn full_time(&self, charge: i32, rate: i32) -> i32 {
+        let missing = (self.rules.clock.charge_to_activate - charge).max(0);
+        // In 64 bits: a threshold near i32::MAX plus a fast rate would
+        // overflow, wrap negative and stall the clock at `now`.
+        let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
+        damage::clamp_i32(i64::from(self.now) + steps)
+    }
+
+    /// The clock of a unit whose charge alone was set (`charge_stale`): the
+    /// rate and every other event stay, only when the charge fills moves.
+    pub(super) fn refresh_full_time(&mut self, i: usize) {
+        let rate = self.u.rate_now[i];
+        // A rate of 0 is a unit that does not charge (the rate is at least
+        // the positive minimum otherwise): it never fills.
+        if rate != 0 {
+            self.u.full_ms[i] = self.full_time(self.charge(UnitIdx(i as u8)), rate);
+        }
+    }
+
+    #[cfg(debug_assertions)]
+    pub(super) fn cached_clock(&self, i: usize) -> UnitClock {
+        UnitClock {
+            rate: self.u.rate_now[i],
+            full: self.u.full_ms[i],
+            next_but_full: self.u.next_but_full_ms[i],
+            expiry: self.u.next_expiry_ms[i],
+            tick: self.u.next_tick_ms[i],
+            timed: self.timed & (1u64 << i) != 0,
+        }
+    }
+
+    pub(super) fn refresh_clock(&mut self, i: usize) {
+        let c = self.clock_of(i);
+        // Settle the charge at the rate that ran until now, before the new one.
+        self.u.settled_charge[i] = self.charge(UnitIdx(i as u8));
+        self.u.settled_at_ms[i] = self.now;
+        self.u.rate_now[i] = c.rate;
+        self.u.full_ms[i] = c.full;
+        self.u.next_but_full_ms[i] = c.next_but_full;
+        self.u.next_expiry_ms[i] = c.expiry;
+        self.u.next_tick_ms[i] = c.tick;
+        let bit = 1u64 << i;
+        self.timed = if c.timed { self.timed | bit } else { self.timed & !bit };
+        self.eventful = if c.next_but_full != NEVER {
+            self.eventful | bit
+        } else {
+            self.eventful & !bit
+        };
+    }
+
+    pub(super) fn next_event_ms(&mut self) -> i32 {
+        let live = self.u.indices();
+        let placed = live_mask(live.end);
+        let mut stale = self.clock_stale & placed;
+        let mut charged = self.charge_stale & placed & !stale;
+        while stale != 0 {
+            self.refresh_clock(stale.trailing_zeros() as usize);
+            stale &= stale - 1;
+        }
+        while charged != 0 {
+            self.refresh_full_time(charged.trailing_zeros() as usize);
+            charged &= charged - 1;
+        }
+        self.clock_stale = 0;
+        self.charge_stale = 0;
+        #[cfg(debug_assertions)]
+        for i in self.u.indices() {
+            debug_assert_eq!(
+                self.cached_clock(i),
+                self.clock_of(i),
+                "unit {i}'s cached clock went stale at {} ms: a write missed touch_clock",
+                self.now
+            );
+            debug_assert_eq!(
+                self.eventful & (1u64 << i) != 0,
+                self.u.next_but_full_ms[i] != NEVER,
+                "unit {i}'s eventful bit differs from its cached clock"
+            );
+        }
+        // The units whose charge fills first, as resolution ranks.
+        let (mut full_first, mut full_ranks) = (NEVER, 0u64);
+        for i in live {
+            let full = self.u.full_ms[i];
+            if full <= full_first {
+                let bit = 1u64 << self.rank[i];
+                full_ranks = if full < full_first { bit } else { full_ranks | bit };
+                full_first = full;
+            }
+        }
+        // A unit's next event is its full time or its next other event, so
+        // the earliest of all is the earliest full time or the earliest
+        // other event of an eventful unit.
+        let mut next = full_first
+            .min(self.overtime_next_ms)
+            .min(self.rules.overtime.cap_ms)
+            .min(self.resonance_end_ms);
+        let mut expiry_next = NEVER;
+        let mut tick_next = NEVER;
+        let mut eventful = self.eventful & placed;
+        while eventful != 0 {
+            let i = eventful.trailing_zeros() as usize;
+            eventful &= eventful - 1;
+            next = next.min(self.u.next_but_full_ms[i]);
+            expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
+            tick_next = tick_next.min(self.u.next_tick_ms[i]);
+        }
+        self.tick_next_ms = tick_next;
+        self.expiry_next_ms = expiry_next;
+        let next = next.max(self.now);
+        self.due_ranks = if full_first <= next { full_ranks } else { 0 };
+        next
+    }
+
+    /// Moves every clock forward by `dt` ms. Nothing happens inside `dt`:
+    /// it never crosses an event, so rates and pauses are constant over it.
+    pub(super) fn advance_clock(&mut self, dt: i32) {
+        // Charge needs no write here: it grows from its settling time at
+        // `rate_now` (see `Engine::charge`).
+        let mut timed = self.timed;
+        while timed != 0 {
+            let i = timed.trailing_zeros() as usize;
+            timed &= timed - 1;
+            let frozen_paused = self.u.prismbreak_ms[i] > 0;
+            let mut ended = false;
+            let mut tick = |v: &mut i32| {
+                if *v > 0 {
+                    *v = (*v - dt).max(0);
+                    ended |= *v == 0;
+                }
+            };
+            tick(&mut self.u.stun_ms[i]);
+            tick(&mut self.u.entrap_ms[i]);
+            tick(&mut self.u.prismbreak_ms[i]);
+            if !frozen_paused {
+                tick(&mut self.u.freeze_ms[i]);
+                tick(&mut self.u.blind_ms[i]);
+            }
+            tick(&mut self.u.smash_ms[i]);
+            tick(&mut self.u.dormant_ms[i]);
+            tick(&mut self.u.revive_ms[i]);
+            tick(&mut self.u.relentless_ms[i]);
+            // A status ending changes what the unit does next (charging,
+            // Freeze's pause, Smash's expiry).
+            if ended {
+                self.clock_stale |= 1u64 << i;
+                self.refresh_targetable(i);
+            }
+        }
+    }
+
+    /// Resolves everything due now: expiries, then damage-over-time ticks,
+    /// then overtime, then activations, each in resolution order.
+    pub(super) fn resolve_due(&mut self) {
+        let order = self.order;
+        if self.resonance_end_ms <= self.now {
+            self.end_timed_resonance();
+        }
+        // Nothing before these passes moves an expiry or a tick earlier, so
+        // the earliest found by `next_event_ms` still decides (burn and
+        // venom ticks are scheduled at least one positive interval ahead).
+        if self.expiry_next_ms <= self.now {
+            for &u in order.as_slice() {
+                self.expire_timers(u);
+            }
+        }
+        for &u in order.as_slice() {
+            if self.outcome.is_some() || self.tick_next_ms > self.now {
+                break;
+            }
+            // The unit's own earliest tick, cached by its clock: ticks are
+            // only ever scheduled a positive interval ahead, so none can
+            // have become due since.
+            if self.u.next_tick_ms[u.i()] > self.now {
+                continue;
+            }
+            if self.u.burn_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
+                self.burn_tick(u);
+            }
+            if self.u.venom_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
+                self.venom_tick(u);
+            }
+            if self.u.roost_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
+                self.roost_tick(u);
+            }
+            if self.u.hallow[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
+                self.hallow_tick(u);
+            }
+            if self.u.fleeting[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
+                self.fleeting_tick(u);
+            }
+        }
+        self.check_end();
+        if self.outcome.is_none() && self.overtime_next_ms <= self.now {
+            self.overtime_tick();
+            self.check_end();
+        }
+        // In resolution order, every unit holding a full charge: those whose
+        // charge filled now, and any a write during this step left full
+        // further down the order (`touch_clock`), exactly as a scan of the
+        // whole order would find them.
+        let threshold = self.rules.clock.charge_to_activate;
+        let mut from_rank = 0u32;
+        loop {
+            let pending = self.due_ranks & (u64::MAX << from_rank.min(63));
+            if pending == 0 || from_rank >= 64 || self.outcome.is_some() {
+                return;
+            }
+            let rank = pending.trailing_zeros();
+            from_rank = rank + 1;
+            let u = order.as_slice()[rank as usize];
+            let charge = self.charge(u);
+            if charge >= threshold && self.is_charging(u) {
+                self.set_charge(u, charge - threshold);
+                self.activate_chain(u, UnitIdx::NONE);
+                self.check_end();
+            }
+        }
+    }
+
+    pub(super) fn expire_timers(&mut self, u: UnitIdx) {
+        let i = u.i();
+        if self.u.revive_armed[i] && self.u.revive_ms[i] == 0 {
+            self.everlasting_due(u);
+        }
+        if self.u.entrapped[i] && self.u.entrap_ms[i] == 0 {
+            // 800.19f: released; the unit charges again from the next step,
+            // with the charge it had.
+            self.u.entrapped[i] = false;
+            self.touch_clock(u);
+            self.emit(EventKind::Released, u, UnitIdx::NONE, 0, 0, "800.19f");
+            self.dispatch(u, Trigger::Released, UnitIdx::NONE);
+        }
+        if self.u.dormant_timed[i] && self.u.dormant_ms[i] == 0 {
+            let rule = if self.u.awaiting_wake[i] { "800.16f" } else { "800.16i" };
+            self.wake(u, rule);
+        }
+        if self.u.crush[i].earliest_expiry() <= self.now {
+            let total = self.u.crush[i].expire(self.now);
+            self.touch_clock(u);
+            if total != 0 {
+                self.emit(EventKind::CrushExpired, u, UnitIdx::NONE, total, 0, "800.12a");
+            }
+        }
+        if self.u.tier[i] != self.u.native_tier[i] && self.u.smash_ms[i] == 0 {
+            let native = self.u.native_tier[i];
+            let reduced_max = i64::from(self.u.max_vitality[i].max(1));
+            let change = i64::from(self.u.vitality[i]) - i64::from(self.u.smash_to_vitality[i]);
+            self.set_tier(u, native);
+            // 800.65c: the relative health the unit had when Smash applied
+            // comes back exactly; only what changed while Smashed is carried
+            // over at the native scale (rounded up), so applying and expiring
+            // neither gains nor loses health by rounding twice.
+            if self.u.alive[i] {
+                let native_max = i64::from(self.u.max_vitality[i].max(1));
+                let scaled = (change * native_max).div_euclid(reduced_max)
+                    + i64::from((change * native_max).rem_euclid(reduced_max) != 0);
+                let back = i64::from(self.u.smash_from_vitality[i]) + scaled;
+                self.u.vitality[i] = damage::clamp_i32(back.clamp(1, native_max));
+            }
+            self.emit(
+                EventKind::SmashExpired,
+                u,
+                UnitIdx::NONE,
+                i32::from(native),
+                0,
+                "800.65a",
+            );
+        }
+    }
+
+    /// Overtime: every combatant takes N x N, N seconds past the threshold;
+    /// plain damage with no attacker (900.42a, 900.42b, 900.42e).
+    pub(super) fn overtime_tick(&mut self) {
+        let o = self.rules.overtime;
+        let n = (self.now - o.start_ms) / 1000;
+        let amount = n.saturating_mul(n);
+        self.overtime_next_ms = self.overtime_next_ms.saturating_add(o.tick_ms);
+        if amount <= 0 {
+            return;
+        }
+        self.emit(EventKind::Overtime, UnitIdx::NONE, UnitIdx::NONE, amount, n, "900.42b");
+        let order = self.order;
+        for &u in order.as_slice() {
+            // 900.42a "every combatant": a Dormant unit contests no combat
+            // and cannot be affected (800.16a), so overtime passes it by.
+            if self.u.alive[u.i()] && self.is_combatant(u) {
+                self.deal_damage(UnitIdx::NONE, u, amount, damage::DamageKind::Overtime);
+            }
+        }
+    }
+
+    /// Ends the fight when a side has no living combatant.
+    pub fn check_end(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        debug_assert_eq!(
+            self.standing,
+            [Side::Left, Side::Right].map(|s| self
+                .u
+                .indices()
+                .filter(|&i| self.u.side[i] == s && self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)))
+                .count() as u16),
+            "the standing counts drifted from the units"
+        );
+        let (winner, reason) = match self.standing.map(|n| n > 0) {
+            [true, true] => return,
+            [true, false] => (Some(Side::Left), EndReason::Wipe),
+            [false, true] => (Some(Side::Right), EndReason::Wipe),
+            [false, false] => (None, EndReason::MutualWipe),
+        };
+        self.outcome = Some(Outcome {
+            winner,
+            reason,
+            end_ms: self.now,
+        });
+        self.clear_revivals();
+        self.settle();
+        self.emit(
+            EventKind::FightEnd,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            winner.map_or(-1, |s| s as i32),
+            reason as i32,
+            "300.3",
+        );
+    }
+
+    /// 800.20b: a countdown still running when combat ends is cleared.
+    pub(super) fn clear_revivals(&mut self) {
+        for i in self.u.indices() {
+            self.u.revive_armed[i] = false;
+            self.u.revive_ms[i] = 0;
+        }
+    }
+}

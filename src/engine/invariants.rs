@@ -1,0 +1,86 @@
+//! What must hold between any two events of a fight, checked after every
+//! fight in debug builds (and by the scenarios after every step).
+
+use super::*;
+
+impl Engine<'_> {
+    /// The engine's consistency checks: the state every rule keeps true,
+    /// and the incremental state (standing counts, running Crush totals)
+    /// equal to what a full scan of the columns finds. Run after every
+    /// fight in builds with debug assertions (`cargo test` in the dev
+    /// profile, as CI does), and by tests and the fuzz loop directly.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let u = &self.u;
+        if self.now > self.rules.overtime.cap_ms {
+            return Err(format!("time {} past the cap (900.42d)", self.now));
+        }
+        let mut standing = [0u16; 2];
+        for i in 0..u.count {
+            let (v, m) = (u.vitality[i], u.max_vitality[i]);
+            if !(0..=m).contains(&v) {
+                return Err(format!("unit {i}: Vitality {v} outside 0..={m}"));
+            }
+            if !u.alive[i] && v != 0 {
+                return Err(format!("unit {i}: dead but holds Vitality {v}"));
+            }
+            if u.alive[i] && v == 0 {
+                return Err(format!("unit {i}: alive at 0 Vitality (500.4)"));
+            }
+            if (self.targetable >> i) & 1 != u64::from(self.targetable_now(i)) {
+                return Err(format!("unit {i}: targetable bit differs from its columns"));
+            }
+            for (name, value) in [
+                ("Shield", u.shield[i]),
+                ("Maim", u.maim[i]),
+                ("Burn", u.burn[i]),
+                ("Venom", u.venom[i]),
+                ("Insurance", u.insurance[i]),
+                ("Subrogated", u.subrogated[i]),
+                ("Dread", u.dread[i]),
+                ("Stun", u.stun_ms[i]),
+                ("Freeze", u.freeze_ms[i]),
+                ("Roost", u.roost[i]),
+                ("Blind", u.blind_ms[i]),
+                ("Entrap", u.entrap_ms[i]),
+                ("charge", self.charge(UnitIdx(i as u8))),
+            ] {
+                if value < 0 {
+                    return Err(format!("unit {i}: {name} is negative ({value})"));
+                }
+            }
+            if u.burn[i] > self.rules.burn.cap {
+                return Err(format!("unit {i}: Burn {} over the cap (900.33e)", u.burn[i]));
+            }
+            let crush = &u.crush[i];
+            let sum: i64 = crush.running().iter().map(|w| i64::from(w.amount)).sum();
+            if sum != i64::from(crush.total()) {
+                return Err(format!(
+                    "unit {i}: running Crush total {} but windows hold {sum}",
+                    crush.total()
+                ));
+            }
+            if crush.running().windows(2).any(|w| w[0].expires_ms > w[1].expires_ms) {
+                return Err(format!("unit {i}: Crush windows out of expiry order"));
+            }
+            if u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                standing[u.side[i].index()] += 1;
+            }
+        }
+        if standing != self.standing {
+            return Err(format!(
+                "standing counts {:?} but the columns hold {standing:?}",
+                self.standing
+            ));
+        }
+        for side in [Side::Left, Side::Right] {
+            let (now, live) = (self.resonance_level[side.index()], self.active_resonance_level(side));
+            if self.side_runes[side.index()].resonance.is_some() && now != live {
+                return Err(format!(
+                    "{} resonance level {now} but its active sources make {live} (800.58d)",
+                    side.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,495 @@
+//! Setting a fight up: the engine made once per worker, reset per fight,
+//! units built and placed, starting states, the battle-start pass.
+
+use super::*;
+
+impl<'c> Engine<'c> {
+    pub fn new(catalog: &'c Catalog, rules: Rules) -> Engine<'c> {
+        let limit = rules.limits.events_per_fight.max(1) as usize;
+        Engine {
+            catalog,
+            rules,
+            u: Units::with_capacity(),
+            now: 0,
+            rng: FightRng::for_fight(0, 0),
+            log: EventLog::new(limit),
+            side_runes: [runes::SideRunes::default(); 2],
+            rune_grants: Box::new([RuneGrants::default(); MAX_UNITS]),
+            resonance_level: [0; 2],
+            resonance_start_level: [0; 2],
+            resonators: [0; 2],
+            resonance_holders: [0; 2],
+            resonance_end_ms: NEVER,
+            resonance_timed: [false; 2],
+            runes_possible: false,
+            round: 0,
+            dividend: [0; 2],
+            scrip: [[0; 2]; 2],
+            highland_roster: [false; 2],
+            quests_possible: false,
+            quest_events: [0; 2],
+            has_hub: [false; 2],
+            trace: state::Trace::default(),
+            stock: [0; 2],
+            forge: [Forge::default(); 2],
+            overtime_next_ms: NEVER,
+            first_side: Side::Left,
+            order: UnitList::default(),
+            tools: [UnitList::default(); 2],
+            side_order: [UnitList::default(); 2],
+            armor_shares: damage::ArmorShares::new(rules.armor.curve_constant),
+            facts: (0..catalog.cards.len())
+                .map(|c| CardFacts::of(catalog, CardId(c as u16)))
+                .collect(),
+            package_mask: [0; 2],
+            tool_mask: [0; 2],
+            ward_possible: [false; 2],
+            insured_layers: false,
+            pick: Box::new(PickScratch {
+                pool: [UnitIdx::NONE; MAX_UNITS],
+                weights: [0; MAX_UNITS],
+            }),
+            standing: [0; 2],
+            wake_watch: [0; 2],
+            fury_aura_possible: [false; 2],
+            consecrate_possible: [false; 2],
+            expiry_next_ms: NEVER,
+            tick_next_ms: NEVER,
+            clock_stale: u64::MAX,
+            charge_stale: 0,
+            targetable: 0,
+            timed: 0,
+            eventful: 0,
+            order_stale: false,
+            due_ranks: 0,
+            rank: [0; MAX_UNITS],
+            depth: 0,
+            forced_depth: 0,
+            activating: 0,
+            shocked: 0,
+            supercharged: 0,
+            hears_activations: [false; 2],
+            grants_initiative: [false; 2],
+            vessels_possible: false,
+            batch_depth: 0,
+            batch_raw: [0; 2],
+            batch_frozen: [0; 2],
+            outcome: None,
+        }
+    }
+
+    /// Records every event from now on (for `--log`, replays and scenarios).
+    pub fn enable_log(&mut self) {
+        self.log.enable();
+    }
+
+    /// Clears all state for a new fight with its own random stream.
+    pub fn reset(&mut self, rng: FightRng) {
+        self.u.count = 0;
+        self.now = 0;
+        self.rng = rng;
+        self.log.clear();
+        self.trace.clear();
+        for s in &mut self.side_runes {
+            s.count = 0;
+            s.resonance = None;
+        }
+        if self.runes_possible {
+            self.rune_grants.fill(RuneGrants::default());
+        }
+        self.resonance_level = [0; 2];
+        self.resonance_start_level = [0; 2];
+        self.resonators = [0; 2];
+        self.resonance_holders = [0; 2];
+        self.resonance_end_ms = NEVER;
+        self.resonance_timed = [false; 2];
+        self.runes_possible = false;
+        self.dividend = [0; 2];
+        self.scrip = [[0; 2]; 2];
+        self.highland_roster = [false; 2];
+        self.quests_possible = false;
+        self.quest_events = [0; 2];
+        self.has_hub = [false; 2];
+        self.stock = [0; 2];
+        self.forge = [Forge::default(); 2];
+        self.overtime_next_ms = self.rules.overtime.start_ms.saturating_add(self.rules.overtime.tick_ms);
+        self.first_side = Side::Left;
+        self.order.clear();
+        self.tools = [UnitList::default(); 2];
+        self.side_order = [UnitList::default(); 2];
+        self.package_mask = [0; 2];
+        self.tool_mask = [0; 2];
+        self.ward_possible = [false; 2];
+        self.insured_layers = false;
+        self.standing = [0; 2];
+        self.wake_watch = [0; 2];
+        self.fury_aura_possible = [false; 2];
+        self.consecrate_possible = [false; 2];
+        self.clock_stale = u64::MAX;
+        self.charge_stale = 0;
+        self.targetable = 0;
+        self.timed = 0;
+        self.eventful = 0;
+        self.due_ranks = 0;
+        self.order_stale = false;
+        self.depth = 0;
+        self.forced_depth = 0;
+        self.activating = 0;
+        self.shocked = 0;
+        self.supercharged = 0;
+        self.hears_activations = [false; 2];
+        self.grants_initiative = [false; 2];
+        self.vessels_possible = false;
+        self.batch_depth = 0;
+        self.batch_raw = [0; 2];
+        self.batch_frozen = [0; 2];
+        self.outcome = None;
+    }
+
+    /// Places one unit at full Vitality. Returns `None` when the fight is full.
+    pub fn add_unit(&mut self, side: Side, p: Placement) -> Option<UnitIdx> {
+        if self.u.count >= MAX_UNITS {
+            return None;
+        }
+        let idx = UnitIdx(self.u.count as u8);
+        self.u.count += 1;
+        self.build_unit(idx, side, p);
+        self.refresh_targetable(idx.i());
+        if self.u.kind[idx.i()] == CardKind::Tool {
+            self.tool_mask[side.index()] |= 1u64 << idx.i();
+        }
+        Some(idx)
+    }
+
+    /// Builds one unit for the battle from its card, as placement and a
+    /// revival (500.9) both do: every column from the card at `p.tier`,
+    /// full Vitality, nothing gained or suffered yet.
+    pub(super) fn build_unit(&mut self, idx: UnitIdx, side: Side, p: Placement) {
+        let i = idx.i();
+        let card = self.catalog.card(p.card);
+        let tier = p.tier.clamp(1, card.tiers().max(1));
+        let line = card.at_tier(tier);
+        let u = &mut self.u;
+        u.reset_unit(i);
+        u.printed[i] = p.card;
+        u.side[i] = side;
+        u.kind[i] = card.kind;
+        u.native_tier[i] = tier;
+        u.tier[i] = tier;
+        u.combined[i] = p.combined;
+        u.rect[i] = Rect {
+            column: p.column,
+            row: p.row,
+            size: card.footprint.side(),
+        };
+        u.alive[i] = true;
+        // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
+        let vit = match card.kind {
+            CardKind::Tool => line.durability.max(1),
+            CardKind::Hub => 1,
+            _ => line.vitality.max(1),
+        };
+        u.max_vitality[i] = vit;
+        u.vitality[i] = vit;
+        u.permanent[i] = card.permanent;
+        // 800.16f: a card with a wake condition starts every battle Dormant.
+        if let Some(w) = card.wake {
+            u.dormant[i] = true;
+            u.awaiting_wake[i] = true;
+            if let crate::catalog::Wake::AfterMs(ms) = w {
+                u.dormant_timed[i] = true;
+                u.dormant_ms[i] = ms;
+            }
+        }
+        let kw = card.keywords;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
+        u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
+        u.stagger_size[i] = card.stagger;
+        u.counter[i] = card.counter.as_ref().map_or(0, |c| c.start);
+        u.phase_at[i] = card.phases.first().map_or(0, |ph| ph.below_percent);
+        u.phylactery[i] = kw.has(crate::ability::KeywordName::Phylactery);
+        // 800.49b: the starting Vessel comes with the unit, not from a
+        // battle-start effect.
+        if u.phylactery[i] {
+            u.vessels[i] = self.rules.phylactery.starting_vessels;
+            self.vessels_possible = true;
+        }
+        self.install_loadout(idx, p.card);
+    }
+
+    /// Installs a card's loadout on a unit at its current tier: the card
+    /// itself (its ability and passive lines), the printed line, and every
+    /// column its keywords set. Placement does it once; a boss's phase
+    /// change does it again with the phase's card (800.48a), keeping what
+    /// was granted for the battle (Relentless, Rabid, Everlasting).
+    pub(super) fn install_loadout(&mut self, idx: UnitIdx, card_id: CardId) {
+        use crate::ability::KeywordName as K;
+        let i = idx.i();
+        let card = self.catalog.card(card_id);
+        let tier = self.u.tier[i];
+        let kw = card.keywords;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        let mut layer = [0; 4];
+        for passive in self.catalog.passives_of(card_id) {
+            if passive.trigger == Trigger::WhileInsured {
+                let amount = passive.op.amount.map_or(0, |a| keyword_amount(a, tier));
+                let slot = match passive.op.effect {
+                    crate::ability::Effect::GainPower => 0,
+                    crate::ability::Effect::GainSpeed => 1,
+                    crate::ability::Effect::GainArmor => 2,
+                    _ => 3,
+                };
+                layer[slot] += amount;
+            }
+        }
+        let grants = self.rune_grants[i];
+        let u = &mut self.u;
+        u.card[i] = card_id;
+        u.line[i] = card.at_tier(tier);
+        u.has_ability[i] = card.has_ability() && !card.kind.is_object();
+        u.relentless[i] = (u.relentless[i] || kw.has(K::Relentless)) && !u.relentless_suppressed[i];
+        u.rabid[i] |= kw.has(K::Rabid);
+        u.everlasting[i] |= kw.has(K::Everlasting);
+        u.feast[i] = kw.has(K::Feast);
+        u.cascade[i] = kw.has(K::Cascade);
+        u.ally_damage_immune[i] = kw.has(K::AllyDamageImmune);
+        u.fury[i] = kw.has(K::Fury);
+        u.brute[i] = kw.has(K::Brute);
+        u.lucid_power[i] = kw.has(K::LucidPower);
+        u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
+        u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
+        u.insured_layer[i] = layer;
+        self.insured_layers |= layer != [0; 4];
+        // Runes project onto the cells, whatever loadout stands there.
+        u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
+        u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
+        u.retort[i] = eval(kw.amount(K::Retort));
+        u.reflect[i] = grants.reflect;
+        u.underwriting[i] = eval(kw.amount(K::Underwriting));
+        u.exalt[i] = eval(kw.amount(K::Exalt));
+        u.damage_cap[i] = eval(kw.amount(K::DamageCap));
+        u.initiative_repeats[i] = eval(kw.amount(K::InitiativeRepeats));
+    }
+
+    /// Phasebreak (800.48): every authored threshold the boss's Vitality
+    /// has reached, in order, installs the next phase's loadout (800.48a,
+    /// 800.48f); thresholds are one-way (800.48e). No heal, Stagger kept
+    /// (800.48b, 800.66g); the charge keeps its progress and fills at the
+    /// new Speed (800.48b); gains and losses on Focus and the other stats
+    /// are deltas and carry over (800.48c); the new card's keywords, Fury
+    /// included, count from the first read (800.48g).
+    pub(crate) fn check_phases(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let phases = &self.catalog.card(self.u.printed[i]).phases;
+        while self.u.alive[i] && usize::from(self.u.phase[i]) < phases.len() {
+            let next = phases[usize::from(self.u.phase[i])];
+            if i64::from(self.u.vitality[i]) * 100 > i64::from(self.u.max_vitality[i]) * i64::from(next.below_percent) {
+                break;
+            }
+            self.u.phase[i] += 1;
+            self.install_loadout(u, next.card);
+            self.u.phase_at[i] = phases
+                .get(usize::from(self.u.phase[i]))
+                .map_or(0, |ph| ph.below_percent);
+            let side = self.u.side[i].index();
+            let listens = self.facts[usize::from(next.card.0)].listens;
+            self.hears_activations[side] |=
+                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
+            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
+            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
+            self.ward_possible[side] |= self.u.no_burn_spread[i];
+            self.touch_clock(u);
+            self.emit(
+                EventKind::PhaseChanged,
+                u,
+                UnitIdx::NONE,
+                i32::from(self.u.phase[i]),
+                self.u.vitality[i],
+                "800.48a",
+            );
+            // 800.58d: a phase may bring or drop a resonator's levels.
+            self.refresh_resonance(u);
+        }
+    }
+
+    /// Sets up a fight: both boards placed, the tie-break side drawn, the
+    /// battle-start pass resolved in reading order (800.44a).
+    pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
+        self.place(left, right, rng);
+        if !left.states.is_empty() || !right.states.is_empty() {
+            self.set_starting_states(&left.states, left.units.len(), &right.states);
+        }
+        self.start_battle();
+    }
+
+    /// Sets both sides' starting states, left's units first as they were
+    /// placed (`n_left` of them): a board's (a boss grown by its round,
+    /// 200.1d) or what a match carries from the fight before (200.3c).
+    /// Before the battle starts; a state whose unit was not placed (a full
+    /// fight) has no unit to take it.
+    pub fn set_starting_states(&mut self, left: &[InitialState], n_left: usize, right: &[InitialState]) {
+        for (offset, states) in [(0, left), (n_left, right)] {
+            for (i, s) in states.iter().enumerate() {
+                let _ = self.set_initial_state(UnitIdx((offset + i) as u8), s);
+            }
+        }
+    }
+
+    /// Resets the scratch and places both boards (left's units first, as
+    /// unit 0 onward, then right's) without starting the battle, so a
+    /// caller may still set the round, Scrip and starting states.
+    pub fn place(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
+        self.reset(rng);
+        self.forge = [left.forge, right.forge];
+        self.set_runes(Side::Left, &left.runes, left.resonance);
+        self.set_runes(Side::Right, &right.runes, right.resonance);
+        for p in &left.units {
+            self.add_unit(Side::Left, *p);
+        }
+        for p in &right.units {
+            self.add_unit(Side::Right, *p);
+        }
+    }
+
+    /// Draws the tie-break side, fixes resolution order and resolves the
+    /// battle-start pass. Called once after all units are placed.
+    pub fn start_battle(&mut self) {
+        self.first_side = if self.rng.below(2) == 0 {
+            Side::Left
+        } else {
+            Side::Right
+        };
+        self.rebuild_order();
+        self.take_roster();
+        for i in self.u.indices() {
+            let card = self.catalog.card(self.u.printed[i]);
+            let counted = card
+                .quest
+                .map(|(on, _)| on)
+                .into_iter()
+                .chain(card.counter.as_ref().map(|c| c.on));
+            for on in counted {
+                self.quest_events[self.u.side[i].index()] |= 1 << (on as u8);
+            }
+        }
+        self.quests_possible = self.quest_events != [0; 2];
+        self.start_runes();
+        self.rank_hubs();
+        for i in self.u.indices() {
+            let side = self.u.side[i].index();
+            for p in self.catalog.packages_of(self.u.card[i]) {
+                self.package_mask[side] |= tools::package_bit(p.event, p.timing);
+            }
+            self.ward_possible[side] |= self.u.no_burn_spread[i];
+            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                self.standing[side] += 1;
+            }
+            if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
+                self.wake_watch[side] |= 1 << i;
+            }
+            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
+            let listens = self.facts[usize::from(self.u.card[i].0)].listens;
+            self.hears_activations[side] |=
+                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
+            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
+        }
+        self.emit(
+            EventKind::BattleStart,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            self.u.count as i32,
+            0,
+            "300.3",
+        );
+        // 200.3b: a counter counting battles gains before any battle-start
+        // line reads it, so "per counter" amounts see this battle's count.
+        if self.quests_possible {
+            let first = self.first_side;
+            self.quest_event(first, crate::ability::QuestEvent::BattleStart);
+            self.quest_event(first.other(), crate::ability::QuestEvent::BattleStart);
+        }
+        let order = self.order;
+        // 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent
+        // living Tool; losing a Tool later takes nothing back.
+        for &u in order.as_slice() {
+            let card = self.catalog.card(self.u.card[u.i()]);
+            if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
+                let per_tool = keyword_amount(a, self.u.tier[u.i()]);
+                let gain = per_tool.saturating_mul(self.adjacent_living_tools(u));
+                if gain != 0 {
+                    self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);
+                }
+            }
+        }
+        // 800.49e: the battle-start pass is one Vessel-Point batch.
+        self.open_batch();
+        for &u in order.as_slice() {
+            // 800.54b: a completed Quest's reward stays with its unit.
+            // 800.44a: a Hub's grant is a battle-start effect of its turn.
+            if self.u.kind[u.i()] == CardKind::Hub {
+                self.hub_grant(u);
+            }
+            if self.quests_possible && self.quest_complete(u) {
+                self.dispatch(u, Trigger::QuestCompleted, UnitIdx::NONE);
+            }
+            self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);
+            if self.u.kind[u.i()] == CardKind::Hub {
+                self.franchise(u);
+            }
+            if self.u.kind[u.i()] == CardKind::Tool {
+                self.run_tool(
+                    u,
+                    crate::ability::PackageEvent::BattleStart,
+                    None,
+                    UnitIdx::NONE,
+                    UnitIdx::NONE,
+                );
+            }
+        }
+        self.close_batch();
+        self.destroy_worn_tools(Side::Left);
+        self.destroy_worn_tools(Side::Right);
+        self.check_end();
+    }
+
+    pub(super) fn rebuild_order(&mut self) {
+        self.order.clear();
+        for side in [self.first_side, self.first_side.other()] {
+            let mut list = UnitList::default();
+            for i in self.u.indices() {
+                if self.u.side[i] == side {
+                    list.push(UnitIdx(i as u8));
+                }
+            }
+            let slice = &mut list.items[..list.len as usize];
+            slice.sort_by_key(|u| geometry::reading_key(self.u.rect[u.i()]));
+            for &u in list.as_slice() {
+                self.order.push(u);
+            }
+        }
+        self.tools = [UnitList::default(); 2];
+        self.side_order = [UnitList::default(); 2];
+        for (rank, &u) in self.order.as_slice().iter().enumerate() {
+            self.rank[u.i()] = rank as u8;
+        }
+        for &u in self.order.as_slice() {
+            self.side_order[self.u.side[u.i()].index()].push(u);
+            if self.u.kind[u.i()] == CardKind::Tool {
+                self.tools[self.u.side[u.i()].index()].push(u);
+            }
+        }
+    }
+
+    /// Runs one whole fight and returns its outcome.
+    pub fn fight(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) -> Outcome {
+        self.setup(left, right, rng);
+        self.run_until(self.rules.overtime.cap_ms);
+        let outcome = self.finish();
+        #[cfg(debug_assertions)]
+        if let Err(broken) = self.check_invariants() {
+            panic!("engine invariant broken at {} ms: {broken}", self.now);
+        }
+        outcome
+    }
+}
