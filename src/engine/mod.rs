@@ -18,8 +18,10 @@ pub mod rng;
 mod runes;
 mod scrip;
 mod setup;
+mod stat_effects;
 pub mod state;
 mod stats;
+mod timed_statuses;
 mod tools;
 
 use crate::ability::{CardKind, Trigger};
