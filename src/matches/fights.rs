@@ -1,0 +1,201 @@
+//! A fight inside a match: the boards as they enter it with their carried
+//! state, the engine fight, what persists after it, and its log lines.
+
+use super::*;
+
+/// The state a side ends a fight in, as a board of its standing units with
+/// each one's state: what a rescue fight opens from (200.2c).
+#[derive(Debug, Clone, Default)]
+pub struct Carried {
+    pub board: BoardSpec,
+    pub states: Vec<InitialState>,
+    /// For each unit, its index on the board the fight started from.
+    pub origin: Vec<usize>,
+    pub dividend: i32,
+    pub profit: i32,
+}
+
+impl Carried {
+    /// A fresh board: nothing carried (200.3c).
+    pub(super) fn fresh(board: BoardSpec, dividend: i32, profit: i32, kept: &[Kept]) -> Carried {
+        let n = board.units.len();
+        Carried {
+            board,
+            states: (0..n)
+                .map(|i| InitialState {
+                    quest: kept.get(i).map(|k| k.quest).filter(|&q| q > 0),
+                    counter: kept.get(i).and_then(|k| k.counter),
+                    ..InitialState::default()
+                })
+                .collect(),
+            origin: (0..n).collect(),
+            dividend,
+            profit,
+        }
+    }
+}
+
+/// A fight's result with both sides' end states.
+pub(super) struct Fought {
+    pub(super) outcome: Outcome,
+    /// What the left side's units carry on, by unit.
+    pub(super) kept: Vec<Kept>,
+    pub(super) settled: i32,
+    pub(super) survivors: [u32; 2],
+    pub(super) end: [Carried; 2],
+}
+
+/// One match fight: both sides placed, the round and Scrip set, the
+/// carried states applied, then the battle.
+pub(super) fn fight(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    round: u8,
+    left: &Carried,
+    right: &Carried,
+    rng: FightRng,
+) -> Fought {
+    engine.place(&left.board, &right.board, rng);
+    engine.set_round(round);
+    engine.set_scrip(Side::Left, left.dividend, left.profit);
+    engine.set_scrip(Side::Right, right.dividend, right.profit);
+    let n_left = left.board.units.len();
+    engine.set_starting_states(&left.states, n_left, &right.states);
+    engine.start_battle();
+    engine.run_until(ctx.rules.overtime.cap_ms);
+    let outcome = engine.finish();
+    #[cfg(debug_assertions)]
+    if let Err(broken) = engine.check_invariants() {
+        panic!("engine invariant broken in a match fight: {broken}");
+    }
+    let units = engine.units();
+    let end_of = |side: &Carried, offset: usize| {
+        let mut c = Carried {
+            board: BoardSpec {
+                units: Vec::new(),
+                runes: side.board.runes.clone(),
+                ..side.board.clone()
+            },
+            dividend: side.dividend,
+            profit: side.profit,
+            ..Carried::default()
+        };
+        for (i, p) in side.board.units.iter().enumerate() {
+            let u = offset + i;
+            if u < units.count && units.alive[u] {
+                c.board.units.push(*p);
+                c.states.push(engine.carried_state(UnitIdx(u as u8)));
+                c.origin.push(side.origin[i]);
+            }
+        }
+        c
+    };
+    let end = [end_of(left, 0), end_of(right, n_left)];
+    Fought {
+        outcome,
+        kept: (0..n_left.min(units.count))
+            .map(|i| Kept {
+                quest: units.quest[i],
+                counter: ctx
+                    .catalog
+                    .card(units.printed[i])
+                    .counter
+                    .as_ref()
+                    .map(|_| units.counter[i]),
+            })
+            .collect(),
+        settled: engine.dividend_settled(Side::Left),
+        survivors: [
+            engine.side_summary(Side::Left).survivors,
+            engine.side_summary(Side::Right).survivors,
+        ],
+        end,
+    }
+}
+
+pub(super) fn winner_name(o: &Outcome) -> &'static str {
+    match o.winner {
+        Some(Side::Left) => "player",
+        Some(Side::Right) => "opponent",
+        None => "draw",
+    }
+}
+
+/// Takes a fight's Quest progress, named counters and settled Dividend
+/// into the player (200.3a, 200.3b): `origin` maps the fight's units to the
+/// player's.
+pub(super) fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
+    for (i, &k) in f.kept.iter().enumerate() {
+        if let Some(o) = origin.get(i).and_then(|&k| p.units.get_mut(k)) {
+            o.kept = k;
+        }
+    }
+    p.wallet.bank(f.settled);
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn log_fight(
+    log: &mut Vec<Event>,
+    round: u8,
+    seat: u8,
+    stage: Stage,
+    opponent: &str,
+    rescued: Option<u8>,
+    stream: u64,
+    f: &Fought,
+    carried_units: u32,
+    opponent_forge_cores: &[String],
+) {
+    log.push(Event::Fight {
+        round,
+        seat,
+        stage,
+        opponent: opponent.to_string(),
+        rescued,
+        stream,
+        winner: winner_name(&f.outcome),
+        reason: f.outcome.reason.name(),
+        end_ms: f.outcome.end_ms,
+        survivors: f.survivors[0],
+        opponent_survivors: f.survivors[1],
+        carried_units,
+        opponent_forge_cores: opponent_forge_cores.to_vec(),
+    });
+}
+
+/// The planner's choice among candidate buys: each tried on a copy of
+/// the player against this round's first boss option, on the same
+/// trial streams (common random numbers); most wins, then the greedy
+/// order.
+pub(crate) fn plan(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    p: &mut Player,
+    round: u8,
+    index: u64,
+    candidates: &[(i32, usize, bool, shop::Item)],
+) -> (i32, usize, bool) {
+    let option = &ctx.suite.bosses[usize::from(round - 1) % ctx.suite.bosses.len()];
+    let boss = boss_entrant(ctx, option, round);
+    let mut best = (i32::MIN, 0usize);
+    for (k, &(_, _, _, item)) in candidates.iter().enumerate() {
+        let mut trial = p.clone();
+        let mut scratch = Vec::new();
+        if !shop::buy(ctx, &mut trial, item, round, None, &mut scratch) {
+            continue;
+        }
+        let me = Carried::fresh(
+            trial.board(String::new()),
+            trial.wallet.dividend,
+            trial.wallet.profit,
+            &trial.kept(),
+        );
+        let score = trial_score(ctx, engine, round, &me, &boss, p.planned, index, p.seat);
+        if score > best.0 {
+            best = (score, k);
+        }
+    }
+    p.planned += u64::from(ctx.suite.planner_fights);
+    let (g, k, b, _) = candidates[best.1];
+    (g, k, b)
+}

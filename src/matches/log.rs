@@ -1,0 +1,382 @@
+//! The match log: its stages, phases and events, each line citing its
+//! rule, and how an event reads.
+
+use super::*;
+
+/// The fights of a round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Boss = 0,
+    Rescue = 1,
+    Nemesis = 2,
+}
+
+impl Stage {
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Boss => "boss",
+            Stage::Rescue => "rescue",
+            Stage::Nemesis => "nemesis",
+        }
+    }
+}
+
+/// The steps of a round, in order (200.1a-200.1i).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Shop1,
+    BossDraft,
+    BossCombat,
+    BossReward,
+    Shop2,
+    NemesisDraft,
+    NemesisCombat,
+    NemesisReward,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 8] = [
+        Phase::Shop1,
+        Phase::BossDraft,
+        Phase::BossCombat,
+        Phase::BossReward,
+        Phase::Shop2,
+        Phase::NemesisDraft,
+        Phase::NemesisCombat,
+        Phase::NemesisReward,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Shop1 => "shop1",
+            Phase::BossDraft => "boss_draft",
+            Phase::BossCombat => "boss_combat",
+            Phase::BossReward => "boss_reward",
+            Phase::Shop2 => "shop2",
+            Phase::NemesisDraft => "nemesis_draft",
+            Phase::NemesisCombat => "nemesis_combat",
+            Phase::NemesisReward => "nemesis_reward",
+        }
+    }
+}
+
+/// One line of a match's log: what `gridsim match --log` and `gridsim
+/// replay --match` print, what the datasets are made from and what match
+/// scenarios check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    Phase {
+        round: u8,
+        phase: Phase,
+    },
+    Offers {
+        round: u8,
+        seat: u8,
+        destination: Destination,
+        units: Vec<String>,
+        runes: Vec<String>,
+    },
+    Bought {
+        round: u8,
+        seat: u8,
+        item: String,
+        kind: &'static str,
+        tier: u8,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+        combined_to: Option<u8>,
+        buyback: bool,
+        /// Who sold a bought-back item (200.1f).
+        from_seat: Option<u8>,
+    },
+    Sold {
+        round: u8,
+        seat: u8,
+        item: String,
+        tier: u8,
+        gold: i32,
+    },
+    Rerolled {
+        round: u8,
+        seat: u8,
+        gold: i32,
+    },
+    BoughtXp {
+        round: u8,
+        seat: u8,
+        gold: i32,
+        xp: i32,
+    },
+    LevelUp {
+        round: u8,
+        seat: u8,
+        level: i32,
+    },
+    BossOffered {
+        round: u8,
+        options: Vec<String>,
+    },
+    BossClaimed {
+        round: u8,
+        seat: u8,
+        boss: String,
+    },
+    Fight {
+        round: u8,
+        seat: u8,
+        stage: Stage,
+        opponent: String,
+        /// The teammate this rescue fight is for (200.2c).
+        rescued: Option<u8>,
+        stream: u64,
+        /// `player`, `opponent` or `draw`.
+        winner: &'static str,
+        reason: &'static str,
+        end_ms: i32,
+        survivors: u32,
+        opponent_survivors: u32,
+        /// Units that started the fight wounded or with a status carried
+        /// over (a rescue, 200.2c).
+        carried_units: u32,
+        /// The Forge Cores the opponent's board brought (a ghost's, 200.3d).
+        opponent_forge_cores: Vec<String>,
+    },
+    RescueChain {
+        round: u8,
+        rescuer: u8,
+        fallen: Vec<u8>,
+    },
+    TeamResult {
+        round: u8,
+        stage: Stage,
+        won: bool,
+    },
+    Reward {
+        round: u8,
+        seat: u8,
+        stage: Stage,
+        gold: i32,
+        xp: i32,
+        signature: Option<String>,
+    },
+    Destinations {
+        round: u8,
+        seat: u8,
+        offered: Vec<Destination>,
+        chosen: Destination,
+    },
+    Committed {
+        round: u8,
+        seat: u8,
+        units: Vec<String>,
+        runes: Vec<String>,
+        resonance: Option<String>,
+        forge_cores: Vec<String>,
+        dividend: i32,
+        profit: i32,
+        quests: Vec<i32>,
+        /// Each unit's named counter, `null` for a card without one or
+        /// before its first battle (200.3b).
+        counters: Vec<Option<i32>>,
+    },
+    NemesisOffered {
+        round: u8,
+        seat: u8,
+        sources: Vec<String>,
+    },
+    NemesisClaimed {
+        round: u8,
+        seat: u8,
+        source: String,
+    },
+    Bye {
+        round: u8,
+        seat: u8,
+        why: &'static str,
+    },
+    MatchEnd {
+        won: bool,
+        boss_wins: u32,
+        nemesis_wins: u32,
+    },
+}
+
+impl Event {
+    /// Every event's name, as logged (`event = "..."`).
+    pub const NAMES: [&'static str; 19] = [
+        "phase",
+        "offers",
+        "bought",
+        "sold",
+        "rerolled",
+        "bought_xp",
+        "level_up",
+        "boss_offered",
+        "boss_claimed",
+        "fight",
+        "rescue_chain",
+        "team_result",
+        "reward",
+        "destinations",
+        "committed",
+        "nemesis_offered",
+        "nemesis_claimed",
+        "bye",
+        "match_end",
+    ];
+
+    /// The event as one line of `--log` text, citing its rule.
+    pub fn line(&self) -> String {
+        let list = |v: &[String]| if v.is_empty() { "-".to_string() } else { v.join(", ") };
+        match self {
+            Event::Phase { round, phase } => format!("round {round}: {} [200.1]", phase.name()),
+            Event::Offers {
+                seat,
+                destination,
+                units,
+                runes,
+                ..
+            } => format!(
+                "  seat {seat} {} offers: units {}; runes {} [200.1b]",
+                destination.name(),
+                list(units),
+                list(runes)
+            ),
+            Event::Bought {
+                seat,
+                item,
+                kind,
+                tier,
+                gold,
+                dividend,
+                profit,
+                combined_to,
+                buyback,
+                ..
+            } => format!(
+                "  seat {seat} buys {kind} {item} t{tier}{} for {gold} Gold + {dividend} Dividend (+{profit} Profit){} [900.36]",
+                if *buyback { " back" } else { "" },
+                combined_to.map_or(String::new(), |t| format!(", combining into tier {t}"))
+            ),
+            Event::Sold {
+                seat, item, tier, gold, ..
+            } => format!("  seat {seat} sells {item} t{tier} for {gold} Gold [900.36c]"),
+            Event::Rerolled { seat, gold, .. } => format!("  seat {seat} rerolls for {gold} Gold [200.1b]"),
+            Event::BoughtXp { seat, gold, xp, .. } => format!("  seat {seat} buys {xp} XP for {gold} Gold [200.1b]"),
+            Event::LevelUp { seat, level, .. } => format!("  seat {seat} reaches level {level} [200.1b]"),
+            Event::BossOffered { options, .. } => format!("  boss options: {} [200.1c]", list(options)),
+            Event::BossClaimed { seat, boss, .. } => format!("  seat {seat} claims {boss} [200.1c]"),
+            Event::Fight {
+                seat,
+                stage,
+                opponent,
+                rescued,
+                stream,
+                winner,
+                reason,
+                end_ms,
+                survivors,
+                opponent_survivors,
+                carried_units,
+                opponent_forge_cores,
+                ..
+            } => format!(
+                "  seat {seat} {} fight{} against {opponent}{} (stream {stream}{}): {winner} wins by {reason} at {end_ms} ms, survivors {survivors} to {opponent_survivors} [{}]",
+                stage.name(),
+                rescued.map_or(String::new(), |f| format!(" for seat {f}")),
+                if opponent_forge_cores.is_empty() {
+                    String::new()
+                } else {
+                    format!(" with Forge Cores {}", opponent_forge_cores.join(", "))
+                },
+                if *carried_units > 0 {
+                    format!(", {carried_units} units carried over")
+                } else {
+                    String::new()
+                },
+                match stage {
+                    Stage::Boss => "200.1d",
+                    Stage::Rescue => "200.2c",
+                    Stage::Nemesis => "200.1h",
+                }
+            ),
+            Event::RescueChain { rescuer, fallen, .. } => format!(
+                "  seat {rescuer} rescues seats {} [200.2b]",
+                fallen.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")
+            ),
+            Event::TeamResult { stage, won, .. } => format!(
+                "  team {} the {} stage [{}]",
+                if *won { "wins" } else { "loses" },
+                stage.name(),
+                if *stage == Stage::Boss { "200.2d" } else { "200.1i" }
+            ),
+            Event::Reward {
+                seat,
+                stage,
+                gold,
+                xp,
+                signature,
+                ..
+            } => format!(
+                "  seat {seat} {} reward: {gold} Gold, {xp} XP{} [{}]",
+                stage.name(),
+                signature.as_ref().map_or(String::new(), |s| format!(", signature {s}")),
+                if *stage == Stage::Boss { "200.1e" } else { "200.1i" }
+            ),
+            Event::Destinations {
+                seat, offered, chosen, ..
+            } => format!(
+                "  seat {seat} is offered {} and goes to the {} [200.1f]",
+                offered.iter().map(|d| d.name()).collect::<Vec<_>>().join(", "),
+                chosen.name()
+            ),
+            Event::Committed {
+                seat,
+                units,
+                runes,
+                resonance,
+                forge_cores,
+                dividend,
+                profit,
+                counters,
+                ..
+            } => {
+                // Named counters only where a unit has one (200.3b).
+                let counted: Vec<String> = units
+                    .iter()
+                    .zip(counters)
+                    .filter_map(|(u, c)| c.map(|x| format!("{} X={x}", u.split(' ').next().unwrap_or(u))))
+                    .collect();
+                let counted = if counted.is_empty() {
+                    String::new()
+                } else {
+                    format!("; counters {}", counted.join(", "))
+                };
+                format!(
+                    "  seat {seat} commits: {}; runes {}; resonance {}; Forge Cores {}; Dividend {dividend}, Profit {profit}{counted} [200.1g, 200.3]",
+                    list(units),
+                    list(runes),
+                    resonance.as_deref().unwrap_or("-"),
+                    list(forge_cores)
+                )
+            }
+            Event::NemesisOffered { seat, sources, .. } => {
+                format!("  seat {seat} is offered {} [200.1g]", list(sources))
+            }
+            Event::NemesisClaimed { seat, source, .. } => format!("  seat {seat} claims {source} [200.1g]"),
+            Event::Bye { seat, why, .. } => format!("  seat {seat} has a bye: {why} [200.1h]"),
+            Event::MatchEnd {
+                won,
+                boss_wins,
+                nemesis_wins,
+            } => format!(
+                "match {}: {boss_wins} bosses cleared, {nemesis_wins} nemesis fights won [200.1i]",
+                if *won { "won" } else { "lost" }
+            ),
+        }
+    }
+}
