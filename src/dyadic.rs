@@ -248,9 +248,7 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
         let own = &holdings[b];
         for &k in own {
             holders[k as usize] += 1;
-        }
-        for &k in own {
-            scratch.slots[k as usize].held = true;
+            scratch.hold(k as usize);
         }
         // Board b's own side over its fights with other boards, and the
         // squares of its per-pair measures (its part of every `T_p` of an
@@ -273,56 +271,53 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
             pyn += y * n;
             pnn += n * n;
             for &k in &holdings[c] {
-                let slot = scratch.touch(k as usize);
-                slot.opp_y += e.theirs;
-                slot.opp_n += e.fights;
-                if slot.held {
+                let k = k as usize;
+                scratch.meet(k, e.theirs, e.fights);
+                if scratch.holds(k) {
                     // A mirror for k: against boards without k it counts
                     // from neither side.
-                    slot.mirror_y += e.own;
-                    slot.mirror_n += e.fights;
-                    let k = k as usize;
-                    // Its T_p holds nothing for k: give back b's part of
-                    // it, taken below with the rest of b's pairs.
-                    apart[k].add_square(e.own, e.fights, 1);
-                    if b < c {
-                        // T_p² of a mirror pair also holds the cross term
-                        // 2·y_b·y_c (and its n parts), once per pair.
-                        let s = &mut all[k];
-                        s.yy -= 2 * i128::from(e.own) * i128::from(e.theirs);
-                        s.yn -= i128::from(e.own + e.theirs) * i128::from(e.fights);
-                        s.nn -= 2 * i128::from(e.fights) * i128::from(e.fights);
-                    }
+                    scratch.mirror[k].add(e, b < c);
                 }
             }
         }
         for &k in own {
             let k = k as usize;
-            let slot = &scratch.slots[k];
+            let [opp_y, opp_n] = scratch.opponents[k];
+            let mirror = &scratch.mirror[k];
             let (s, a) = (&mut all[k], &mut apart[k]);
             s.y += own_y + self_y;
             s.n += own_n + self_n;
-            a.y += own_y - slot.mirror_y;
-            a.n += own_n - slot.mirror_n;
+            a.y += own_y - mirror.y;
+            a.n += own_n - mirror.n;
             for t in [&mut *s, &mut *a] {
                 // b's part of every T_p, subtracted (V = ΣS² − ΣT²).
                 t.yy -= pyy;
                 t.yn -= pyn;
                 t.nn -= pnn;
             }
-            s.add_square(own_y + self_y + slot.opp_y, own_n + self_n + slot.opp_n, 1);
+            // A mirror pair's T_p holds nothing for k against boards
+            // without k: b's part of it given back; and T_p² of a mirror
+            // pair holds the cross term 2·y_b·y_c (and its n parts) in
+            // every fight, once per pair.
+            a.yy += mirror.own_yy;
+            a.yn += mirror.own_yn;
+            a.nn += mirror.own_nn;
+            s.yy -= mirror.cross_yy;
+            s.yn -= mirror.cross_yn;
+            s.nn -= mirror.cross_nn;
+            s.add_square(own_y + self_y + opp_y, own_n + self_n + opp_n, 1);
             // Against boards without k, b's opponents add nothing: every
             // opponent holding k met b in a mirror.
-            a.add_square(own_y - slot.mirror_y, own_n - slot.mirror_n, 1);
+            a.add_square(own_y - mirror.y, own_n - mirror.n, 1);
         }
         for &k in &scratch.touched {
             let k = k as usize;
-            let slot = &scratch.slots[k];
-            if !slot.held {
+            if !scratch.holds(k) {
                 // b lacks k: its opponents holding k met it apart, so their
                 // sums are the same in both.
-                all[k].add_square(slot.opp_y, slot.opp_n, 1);
-                apart[k].add_square(slot.opp_y, slot.opp_n, 1);
+                let [opp_y, opp_n] = scratch.opponents[k];
+                all[k].add_square(opp_y, opp_n, 1);
+                apart[k].add_square(opp_y, opp_n, 1);
             }
         }
         scratch.clear(own);
@@ -332,47 +327,92 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
 
 /// The per-board scratch of [`item_rates`]: sums over one board's fights,
 /// by item, and which items were touched, so clearing costs what was used.
-/// An item's sums sit together: the inner loop touches one place per item.
+/// The inner loop touches an item's opponent sums for every opponent that
+/// holds it, so those sit in a column of their own, two words an item; the
+/// items the board holds are a bit each, and their mirror sums apart.
 struct Scratch {
-    slots: Vec<Slot>,
+    /// Opponents holding the item: their measures and their fights (no
+    /// fights: not yet touched; a pair always has fights).
+    opponents: Vec<[i64; 2]>,
+    /// The items the board holds, a bit each.
+    held: Vec<u64>,
+    /// Items the board holds: its sums over their mirrors.
+    mirror: Vec<MirrorSums>,
     touched: Vec<u32>,
 }
 
-/// One item's sums over one board's fights.
+/// A board's sums over its mirrors of one item it holds (fights in which
+/// the opponent holds the item too).
 #[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    /// The board holds the item.
-    held: bool,
-    seen: bool,
-    /// Opponents holding the item: their measures and fights.
-    opp_y: i64,
-    opp_n: i64,
-    /// The board's own measure in fights where the opponent holds the item
-    /// too (a mirror, when the board holds it).
-    mirror_y: i64,
-    mirror_n: i64,
+struct MirrorSums {
+    /// The board's own measure and fights.
+    y: i64,
+    n: i64,
+    /// Squares of its per-pair measure and fights: `y², y·n, n²`.
+    own_yy: i128,
+    own_yn: i128,
+    own_nn: i128,
+    /// The cross terms of the mirror pairs' `T_p²`, over the pairs whose
+    /// other board is the higher (each pair once): `2·y_b·y_c`,
+    /// `(y_b + y_c)·n`, `2·n²`.
+    cross_yy: i128,
+    cross_yn: i128,
+    cross_nn: i128,
+}
+
+impl MirrorSums {
+    /// One mirror pair; `first` when the board is the pair's lower.
+    fn add(&mut self, e: &Edge, first: bool) {
+        let (own, theirs, n) = (i128::from(e.own), i128::from(e.theirs), i128::from(e.fights));
+        self.y += e.own;
+        self.n += e.fights;
+        self.own_yy += own * own;
+        self.own_yn += own * n;
+        self.own_nn += n * n;
+        if first {
+            self.cross_yy += 2 * own * theirs;
+            self.cross_yn += (own + theirs) * n;
+            self.cross_nn += 2 * n * n;
+        }
+    }
 }
 
 impl Scratch {
     fn new(items: usize) -> Scratch {
         Scratch {
-            slots: vec![Slot::default(); items],
+            opponents: vec![[0; 2]; items],
+            held: vec![0; items.div_ceil(64)],
+            mirror: vec![MirrorSums::default(); items],
             touched: Vec::new(),
         }
     }
 
-    fn touch(&mut self, k: usize) -> &mut Slot {
-        let slot = &mut self.slots[k];
-        if !slot.seen {
-            slot.seen = true;
+    fn hold(&mut self, k: usize) {
+        self.held[k / 64] |= 1 << (k % 64);
+    }
+
+    fn holds(&self, k: usize) -> bool {
+        self.held[k / 64] & (1 << (k % 64)) != 0
+    }
+
+    /// An opponent holding item `k`, with its measure and the fights.
+    fn meet(&mut self, k: usize, theirs: i64, fights: i64) {
+        let slot = &mut self.opponents[k];
+        if slot[1] == 0 {
             self.touched.push(k as u32);
         }
-        slot
+        slot[0] += theirs;
+        slot[1] += fights;
     }
 
     fn clear(&mut self, own: &[u32]) {
-        for &k in own.iter().chain(&self.touched) {
-            self.slots[k as usize] = Slot::default();
+        for &k in own {
+            let k = k as usize;
+            self.held[k / 64] = 0;
+            self.mirror[k] = MirrorSums::default();
+        }
+        for &k in &self.touched {
+            self.opponents[k as usize] = [0; 2];
         }
         self.touched.clear();
     }

@@ -205,6 +205,12 @@ impl PairBlocks {
         Ok(Block { ids, pairs })
     }
 
+    /// How many pairs the blocks hold together, without reading them: a
+    /// pair with boards in two blocks counts twice.
+    pub fn records(&self) -> Result<u64, String> {
+        (0..self.count()).map(|i| self.pairs_in(i)).sum()
+    }
+
     /// How many pairs block `i` holds, without reading them.
     fn pairs_in(&self, i: usize) -> Result<u64, String> {
         Ok(match &self.store {

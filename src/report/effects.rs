@@ -23,12 +23,14 @@ pub(super) enum Baseline {
 
 /// Marginal effects of cards, card tiers, runes, keywords and footprints: one model per
 /// section, each on the boards that fought (`dense`), fitted on every
-/// matchup (`marginal.rs`, `docs/report.md`).
+/// matchup (`marginal.rs`, `docs/report.md`), the pairs held in memory
+/// when their block records are at most `hold_up_to` ([`FitSource`]).
 pub(super) fn marginal_effects(
     boards: &BoardTable,
     dense: &DenseBoards,
     pairs: &PairBlocks,
     model: ModelSettings,
+    hold_up_to: u64,
 ) -> Result<[BTreeMap<String, Estimate>; 5], String> {
     // The boards that fought, by their place in the table, in dense order.
     let mut fought: Vec<(u32, u32)> = (0..boards.len())
@@ -37,7 +39,7 @@ pub(super) fn marginal_effects(
     fought.sort_unstable();
     fought.dedup_by_key(|&mut (d, _)| d);
     let fought: Vec<u32> = fought.into_iter().map(|(_, i)| i).collect();
-    let results = FitSource::new(pairs, dense)?;
+    let results = FitSource::new(pairs, dense, hold_up_to)?;
     // Tiers above the first, a control for how much a board spent.
     let surplus = |b: &Board| b.tiers.iter().map(|&t| f64::from(t - 1)).sum::<f64>();
     let names = |list: &[u32], out: &mut Vec<String>| out.extend(boards.names(list).map(str::to_string));

@@ -378,15 +378,27 @@ impl DenseBoards {
 }
 
 /// The fit's matchups, read block by block from a run's [`PairBlocks`] in
-/// dense board indices; a run of one block is converted once.
+/// dense board indices; a run of few enough pairs ([`FIT_IN_MEMORY_RECORDS`])
+/// is converted once and held.
 pub(super) struct FitSource<'a> {
     pub(super) pairs: &'a PairBlocks,
     pub(super) dense: &'a DenseBoards,
     pub(super) single: Option<Matchups>,
 }
 
+/// Block records (a pair with boards in two blocks counts twice) up to
+/// which the fit holds every pair in memory, converted once: about 36 MiB
+/// of pairs and incidence at the limit, a fixed bound whatever the run.
+/// The fit passes over the pairs a dozen times; read from the blocks each
+/// time, the reading and sorting alone would take a third of a pass on a
+/// run of 1,000,000 fights. Past the limit each pass reads the blocks
+/// again, so memory stays flat in the number of fights.
+pub(super) const FIT_IN_MEMORY_RECORDS: u64 = 1 << 21;
+
 impl<'a> FitSource<'a> {
-    pub(super) fn new(pairs: &'a PairBlocks, dense: &'a DenseBoards) -> Result<FitSource<'a>, String> {
+    /// The run's pairs, held when their block records are at most
+    /// `hold_up_to`.
+    pub(super) fn new(pairs: &'a PairBlocks, dense: &'a DenseBoards, hold_up_to: u64) -> Result<FitSource<'a>, String> {
         let mut source = FitSource {
             pairs,
             dense,
@@ -394,24 +406,40 @@ impl<'a> FitSource<'a> {
         };
         if pairs.count() == 1 {
             source.single = Some(source.convert(pairs.block(0)?));
+        } else if pairs.records()? <= hold_up_to {
+            // Block by block straight into the fit's pairs, with no copy
+            // of them all between.
+            let mut failed = None;
+            let results = (0..pairs.count())
+                .map_while(|i| pairs.block(i).map_err(|e| failed = Some(e)).ok())
+                .flat_map(|block| {
+                    let owned: Vec<MatchupTally> = block.pairs.iter().filter(|m| block.owns(m)).copied().collect();
+                    owned.into_iter()
+                })
+                .filter_map(|m| source.result(&m));
+            let single = Matchups::block(dense.len(), 0..dense.len(), results);
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            source.single = Some(single);
         }
         Ok(source)
     }
 
+    /// A pair's fights as the fit reads them; `None` for a board that is no
+    /// cluster.
+    fn result(&self, m: &MatchupTally) -> Option<MatchupResult> {
+        Some(MatchupResult {
+            left: self.dense.get(m.left)?,
+            right: self.dense.get(m.right)?,
+            fights: m.fights as f64,
+            left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
+        })
+    }
+
     pub(super) fn convert(&self, block: Block) -> Matchups {
-        let results: Vec<MatchupResult> = block
-            .pairs
-            .iter()
-            .filter_map(|m| {
-                Some(MatchupResult {
-                    left: self.dense.get(m.left)?,
-                    right: self.dense.get(m.right)?,
-                    fights: m.fights as f64,
-                    left_score: m.left_wins as f64 + 0.5 * m.draws as f64,
-                })
-            })
-            .collect();
-        Matchups::block(self.dense.len(), self.dense.range(&block.ids), &results)
+        let results = block.pairs.iter().filter_map(|m| self.result(m));
+        Matchups::block(self.dense.len(), self.dense.range(&block.ids), results)
     }
 }
 

@@ -19,7 +19,7 @@ mod holdings;
 use compare::what_changed;
 pub use compare::{Against, compare, paired_changes};
 use effects::marginal_effects;
-use holdings::{DenseBoards, Holdings, keyword_versus};
+use holdings::{DenseBoards, FIT_IN_MEMORY_RECORDS, Holdings, keyword_versus};
 
 use crate::analysis::Tallies;
 use crate::board_table::{Board, BoardTable};
@@ -459,7 +459,10 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
             let versus = keyword_versus(boards, &holdings.dense, &tallies.pairs)?;
             Ok((holdings, found, versus))
         },
-        || marginal_effects(boards, &DenseBoards::of_run(tallies, boards), &tallies.pairs, s.model),
+        || {
+            let dense = DenseBoards::of_run(tallies, boards);
+            marginal_effects(boards, &dense, &tallies.pairs, s.model, FIT_IN_MEMORY_RECORDS)
+        },
     );
     let (holdings, found, keyword_versus) = rates?;
     let ([card_found, tier_found, rune_found, keyword_found, size_found], pair_found) = found;

@@ -78,23 +78,27 @@ fn figures_add_up_per_card_keyword_and_pair() {
 /// `boards` boards, every ordered pair fought `fights` times; the
 /// boards in `strong` hold "crab" and win with probability 0.5 + edge
 /// against the others; every board holds "fox".
+/// Board `id` holding `cards`, each at tier 1, and nothing else.
+fn cards_row(id: u32, cards: Vec<String>) -> BoardRow {
+    BoardRow {
+        board_id: id,
+        name: format!("b{id}"),
+        tiers: vec![1; cards.len()],
+        cards,
+        runes: Vec::new(),
+        rune_tiers: Vec::new(),
+        resonance: String::new(),
+        keywords: Vec::new(),
+        footprints: Vec::new(),
+    }
+}
+
 fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, BoardTable) {
     use crate::analysis::MatchupTally;
     let rows: Vec<BoardRow> = (0..boards)
-        .map(|id| BoardRow {
-            board_id: id,
-            name: format!("b{id}"),
-            cards: if id < strong {
-                vec!["crab".into(), "fox".into()]
-            } else {
-                vec!["fox".into()]
-            },
-            tiers: vec![1; if id < strong { 2 } else { 1 }],
-            runes: Vec::new(),
-            rune_tiers: Vec::new(),
-            resonance: String::new(),
-            keywords: Vec::new(),
-            footprints: Vec::new(),
+        .map(|id| {
+            let cards: &[&str] = if id < strong { &["crab", "fox"] } else { &["fox"] };
+            cards_row(id, cards.iter().map(|c| c.to_string()).collect())
         })
         .collect();
     let mut matchups = Vec::new();
@@ -201,4 +205,69 @@ fn changes_beyond_noise_are_flagged() {
             .iter()
             .all(|c| c.change.as_ref().is_some_and(|c| c.delta == 0.0))
     );
+}
+
+#[test]
+fn effects_are_the_same_whether_the_fit_holds_the_pairs_or_reads_them_block_by_block() {
+    // A run of few pairs has them held in memory for the fit's passes, a
+    // larger one read block by block at every pass (`FitSource`); both must
+    // fit the same model. Blocks overlap (a pair with boards in two blocks
+    // is in both), so a misreading that counts a pair from both blocks, or
+    // none, or sums a block's pairs it does not own, moves every estimate.
+    use crate::analysis::MatchupTally;
+    use crate::pair_blocks::{BlockWriter, FIGHTS_PER_BLOCK};
+    // Cards in an overlapping pattern, so each has an effect of its own;
+    // crab wins a tenth more often.
+    let cards = |id: u32| -> Vec<String> {
+        let held = [("crab", 2), ("fox", 3), ("eel", 5)]
+            .into_iter()
+            .filter(|&(_, m)| id.is_multiple_of(m));
+        let mut cards: Vec<String> = held.map(|(c, _)| c.to_string()).collect();
+        if cards.is_empty() {
+            cards.push("ant".into());
+        }
+        cards
+    };
+    let rows: Vec<BoardRow> = (0..60).map(|id| cards_row(id, cards(id))).collect();
+    let crab = |id: u32| f64::from(u8::from(id.is_multiple_of(2)));
+    let mut all = Vec::new();
+    for l in 0..60 {
+        for r in 0..60 {
+            let left_wins =
+                ((0.5 + 0.1 * (crab(l) - crab(r))) * 7.0 + f64::from((l * 7 + r * 3) % 3) - 1.0).round() as u64;
+            all.push(MatchupTally {
+                left: l,
+                right: r,
+                fights: 7,
+                left_wins: left_wins.min(7),
+                right_wins: 7 - left_wins.min(7),
+                draws: 0,
+            });
+        }
+    }
+    let (t, boards) = (Tallies::from_matchups(all), BoardTable::from_rows(&rows));
+    let mut writer = BlockWriter::new(5 * FIGHTS_PER_BLOCK, 60).expect("blocks");
+    let mut matchups = Vec::new();
+    t.pairs.each_pair(|m| matchups.push(*m)).expect("pairs");
+    writer.add(&matchups).expect("add");
+    let blocks = writer.finish().expect("finish");
+    assert!(blocks.count() >= 5, "{} blocks", blocks.count());
+    let dense = DenseBoards::of_run(&t, &boards);
+    let model = crate::marginal::ModelSettings::default();
+    let held = effects::marginal_effects(&boards, &dense, &blocks, model, u64::MAX).expect("held");
+    let read = effects::marginal_effects(&boards, &dense, &blocks, model, 0).expect("read");
+    let whole = effects::marginal_effects(&boards, &dense, &t.pairs, model, 0).expect("one block");
+    let crab = |fits: &[BTreeMap<String, Estimate>; 5]| match &fits[0]["crab"] {
+        Estimate::Effect(e) => (e.logit, e.logit_se),
+        other => panic!("crab has an effect: {other:?}"),
+    };
+    let (logit, se) = crab(&held);
+    assert!(logit > 0.1 && se > 0.0, "crab wins a tenth more often: {logit} ± {se}");
+    for other in [&read, &whole] {
+        let (l, s) = crab(other);
+        assert!(
+            (l - logit).abs() < 1e-9 && (s - se).abs() < 1e-9,
+            "{l} ± {s} against {logit} ± {se}"
+        );
+    }
 }
