@@ -78,6 +78,27 @@ fn figures_add_up_per_card_keyword_and_pair() {
 /// `boards` boards, every ordered pair fought `fights` times; the
 /// boards in `strong` hold "crab" and win with probability 0.5 + edge
 /// against the others; every board holds "fox".
+/// Every ordered pair of boards `0..boards`, `fights` fights each, the left
+/// board winning `p(left, right)` of them (rounded, within 0..=fights).
+fn all_pairs(boards: u32, fights: u64, p: impl Fn(u32, u32) -> f64) -> Tallies {
+    use crate::analysis::MatchupTally;
+    let mut matchups = Vec::new();
+    for l in 0..boards {
+        for r in 0..boards {
+            let left_wins = (p(l, r).clamp(0.0, 1.0) * fights as f64).round() as u64;
+            matchups.push(MatchupTally {
+                left: l,
+                right: r,
+                fights,
+                left_wins,
+                right_wins: fights - left_wins,
+                draws: 0,
+            });
+        }
+    }
+    Tallies::from_matchups(matchups)
+}
+
 /// Board `id` holding `cards`, each at tier 1, and nothing else.
 fn cards_row(id: u32, cards: Vec<String>) -> BoardRow {
     BoardRow {
@@ -94,29 +115,14 @@ fn cards_row(id: u32, cards: Vec<String>) -> BoardRow {
 }
 
 fn field(boards: u32, strong: u32, edge: f64, fights: u64) -> (Tallies, BoardTable) {
-    use crate::analysis::MatchupTally;
     let rows: Vec<BoardRow> = (0..boards)
         .map(|id| {
             let cards: &[&str] = if id < strong { &["crab", "fox"] } else { &["fox"] };
             cards_row(id, cards.iter().map(|c| c.to_string()).collect())
         })
         .collect();
-    let mut matchups = Vec::new();
-    for l in 0..boards {
-        for r in 0..boards {
-            let p = 0.5 + edge * (f64::from(u8::from(l < strong)) - f64::from(u8::from(r < strong)));
-            let left_wins = (p * fights as f64).round() as u64;
-            matchups.push(MatchupTally {
-                left: l,
-                right: r,
-                fights,
-                left_wins,
-                right_wins: fights - left_wins,
-                draws: 0,
-            });
-        }
-    }
-    let t = Tallies::from_matchups(matchups);
+    let strong = |id: u32| f64::from(u8::from(id < strong));
+    let t = all_pairs(boards, fights, |l, r| 0.5 + edge * (strong(l) - strong(r)));
     (t, BoardTable::from_rows(&rows))
 }
 
@@ -214,7 +220,6 @@ fn effects_are_the_same_whether_the_fit_holds_the_pairs_or_reads_them_block_by_b
     // fit the same model. Blocks overlap (a pair with boards in two blocks
     // is in both), so a misreading that counts a pair from both blocks, or
     // none, or sums a block's pairs it does not own, moves every estimate.
-    use crate::analysis::MatchupTally;
     use crate::pair_blocks::{BlockWriter, FIGHTS_PER_BLOCK};
     // Cards in an overlapping pattern, so each has an effect of its own;
     // crab wins a tenth more often.
@@ -230,22 +235,10 @@ fn effects_are_the_same_whether_the_fit_holds_the_pairs_or_reads_them_block_by_b
     };
     let rows: Vec<BoardRow> = (0..60).map(|id| cards_row(id, cards(id))).collect();
     let crab = |id: u32| f64::from(u8::from(id.is_multiple_of(2)));
-    let mut all = Vec::new();
-    for l in 0..60 {
-        for r in 0..60 {
-            let left_wins =
-                ((0.5 + 0.1 * (crab(l) - crab(r))) * 7.0 + f64::from((l * 7 + r * 3) % 3) - 1.0).round() as u64;
-            all.push(MatchupTally {
-                left: l,
-                right: r,
-                fights: 7,
-                left_wins: left_wins.min(7),
-                right_wins: 7 - left_wins.min(7),
-                draws: 0,
-            });
-        }
-    }
-    let (t, boards) = (Tallies::from_matchups(all), BoardTable::from_rows(&rows));
+    // A win more or less in some pairs, so the fit has residuals to count.
+    let noise = |l: u32, r: u32| (f64::from((l * 7 + r * 3) % 3) - 1.0) / 7.0;
+    let t = all_pairs(60, 7, |l, r| 0.5 + 0.1 * (crab(l) - crab(r)) + noise(l, r));
+    let boards = BoardTable::from_rows(&rows);
     let mut writer = BlockWriter::new(5 * FIGHTS_PER_BLOCK, 60).expect("blocks");
     let mut matchups = Vec::new();
     t.pairs.each_pair(|m| matchups.push(*m)).expect("pairs");
