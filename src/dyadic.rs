@@ -137,9 +137,40 @@ impl Sums {
 /// no fight are not clusters. The standard error is NaN for an item fewer
 /// than two boards that fought hold.
 pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
+    let holdings = ItemLists::new(holdings);
     let mut sums = RateSums::new(items);
-    sums.add_block(holdings, 0..holdings.len(), dyads);
+    sums.add_block(&holdings, 0..holdings.boards(), dyads);
     sums.finish()
+}
+
+/// Each board's items in one array, board after board: the estimator
+/// reads an opponent's list for every pair, in no order a cache can
+/// follow, so a list is one place, not a pointer to another.
+pub struct ItemLists {
+    /// Board `b`'s items are `items[start[b]..start[b + 1]]`.
+    start: Vec<usize>,
+    items: Vec<u32>,
+}
+
+impl ItemLists {
+    pub fn new(lists: &[Vec<u32>]) -> ItemLists {
+        let mut start = Vec::with_capacity(lists.len() + 1);
+        start.push(0);
+        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        for list in lists {
+            items.extend_from_slice(list);
+            start.push(items.len());
+        }
+        ItemLists { start, items }
+    }
+
+    pub fn boards(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    pub fn of(&self, b: usize) -> &[u32] {
+        &self.items[self.start[b]..self.start[b + 1]]
+    }
 }
 
 /// The sums of [`item_rates`] gathered a block of boards at a time
@@ -158,10 +189,10 @@ impl RateSums {
 
     /// Adds the boards in `boards` (dense indices), every fight of which is
     /// among `dyads` (which may hold fights of other boards too).
-    pub fn add_block(&mut self, holdings: &[Vec<u32>], boards: std::ops::Range<usize>, dyads: &[Dyad]) {
+    pub fn add_block(&mut self, holdings: &ItemLists, boards: std::ops::Range<usize>, dyads: &[Dyad]) {
         use rayon::prelude::*;
         let items = self.totals.holders.len();
-        let adjacency = Adjacency::new(holdings.len(), dyads);
+        let adjacency = Adjacency::new(holdings.boards(), dyads);
         // Boards in ranges, each range's sums on a core of its own, added
         // up after. A range's sums are as long as the items (tens of
         // thousands with the pair rows), zeroed and added once per range and
@@ -236,7 +267,7 @@ impl BoardSums {
 }
 
 /// Every item's board and pair sums over the boards in `range`.
-fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range: std::ops::Range<usize>) -> BoardSums {
+fn board_sums(holdings: &ItemLists, items: usize, adjacency: &Adjacency, range: std::ops::Range<usize>) -> BoardSums {
     let mut sums = BoardSums::new(items);
     let BoardSums { all, apart, holders } = &mut sums;
     let mut scratch = Scratch::new(items);
@@ -245,7 +276,7 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
         if edges.is_empty() {
             continue;
         }
-        let own = &holdings[b];
+        let own = holdings.of(b);
         for &k in own {
             holders[k as usize] += 1;
             scratch.hold(k as usize);
@@ -255,30 +286,45 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
         // item it holds), added once per item at the end.
         let (mut own_y, mut own_n, mut self_y, mut self_n) = (0i64, 0i64, 0i64, 0i64);
         let (mut pyy, mut pyn, mut pnn) = (0i128, 0i128, 0i128);
-        for e in edges {
-            let c = e.opponent as usize;
-            if c == b {
-                // A board meeting itself: both sides are b, a mirror for
-                // every item it holds, one cluster.
-                self_y += e.own;
-                self_n += 2 * e.fights;
-                continue;
-            }
-            own_y += e.own;
-            own_n += e.fights;
-            let (y, n) = (i128::from(e.own), i128::from(e.fights));
-            pyy += y * y;
-            pyn += y * n;
-            pnn += n * n;
-            for &k in &holdings[c] {
-                let k = k as usize;
-                scratch.meet(k, e.theirs, e.fights);
-                if scratch.holds(k) {
-                    // A mirror for k: against boards without k it counts
-                    // from neither side.
-                    scratch.mirror[k].add(e, b < c);
+        // Edges a word's bits at a time: an opponent's items mark the
+        // edge's bit (a small array, no branch), and each item marked is
+        // then summed over its edges once.
+        for chunk in edges.chunks(Scratch::EDGES) {
+            // The opponents' lists copied side by side first: the copies
+            // are independent reads, so the cache misses of the whole chunk
+            // overlap instead of following each other, list by list.
+            scratch.gathered.clear();
+            scratch.ends.clear();
+            for e in chunk {
+                if e.opponent as usize != b {
+                    scratch.gathered.extend_from_slice(holdings.of(e.opponent as usize));
                 }
+                scratch.ends.push(scratch.gathered.len());
             }
+            let mut from = 0;
+            for (i, e) in chunk.iter().enumerate() {
+                let c = e.opponent as usize;
+                if c == b {
+                    // A board meeting itself: both sides are b, a mirror
+                    // for every item it holds, one cluster.
+                    self_y += e.own;
+                    self_n += 2 * e.fights;
+                    continue;
+                }
+                own_y += e.own;
+                own_n += e.fights;
+                let (y, n) = (i128::from(e.own), i128::from(e.fights));
+                pyy += y * y;
+                pyn += y * n;
+                pnn += n * n;
+                let to = scratch.ends[i];
+                for j in from..to {
+                    let k = scratch.gathered[j];
+                    scratch.mark(k, i);
+                }
+                from = to;
+            }
+            scratch.fold(chunk, b);
         }
         for &k in own {
             let k = k as usize;
@@ -327,10 +373,23 @@ fn board_sums(holdings: &[Vec<u32>], items: usize, adjacency: &Adjacency, range:
 
 /// The per-board scratch of [`item_rates`]: sums over one board's fights,
 /// by item, and which items were touched, so clearing costs what was used.
-/// The inner loop touches an item's opponent sums for every opponent that
-/// holds it, so those sit in a column of their own, two words an item; the
-/// items the board holds are a bit each, and their mirror sums apart.
+/// The inner loop visits every item of every opponent: it only sets the
+/// edge's bit in the item's mark, a word an item in a column small enough
+/// for the first-level cache, and each item marked is summed over its
+/// edges after. The items the board holds are a bit each, and their mirror
+/// sums apart.
 struct Scratch {
+    /// For each item, the edges of the chunk in hand whose opponent holds
+    /// it, a bit each.
+    marks: Vec<u64>,
+    /// The items marked in the chunk in hand, each once: the first
+    /// `marked_len`, with room for one more (a write that is not kept).
+    marked: Vec<u32>,
+    marked_len: usize,
+    /// The chunk's opponents' items, list after list; edge `i`'s end at
+    /// `ends[i]`.
+    gathered: Vec<u32>,
+    ends: Vec<usize>,
     /// Opponents holding the item: their measures and their fights (no
     /// fights: not yet touched; a pair always has fights).
     opponents: Vec<[i64; 2]>,
@@ -380,6 +439,12 @@ impl MirrorSums {
 impl Scratch {
     fn new(items: usize) -> Scratch {
         Scratch {
+            marks: vec![0; items],
+            // An item is listed when its first bit is set: at most once.
+            marked: vec![0; items + 1],
+            marked_len: 0,
+            gathered: Vec::new(),
+            ends: Vec::new(),
             opponents: vec![[0; 2]; items],
             held: vec![0; items.div_ceil(64)],
             mirror: vec![MirrorSums::default(); items],
@@ -395,14 +460,47 @@ impl Scratch {
         self.held[k / 64] & (1 << (k % 64)) != 0
     }
 
-    /// An opponent holding item `k`, with its measure and the fights.
-    fn meet(&mut self, k: usize, theirs: i64, fights: i64) {
-        let slot = &mut self.opponents[k];
-        if slot[1] == 0 {
-            self.touched.push(k as u32);
+    /// Edges per chunk: the bits of a mark.
+    const EDGES: usize = 64;
+
+    /// The opponent of the chunk's edge `edge` holds item `k`.
+    fn mark(&mut self, k: u32, edge: usize) {
+        let mark = &mut self.marks[k as usize];
+        // Listed when first marked, without a branch: written always, kept
+        // only then.
+        self.marked[self.marked_len] = k;
+        self.marked_len += usize::from(*mark == 0);
+        *mark |= 1 << edge;
+    }
+
+    /// Adds each item marked in `chunk` (board `b`'s edges) to its
+    /// opponent sums, and to its mirror sums where `b` holds it too; clears
+    /// the marks.
+    fn fold(&mut self, chunk: &[Edge], b: usize) {
+        for &k in &self.marked[..self.marked_len] {
+            let k = k as usize;
+            let mut bits = std::mem::take(&mut self.marks[k]);
+            let (mut theirs, mut fights) = (0i64, 0i64);
+            let mirror = self.held[k / 64] & (1 << (k % 64)) != 0;
+            while bits != 0 {
+                let e = &chunk[bits.trailing_zeros() as usize];
+                theirs += e.theirs;
+                fights += e.fights;
+                if mirror {
+                    // A mirror for k: against boards without k it counts
+                    // from neither side.
+                    self.mirror[k].add(e, b < e.opponent as usize);
+                }
+                bits &= bits - 1;
+            }
+            let slot = &mut self.opponents[k];
+            if slot[1] == 0 {
+                self.touched.push(k as u32);
+            }
+            slot[0] += theirs;
+            slot[1] += fights;
         }
-        slot[0] += theirs;
-        slot[1] += fights;
+        self.marked_len = 0;
     }
 
     fn clear(&mut self, own: &[u32]) {
@@ -617,11 +715,38 @@ mod tests {
     /// The sums over boards and pairs equal the definition's sum over every
     /// two fights sharing a board, for the rate, the rate against boards
     /// without the item, and signed (paired) measures; with repeated
-    /// pairs, boards meeting themselves and fights in either order.
+    /// pairs, boards meeting themselves and fights in either order. The
+    /// last two designs give most boards more opponents than a chunk of
+    /// edges holds (`Scratch::EDGES`), so an item's marks are folded over
+    /// several chunks.
     #[test]
     fn board_and_pair_sums_equal_the_sum_over_fights_sharing_a_board() {
-        for (seed, signed) in [(1, false), (2, false), (5, false), (3, true), (4, true), (6, true)] {
-            let (holdings, fights) = random_design(seed, 9, 4, 160, signed);
+        let designs = [
+            (1, false, 9, 160),
+            (2, false, 9, 160),
+            (5, false, 9, 160),
+            (3, true, 9, 160),
+            (4, true, 9, 160),
+            (6, true, 9, 160),
+            (7, false, 120, 6000),
+            (8, true, 120, 6000),
+        ];
+        for (seed, signed, boards, fights) in designs {
+            let (holdings, fights) = random_design(seed, boards, 4, fights, signed);
+            if boards > 100 {
+                let most = (0..boards)
+                    .map(|b| {
+                        let mut met: Vec<u32> = fights
+                            .iter()
+                            .filter_map(|&(l, r, _, _)| (l == b).then_some(r).or((r == b).then_some(l)))
+                            .collect();
+                        met.sort_unstable();
+                        met.dedup();
+                        met.len()
+                    })
+                    .max();
+                assert!(most > Some(Scratch::EDGES), "a board meets more opponents than a chunk holds");
+            }
             let dyads: Vec<Dyad> = fights
                 .iter()
                 .map(|&(a, b, av, bv)| Dyad {

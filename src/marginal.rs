@@ -301,6 +301,58 @@ impl FeatureRows {
     }
 }
 
+/// Some boards' feature rows and strengths copied side by side, in the
+/// order asked: a pass meets the boards of its pairs in no order a cache
+/// can follow, and copying a few dozen first lets their cache misses
+/// overlap instead of following each other, pair by pair.
+struct Gathered {
+    models: usize,
+    entries: Vec<(u32, f32)>,
+    /// Board `i`'s row in model `m` is `entries[start[i * (models + 1) + m]..start[i * (models + 1) + m + 1]]`.
+    start: Vec<usize>,
+    strength: Vec<f64>,
+}
+
+impl Gathered {
+    /// Boards per gathering: enough misses in flight to fill the memory
+    /// system, few enough that the copies stay in the first-level cache.
+    const BOARDS: usize = 32;
+
+    fn new(models: usize) -> Gathered {
+        Gathered {
+            models,
+            entries: Vec::new(),
+            start: Vec::new(),
+            strength: Vec::new(),
+        }
+    }
+
+    /// Copies `boards`' rows and strengths, replacing the last ones.
+    fn gather(&mut self, rows: &FeatureRows, strength: &[f64], boards: impl Iterator<Item = usize>) {
+        let k = self.models;
+        self.entries.clear();
+        self.start.clear();
+        self.strength.clear();
+        for b in boards {
+            let spans = &rows.start[b * k..=(b + 1) * k];
+            let base = self.entries.len();
+            self.start.extend(spans.iter().map(|&at| base + at - spans[0]));
+            self.entries.extend_from_slice(&rows.entries[spans[0]..spans[k]]);
+            self.strength.extend_from_slice(&strength[b * k..(b + 1) * k]);
+        }
+    }
+
+    /// The `i`th gathered board's row in model `m`.
+    fn of(&self, i: usize, m: usize) -> &[(u32, f32)] {
+        let at = i * (self.models + 1) + m;
+        &self.entries[self.start[at]..self.start[at + 1]]
+    }
+
+    fn strength(&self, i: usize, m: usize) -> f64 {
+        self.strength[i * self.models + m]
+    }
+}
+
 /// Fits `theta` over `features` features. `None` when the penalised Hessian
 /// cannot be factored (only with a ridge of zero).
 pub fn fit(features: usize, boards: &[BoardFeatures], matchups: &Matchups, settings: ModelSettings) -> Option<Fit> {
@@ -501,9 +553,14 @@ impl FitState {
     /// covariance is then taken from that pass's sums, at coefficients
     /// within the tolerance of the final ones, instead of from a pass of
     /// its own. On a million default-suite fights the five models stop
-    /// after 7 passes, every covariance from the last: 9 passes and a
-    /// final one before.
-    const NEAR: f64 = 1e-3;
+    /// after 7 passes, every covariance from the pass before its last step:
+    /// four models gather it in the sixth, card tiers alone in the seventh
+    /// (at a bound of 1e-3, three models needed the seventh; with no such
+    /// pass at all, 9 passes and a final one).
+    const NEAR: f64 = 1e-2;
+
+    /// A step under this may end the fit on the shrinking of its steps.
+    const CLOSE: f64 = 1e-4;
 
     /// What this model's next pass gathers.
     fn wants(&self) -> Want {
@@ -548,7 +605,18 @@ impl FitState {
         let step = factor.solve(&gradient);
         self.theta += &step;
         let size = step.amax();
-        if size < settings.tolerance {
+        // Steps that shrink by a ratio `r` leave at most `size * r / (1 -
+        // r)` to go: under the tolerance, the fit has converged without
+        // another pass to show a step that small. Only this close, so that
+        // the covariance, taken at the coefficients before the step, is
+        // taken within a ten-thousandth of a logit of the final ones.
+        let ratio = size / self.last_step;
+        let to_go = if ratio < 1.0 {
+            size * ratio / (1.0 - ratio)
+        } else {
+            f64::INFINITY
+        };
+        if size < settings.tolerance || (size < Self::CLOSE && to_go < settings.tolerance) {
             (self.converged, self.done) = (true, true);
             return;
         }
@@ -723,31 +791,45 @@ fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: 
             }
         }
     };
-    for pair in pairs {
-        let (l, h) = (pair.low as usize, pair.high as usize);
-        for (m, want) in wants.iter().enumerate() {
-            if !(want.residuals || want.hessian || want.squares) {
-                continue;
-            }
-            let q = sigmoid(strength[l * k + m] - strength[h * k + m]);
-            let p = rows.width[m];
-            if want.residuals {
-                let e = pair.low_score - pair.fights * q;
-                residual[l * k + m] += e;
-                residual[h * k + m] -= e;
-            }
-            if want.hessian {
-                let w = pair.fights * q * (1.0 - q);
-                own[l * k + m] += w;
-                own[h * k + m] += w;
-                add_cross(&mut cross[m], p, w, rows.of(l, m), rows.of(h, m));
-            }
-            if want.squares {
-                let e = pair.low_score - pair.fights * q;
-                let w = e * e;
-                own_squares[l * k + m] += w;
-                own_squares[h * k + m] += w;
-                add_cross(&mut cross_squares[m], p, w, rows.of(l, m), rows.of(h, m));
+    // The pairs come sorted by their lower board, so the higher boards are
+    // the scattered reads: gathered a chunk at a time.
+    let rows_wanted = wants.iter().any(|w| w.hessian || w.squares);
+    let mut high = Gathered::new(k);
+    for chunk in pairs.chunks(Gathered::BOARDS) {
+        if rows_wanted {
+            high.gather(rows, strength, chunk.iter().map(|pair| pair.high as usize));
+        }
+        for (i, pair) in chunk.iter().enumerate() {
+            let (l, h) = (pair.low as usize, pair.high as usize);
+            for (m, want) in wants.iter().enumerate() {
+                if !(want.residuals || want.hessian || want.squares) {
+                    continue;
+                }
+                let high_strength = if rows_wanted {
+                    high.strength(i, m)
+                } else {
+                    strength[h * k + m]
+                };
+                let q = sigmoid(strength[l * k + m] - high_strength);
+                let p = rows.width[m];
+                if want.residuals {
+                    let e = pair.low_score - pair.fights * q;
+                    residual[l * k + m] += e;
+                    residual[h * k + m] -= e;
+                }
+                if want.hessian {
+                    let w = pair.fights * q * (1.0 - q);
+                    own[l * k + m] += w;
+                    own[h * k + m] += w;
+                    add_cross(&mut cross[m], p, w, rows.of(l, m), high.of(i, m));
+                }
+                if want.squares {
+                    let e = pair.low_score - pair.fights * q;
+                    let w = e * e;
+                    own_squares[l * k + m] += w;
+                    own_squares[h * k + m] += w;
+                    add_cross(&mut cross_squares[m], p, w, rows.of(l, m), high.of(i, m));
+                }
             }
         }
     }
@@ -832,6 +914,8 @@ fn score_squares_over(
         .collect();
     let mut blocks: Vec<DMatrix<f64>> = (0..k).map(|m| DMatrix::zeros(rows.width[m], BLOCK)).collect();
     let mut own = vec![0.0f64; k];
+    let mut met: Vec<PairResult> = Vec::with_capacity(Gathered::BOARDS);
+    let mut opponents = Gathered::new(k);
     for first in range.clone().step_by(BLOCK) {
         let width = BLOCK.min(range.end - first);
         for block in &mut blocks {
@@ -840,17 +924,22 @@ fn score_squares_over(
         for c in 0..width {
             let b = first + c;
             own.fill(0.0);
-            for &i in matchups.of(b) {
-                let pair = &matchups.pairs[i as usize];
-                let (l, h) = (pair.low as usize, pair.high as usize);
-                let other = if l == b { h } else { l };
-                for m in (0..k).filter(|&m| wants[m].squares) {
-                    let q = sigmoid(strength[l * k + m] - strength[h * k + m]);
-                    // The residual from b's side.
-                    let e = (pair.low_score - pair.fights * q) * if l == b { 1.0 } else { -1.0 };
-                    own[m] += e;
-                    for &(j, xj) in rows.of(other, m) {
-                        blocks[m][(j as usize, c)] -= e * f64::from(xj);
+            for chunk in matchups.of(b).chunks(Gathered::BOARDS) {
+                met.clear();
+                met.extend(chunk.iter().map(|&i| matchups.pairs[i as usize]));
+                let other = |pair: &PairResult| if pair.low as usize == b { pair.high } else { pair.low } as usize;
+                opponents.gather(rows, strength, met.iter().map(other));
+                for (i, pair) in met.iter().enumerate() {
+                    let low = pair.low as usize == b;
+                    for m in (0..k).filter(|&m| wants[m].squares) {
+                        let (mine, theirs) = (strength[b * k + m], opponents.strength(i, m));
+                        let q = sigmoid(if low { mine - theirs } else { theirs - mine });
+                        // The residual from b's side.
+                        let e = (pair.low_score - pair.fights * q) * if low { 1.0 } else { -1.0 };
+                        own[m] += e;
+                        for &(j, xj) in opponents.of(i, m) {
+                            blocks[m][(j as usize, c)] -= e * f64::from(xj);
+                        }
                     }
                 }
             }

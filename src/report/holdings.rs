@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::{Acc, VersusCell, rune_items};
 use crate::analysis::{MatchupTally, Tallies};
 use crate::board_table::{BoardTable, Names};
-use crate::dyadic::{self, Dyad, ItemRates};
+use crate::dyadic::{self, Dyad, ItemLists, ItemRates};
 use crate::marginal::{MatchupResult, MatchupSource, Matchups};
 use crate::pair_blocks::{Block, PairBlocks};
 
@@ -23,7 +23,7 @@ pub(super) struct Holdings {
     pub(super) pairs: BTreeMap<(String, String), Acc>,
     /// Each dense board's rows, numbered table by table in key order, the
     /// pair table last.
-    pub(super) of_board: Vec<Vec<u32>>,
+    pub(super) of_board: ItemLists,
     /// The number of rows.
     pub(super) items: usize,
 }
@@ -140,7 +140,7 @@ impl Holdings {
             dense,
             tables,
             pairs,
-            of_board,
+            of_board: ItemLists::new(&of_board),
             items,
         }
     }
