@@ -137,7 +137,7 @@ impl Sums {
 /// no fight are not clusters. The standard error is NaN for an item fewer
 /// than two boards that fought hold.
 pub fn item_rates(holdings: &[Vec<u32>], items: usize, dyads: &[Dyad]) -> Vec<ItemRates> {
-    let holdings = ItemLists::new(holdings);
+    let holdings = ItemLists::new(holdings.to_vec());
     let mut sums = RateSums::new(items);
     sums.add_block(&holdings, 0..holdings.boards(), dyads);
     sums.finish()
@@ -153,12 +153,14 @@ pub struct ItemLists {
 }
 
 impl ItemLists {
-    pub fn new(lists: &[Vec<u32>]) -> ItemLists {
+    /// Takes the lists, freeing each as it is copied: the items are held
+    /// once.
+    pub fn new(lists: Vec<Vec<u32>>) -> ItemLists {
         let mut start = Vec::with_capacity(lists.len() + 1);
         start.push(0);
         let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
         for list in lists {
-            items.extend_from_slice(list);
+            items.extend_from_slice(&list);
             start.push(items.len());
         }
         ItemLists { start, items }
@@ -745,7 +747,10 @@ mod tests {
                         met.len()
                     })
                     .max();
-                assert!(most > Some(Scratch::EDGES), "a board meets more opponents than a chunk holds");
+                assert!(
+                    most > Some(Scratch::EDGES),
+                    "a board meets more opponents than a chunk holds"
+                );
             }
             let dyads: Vec<Dyad> = fights
                 .iter()

@@ -327,18 +327,21 @@ impl Gathered {
         }
     }
 
-    /// Copies `boards`' rows and strengths, replacing the last ones.
-    fn gather(&mut self, rows: &FeatureRows, strength: &[f64], boards: impl Iterator<Item = usize>) {
+    /// Copies `boards`' strengths, and their rows `with_rows`, replacing
+    /// the last ones.
+    fn gather(&mut self, rows: &FeatureRows, strength: &[f64], boards: impl Iterator<Item = usize>, with_rows: bool) {
         let k = self.models;
         self.entries.clear();
         self.start.clear();
         self.strength.clear();
         for b in boards {
-            let spans = &rows.start[b * k..=(b + 1) * k];
-            let base = self.entries.len();
-            self.start.extend(spans.iter().map(|&at| base + at - spans[0]));
-            self.entries.extend_from_slice(&rows.entries[spans[0]..spans[k]]);
             self.strength.extend_from_slice(&strength[b * k..(b + 1) * k]);
+            if with_rows {
+                let spans = &rows.start[b * k..=(b + 1) * k];
+                let base = self.entries.len();
+                self.start.extend(spans.iter().map(|&at| base + at - spans[0]));
+                self.entries.extend_from_slice(&rows.entries[spans[0]..spans[k]]);
+            }
         }
     }
 
@@ -792,43 +795,49 @@ fn pass_part(rows: &FeatureRows, pairs: &[PairResult], strength: &[f64], wants: 
         }
     };
     // The pairs come sorted by their lower board, so the higher boards are
-    // the scattered reads: gathered a chunk at a time.
+    // the scattered reads, gathered a chunk at a time, and the scattered
+    // writes, made after the chunk's arithmetic (in pair order, as ever):
+    // either way the chunk's cache misses overlap.
     let rows_wanted = wants.iter().any(|w| w.hessian || w.squares);
     let mut high = Gathered::new(k);
+    // Each pair and model's residual, weight and squared residual.
+    let mut terms = vec![[0.0f64; 3]; Gathered::BOARDS * k];
     for chunk in pairs.chunks(Gathered::BOARDS) {
-        if rows_wanted {
-            high.gather(rows, strength, chunk.iter().map(|pair| pair.high as usize));
-        }
+        high.gather(rows, strength, chunk.iter().map(|pair| pair.high as usize), rows_wanted);
         for (i, pair) in chunk.iter().enumerate() {
-            let (l, h) = (pair.low as usize, pair.high as usize);
+            let l = pair.low as usize;
             for (m, want) in wants.iter().enumerate() {
                 if !(want.residuals || want.hessian || want.squares) {
                     continue;
                 }
-                let high_strength = if rows_wanted {
-                    high.strength(i, m)
-                } else {
-                    strength[h * k + m]
-                };
-                let q = sigmoid(strength[l * k + m] - high_strength);
+                let q = sigmoid(strength[l * k + m] - high.strength(i, m));
                 let p = rows.width[m];
+                let e = pair.low_score - pair.fights * q;
+                let w = pair.fights * q * (1.0 - q);
+                terms[i * k + m] = [e, w, e * e];
+                if want.hessian {
+                    add_cross(&mut cross[m], p, w, rows.of(l, m), high.of(i, m));
+                }
+                if want.squares {
+                    add_cross(&mut cross_squares[m], p, e * e, rows.of(l, m), high.of(i, m));
+                }
+            }
+        }
+        for (i, pair) in chunk.iter().enumerate() {
+            let (l, h) = (pair.low as usize, pair.high as usize);
+            for (m, want) in wants.iter().enumerate() {
+                let [e, w, squared] = terms[i * k + m];
                 if want.residuals {
-                    let e = pair.low_score - pair.fights * q;
                     residual[l * k + m] += e;
                     residual[h * k + m] -= e;
                 }
                 if want.hessian {
-                    let w = pair.fights * q * (1.0 - q);
                     own[l * k + m] += w;
                     own[h * k + m] += w;
-                    add_cross(&mut cross[m], p, w, rows.of(l, m), high.of(i, m));
                 }
                 if want.squares {
-                    let e = pair.low_score - pair.fights * q;
-                    let w = e * e;
-                    own_squares[l * k + m] += w;
-                    own_squares[h * k + m] += w;
-                    add_cross(&mut cross_squares[m], p, w, rows.of(l, m), high.of(i, m));
+                    own_squares[l * k + m] += squared;
+                    own_squares[h * k + m] += squared;
                 }
             }
         }
@@ -928,7 +937,7 @@ fn score_squares_over(
                 met.clear();
                 met.extend(chunk.iter().map(|&i| matchups.pairs[i as usize]));
                 let other = |pair: &PairResult| if pair.low as usize == b { pair.high } else { pair.low } as usize;
-                opponents.gather(rows, strength, met.iter().map(other));
+                opponents.gather(rows, strength, met.iter().map(other), true);
                 for (i, pair) in met.iter().enumerate() {
                     let low = pair.low as usize == b;
                     for m in (0..k).filter(|&m| wants[m].squares) {

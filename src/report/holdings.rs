@@ -140,7 +140,7 @@ impl Holdings {
             dense,
             tables,
             pairs,
-            of_board: ItemLists::new(&of_board),
+            of_board: ItemLists::new(of_board),
             items,
         }
     }
