@@ -153,17 +153,46 @@ pub struct ItemLists {
 }
 
 impl ItemLists {
-    /// Takes the lists, freeing each as it is copied: the items are held
-    /// once.
-    pub fn new(lists: Vec<Vec<u32>>) -> ItemLists {
-        let mut start = Vec::with_capacity(lists.len() + 1);
-        start.push(0);
-        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-        for list in lists {
-            items.extend_from_slice(&list);
-            start.push(items.len());
+    /// No board yet.
+    pub fn empty() -> ItemLists {
+        ItemLists {
+            start: vec![0],
+            items: Vec::new(),
         }
-        ItemLists { start, items }
+    }
+
+    /// Takes the lists, freeing each as it is copied.
+    pub fn new(lists: Vec<Vec<u32>>) -> ItemLists {
+        let mut out = ItemLists::empty();
+        for (b, list) in lists.into_iter().enumerate() {
+            out.append(b, list);
+        }
+        out
+    }
+
+    /// Board `b`'s list, after the last board appended: the boards between
+    /// get empty lists. Lists are appended board by board, so the items
+    /// are held once, with no list of lists beside them.
+    pub fn append(&mut self, b: usize, list: impl IntoIterator<Item = u32>) {
+        assert!(
+            self.start.len() <= b + 1,
+            "board {b}'s list appended after a later board's"
+        );
+        self.pad(b);
+        self.items.extend(list);
+        self.start.push(self.items.len());
+    }
+
+    /// Empty lists up to `boards` boards.
+    pub fn pad(&mut self, boards: usize) {
+        while self.boards() < boards {
+            self.start.push(self.items.len());
+        }
+    }
+
+    /// Every item of every board, in order, to renumber.
+    pub fn items_mut(&mut self) -> &mut [u32] {
+        &mut self.items
     }
 
     pub fn boards(&self) -> usize {

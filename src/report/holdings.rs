@@ -49,7 +49,9 @@ impl Holdings {
         let mut rows: Vec<(Row, Acc)> = Vec::new();
         let mut table_rows: [Vec<u32>; 5] = Default::default();
         let mut pair_rows: std::collections::HashMap<(u32, u32), u32> = Default::default();
-        let mut of_board: Vec<Vec<u32>> = vec![Vec::new(); dense.len()];
+        // The boards come in increasing id, so in dense order.
+        let mut of_board = ItemLists::empty();
+        let mut held: Vec<u32> = Vec::new();
         let mut ids: [Vec<u32>; 5] = Default::default();
         let mut tiered: Vec<String> = Vec::new();
         for t in &tallies.boards {
@@ -57,7 +59,7 @@ impl Holdings {
                 continue;
             };
             let b = boards.board(b);
-            let held = &mut of_board[d as usize];
+            held.clear();
             let mut hold = |row: Row, number: &mut u32| {
                 if *number == u32::MAX {
                     *number = rows.len() as u32;
@@ -106,7 +108,9 @@ impl Holdings {
                     hold(Row::Pair(r, k), pair_rows.entry((r, k)).or_insert(u32::MAX));
                 }
             }
+            of_board.append(d as usize, held.drain(..));
         }
+        of_board.pad(dense.len());
         // Rows in key order, table by table, pairs last.
         let mut order: Vec<u32> = (0..rows.len() as u32).collect();
         let key = |&(row, _): &(Row, Acc)| match row {
@@ -118,10 +122,8 @@ impl Holdings {
         for (new, &old) in order.iter().enumerate() {
             renumber[old as usize] = new as u32;
         }
-        for held in &mut of_board {
-            for r in held.iter_mut() {
-                *r = renumber[*r as usize];
-            }
+        for r in of_board.items_mut() {
+            *r = renumber[*r as usize];
         }
         let mut tables: [BTreeMap<String, Acc>; 5] = Default::default();
         let mut pairs = BTreeMap::new();
@@ -140,7 +142,7 @@ impl Holdings {
             dense,
             tables,
             pairs,
-            of_board: ItemLists::new(of_board),
+            of_board,
             items,
         }
     }
