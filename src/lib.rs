@@ -10,6 +10,7 @@ pub mod batch;
 pub mod board_table;
 pub mod card_text;
 pub mod catalog;
+pub mod cli;
 pub mod config;
 pub mod coverage;
 pub mod dataset;

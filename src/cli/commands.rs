@@ -1,0 +1,564 @@
+//! Each command: its arguments lowered into calls on the app layer, its
+//! results printed, its exit code.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::args::*;
+use super::{Error, RulesAndCards};
+use crate::config::{self, Diagnostic};
+use crate::{coverage, jobs, output, runs};
+
+pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
+    let files = RulesAndCards {
+        rules: cli.rules,
+        cards: cli.cards,
+    };
+    match cli.command {
+        Command::Validate(args) => validate(files, args),
+        Command::Fight(args) => fight(files, args),
+        Command::Run(args) => run_suite(files, args),
+        Command::Replay(args) => replay(args),
+        Command::Report(args) => report(args),
+        Command::Nightly(args) => nightly(files, args),
+        Command::Verify(args) => verify(args),
+        Command::Sweep(args) => sweep(files, args),
+        Command::Search(args) => search(files, args),
+        Command::Bench(args) => bench(files, args),
+        Command::Match(args) => play_matches(files, args),
+        Command::Scenario(args) => scenario(files, args),
+        Command::Schema(args) => schema(args),
+        Command::Catalog(args) => catalog(files, args),
+        Command::Coverage(args) => coverage(files, args),
+    }
+}
+
+/// `gridsim validate`.
+fn validate(cli: RulesAndCards, args: ValidateArgs) -> Result<ExitCode, Error> {
+    let ValidateArgs { paths } = args;
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("configs")]
+    } else {
+        paths
+    };
+    // The rules file in force sets the grid; one among the paths wins.
+    let rules = config::load_rules(&cli.rules)?;
+    let (count, bad) = config::validate_paths(&paths, &cli.cards, rules);
+    if bad.is_empty() {
+        outln!("{count} file{} ok", if count == 1 { "" } else { "s" });
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Err(bad.into())
+    }
+}
+
+/// `gridsim fight`.
+fn fight(cli: RulesAndCards, args: FightArgs) -> Result<ExitCode, Error> {
+    let FightArgs {
+        left,
+        right,
+        seed,
+        log,
+        json,
+        html,
+    } = args;
+    let (report, page) = jobs::fight(&cli.rules, &cli.cards, &left, &right, seed, log, html.is_some())?;
+    write_page(html.as_deref(), page)?;
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        out!("{}", output::to_text(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim run`.
+fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
+    let RunArgs {
+        suite,
+        fights,
+        threads,
+        seed,
+        out,
+        shard,
+        resume,
+        part_size,
+        report,
+    } = args;
+    let threads = threads.unwrap_or(0);
+    let summary = match resume {
+        Some(dir) => runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+        None => {
+            let shard = match &shard {
+                Some(s) => crate::dataset::Shard::parse(s).map_err(whole)?,
+                None => crate::dataset::Shard::WHOLE,
+            };
+            runs::start(&runs::NewRun {
+                rules: cli.rules,
+                cards: cli.cards,
+                suite: suite.unwrap_or_else(default_suite),
+                fights,
+                seed,
+                out,
+                shard,
+                part_size,
+                threads,
+                progress: true,
+            })?
+        }
+    };
+    outln!(
+        "{} fights in {:.1} s ({:.0} fights/s on {} threads) -> {}",
+        summary.ran,
+        summary.seconds,
+        summary.ran as f64 / summary.seconds.max(1e-9),
+        summary.threads,
+        summary.dir.display()
+    );
+    if report {
+        report_after_run(&summary.dir)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim replay`.
+fn replay(args: ReplayArgs) -> Result<ExitCode, Error> {
+    let ReplayArgs {
+        run_dir,
+        fight_id,
+        log,
+        json,
+        html,
+    } = args;
+    if runs::kind_of(&run_dir).map_err(whole)? == crate::dataset::RunKind::Matches {
+        let (loaded, replayed) = crate::match_runs::replay(&run_dir, fight_id, 0)?;
+        if log || json {
+            print_match_log(&replayed.result, json);
+        } else {
+            out!("{}", crate::match_rows::summary(&loaded.ctx(), &replayed.result));
+        }
+        return match &replayed.recorded {
+            None => {
+                eprintln!("note: match {fight_id} is in a part this run has not finished or does not hold (shard)");
+                Ok(ExitCode::SUCCESS)
+            }
+            Some(_) if replayed.reproduces(&loaded) => Ok(ExitCode::SUCCESS),
+            Some(rec) => Err(whole(format!("the replay differs from the recorded match: {rec:?}"))),
+        };
+    }
+    let mut replayed = runs::replay(&run_dir, fight_id, log || json, html.is_some())?;
+    write_page(html.as_deref(), replayed.page.take())?;
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&replayed.report).unwrap_or_default());
+    } else {
+        out!("{}", output::to_text(&replayed.report));
+    }
+    match &replayed.recorded {
+        None => {
+            eprintln!("note: fight {fight_id} is in a part this run has not finished or does not hold (shard)");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(_) if replayed.reproduces() => Ok(ExitCode::SUCCESS),
+        Some(rec) => Err(whole(format!("the replay differs from the recorded fight: {rec:?}"))),
+    }
+}
+
+/// `gridsim report`.
+fn report(args: ReportArgs) -> Result<ExitCode, Error> {
+    let ReportArgs {
+        run_dirs,
+        baseline,
+        out,
+        min_sample,
+        band,
+        alarm,
+    } = args;
+    let (low, high) = band
+        .split_once(',')
+        .and_then(|(l, h)| Some((l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?)))
+        .filter(|(l, h)| 0.0 <= *l && l < h && *h <= 100.0)
+        .ok_or_else(|| whole(format!("--band `{band}`: expected LOW,HIGH in percent, e.g. 45,55")))?;
+    let settings = crate::report::ReportSettings {
+        min_sample,
+        band_low: low / 100.0,
+        band_high: high / 100.0,
+        ..crate::report::ReportSettings::default()
+    };
+    let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
+    outln!("{}", written.line(&dir));
+    Ok(if alarm && written.alarms() {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `gridsim nightly`.
+fn nightly(cli: RulesAndCards, args: NightlyArgs) -> Result<ExitCode, Error> {
+    let NightlyArgs {
+        suite,
+        date,
+        fights,
+        threads,
+        datasets,
+        reports,
+    } = args;
+    let night = crate::nightly::run(&crate::nightly::Nightly {
+        rules: cli.rules,
+        cards: cli.cards,
+        suite: suite.unwrap_or_else(default_suite),
+        date: date.unwrap_or_else(crate::nightly::today_utc),
+        fights,
+        threads: threads.unwrap_or(0),
+        datasets,
+        reports,
+        progress: true,
+    })?;
+    match &night.baseline {
+        Some(b) => outln!("compared with {b}"),
+        None => outln!("no earlier night to compare with"),
+    }
+    for alarm in &night.alarms {
+        outln!("ALARM {alarm}");
+    }
+    outln!(
+        "{} alarms -> {} (index: {})",
+        night.alarms.len(),
+        night.report_dir.join("index.html").display(),
+        night.index.display()
+    );
+    Ok(if night.alarms.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
+}
+
+/// `gridsim verify`.
+fn verify(args: VerifyArgs) -> Result<ExitCode, Error> {
+    let VerifyArgs { run_dirs } = args;
+    let mut intact = true;
+    for dir in &run_dirs {
+        let v = runs::verify(dir).map_err(whole)?;
+        if v.problems.is_empty() {
+            outln!("{}: intact ({} files)", dir.display(), v.files);
+        }
+        for why in &v.problems {
+            eprintln!("{why}");
+        }
+        intact &= v.problems.is_empty();
+    }
+    Ok(if intact { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+}
+
+/// `gridsim sweep`.
+fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
+    let SweepArgs {
+        suite,
+        card,
+        rune,
+        resonance,
+        field,
+        values,
+        field2,
+        values2,
+        target,
+        fights,
+        seed,
+        out,
+        threads,
+    } = args;
+    let suite = suite.unwrap_or_else(default_suite);
+    let parse = |v: &str| crate::sweep::parse_values(v).map_err(|m| vec![Diagnostic::whole_file(&suite, m)]);
+    let values = parse(&values)?;
+    let second = match (field2, values2) {
+        (Some(f), Some(v)) => Some((f, parse(&v)?)),
+        _ => None,
+    };
+    if !(0.0..=1.0).contains(&target) {
+        return Err(Error::from(vec![Diagnostic::whole_file(
+            &suite,
+            format!("--target {target}: a win rate between 0 and 1"),
+        )]));
+    }
+    use crate::sweep::ItemKind;
+    let (kind, card) = match (card, rune, resonance) {
+        (Some(c), _, _) => (ItemKind::Card, c),
+        (None, Some(r), _) => (ItemKind::Rune, r),
+        (None, None, Some(r)) => (ItemKind::Resonance, r),
+        (None, None, None) => return Err(whole("give --card, --rune or --resonance")),
+    };
+    let s = crate::sweep::run(&crate::sweep::SweepRequest {
+        rules: cli.rules.clone(),
+        cards: cli.cards.clone(),
+        suite,
+        kind,
+        card,
+        field,
+        values,
+        second,
+        target,
+        fights,
+        seed,
+        out,
+        threads: threads.unwrap_or(0),
+        progress: true,
+    })?;
+    out!("{}", crate::sweep::markdown(&s));
+    outln!("written: {}", s.dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim search`.
+fn search(cli: RulesAndCards, args: SearchArgs) -> Result<ExitCode, Error> {
+    let SearchArgs {
+        suite,
+        budget,
+        top,
+        batch,
+        seed,
+        out,
+        threads,
+    } = args;
+    let s = crate::search::run(&crate::search::SearchRequest {
+        rules: cli.rules,
+        cards: cli.cards,
+        suite: suite.unwrap_or_else(default_suite),
+        budget,
+        top,
+        batch,
+        seed,
+        out,
+        threads: threads.unwrap_or(0),
+        progress: true,
+    })?;
+    out!("{}", crate::search::markdown(&s));
+    outln!("written: {}", s.dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim bench`.
+fn bench(cli: RulesAndCards, args: BenchArgs) -> Result<ExitCode, Error> {
+    let BenchArgs { suite, fights, threads } = args;
+    let suite = suite.unwrap_or_else(default_suite);
+    let b = jobs::bench(&cli.rules, &cli.cards, &suite, fights, threads.unwrap_or(0))?;
+    let stats = &b.stats;
+    outln!(
+        "suite: {} ({} boards), {} fights on {} threads",
+        b.suite,
+        b.boards,
+        stats.fights,
+        stats.threads
+    );
+    outln!(
+        "fights per second: {:.0}",
+        stats.fights as f64 / stats.seconds.max(1e-9)
+    );
+    outln!("wall time: {:.2} s", stats.seconds);
+    outln!("mean fight length: {:.2} game seconds", stats.mean_fight_seconds);
+    outln!("mean units per side: {:.2}", stats.mean_units_per_side);
+    match crate::batch::peak_memory_bytes() {
+        Some(b) => outln!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
+        None => outln!("peak memory: not available on this system"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim match`.
+fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> {
+    let MatchArgs {
+        suite,
+        matches,
+        threads,
+        seed,
+        out,
+        shard,
+        resume,
+        part_size,
+        report,
+        show,
+        json,
+    } = args;
+    let threads = threads.unwrap_or(0);
+    let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
+    if let Some(index) = show {
+        let mut loaded = crate::match_runs::LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
+        if let Some(m) = matches {
+            loaded.suite.matches = m;
+        }
+        if let Some(s) = seed {
+            loaded.suite.master_seed = s;
+        }
+        let result = crate::match_runs::play_one(&loaded, index, threads)?;
+        print_match_log(&result, json);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let summary = match resume {
+        Some(dir) => crate::match_runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+        None => {
+            let shard = match &shard {
+                Some(s) => crate::dataset::Shard::parse(s).map_err(whole)?,
+                None => crate::dataset::Shard::WHOLE,
+            };
+            crate::match_runs::start(&crate::match_runs::NewMatchRun {
+                rules: cli.rules,
+                cards: cli.cards,
+                suite,
+                matches,
+                seed,
+                out,
+                shard,
+                part_size,
+                threads,
+                progress: true,
+            })?
+        }
+    };
+    outln!(
+        "{} matches in {:.1} s ({:.0} matches/s on {} threads) -> {}",
+        summary.ran,
+        summary.seconds,
+        summary.ran as f64 / summary.seconds.max(1e-9),
+        summary.threads,
+        summary.dir.display()
+    );
+    if report {
+        report_after_run(&summary.dir)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim scenario`.
+fn scenario(cli: RulesAndCards, args: ScenarioArgs) -> Result<ExitCode, Error> {
+    let ScenarioArgs { files, catalog } = args;
+    let reports = jobs::scenarios(&cli.rules, &catalog, &files)?;
+    let mut failed = 0;
+    for r in &reports {
+        if r.passed() {
+            outln!("ok    {} ({} checks)", r.file.display(), r.checks);
+        } else {
+            failed += 1;
+            outln!("FAIL  {} ({})", r.file.display(), r.name);
+            for f in &r.failures {
+                outln!("      {f}");
+            }
+        }
+    }
+    outln!("{} passed, {} failed", reports.len() - failed, failed);
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `gridsim schema`.
+fn schema(args: SchemaArgs) -> Result<ExitCode, Error> {
+    let SchemaArgs { out } = args;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| vec![Diagnostic::whole_file(&out, format!("cannot create the folder: {e}"))])?;
+    for f in crate::config::json_schema::schema_files() {
+        let path = out.join(f.name);
+        crate::atomic::write(&path, f.json.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+        println!("{}: {}", path.display(), f.describes);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim catalog`.
+fn catalog(cli: RulesAndCards, args: CatalogArgs) -> Result<ExitCode, Error> {
+    let CatalogArgs { out } = args;
+    let catalog = crate::config::load_catalog(&cli.cards)?;
+    for page in crate::card_text::pages(&catalog) {
+        let path = out.join(&page.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| vec![Diagnostic::whole_file(dir, format!("cannot create the folder: {e}"))])?;
+        }
+        crate::atomic::write(&path, page.markdown.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+        println!("{}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim coverage`.
+fn coverage(cli: RulesAndCards, args: CoverageArgs) -> Result<ExitCode, Error> {
+    let CoverageArgs {
+        scenarios,
+        catalog,
+        json,
+        markdown,
+    } = args;
+    let reports = jobs::scenarios(&cli.rules, &catalog, &scenarios)?;
+    let rows = coverage::table(&reports);
+    if json {
+        let items: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "id": r.rule.id,
+                    "keyword": r.rule.keyword,
+                    "scenarios": r.scenarios,
+                    "status": r.status.name(),
+                })
+            })
+            .collect();
+        outln!("{}", serde_json::to_string_pretty(&items).unwrap_or_default());
+    } else if markdown {
+        out!("{}", coverage::markdown(&rows));
+    } else {
+        for r in &rows {
+            outln!(
+                "{:<9} {:<10} {:<20} {}",
+                r.rule.id,
+                r.status.name(),
+                r.rule.keyword,
+                r.scenarios.join(", ")
+            );
+        }
+    }
+    let failing = rows.iter().any(|r| r.status == coverage::Status::Fail);
+    Ok(if failing { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// A match's log, a line per event or (with `json`) a JSON object per line.
+fn print_match_log(result: &crate::matches::MatchResult, json: bool) {
+    for e in &result.events {
+        if json {
+            outln!("{}", serde_json::to_string(e).unwrap_or_default());
+        } else {
+            outln!("{}", e.line());
+        }
+    }
+}
+
+/// Writes the fight page to `path` whole or not at all.
+fn write_page(path: Option<&Path>, page: Option<String>) -> Result<(), Error> {
+    if let (Some(path), Some(page)) = (path, page) {
+        crate::atomic::write(path, page.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(path, e)])?;
+        eprintln!("fight page: {}", path.display());
+    }
+    Ok(())
+}
+
+fn default_suite() -> PathBuf {
+    PathBuf::from("configs/suites/default.toml")
+}
+
+/// A command's own failure, about its arguments rather than a file.
+fn whole(message: impl Into<String>) -> Error {
+    Error::Message(message.into())
+}
+
+/// `--report` after a run: the run's report under `reports/`, as `gridsim
+/// report` writes it.
+fn report_after_run(run_dir: &Path) -> Result<(), Error> {
+    let (written, dir) = runs::write_report_of_run(
+        std::slice::from_ref(&run_dir.to_path_buf()),
+        None,
+        Path::new("reports"),
+        &crate::report::ReportSettings::default(),
+    )?;
+    outln!("{}", written.line(&dir));
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! The `gridsim` command line, clap's only home: [`args`] declares every
+//! command and option, [`commands`] lowers each into calls on the app
+//! layer, prints the results and picks the exit code.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::diagnostics::Diagnostic;
+
+/// Writes to standard output; a closed pipe (`gridsim coverage | head`)
+/// ends the program quietly instead of panicking.
+fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.write_all(text.as_bytes()).and_then(|_| out.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_out(&format!($($arg)*)) };
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::cli::write_out(&format!("{}\n", format!($($arg)*))) };
+}
+
+mod args;
+mod commands;
+
+pub use args::Cli;
+
+/// The rules file and the catalog's files every command reads (the global
+/// `--rules` and `--cards`).
+pub struct RulesAndCards {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+}
+
+/// Why a command failed: the problems found in input files, each naming
+/// its file, line and key; or a problem with the command's own arguments.
+#[derive(Debug)]
+pub enum Error {
+    Files(Vec<Diagnostic>),
+    Message(String),
+}
+
+impl From<Vec<Diagnostic>> for Error {
+    fn from(diagnostics: Vec<Diagnostic>) -> Error {
+        Error::Files(diagnostics)
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::Message(message)
+    }
+}
+
+impl Error {
+    fn count(&self) -> usize {
+        match self {
+            Error::Files(d) => d.len(),
+            Error::Message(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    /// A line per problem, then their number.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Error::Files(diagnostics) => {
+                for d in diagnostics {
+                    writeln!(f, "{d}")?;
+                }
+            }
+            Error::Message(message) => writeln!(f, "gridsim: error: {message}")?,
+        }
+        let n = self.count();
+        write!(f, "{n} error{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+/// Parses the arguments and runs the command: exit code 2 on an error,
+/// the command's own code otherwise.
+pub fn main() -> ExitCode {
+    match commands::run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
