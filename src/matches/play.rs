@@ -1,0 +1,492 @@
+//! A match, phase by phase (200.1): each phase a function over the state
+//! that carries from one phase to the next, in the rule book's order.
+
+use super::*;
+
+/// Plays match `index` of the suite against `pool`.
+pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -> MatchResult {
+    let mut m = InPlay::new(ctx, index);
+    let rounds = ctx.rules.round.rounds.clamp(1, 64) as u8;
+    for round in 1..=rounds {
+        m.shop_one(ctx, engine, round);
+        let draft = m.boss_draft(ctx, engine, round);
+        let natural = m.boss_combat(ctx, engine, round, &draft);
+        let team_won = m.rescue(ctx, engine, round, &natural);
+        m.boss_reward(ctx, round, &draft, team_won);
+        m.shop_two(ctx, engine, round);
+        let ghosts = pool.round(round);
+        let sources = m.nemesis_draft(ctx, engine, round, ghosts);
+        let (fought, all_won) = m.nemesis_combat(ctx, engine, round, ghosts, &sources);
+        // 200.1i: round 10 ends the match instead of the reward.
+        if round < rounds {
+            m.nemesis_reward(ctx, round, fought > 0 && all_won);
+        }
+    }
+    m.finish()
+}
+
+/// What a match carries from phase to phase.
+struct InPlay {
+    index: u64,
+    players: Vec<Player>,
+    log: Vec<Event>,
+    /// The boss and nemesis drafts' stream.
+    draft: FightRng,
+    /// Units sold this match, offered back in Shop 2 (200.1f).
+    buyback: Vec<Sold>,
+    /// Each round's committed boards (200.1g).
+    committed: Vec<(u8, Ghost)>,
+    boss_wins: u32,
+    nemesis_wins: u32,
+    last_boss_won: bool,
+}
+
+/// The boss draft's outcome: the options offered, as fighters, and each
+/// seat's pick among them.
+struct BossDraft {
+    offered: Vec<usize>,
+    boards: Vec<Carried>,
+    claimed: Vec<usize>,
+}
+
+impl InPlay {
+    fn new(ctx: &MatchCtx, index: u64) -> InPlay {
+        InPlay {
+            index,
+            players: (0..ctx.suite.players).map(|s| Player::new(ctx, index, s)).collect(),
+            log: Vec::new(),
+            draft: FightRng::for_fight(ctx.suite.master_seed ^ DRAFT_KEY, index),
+            buyback: Vec::new(),
+            committed: Vec::new(),
+            boss_wins: 0,
+            nemesis_wins: 0,
+            last_boss_won: false,
+        }
+    }
+
+    fn phase(&mut self, round: u8, phase: Phase) {
+        self.log.push(Event::Phase { round, phase });
+    }
+
+    /// 200.1b: Shop 1, the General Store.
+    fn shop_one(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8) {
+        self.phase(round, Phase::Shop1);
+        for p in &mut self.players {
+            let mut sold = Vec::new();
+            let v = Visit {
+                round,
+                destination: Destination::Store,
+                buyback: None,
+                sold: &mut sold,
+            };
+            shop::visit(ctx, engine, p, v, self.index, &mut self.log);
+            self.buyback.extend(sold);
+        }
+    }
+
+    /// 200.1c: the boss draft; each player claims a distinct option.
+    fn boss_draft(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8) -> BossDraft {
+        self.phase(round, Phase::BossDraft);
+        let (suite, r, n) = (ctx.suite, &ctx.rules.round, self.players.len());
+        let want = if n == 1 {
+            r.solo_boss_options
+        } else {
+            (n as i32 + r.party_extra_boss_options).min(r.max_boss_options)
+        };
+        let offered = draw_distinct(&mut self.draft, suite.bosses.len(), want.max(0) as usize);
+        self.log.push(Event::BossOffered {
+            round,
+            options: offered.iter().map(|&k| suite.bosses[k].name.clone()).collect(),
+        });
+        let boards: Vec<Carried> = offered
+            .iter()
+            .map(|&k| boss_entrant(ctx, &suite.bosses[k], round))
+            .collect();
+        let mut open: Vec<usize> = (0..offered.len()).collect();
+        let mut claimed = vec![0usize; n];
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
+            let pick = open.remove(claim(ctx, engine, p, round, self.index, &choices).min(open.len() - 1));
+            claimed[seat] = pick;
+            self.log.push(Event::BossClaimed {
+                round,
+                seat: seat as u8,
+                boss: suite.bosses[offered[pick]].name.clone(),
+            });
+        }
+        BossDraft {
+            offered,
+            boards,
+            claimed,
+        }
+    }
+
+    /// 200.1d: boss combat, each player against the boss and minion they
+    /// drafted; the fights are independent (one batch).
+    fn boss_combat(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8, draft: &BossDraft) -> Vec<Fought> {
+        self.phase(round, Phase::BossCombat);
+        let mut natural: Vec<Fought> = Vec::with_capacity(self.players.len());
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            let me = Carried::fresh(
+                p.board(format!("seat {seat}")),
+                p.wallet.dividend,
+                p.wallet.profit,
+                &p.kept(),
+            );
+            let s = stream(self.index, round, Stage::Boss, seat as u32);
+            let boss = &draft.boards[draft.claimed[seat]];
+            let f = fight(
+                ctx,
+                engine,
+                round,
+                &me,
+                boss,
+                FightRng::for_fight(ctx.suite.master_seed, s),
+            );
+            keep_progress(p, &f, &me.origin);
+            log_fight(
+                &mut self.log,
+                round,
+                seat as u8,
+                Stage::Boss,
+                &boss.board.name,
+                None,
+                s,
+                &f,
+                0,
+                &[],
+            );
+            natural.push(f);
+        }
+        natural
+    }
+
+    /// 200.2: one rescue batch when the outcomes are mixed; whether the
+    /// team won the boss stage (200.2d: every required fight cleared is a
+    /// win for everyone).
+    fn rescue(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8, natural: &[Fought]) -> bool {
+        let won: Vec<bool> = natural.iter().map(|f| f.outcome.winner == Some(Side::Left)).collect();
+        let mut cleared = won.clone();
+        for chain in rescue::assign(&won) {
+            self.log.push(Event::RescueChain {
+                round,
+                rescuer: chain.rescuer,
+                fallen: chain.fallen.clone(),
+            });
+            let rescuer = usize::from(chain.rescuer);
+            let mut state = natural[rescuer].end[0].clone();
+            for (k, &fallen) in chain.fallen.iter().enumerate() {
+                let p = &mut self.players[rescuer];
+                state.dividend = p.wallet.dividend;
+                state.profit = p.wallet.profit;
+                // 200.2c: the enemy exactly as it stood when the teammate fell.
+                let enemy = &natural[usize::from(fallen)].end[1];
+                let s = stream(self.index, round, Stage::Rescue, (rescuer as u32) * 8 + k as u32);
+                let f = fight(
+                    ctx,
+                    engine,
+                    round,
+                    &state,
+                    enemy,
+                    FightRng::for_fight(ctx.suite.master_seed, s),
+                );
+                keep_progress(p, &f, &state.origin);
+                let carried = state.states.iter().filter(|s| is_carried(s)).count() as u32;
+                log_fight(
+                    &mut self.log,
+                    round,
+                    chain.rescuer,
+                    Stage::Rescue,
+                    &enemy.board.name,
+                    Some(fallen),
+                    s,
+                    &f,
+                    carried,
+                    &[],
+                );
+                if f.outcome.winner != Some(Side::Left) {
+                    break;
+                }
+                cleared[usize::from(fallen)] = true;
+                state = f.end[0].clone();
+            }
+        }
+        let team_won = cleared.iter().all(|&c| c);
+        self.log.push(Event::TeamResult {
+            round,
+            stage: Stage::Boss,
+            won: team_won,
+        });
+        if team_won {
+            self.boss_wins += 1;
+        }
+        self.last_boss_won = team_won;
+        team_won
+    }
+
+    /// 200.1e: the boss reward.
+    fn boss_reward(&mut self, ctx: &MatchCtx, round: u8, draft: &BossDraft, team_won: bool) {
+        self.phase(round, Phase::BossReward);
+        let r = &ctx.rules.round;
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            p.wallet.gold += r.boss_gold;
+            let signature = team_won.then(|| {
+                let option = &ctx.suite.bosses[draft.offered[draft.claimed[seat]]];
+                match &option.signature {
+                    Signature::Forge(core) => {
+                        p.forge_cores.push(core.clone());
+                        core.name.clone()
+                    }
+                    Signature::Resonance(id) => {
+                        p.resonance.claim(*id);
+                        ctx.catalog.resonance(*id).key.clone()
+                    }
+                    Signature::Gold(g) => {
+                        p.wallet.gold += g;
+                        format!("{g} gold")
+                    }
+                }
+            });
+            self.log.push(Event::Reward {
+                round,
+                seat: seat as u8,
+                stage: Stage::Boss,
+                gold: r.boss_gold,
+                xp: r.boss_xp,
+                signature,
+            });
+            shop::gain_xp(ctx, p, r.boss_xp, round, &mut self.log);
+        }
+    }
+
+    /// 200.1f: Shop 2, at a destination drawn by weight, with buyback.
+    fn shop_two(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8) {
+        self.phase(round, Phase::Shop2);
+        for p in &mut self.players {
+            let offered = shop::offer_destinations(ctx, &mut p.rng);
+            let chosen = shop::choose_destination(ctx, p, &offered);
+            self.log.push(Event::Destinations {
+                round,
+                seat: p.seat,
+                offered,
+                chosen,
+            });
+            let mut sold = Vec::new();
+            let v = Visit {
+                round,
+                destination: chosen,
+                buyback: Some(&mut self.buyback),
+                sold: &mut sold,
+            };
+            shop::visit(ctx, engine, p, v, self.index, &mut self.log);
+            self.buyback.extend(sold);
+        }
+    }
+
+    /// 200.1g: committing freezes each board and records the round's
+    /// contribution; then the nemesis draft. Each seat's ghost among
+    /// `ghosts` (the pool's boards of this round), `None` for a bye.
+    fn nemesis_draft(
+        &mut self,
+        ctx: &MatchCtx,
+        engine: &mut Engine,
+        round: u8,
+        ghosts: &[Ghost],
+    ) -> Vec<Option<usize>> {
+        self.phase(round, Phase::NemesisDraft);
+        self.commit(ctx, round);
+        let n = self.players.len();
+        // Solo: up to two distinct boards offered; a party: one distinct
+        // source per player (200.1g). A seat the pool cannot serve has a bye.
+        let mut sources: Vec<Option<usize>> = vec![None; n];
+        if n == 1 {
+            let want = ctx.rules.round.solo_nemesis_options.max(0) as usize;
+            let offered = draw_distinct(&mut self.draft, ghosts.len(), want);
+            if !offered.is_empty() {
+                self.log.push(Event::NemesisOffered {
+                    round,
+                    seat: 0,
+                    sources: offered.iter().map(|&k| ghosts[k].label()).collect(),
+                });
+                let boards: Vec<Carried> = offered.iter().map(|&k| ghost_entrant(&ghosts[k])).collect();
+                let refs: Vec<&Carried> = boards.iter().collect();
+                sources[0] = Some(offered[claim(ctx, engine, &mut self.players[0], round, self.index, &refs)]);
+            }
+        } else {
+            let drawn = draw_distinct(&mut self.draft, ghosts.len(), n);
+            for (seat, &k) in drawn.iter().enumerate() {
+                self.log.push(Event::NemesisOffered {
+                    round,
+                    seat: seat as u8,
+                    sources: vec![ghosts[k].label()],
+                });
+                sources[seat] = Some(k);
+            }
+        }
+        for (seat, s) in sources.iter().enumerate() {
+            match s {
+                Some(k) => self.log.push(Event::NemesisClaimed {
+                    round,
+                    seat: seat as u8,
+                    source: ghosts[*k].label(),
+                }),
+                None => self.log.push(Event::Bye {
+                    round,
+                    seat: seat as u8,
+                    why: if ghosts.is_empty() {
+                        "the ghost pool holds no board of this round"
+                    } else {
+                        "the ghost pool holds fewer distinct boards than the party"
+                    },
+                }),
+            }
+        }
+        sources
+    }
+
+    /// 200.1g: each board committed as it stands, logged and kept.
+    fn commit(&mut self, ctx: &MatchCtx, round: u8) {
+        for p in &self.players {
+            let board = p.board(format!("match {} seat {} round {round}", self.index, p.seat));
+            self.log.push(Event::Committed {
+                round,
+                seat: p.seat,
+                units: board
+                    .units
+                    .iter()
+                    .map(|u| format!("{} t{} @{},{}", ctx.catalog.card(u.card).key, u.tier, u.column, u.row))
+                    .collect(),
+                runes: board
+                    .runes
+                    .iter()
+                    .map(|u| format!("{} t{}", ctx.catalog.rune(u.rune).key, u.tier))
+                    .collect(),
+                resonance: board.resonance.map(|id| ctx.catalog.resonance(id).key.clone()),
+                forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
+                dividend: p.wallet.dividend,
+                profit: p.wallet.profit,
+                quests: p.units.iter().map(|o| o.kept.quest).collect(),
+                counters: p.units.iter().map(|o| o.kept.counter).collect(),
+            });
+            self.committed.push((
+                round,
+                Ghost {
+                    source_match: self.index,
+                    seat: p.seat,
+                    board,
+                    dividend: p.wallet.dividend,
+                    profit: p.wallet.profit,
+                    kept: p.kept(),
+                    forge_cores: p.forge_cores.iter().map(|c| c.name.clone()).collect(),
+                },
+            ));
+        }
+    }
+
+    /// 200.1h: nemesis combat against the claimed ghost, through the same
+    /// fight code as the boss fight; a bye is no fight. The fights fought,
+    /// and whether every one was won.
+    fn nemesis_combat(
+        &mut self,
+        ctx: &MatchCtx,
+        engine: &mut Engine,
+        round: u8,
+        ghosts: &[Ghost],
+        sources: &[Option<usize>],
+    ) -> (u32, bool) {
+        self.phase(round, Phase::NemesisCombat);
+        let (mut fought, mut all_won) = (0, true);
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            let Some(k) = sources[seat] else { continue };
+            let ghost = ghost_entrant(&ghosts[k]);
+            let me = Carried::fresh(
+                p.board(format!("seat {seat}")),
+                p.wallet.dividend,
+                p.wallet.profit,
+                &p.kept(),
+            );
+            let s = stream(self.index, round, Stage::Nemesis, seat as u32);
+            let f = fight(
+                ctx,
+                engine,
+                round,
+                &me,
+                &ghost,
+                FightRng::for_fight(ctx.suite.master_seed, s),
+            );
+            keep_progress(p, &f, &me.origin);
+            log_fight(
+                &mut self.log,
+                round,
+                seat as u8,
+                Stage::Nemesis,
+                &ghosts[k].label(),
+                None,
+                s,
+                &f,
+                0,
+                &ghosts[k].forge_cores,
+            );
+            fought += 1;
+            if f.outcome.winner == Some(Side::Left) {
+                self.nemesis_wins += 1;
+            } else {
+                all_won = false;
+            }
+        }
+        (fought, all_won)
+    }
+
+    /// 200.1i: a non-terminal round awards team-shared win or loss Gold
+    /// and XP.
+    fn nemesis_reward(&mut self, ctx: &MatchCtx, round: u8, team_won: bool) {
+        self.phase(round, Phase::NemesisReward);
+        let r = &ctx.rules.round;
+        self.log.push(Event::TeamResult {
+            round,
+            stage: Stage::Nemesis,
+            won: team_won,
+        });
+        let gold = if team_won {
+            r.nemesis_win_gold
+        } else {
+            r.nemesis_loss_gold
+        };
+        for p in &mut self.players {
+            p.wallet.gold += gold;
+            self.log.push(Event::Reward {
+                round,
+                seat: p.seat,
+                stage: Stage::Nemesis,
+                gold,
+                xp: r.nemesis_xp,
+                signature: None,
+            });
+            shop::gain_xp(ctx, p, r.nemesis_xp, round, &mut self.log);
+        }
+    }
+
+    fn finish(mut self) -> MatchResult {
+        self.log.push(Event::MatchEnd {
+            won: self.last_boss_won,
+            boss_wins: self.boss_wins,
+            nemesis_wins: self.nemesis_wins,
+        });
+        MatchResult {
+            index: self.index,
+            players: self.players.len() as u8,
+            events: self.log,
+            committed: self.committed,
+            won: self.last_boss_won,
+            boss_wins: self.boss_wins,
+            nemesis_wins: self.nemesis_wins,
+            final_boards: self
+                .players
+                .iter()
+                .map(|p| p.board(format!("seat {}", p.seat)))
+                .collect(),
+            final_wallets: self.players.iter().map(|p| p.wallet).collect(),
+            final_levels: self.players.iter().map(|p| p.level).collect(),
+        }
+    }
+}
