@@ -89,10 +89,7 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     let summary = match resume {
         Some(dir) => runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
         None => {
-            let shard = match &shard {
-                Some(s) => crate::dataset::Shard::parse(s).map_err(whole)?,
-                None => crate::dataset::Shard::WHOLE,
-            };
+            let shard = shard_of(shard.as_deref())?;
             runs::start(&runs::NewRun {
                 rules: cli.rules,
                 cards: cli.cards,
@@ -107,18 +104,7 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
             })?
         }
     };
-    outln!(
-        "{} fights in {:.1} s ({:.0} fights/s on {} threads) -> {}",
-        summary.ran,
-        summary.seconds,
-        summary.ran as f64 / summary.seconds.max(1e-9),
-        summary.threads,
-        summary.dir.display()
-    );
-    if report {
-        report_after_run(&summary.dir)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    finish_run(&summary, "fights", report)
 }
 
 /// `gridsim replay`.
@@ -396,10 +382,7 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
     let summary = match resume {
         Some(dir) => crate::match_runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
         None => {
-            let shard = match &shard {
-                Some(s) => crate::dataset::Shard::parse(s).map_err(whole)?,
-                None => crate::dataset::Shard::WHOLE,
-            };
+            let shard = shard_of(shard.as_deref())?;
             crate::match_runs::start(&crate::match_runs::NewMatchRun {
                 rules: cli.rules,
                 cards: cli.cards,
@@ -414,18 +397,7 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
             })?
         }
     };
-    outln!(
-        "{} matches in {:.1} s ({:.0} matches/s on {} threads) -> {}",
-        summary.ran,
-        summary.seconds,
-        summary.ran as f64 / summary.seconds.max(1e-9),
-        summary.threads,
-        summary.dir.display()
-    );
-    if report {
-        report_after_run(&summary.dir)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    finish_run(&summary, "matches", report)
 }
 
 /// `gridsim scenario`.
@@ -548,6 +520,31 @@ fn default_suite() -> PathBuf {
 /// A command's own failure, about its arguments rather than a file.
 fn whole(message: impl Into<String>) -> Error {
     Error::Message(message.into())
+}
+
+/// `--shard K/N`, or the whole run.
+fn shard_of(shard: Option<&str>) -> Result<crate::dataset::Shard, Error> {
+    match shard {
+        Some(s) => crate::dataset::Shard::parse(s).map_err(whole),
+        None => Ok(crate::dataset::Shard::WHOLE),
+    }
+}
+
+/// A run's last line (what ran, how fast, where to), then its report with
+/// `--report`.
+fn finish_run(summary: &crate::batch::RunSummary, unit: &str, report: bool) -> Result<ExitCode, Error> {
+    outln!(
+        "{} {unit} in {:.1} s ({:.0} {unit}/s on {} threads) -> {}",
+        summary.ran,
+        summary.seconds,
+        summary.ran as f64 / summary.seconds.max(1e-9),
+        summary.threads,
+        summary.dir.display()
+    );
+    if report {
+        report_after_run(&summary.dir)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `--report` after a run: the run's report under `reports/`, as `gridsim

@@ -127,12 +127,7 @@ impl InPlay {
         self.phase(round, Phase::BossCombat);
         let mut natural: Vec<Fought> = Vec::with_capacity(self.players.len());
         for (seat, p) in self.players.iter_mut().enumerate() {
-            let me = Carried::fresh(
-                p.board(format!("seat {seat}")),
-                p.wallet.dividend,
-                p.wallet.profit,
-                &p.kept(),
-            );
+            let me = entrant(p, seat);
             let s = stream(self.index, round, Stage::Boss, seat as u32);
             let boss = &draft.boards[draft.claimed[seat]];
             let f = fight(
@@ -399,12 +394,7 @@ impl InPlay {
         for (seat, p) in self.players.iter_mut().enumerate() {
             let Some(k) = sources[seat] else { continue };
             let ghost = ghost_entrant(&ghosts[k]);
-            let me = Carried::fresh(
-                p.board(format!("seat {seat}")),
-                p.wallet.dividend,
-                p.wallet.profit,
-                &p.kept(),
-            );
+            let me = entrant(p, seat);
             let s = stream(self.index, round, Stage::Nemesis, seat as u32);
             let f = fight(
                 ctx,
@@ -489,4 +479,15 @@ impl InPlay {
             final_levels: self.players.iter().map(|p| p.level).collect(),
         }
     }
+}
+
+/// A player's board as it enters a fight of its own: nothing carried but
+/// its Scrip and kept progress.
+fn entrant(p: &Player, seat: usize) -> Carried {
+    Carried::fresh(
+        p.board(format!("seat {seat}")),
+        p.wallet.dividend,
+        p.wallet.profit,
+        &p.kept(),
+    )
 }
