@@ -7,21 +7,32 @@ use std::path::{Path, PathBuf};
 
 use toml::Spanned;
 
-use super::schema::{self, CardDef, CardFile, ResonanceDef, RuneDef, WakeDef};
+use super::schema::{self, CardDef, CardFile, ResonanceDef, RuneDef};
 use super::{Diagnostic, parse_toml, read, toml_files};
-use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use crate::ability::{Amount, CardKind, Effect, Scope};
 use crate::catalog::{
-    Card, CardId, Catalog, Keywords, Op, OpRange, Package, Passive, Resonance, ResonanceLine, Rune, RuneId, RuneLine,
-    StatLine, Wake,
+    Card, CardId, Catalog, Keywords, Op, OpRange, Resonance, ResonanceLine, Rune, RuneId, RuneLine, StatLine,
 };
 
 mod lowering;
-use lowering::{ClauseParts, lower_keywords, lower_ladders, lower_op, push_ops};
+mod parts;
+use lowering::{lower_keywords, lower_ladders, push_ops};
+use parts::{
+    Lanes, check_kind, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives, lower_quest,
+    lower_stagger, lower_wake,
+};
 
 /// Where a card definition came from, for diagnostics.
 pub struct Source<'a> {
     pub file: &'a Path,
     pub text: &'a str,
+}
+
+impl Source<'_> {
+    /// A problem at `span` of this file, under `key`.
+    fn diag(&self, span: Option<std::ops::Range<usize>>, key: String, message: String) -> Diagnostic {
+        Diagnostic::at(self.file, self.text, span, key, message)
+    }
 }
 
 /// Builds a catalog one card at a time.
@@ -320,313 +331,24 @@ impl CatalogBuilder {
         let keywords = lower_keywords(src, key, def, &mut bad);
         let innate_runes = self.lower_innate_runes(src, key, def, &mut bad);
 
-        // Ability clauses, split into lanes (300.3).
         let mut once_slots: u8 = 0;
-        let mut hoisted = Vec::new();
-        let mut activation = Vec::new();
-        let mut lucid = Vec::new();
-        let mut initiative = Vec::new();
-        let mut post = Vec::new();
-        for (i, clause) in def.ability.iter().enumerate() {
-            let ck = format!("{key}.ability[{i}]");
-            let c = clause.get_ref();
-            let op = lower_op(
-                src,
-                &ck,
-                clause.span(),
-                &ClauseParts::from(c),
-                &mut once_slots,
-                &mut bad,
-            );
-            let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
-            // 900.1a, 800.13f: authored Maim and Cull are post-damage
-            // effects, whichever lane the clause names.
-            let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) {
-                Lane::PostDamage
-            } else {
-                c.lane
-            };
-            match lane {
-                // 900.2a/900.2c: ordinary Crush and Smash move to the front,
-                // keeping their relative order; 900.2d: Crush on Frozen
-                // enemies stays in authored order.
-                Lane::Activation if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid => {
-                    hoisted.push(op)
-                }
-                // 800.41b: Lucid clauses resolve after the ordinary ones.
-                Lane::Activation if is_lucid => lucid.push(op),
-                Lane::Activation => activation.push(op),
-                // 900.1a: post-damage effects resolve in authored order.
-                Lane::PostDamage => post.push(op),
-                // 800.36a: kept apart, resolved on the first activation only.
-                Lane::Initiative => initiative.push(op),
-            }
-        }
-        // A Hub may print its Settle bonus (800.61e) and Franchise (800.26),
-        // keywords of Scrip.
-        let combat_keywords = def.keywords.iter().any(|k| {
-            let name = k.get_ref().name;
-            !(def.kind == CardKind::Hub
-                && matches!(
-                    name,
-                    crate::ability::KeywordName::SettlePerHub | crate::ability::KeywordName::Franchise
-                ))
-        });
-        if def.kind.is_object() && (def.base_hit.is_some() || combat_keywords) {
-            // 800.71b, 800.33b: Tools and Hubs discard every combat interaction.
-            bad.push(diag(
-                id_span.clone(),
-                format!("{key}.{}", if def.base_hit.is_some() { "base_hit" } else { "keywords" }),
-                format!("a {} has no hit and no combat keywords (800.71b, 800.33b)", def.kind),
-            ));
-        }
-        if def.kind == CardKind::Penny && def.footprint != crate::ability::Footprint::Scrip {
-            bad.push(diag(
-                id_span.clone(),
-                format!("{key}.footprint"),
-                "a Penny occupies a single cell: footprint = \"1x1\" (800.47a)".into(),
-            ));
-        }
-        if def.kind.is_object() && !def.ability.is_empty() {
-            // 800.71a, 800.33a: Tools and Hubs never activate.
-            bad.push(diag(
-                Some(def.ability[0].span()),
-                format!("{key}.ability"),
-                format!(
-                    "a {} never activates (800.71a, 800.33a); write its reactions as `passive` lines{}",
-                    def.kind,
-                    if def.kind == CardKind::Tool {
-                        " or `package` tables"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        }
-        let mut passives = Vec::new();
-        for (i, p) in def.passive.iter().enumerate() {
-            let pk = format!("{key}.passive[{i}]");
-            let pd = p.get_ref();
-            let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), &mut once_slots, &mut bad);
-            if pd.when == Some(crate::ability::Condition::HitLanded) {
-                bad.push(diag(
-                    Some(p.span()),
-                    format!("{pk}.when"),
-                    "a passive line has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
-                ));
-            }
-            if pd.on == Trigger::WhileInsured {
-                // 800.37h: a reversible stat layer, not an event.
-                let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
-                let stat_gain = matches!(
-                    pd.effect,
-                    Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus
-                );
-                if !stat_gain || !fixed || pd.scope != Scope::SelfUnit || pd.when.is_some() || pd.once {
-                    bad.push(diag(
-                        Some(p.span()),
-                        pk.clone(),
-                        "a `while_insured` line is a stat layer on the unit itself: a `gain_*` effect with a whole number or `N x tier`, scope `self`, no condition (800.37h)".into(),
-                    ));
-                }
-            }
-            passives.push(Passive { trigger: pd.on, op });
-        }
-
-        // Tool packages (800.71c): effects with Crush and Smash first
-        // (900.3e), armor-setup packages first (900.3d).
-        let mut packages: Vec<(Package, Vec<Op>)> = Vec::new();
-        if !def.package.is_empty() && def.kind != CardKind::Tool {
-            bad.push(diag(
-                Some(def.package[0].span()),
-                format!("{key}.package"),
-                "only a Tool has effect packages (800.71c)".into(),
-            ));
-        }
-        for (i, pk) in def.package.iter().enumerate() {
-            let pkey = format!("{key}.package[{i}]");
-            let pd = pk.get_ref();
-            match (pd.on, pd.timing) {
-                (PackageEvent::AllyActivated, None) => bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.timing"),
-                    "an `ally_activated` package names its pass: `immediate`, `after_impact` or `after_activation` (800.71d)".into(),
-                )),
-                (PackageEvent::AllyActivated, Some(_)) | (_, None) => {}
-                (_, Some(_)) => bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.timing"),
-                    "only `ally_activated` packages have a timing (800.71d)".into(),
-                )),
-            }
-            if pd.overmatch.is_some() && !matches!(pd.on, PackageEvent::AllyActivated | PackageEvent::AllyDamaged) {
-                bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.overmatch"),
-                    "Overmatch compares a triggering ally with an enemy: only on `ally_activated` and `ally_damaged` packages (800.46a)".into(),
-                ));
-            }
-            if pd.adjacent.is_some() && matches!(pd.on, PackageEvent::BattleStart | PackageEvent::EnemyDied) {
-                bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.adjacent"),
-                    "`battle_start` and `enemy_died` packages are about no ally, so they take no `adjacent`".into(),
-                ));
-            }
-            if let Some(c) = pd.chance
-                && !(1..=100).contains(&c)
-            {
-                bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.chance"),
-                    format!("chance is a percent 1..=100, found {c}"),
-                ));
-            }
-            if pd.effects.is_empty() {
-                bad.push(diag(
-                    Some(pk.span()),
-                    format!("{pkey}.effects"),
-                    "a package resolves at least one effect".into(),
-                ));
-            }
-            let mut ops: Vec<Op> = Vec::new();
-            for (j, e) in pd.effects.iter().enumerate() {
-                let ek = format!("{pkey}.effects[{j}]");
-                ops.push(lower_op(
-                    src,
-                    &ek,
-                    e.span(),
-                    &ClauseParts::from(e.get_ref()),
-                    &mut once_slots,
-                    &mut bad,
-                ));
-                if e.get_ref().when == Some(crate::ability::Condition::HitLanded) {
-                    bad.push(diag(
-                        Some(e.span()),
-                        format!("{ek}.when"),
-                        "a package has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
-                    ));
-                }
-            }
-            // 900.3e: within a package, Crush and Smash first (stable).
-            ops.sort_by_key(|o| !o.effect.is_armor_setup());
-            let armor_setup = pd.on == PackageEvent::AllyActivated
-                && pd.timing == Some(PackageTiming::Immediate)
-                && ops.iter().any(|o| o.effect.is_armor_setup());
-            let adjacent = pd.adjacent.unwrap_or(matches!(
-                pd.on,
-                PackageEvent::AllyActivated | PackageEvent::AllyDamaged | PackageEvent::ToolDepleted
-            ));
-            let package = Package {
-                event: pd.on,
-                timing: pd.timing,
-                adjacent,
-                chance_percent: pd.chance,
-                overmatch: pd.overmatch,
-                ops: OpRange::default(),
-                armor_setup,
-            };
-            packages.push((package, ops));
-        }
-        // 900.3d: armor-setup packages ahead of the Tool's others (stable).
-        packages.sort_by_key(|(p, _)| !p.armor_setup);
+        let Lanes {
+            hoisted,
+            activation,
+            lucid,
+            initiative,
+            post,
+        } = lower_lanes(src, key, def, &mut once_slots, &mut bad);
+        check_kind(src, key, def, id_span.clone(), &mut bad);
+        let passives = lower_passives(src, key, def, &mut once_slots, &mut bad);
+        let packages = lower_packages(src, key, def, &mut once_slots, &mut bad);
         let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
-
-        let wake = def.wake.as_ref().and_then(|w| {
-            let span = Some(w.span());
-            let w = *w.get_ref();
-            let set = [w.after_ms, w.ally_activations, w.ally_damage];
-            let mut say = |m: String| bad.push(diag(span.clone(), format!("{key}.wake"), m));
-            if set.iter().filter(|v| v.is_some()).count() != 1 {
-                say("give exactly one of `after_ms`, `ally_activations`, `ally_damage` (800.16f)".into());
-                return None;
-            }
-            if set.iter().flatten().any(|&v| v <= 0 || v > 600_000) {
-                say("a wake condition is 1..=600000".into());
-                return None;
-            }
-            if def.kind.is_object() {
-                say("a Tool or Hub is never Dormant".into());
-                return None;
-            }
-            Some(match w {
-                WakeDef { after_ms: Some(ms), .. } => Wake::AfterMs(ms),
-                WakeDef {
-                    ally_activations: Some(n),
-                    ..
-                } => Wake::AllyActivations(n),
-                WakeDef {
-                    ally_damage: Some(n), ..
-                } => Wake::AllyDamage(n),
-                _ => unreachable!("exactly one is set"),
-            })
-        });
-        let quest = match &def.quest {
-            Some(q) if !(1..=1000).contains(&q.get_ref().count) => {
-                bad.push(diag(
-                    Some(q.span()),
-                    format!("{key}.quest.count"),
-                    format!("a Quest completes at 1..=1000 events, found {}", q.get_ref().count),
-                ));
-                None
-            }
-            Some(q) => Some((q.get_ref().on, q.get_ref().count)),
-            None => None,
-        };
-        let counter = match &def.counter {
-            Some(c) => {
-                let d = c.get_ref();
-                if !(0..=10_000).contains(&d.start) || !(1..=100).contains(&d.gain) {
-                    bad.push(diag(
-                        Some(c.span()),
-                        format!("{key}.counter"),
-                        format!(
-                            "a named counter starts at 0..=10000 and gains 1..=100 per event (200.3b), found start {} and gain {}",
-                            d.start, d.gain
-                        ),
-                    ));
-                    None
-                } else {
-                    Some(crate::catalog::NamedCounter {
-                        name: d.name.clone(),
-                        start: d.start,
-                        on: d.on,
-                        gain: d.gain,
-                    })
-                }
-            }
-            None => None,
-        };
-        let stagger = match &def.stagger {
-            Some(size) => {
-                let n = *size.get_ref();
-                if def.kind != CardKind::Boss || !(1..=10_000).contains(&n) {
-                    bad.push(diag(
-                        Some(size.span()),
-                        format!("{key}.stagger"),
-                        "a Stagger meter is a boss's, 1..=10000 qualifying hits (800.66a, 800.66b)".into(),
-                    ));
-                }
-                n
-            }
-            None => 0,
-        };
+        let wake = lower_wake(src, key, def, &mut bad);
+        let quest = lower_quest(src, key, def, &mut bad);
+        let counter = lower_counter(src, key, def, &mut bad);
+        let stagger = lower_stagger(src, key, def, &mut bad);
         let phases = self.lower_phases(src, key, &id, &name, def, &mut bad);
-        let entrap_ms = match &def.entrap_ms {
-            Some(ladder) => {
-                let tiers = stats.len();
-                let v = ladder.get_ref();
-                if v.len() != tiers || v.iter().any(|&ms| !(1..=600_000).contains(&ms)) {
-                    bad.push(diag(
-                        Some(ladder.span()),
-                        format!("{key}.entrap_ms"),
-                        format!("expected one Entrap duration per tier ({tiers}), each 1..=600000 ms (800.19e)"),
-                    ));
-                }
-                v.clone()
-            }
-            None => Vec::new(),
-        };
+        let entrap_ms = lower_entrap(src, key, def, stats.len(), &mut bad);
         if !bad.is_empty() {
             return Err(bad);
         }
