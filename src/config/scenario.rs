@@ -375,312 +375,12 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             state: u.state.clone(),
         });
     }
-    let lookup = |s: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> Option<usize> {
-        let found = units.iter().position(|u| u.name == *s.get_ref());
-        if found.is_none() {
-            let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
-            bad.push(at(
-                s.span(),
-                key,
-                format!(
-                    "no unit named `{}`{}",
-                    s.get_ref(),
-                    diagnostics::suggestion(s.get_ref(), &names)
-                ),
-            ));
-        }
-        found
-    };
 
     let mut steps = Vec::new();
     for (si, s) in parsed.step.iter().enumerate() {
-        let key = format!("step[{si}]");
-        let actions = [
-            s.activate.is_some(),
-            s.apply.is_some(),
-            s.advance_ms.is_some(),
-            s.run,
-            s.shop.is_some(),
-            s.rescue,
-        ];
-        let n_actions = actions.iter().filter(|a| **a).count();
-        if n_actions > 1 {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                None,
-                key.clone(),
-                "a step does one thing: `activate`, `apply`, `advance_ms`, `run`, `shop` or `rescue`",
-            ));
-            continue;
+        if let Some(step) = parse_step(file, text, si, s, &units, &builder, &mut bad) {
+            steps.push(step);
         }
-        let action = if let Some(a) = &s.activate {
-            let Some(unit) = lookup(a, format!("{key}.activate"), &mut bad) else {
-                continue;
-            };
-            let target = match &s.target {
-                Some(t) => match lookup(t, format!("{key}.target"), &mut bad) {
-                    Some(t) => Some(t),
-                    None => continue,
-                },
-                None => None,
-            };
-            Action::Activate { unit, target }
-        } else if let Some(ap) = &s.apply {
-            let source = match &ap.source {
-                Some(sn) => match lookup(sn, format!("{key}.apply.source"), &mut bad) {
-                    Some(u) => Some(u),
-                    None => continue,
-                },
-                None => None,
-            };
-            let Some(target) = lookup(&ap.target, format!("{key}.apply.target"), &mut bad) else {
-                continue;
-            };
-            if ap.effect.needs_amount() && ap.amount.is_none() {
-                bad.push(at(
-                    ap.target.span(),
-                    format!("{key}.apply.amount"),
-                    format!("effect `{}` needs an `amount`", ap.effect),
-                ));
-                continue;
-            }
-            Action::Apply {
-                op: Op {
-                    effect: ap.effect,
-                    amount: ap.amount,
-                    scope: ap.scope.unwrap_or_default(),
-                    count: 0,
-                    condition: None,
-                    duration_ms: ap.duration_ms.unwrap_or(0),
-                    once_slot: Op::NOT_ONCE,
-                    fleeting: ap.fleeting,
-                },
-                source,
-                target,
-            }
-        } else if let Some(ms) = s.advance_ms {
-            if !(0..=600_000).contains(&ms) {
-                bad.push(Diagnostic::at(
-                    file,
-                    text,
-                    None,
-                    format!("{key}.advance_ms"),
-                    "advance 0..=600000 ms",
-                ));
-                continue;
-            }
-            Action::Advance(ms)
-        } else if s.run {
-            Action::RunToEnd
-        } else if s.rescue {
-            Action::Rescue
-        } else if let Some(shop) = &s.shop {
-            match shop {
-                ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),
-                ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(*value)),
-                ShopDef::Bank(true) => Action::Shop(crate::scenario::ShopAction::Bank),
-                ShopDef::Bank(false) => Action::Nothing,
-                ShopDef::Claim(name) => {
-                    let found = super::boards::lookup_resonance(
-                        file,
-                        text,
-                        builder.catalog(),
-                        name,
-                        &format!("{key}.shop.claim"),
-                        &mut bad,
-                    );
-                    match found {
-                        Some(r) => Action::Shop(crate::scenario::ShopAction::Claim(r)),
-                        None => continue,
-                    }
-                }
-            }
-        } else {
-            Action::Nothing
-        };
-
-        let mut expects = Vec::new();
-        for (ei, e) in s.expect.iter().enumerate() {
-            let ek = format!("{key}.expect[{ei}]");
-            let Some(unit) = lookup(&e.unit, format!("{ek}.unit"), &mut bad) else {
-                continue;
-            };
-            if e.fields.is_empty() {
-                bad.push(at(
-                    e.unit.span(),
-                    ek.clone(),
-                    "an expectation names at least one field to check".into(),
-                ));
-            }
-            for (fname, value) in &e.fields {
-                let Some(field) = Field::from_name(fname) else {
-                    let names: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
-                    bad.push(at(
-                        e.unit.span(),
-                        format!("{ek}.{fname}"),
-                        format!(
-                            "unknown field `{fname}`; expected one of {}{}",
-                            diagnostics::backticked(&names),
-                            diagnostics::suggestion(fname, &names)
-                        ),
-                    ));
-                    continue;
-                };
-                let want = match (field.is_flag(), value) {
-                    (_, toml::Value::String(t)) if field == Field::Tribe => Want::Text(t.clone()),
-                    _ if field == Field::Tribe => {
-                        bad.push(at(
-                            e.unit.span(),
-                            format!("{ek}.{fname}"),
-                            format!("`{fname}` is a name in quotes"),
-                        ));
-                        continue;
-                    }
-                    (true, toml::Value::Boolean(b)) => Want::Flag(*b),
-                    (false, toml::Value::Integer(n)) => Want::Number(*n),
-                    (true, _) => {
-                        bad.push(at(
-                            e.unit.span(),
-                            format!("{ek}.{fname}"),
-                            format!("`{fname}` is true or false"),
-                        ));
-                        continue;
-                    }
-                    (false, _) => {
-                        bad.push(at(
-                            e.unit.span(),
-                            format!("{ek}.{fname}"),
-                            format!("`{fname}` is a whole number"),
-                        ));
-                        continue;
-                    }
-                };
-                expects.push(Expectation {
-                    unit,
-                    field,
-                    want,
-                    rate: rate_of(e.rate, e.tolerance, &ek, file, text, &mut bad),
-                });
-            }
-        }
-        let lower_events = |defs: &[EventDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<EventMatch> {
-            let mut out = Vec::new();
-            for (ei, e) in defs.iter().enumerate() {
-                let ek = format!("{key}.{what}[{ei}]");
-                let Some(kind) = EventKind::from_name(e.kind.get_ref()) else {
-                    let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
-                    bad.push(at(
-                        e.kind.span(),
-                        format!("{ek}.kind"),
-                        format!(
-                            "unknown event kind `{}`; expected one of {}{}",
-                            e.kind.get_ref(),
-                            diagnostics::backticked(&names),
-                            diagnostics::suggestion(e.kind.get_ref(), &names)
-                        ),
-                    ));
-                    continue;
-                };
-                let unit = match &e.unit {
-                    Some(u) => match lookup(u, format!("{ek}.unit"), bad) {
-                        Some(x) => Some(x),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                let other = match &e.other {
-                    Some(u) => match lookup(u, format!("{ek}.other"), bad) {
-                        Some(x) => Some(x),
-                        None => continue,
-                    },
-                    None => None,
-                };
-                out.push(EventMatch {
-                    kind,
-                    unit,
-                    other,
-                    amount: e.amount,
-                    detail: e.detail,
-                    rule: e.rule.clone(),
-                    rate: rate_of(e.rate, e.tolerance, &ek, file, text, bad),
-                });
-            }
-            out
-        };
-        let events = lower_events(&s.events, "events", &mut bad);
-        let no_events = lower_events(&s.no_events, "no_events", &mut bad);
-        let outcome = match &s.outcome {
-            None => None,
-            Some(o) => {
-                let winner = match o.winner.get_ref().as_str() {
-                    "left" => Some(Some(Side::Left)),
-                    "right" => Some(Some(Side::Right)),
-                    "draw" => Some(None),
-                    other => {
-                        bad.push(at(
-                            o.winner.span(),
-                            format!("{key}.outcome.winner"),
-                            format!(
-                                "`{other}` is not `left`, `right` or `draw`{}",
-                                diagnostics::suggestion(other, &["left", "right", "draw"])
-                            ),
-                        ));
-                        None
-                    }
-                };
-                let reason = match &o.reason {
-                    None => None,
-                    Some(r) => match r.get_ref().as_str() {
-                        "wipe" => Some(crate::engine::EndReason::Wipe),
-                        "mutual_wipe" => Some(crate::engine::EndReason::MutualWipe),
-                        "timeout" => Some(crate::engine::EndReason::Timeout),
-                        other => {
-                            bad.push(at(
-                                r.span(),
-                                format!("{key}.outcome.reason"),
-                                format!("`{other}` is not `wipe`, `mutual_wipe` or `timeout`"),
-                            ));
-                            None
-                        }
-                    },
-                };
-                winner.map(|w| crate::scenario::OutcomeWant {
-                    winner: w,
-                    reason,
-                    end_ms: o.end_ms,
-                })
-            }
-        };
-        let resonance = match &s.resonance {
-            None => None,
-            Some(name) => {
-                match super::boards::lookup_resonance(
-                    file,
-                    text,
-                    builder.catalog(),
-                    name,
-                    &format!("{key}.resonance"),
-                    &mut bad,
-                ) {
-                    Some(r) => Some(r),
-                    None => continue,
-                }
-            }
-        };
-        steps.push(ScenarioStep {
-            resonance,
-            wallet: s.wallet.map(|w| crate::scrip::Wallet {
-                gold: w.gold,
-                dividend: w.dividend,
-                profit: w.profit,
-            }),
-            action,
-            expects,
-            events,
-            no_events,
-            outcome,
-        });
     }
 
     let mut side_runes = Vec::new();
@@ -717,6 +417,313 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
             crush_bonus: f.crush_bonus,
             tick_reduction: f.tick_reduction,
         }),
+    })
+}
+
+/// Step `si` of a scenario, checked against its units (and the catalog
+/// for a resonance); `None` when it is wrong, its problems added to `bad`.
+fn parse_step(
+    file: &Path,
+    text: &str,
+    si: usize,
+    s: &StepDef,
+    units: &[ScenarioUnit],
+    builder: &CatalogBuilder,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<ScenarioStep> {
+    let at = |span: std::ops::Range<usize>, key: String, msg: String| Diagnostic::at(file, text, Some(span), key, msg);
+    let lookup = |s: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> Option<usize> {
+        let found = units.iter().position(|u| u.name == *s.get_ref());
+        if found.is_none() {
+            let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
+            bad.push(at(
+                s.span(),
+                key,
+                format!(
+                    "no unit named `{}`{}",
+                    s.get_ref(),
+                    diagnostics::suggestion(s.get_ref(), &names)
+                ),
+            ));
+        }
+        found
+    };
+    let key = format!("step[{si}]");
+    let actions = [
+        s.activate.is_some(),
+        s.apply.is_some(),
+        s.advance_ms.is_some(),
+        s.run,
+        s.shop.is_some(),
+        s.rescue,
+    ];
+    let n_actions = actions.iter().filter(|a| **a).count();
+    if n_actions > 1 {
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            None,
+            key.clone(),
+            "a step does one thing: `activate`, `apply`, `advance_ms`, `run`, `shop` or `rescue`",
+        ));
+        return None;
+    }
+    let action = if let Some(a) = &s.activate {
+        let unit = lookup(a, format!("{key}.activate"), bad)?;
+        let target = match &s.target {
+            Some(t) => match lookup(t, format!("{key}.target"), bad) {
+                Some(t) => Some(t),
+                None => return None,
+            },
+            None => None,
+        };
+        Action::Activate { unit, target }
+    } else if let Some(ap) = &s.apply {
+        let source = match &ap.source {
+            Some(sn) => match lookup(sn, format!("{key}.apply.source"), bad) {
+                Some(u) => Some(u),
+                None => return None,
+            },
+            None => None,
+        };
+        let target = lookup(&ap.target, format!("{key}.apply.target"), bad)?;
+        if ap.effect.needs_amount() && ap.amount.is_none() {
+            bad.push(at(
+                ap.target.span(),
+                format!("{key}.apply.amount"),
+                format!("effect `{}` needs an `amount`", ap.effect),
+            ));
+            return None;
+        }
+        Action::Apply {
+            op: Op {
+                effect: ap.effect,
+                amount: ap.amount,
+                scope: ap.scope.unwrap_or_default(),
+                count: 0,
+                condition: None,
+                duration_ms: ap.duration_ms.unwrap_or(0),
+                once_slot: Op::NOT_ONCE,
+                fleeting: ap.fleeting,
+            },
+            source,
+            target,
+        }
+    } else if let Some(ms) = s.advance_ms {
+        if !(0..=600_000).contains(&ms) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                None,
+                format!("{key}.advance_ms"),
+                "advance 0..=600000 ms",
+            ));
+            return None;
+        }
+        Action::Advance(ms)
+    } else if s.run {
+        Action::RunToEnd
+    } else if s.rescue {
+        Action::Rescue
+    } else if let Some(shop) = &s.shop {
+        match shop {
+            ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),
+            ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(*value)),
+            ShopDef::Bank(true) => Action::Shop(crate::scenario::ShopAction::Bank),
+            ShopDef::Bank(false) => Action::Nothing,
+            ShopDef::Claim(name) => {
+                let found = super::boards::lookup_resonance(
+                    file,
+                    text,
+                    builder.catalog(),
+                    name,
+                    &format!("{key}.shop.claim"),
+                    bad,
+                );
+                match found {
+                    Some(r) => Action::Shop(crate::scenario::ShopAction::Claim(r)),
+                    None => return None,
+                }
+            }
+        }
+    } else {
+        Action::Nothing
+    };
+
+    let mut expects = Vec::new();
+    for (ei, e) in s.expect.iter().enumerate() {
+        let ek = format!("{key}.expect[{ei}]");
+        let Some(unit) = lookup(&e.unit, format!("{ek}.unit"), bad) else {
+            continue;
+        };
+        if e.fields.is_empty() {
+            bad.push(at(
+                e.unit.span(),
+                ek.clone(),
+                "an expectation names at least one field to check".into(),
+            ));
+        }
+        for (fname, value) in &e.fields {
+            let Some(field) = Field::from_name(fname) else {
+                let names: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
+                bad.push(at(
+                    e.unit.span(),
+                    format!("{ek}.{fname}"),
+                    format!(
+                        "unknown field `{fname}`; expected one of {}{}",
+                        diagnostics::backticked(&names),
+                        diagnostics::suggestion(fname, &names)
+                    ),
+                ));
+                continue;
+            };
+            let want = match (field.is_flag(), value) {
+                (_, toml::Value::String(t)) if field == Field::Tribe => Want::Text(t.clone()),
+                _ if field == Field::Tribe => {
+                    bad.push(at(
+                        e.unit.span(),
+                        format!("{ek}.{fname}"),
+                        format!("`{fname}` is a name in quotes"),
+                    ));
+                    continue;
+                }
+                (true, toml::Value::Boolean(b)) => Want::Flag(*b),
+                (false, toml::Value::Integer(n)) => Want::Number(*n),
+                (true, _) => {
+                    bad.push(at(
+                        e.unit.span(),
+                        format!("{ek}.{fname}"),
+                        format!("`{fname}` is true or false"),
+                    ));
+                    continue;
+                }
+                (false, _) => {
+                    bad.push(at(
+                        e.unit.span(),
+                        format!("{ek}.{fname}"),
+                        format!("`{fname}` is a whole number"),
+                    ));
+                    continue;
+                }
+            };
+            expects.push(Expectation {
+                unit,
+                field,
+                want,
+                rate: rate_of(e.rate, e.tolerance, &ek, file, text, bad),
+            });
+        }
+    }
+    let lower_events = |defs: &[EventDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<EventMatch> {
+        let mut out = Vec::new();
+        for (ei, e) in defs.iter().enumerate() {
+            let ek = format!("{key}.{what}[{ei}]");
+            let Some(kind) = EventKind::from_name(e.kind.get_ref()) else {
+                let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+                bad.push(at(
+                    e.kind.span(),
+                    format!("{ek}.kind"),
+                    format!(
+                        "unknown event kind `{}`; expected one of {}{}",
+                        e.kind.get_ref(),
+                        diagnostics::backticked(&names),
+                        diagnostics::suggestion(e.kind.get_ref(), &names)
+                    ),
+                ));
+                continue;
+            };
+            let unit = match &e.unit {
+                Some(u) => match lookup(u, format!("{ek}.unit"), bad) {
+                    Some(x) => Some(x),
+                    None => continue,
+                },
+                None => None,
+            };
+            let other = match &e.other {
+                Some(u) => match lookup(u, format!("{ek}.other"), bad) {
+                    Some(x) => Some(x),
+                    None => continue,
+                },
+                None => None,
+            };
+            out.push(EventMatch {
+                kind,
+                unit,
+                other,
+                amount: e.amount,
+                detail: e.detail,
+                rule: e.rule.clone(),
+                rate: rate_of(e.rate, e.tolerance, &ek, file, text, bad),
+            });
+        }
+        out
+    };
+    let events = lower_events(&s.events, "events", bad);
+    let no_events = lower_events(&s.no_events, "no_events", bad);
+    let outcome = match &s.outcome {
+        None => None,
+        Some(o) => {
+            let winner = match o.winner.get_ref().as_str() {
+                "left" => Some(Some(Side::Left)),
+                "right" => Some(Some(Side::Right)),
+                "draw" => Some(None),
+                other => {
+                    bad.push(at(
+                        o.winner.span(),
+                        format!("{key}.outcome.winner"),
+                        format!(
+                            "`{other}` is not `left`, `right` or `draw`{}",
+                            diagnostics::suggestion(other, &["left", "right", "draw"])
+                        ),
+                    ));
+                    None
+                }
+            };
+            let reason = match &o.reason {
+                None => None,
+                Some(r) => match r.get_ref().as_str() {
+                    "wipe" => Some(crate::engine::EndReason::Wipe),
+                    "mutual_wipe" => Some(crate::engine::EndReason::MutualWipe),
+                    "timeout" => Some(crate::engine::EndReason::Timeout),
+                    other => {
+                        bad.push(at(
+                            r.span(),
+                            format!("{key}.outcome.reason"),
+                            format!("`{other}` is not `wipe`, `mutual_wipe` or `timeout`"),
+                        ));
+                        None
+                    }
+                },
+            };
+            winner.map(|w| crate::scenario::OutcomeWant {
+                winner: w,
+                reason,
+                end_ms: o.end_ms,
+            })
+        }
+    };
+    let resonance = match &s.resonance {
+        None => None,
+        Some(name) => {
+            match super::boards::lookup_resonance(file, text, builder.catalog(), name, &format!("{key}.resonance"), bad)
+            {
+                Some(r) => Some(r),
+                None => return None,
+            }
+        }
+    };
+    Some(ScenarioStep {
+        resonance,
+        wallet: s.wallet.map(|w| crate::scrip::Wallet {
+            gold: w.gold,
+            dividend: w.dividend,
+            profit: w.profit,
+        }),
+        action,
+        expects,
+        events,
+        no_events,
+        outcome,
     })
 }
 
