@@ -512,7 +512,7 @@ impl Scratch {
             let k = k as usize;
             let mut bits = std::mem::take(&mut self.marks[k]);
             let (mut theirs, mut fights) = (0i64, 0i64);
-            let mirror = self.held[k / 64] & (1 << (k % 64)) != 0;
+            let mirror = self.holds(k);
             while bits != 0 {
                 let e = &chunk[bits.trailing_zeros() as usize];
                 theirs += e.theirs;

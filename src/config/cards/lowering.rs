@@ -19,8 +19,7 @@ impl CatalogBuilder {
         def: &CardDef,
         bad: &mut Vec<Diagnostic>,
     ) -> Vec<crate::catalog::Phase> {
-        let diag =
-            |span: Option<std::ops::Range<usize>>, k: String, m: String| Diagnostic::at(src.file, src.text, span, k, m);
+        let diag = |span, k, m| src.diag(span, k, m);
         let mut out = Vec::new();
         let mut above = 100;
         for (n, phase) in def.phases.iter().enumerate() {

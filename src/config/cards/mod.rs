@@ -103,9 +103,7 @@ impl CatalogBuilder {
     }
 
     fn add_rune(&mut self, src: &Source, key: &str, def: &RuneDef) -> Result<(), Vec<Diagnostic>> {
-        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
-            vec![Diagnostic::at(src.file, src.text, span, k, m)]
-        };
+        let diag = |span, k, m| vec![src.diag(span, k, m)];
         let id = def.id.get_ref().clone();
         if self.catalog.find_rune(&id).is_some() {
             return Err(diag(
@@ -152,9 +150,7 @@ impl CatalogBuilder {
     }
 
     fn add_resonance(&mut self, src: &Source, key: &str, def: &ResonanceDef) -> Result<(), Vec<Diagnostic>> {
-        let diag = |span: Option<std::ops::Range<usize>>, k: String, m: String| {
-            vec![Diagnostic::at(src.file, src.text, span, k, m)]
-        };
+        let diag = |span, k, m| vec![src.diag(span, k, m)];
         let id = def.id.get_ref().clone();
         if self.catalog.find_resonance(&id).is_some() {
             return Err(diag(
@@ -282,8 +278,7 @@ impl CatalogBuilder {
         inline_id: Option<&str>,
     ) -> Result<CardId, Vec<Diagnostic>> {
         let mut bad = Vec::new();
-        let diag =
-            |span: Option<std::ops::Range<usize>>, k: String, m: String| Diagnostic::at(src.file, src.text, span, k, m);
+        let diag = |span, k, m| src.diag(span, k, m);
         let id_span = def.id.as_ref().map(|s| s.span());
         let id = match (&def.id, inline_id) {
             (Some(id), _) => id.get_ref().clone(),
