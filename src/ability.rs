@@ -5,6 +5,8 @@
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
+use crate::statuses::TimedStatus;
+
 /// Declares a closed set of names a designer may type, with its list of
 /// names for error messages and documentation, and a deserializer whose
 /// error suggests the nearest valid name.
@@ -218,41 +220,25 @@ impl Effect {
     pub fn is_armor_setup(self) -> bool {
         matches!(self, Effect::Crush | Effect::Smash)
     }
-    /// Effects that need an amount.
+    /// Effects that need an amount: none that applies a timed status.
     pub fn needs_amount(self) -> bool {
-        !matches!(
-            self,
-            Effect::Cull
-                | Effect::Shatter
-                | Effect::Smash
-                | Effect::Stun
-                | Effect::Freeze
-                | Effect::Blind
-                | Effect::Prismbreak
-                | Effect::Entrap
-                | Effect::GrantRelentless
-                | Effect::Displace
-                | Effect::Dormant
-                | Effect::Shock
-                | Effect::GrantRabid
-                | Effect::PushInitiative
-                | Effect::GrantEverlasting
-                | Effect::SuppressRelentless
-        )
+        self.timed_status().is_none()
+            && !matches!(
+                self,
+                Effect::Cull
+                    | Effect::Shatter
+                    | Effect::Displace
+                    | Effect::Shock
+                    | Effect::GrantRabid
+                    | Effect::PushInitiative
+                    | Effect::GrantEverlasting
+                    | Effect::SuppressRelentless
+            )
     }
-    /// Effects whose clause may name a duration.
+    /// Effects whose clause may name a duration: those that apply a timed
+    /// status.
     pub fn takes_duration(self) -> bool {
-        matches!(
-            self,
-            Effect::GrantRelentless
-                | Effect::Smash
-                | Effect::Stun
-                | Effect::Freeze
-                | Effect::Blind
-                | Effect::Prismbreak
-                | Effect::Entrap
-                | Effect::Dormant
-        )
+        self.timed_status().is_some()
     }
     /// Effects that need an authored duration (800.65f for Smash).
     pub fn needs_duration(self) -> bool {
@@ -684,3 +670,37 @@ named_enum! {
         Focus = "focus",
     }
 }
+/// Each timed status's effect, from the statuses' list (`statuses.rs`).
+macro_rules! effect_of_timed_status {
+    (
+        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal {
+            event: $cev:ident, effect: $ceff:ident, $($ctraits:tt)*
+        } )* ]
+        in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal {
+            event: $bev:ident, effect: $beff:ident, $($btraits:tt)*
+        } )* ]
+    ) => {
+        impl Effect {
+            /// The timed status this effect applies, if it applies one.
+            pub const fn timed_status(self) -> Option<TimedStatus> {
+                match self {
+                    $( Effect::$ceff => Some(TimedStatus::$C), )*
+                    $( Effect::$beff => Some(TimedStatus::$B), )*
+                    _ => None,
+                }
+            }
+        }
+
+        impl TimedStatus {
+            /// The effect that applies it.
+            pub const fn effect(self) -> Effect {
+                match self {
+                    $( TimedStatus::$C => Effect::$ceff, )*
+                    $( TimedStatus::$B => Effect::$beff, )*
+                }
+            }
+        }
+    };
+}
+
+crate::statuses::timed_statuses!(effect_of_timed_status);

@@ -101,12 +101,6 @@ fn effect_text(op: &Op, card: &Card) -> String {
         Effect::Maim => named("Maim"),
         Effect::Cull => "Cull".to_string(),
         Effect::Crush => named("Crush"),
-        Effect::Smash => "Smash".to_string(),
-        Effect::Stun => "Stun".to_string(),
-        Effect::Freeze => "Freeze".to_string(),
-        Effect::Blind => "Blind".to_string(),
-        Effect::Prismbreak => "Prismbreak".to_string(),
-        Effect::Entrap => "Entrap".to_string(),
         Effect::Insurance => named("Insurance"),
         Effect::SubrogatedInsurance => named("Subrogated Insurance"),
         Effect::GainArmor => gain("Armor"),
@@ -118,11 +112,18 @@ fn effect_text(op: &Op, card: &Card) -> String {
         Effect::Repossess => named("Repossess"),
         Effect::PiercingRoar => format!("Piercing Roar {a} on every enemy"),
         Effect::CripplingScream => format!("Crippling Scream {a} on every enemy"),
-        Effect::GrantRelentless => "Relentless".to_string(),
+        // A timed status reads as its name (statuses.rs).
+        Effect::Smash
+        | Effect::Stun
+        | Effect::Freeze
+        | Effect::Blind
+        | Effect::Prismbreak
+        | Effect::Entrap
+        | Effect::Dormant
+        | Effect::GrantRelentless => op.effect.timed_status().map_or("", |s| s.label()).to_string(),
         Effect::Repair => format!("repair {a} Durability"),
         Effect::Shatter => "Shatter".to_string(),
         Effect::Kindle => named("Kindled"),
-        Effect::Dormant => "Dormant".to_string(),
         Effect::Displace => "Displace".to_string(),
         Effect::Shock => "Shock".to_string(),
         Effect::Haywire => named("Haywire"),

@@ -471,23 +471,25 @@ impl Catalog {
                 Effect::Maim => Some("Maim"),
                 Effect::Cull => Some("Cull"),
                 Effect::Crush => Some("Crush"),
-                Effect::Smash => Some("Smash"),
-                Effect::Stun => Some("Stun"),
-                Effect::Freeze => Some("Freeze"),
-                Effect::Blind => Some("Blind"),
-                Effect::Prismbreak => Some("Prismbreak"),
-                Effect::Entrap => Some("Entrap"),
                 Effect::Insurance | Effect::SubrogatedInsurance => Some("Insurance"),
                 Effect::Dread => Some("Dread"),
                 Effect::Harvest => Some("Harvest"),
                 Effect::Repossess => Some("Repossess"),
                 Effect::PiercingRoar => Some("Piercing Roar"),
                 Effect::CripplingScream => Some("Crippling Scream"),
-                Effect::GrantRelentless | Effect::SuppressRelentless => Some("Relentless"),
+                Effect::SuppressRelentless => Some("Relentless"),
+                // A timed status's keyword is its name (statuses.rs).
+                Effect::Smash
+                | Effect::Stun
+                | Effect::Freeze
+                | Effect::Blind
+                | Effect::Prismbreak
+                | Effect::Entrap
+                | Effect::Dormant
+                | Effect::GrantRelentless => op.effect.timed_status().map(|s| s.label()),
                 Effect::Repair => Some("Durability"),
                 Effect::Shatter => Some("Shatter"),
                 Effect::Kindle => Some("Kindled"),
-                Effect::Dormant => Some("Dormant"),
                 Effect::Displace => Some("Displace"),
                 Effect::Shock => Some("Shock"),
                 Effect::Haywire => Some("Haywire"),

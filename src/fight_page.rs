@@ -17,52 +17,59 @@ use serde_json::{Value, json};
 use crate::engine::state::UnitFrame;
 use crate::engine::{Engine, UnitIdx};
 use crate::output::{FightReport, unit_label};
+use crate::statuses::TimedStatus;
 
-/// A frame as a compact array, in the order `FRAME_FIELDS` names.
+/// A frame as a compact array, in the order `frame_fields` names.
 fn frame_json(f: &UnitFrame) -> Value {
-    json!([
-        f.card.0,
-        f.tier,
-        f.column,
-        f.row,
-        u8::from(f.alive),
-        u8::from(f.combatant),
-        u8::from(f.dormant),
-        f.vitality,
-        f.max_vitality,
-        f.shield,
-        f.armor,
-        f.maim,
-        f.burn,
-        f.venom,
-        f.stun_ms,
-        f.freeze_ms,
-        f.blind_ms,
-        u8::from(f.entrapped),
-    ])
+    let mut a = vec![
+        json!(f.card.0),
+        json!(f.tier),
+        json!(f.column),
+        json!(f.row),
+        json!(u8::from(f.alive)),
+        json!(u8::from(f.combatant)),
+        json!(u8::from(f.dormant)),
+        json!(f.vitality),
+        json!(f.max_vitality),
+        json!(f.shield),
+        json!(f.armor),
+        json!(f.maim),
+        json!(f.burn),
+        json!(f.venom),
+        json!(u8::from(f.entrapped)),
+    ];
+    a.extend(f.timers.iter().map(|ms| json!(ms)));
+    Value::Array(a)
 }
 
-/// The names of a frame array's entries, read by the page's script.
-const FRAME_FIELDS: [&str; 18] = [
-    "card",
-    "tier",
-    "column",
-    "row",
-    "alive",
-    "combatant",
-    "dormant",
-    "vitality",
-    "max_vitality",
-    "shield",
-    "armor",
-    "maim",
-    "burn",
-    "venom",
-    "stun_ms",
-    "freeze_ms",
-    "blind_ms",
-    "entrapped",
-];
+/// The names of a frame array's entries, read by the page's script: then
+/// each timed status's time left, by its key.
+fn frame_fields() -> Vec<&'static str> {
+    let mut names = vec![
+        "card",
+        "tier",
+        "column",
+        "row",
+        "alive",
+        "combatant",
+        "dormant",
+        "vitality",
+        "max_vitality",
+        "shield",
+        "armor",
+        "maim",
+        "burn",
+        "venom",
+        "entrapped",
+    ];
+    names.extend(TimedStatus::ALL.iter().map(|s| s.key()));
+    names
+}
+
+/// Each timed status as `[key, label]`, for the page's chips.
+fn timed_chips() -> Vec<[&'static str; 2]> {
+    TimedStatus::ALL.iter().map(|s| [s.key(), s.label()]).collect()
+}
 
 /// The page of the fight that just ran in `e` (with its trace enabled),
 /// whose report is `r` (built with its log).
@@ -124,7 +131,8 @@ pub fn html(e: &Engine, r: &FightReport) -> String {
         "end_ms": r.end_ms,
         "columns": e.rules.board.columns,
         "rows": e.rules.board.rows,
-        "fields": FRAME_FIELDS,
+        "fields": frame_fields(),
+        "timed": timed_chips(),
         "units": units,
         "cards": cards,
         "steps": steps,
@@ -318,11 +326,12 @@ function show(t, k) {
     for (const [name, label] of [["burn", "Burn"], ["venom", "Venom"], ["maim", "Maim"]]) {
       if (f[F[name]] > 0) chips.push(label + " " + f[F[name]]);
     }
-    for (const [name, label] of [["stun_ms", "Stun"], ["freeze_ms", "Freeze"], ["blind_ms", "Blind"]]) {
+    for (const [name, label] of D.timed) {
       if (f[F[name]] > 0) chips.push(label);
     }
-    if (f[F.dormant]) chips.push("Dormant");
-    if (f[F.entrapped]) chips.push("Entrapped");
+    // A timed Dormant or a running Entrap already has its chip.
+    if (f[F.dormant] && !chips.includes("Dormant")) chips.push("Dormant");
+    if (f[F.entrapped] && !chips.includes("Entrap")) chips.push("Entrapped");
     div.querySelector(".chips").innerHTML = "";
     for (const c of chips) {
       const s = document.createElement("span");

@@ -40,5 +40,6 @@ pub mod settings;
 pub mod sink;
 pub mod spec;
 pub mod stats;
+pub mod statuses;
 pub mod suite;
 pub mod sweep;

@@ -17,6 +17,7 @@ use crate::engine::{EndReason, Engine, Event, FightRng, UnitIdx};
 use crate::settings::Rules;
 pub use crate::spec::InitialState;
 use crate::spec::{Placement, Side};
+use crate::statuses::TimedStatus;
 
 /// A parsed, checked scenario.
 #[derive(Debug, Clone)]
@@ -148,12 +149,27 @@ macro_rules! fields {
     ($( $Variant:ident = $text:literal, $flag:literal ),* $(,)?) => {
         /// A unit property an expectation can check.
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum Field { $( $Variant, )* }
+        pub enum Field {
+            $( $Variant, )*
+            /// A timed status's time left, by its key (`statuses.rs`).
+            Timer(TimedStatus),
+        }
         impl Field {
-            pub const ALL: &'static [Field] = &[ $( Field::$Variant, )* ];
-            pub fn name(self) -> &'static str { match self { $( Field::$Variant => $text, )* } }
-            pub fn from_name(t: &str) -> Option<Field> { match t { $( $text => Some(Field::$Variant), )* _ => None } }
-            pub fn is_flag(self) -> bool { match self { $( Field::$Variant => $flag, )* } }
+            /// Every field's name, for suggestions.
+            pub fn names() -> Vec<&'static str> {
+                let mut names = vec![ $( $text, )* ];
+                names.extend(TimedStatus::ALL.iter().map(|s| s.key()));
+                names
+            }
+            pub fn name(self) -> &'static str {
+                match self { $( Field::$Variant => $text, )* Field::Timer(s) => s.key() }
+            }
+            pub fn from_name(t: &str) -> Option<Field> {
+                match t { $( $text => Some(Field::$Variant), )* _ => TimedStatus::from_key(t).map(Field::Timer) }
+            }
+            pub fn is_flag(self) -> bool {
+                match self { $( Field::$Variant => $flag, )* Field::Timer(_) => false }
+            }
         }
     };
 }
@@ -173,9 +189,6 @@ fields! {
     Focus = "focus", false,
     Tier = "tier", false,
     Charge = "charge", false,
-    StunMs = "stun_ms", false,
-    FreezeMs = "freeze_ms", false,
-    BlindMs = "blind_ms", false,
     Roost = "roost", false,
     Hallow = "hallow", false,
     Kindled = "kindled", false,
@@ -194,9 +207,6 @@ fields! {
     CascadeDepth = "cascade_depth", false,
     Column = "column", false,
     Row = "row", false,
-    EntrapMs = "entrap_ms", false,
-    PrismbreakMs = "prismbreak_ms", false,
-    SmashMs = "smash_ms", false,
     Activations = "activations", false,
     Kills = "kills", false,
     DamageDealt = "damage_dealt", false,
@@ -216,6 +226,7 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
     let n = |v: i32| Want::Number(i64::from(v));
     match f {
         Field::Vitality => n(c.vitality[i]),
+        Field::Timer(s) => n(c.timer(s, i)),
         Field::MaxVitality => n(c.max_vitality[i]),
         Field::Shield => n(c.shield[i]),
         Field::Maim => n(c.maim[i]),
@@ -229,9 +240,6 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Focus => n(e.focus(u)),
         Field::Tier => n(i32::from(c.tier[i])),
         Field::Charge => n(e.charge(u)),
-        Field::StunMs => n(c.stun_ms[i]),
-        Field::FreezeMs => n(c.freeze_ms[i]),
-        Field::BlindMs => n(c.blind_ms[i]),
         Field::Roost => n(c.roost[i]),
         Field::Hallow => n(c.hallow[i].total()),
         Field::Kindled => n(c.kindled[i]),
@@ -250,9 +258,6 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::CascadeDepth => n(c.cascade_depth[i]),
         Field::Column => n(i32::from(c.rect[i].column)),
         Field::Row => n(i32::from(c.rect[i].row)),
-        Field::EntrapMs => n(c.entrap_ms[i]),
-        Field::PrismbreakMs => n(c.prismbreak_ms[i]),
-        Field::SmashMs => n(c.smash_ms[i]),
         Field::Activations => n(c.activations[i] as i32),
         Field::Kills => n(c.kills[i] as i32),
         Field::DamageDealt => Want::Number(c.damage_dealt[i]),

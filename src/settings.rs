@@ -122,12 +122,6 @@ impl Rules {
         positive("clock.rate_at_zero_speed", self.clock.rate_at_zero_speed);
         positive("clock.minimum_rate", self.clock.minimum_rate);
         positive("clock.freeze_rate_percent", self.clock.freeze_rate_percent);
-        positive("freeze.duration_ms", self.freeze.duration_ms);
-        positive("freeze.reapply_ms", self.freeze.reapply_ms);
-        positive("prismbreak.duration_ms", self.prismbreak.duration_ms);
-        positive("prismbreak.reapply_ms", self.prismbreak.reapply_ms);
-        positive("blind.duration_ms", self.blind.duration_ms);
-        positive("blind.reapply_ms", self.blind.reapply_ms);
 
         positive("armor.curve_constant", self.armor.curve_constant);
         positive("armor.flat_divisor", self.armor.flat_divisor);

@@ -3,6 +3,7 @@
 
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, ResonanceId, RuneId};
+use crate::statuses::TimedStatus;
 
 /// One card on a board: its tier and the cell of its footprint's top-left
 /// corner, as column and row counted from 0 (100.4, reconstructed).
@@ -76,10 +77,45 @@ impl Side {
     }
 }
 
-/// State set on a unit before the battle starts; a field left `None`
-/// keeps what placement gave the unit.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct InitialState {
+/// Declares [`InitialState`] with a field for each carried timed status
+/// between the fields written here.
+macro_rules! initial_state {
+    (
+        { $($before:tt)* } { $($after:tt)* }
+        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
+        in_battle: [ $($battle:tt)* ]
+    ) => {
+        /// State set on a unit before the battle starts; a field left `None`
+        /// keeps what placement gave the unit.
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+        pub struct InitialState {
+            $($before)*
+            $( #[doc = concat!($clabel, " left, in milliseconds.")] pub $ckey: Option<i32>, )*
+            $($after)*
+        }
+
+        impl InitialState {
+            /// The time left of carried status `s`, if set.
+            pub fn timer(&self, s: TimedStatus) -> Option<i32> {
+                match s {
+                    $( TimedStatus::$C => self.$ckey, )*
+                    _ => None,
+                }
+            }
+
+            /// Sets the time left of carried status `s`; a status that only
+            /// lives within a battle is never set.
+            pub fn set_timer(&mut self, s: TimedStatus, ms: Option<i32>) {
+                match s {
+                    $( TimedStatus::$C => self.$ckey = ms, )*
+                    _ => {}
+                }
+            }
+        }
+    };
+}
+
+crate::statuses::timed_statuses!(initial_state {
     pub vitality: Option<i32>,
     pub shield: Option<i32>,
     pub maim: Option<i32>,
@@ -91,11 +127,7 @@ pub struct InitialState {
     pub power_bonus: Option<i32>,
     pub focus_bonus: Option<i32>,
     pub speed_bonus: Option<i32>,
-    pub stun_ms: Option<i32>,
-    pub freeze_ms: Option<i32>,
-    pub blind_ms: Option<i32>,
-    pub entrap_ms: Option<i32>,
-    pub prismbreak_ms: Option<i32>,
+} {
     pub charge: Option<i32>,
     pub haywire: Option<i32>,
     pub overclock: Option<i32>,
@@ -106,4 +138,4 @@ pub struct InitialState {
     pub quest: Option<i32>,
     /// The named counter going into the battle (200.3b).
     pub counter: Option<i32>,
-}
+});

@@ -412,6 +412,23 @@ fn a_setting_out_of_range_is_reported_at_its_own_line() {
     assert!(d[0].key.ends_with(".rule") && d[0].line > 1, "{}", d[0]);
 }
 
+#[test]
+fn a_stacking_timed_status_needs_a_positive_time_and_reapplication() {
+    // 800.3c: Blind's reapplication adds a flat time; a zero would let a
+    // reapplication add nothing, which the statuses' list refuses for every
+    // status that stacks (statuses.rs), at the setting's own line.
+    let text = config::DEFAULT_RULES_TOML.replace(
+        "reapply_ms = { value = 2000, rule = \"800.3c\" }",
+        "reapply_ms = { value = 0, rule = \"800.3c\" }",
+    );
+    assert_ne!(text, config::DEFAULT_RULES_TOML, "the edit must apply");
+    let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("a zero reapplication");
+    assert_eq!(d[0].key, "blind.reapply_ms.value", "{}", d[0]);
+    assert!(d[0].message.contains("greater than 0, found 0"), "{}", d[0]);
+    let line = text.lines().position(|l| l.contains("value = 0, rule = \"800.3c\"")).expect("the line") + 1;
+    assert_eq!(d[0].line, line, "{}", d[0]);
+}
+
 /// A tiny deterministic byte mangler, so the fuzz corpus is reproducible.
 struct Lcg(u64);
 impl Lcg {

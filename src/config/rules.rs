@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::{Diagnostic, parse_toml, read};
 use crate::settings::{Rules, file::RulesFile};
+use crate::statuses::TimedStatus;
 
 /// The rules file shipped with the project, used when no other is named.
 pub const DEFAULT_RULES_TOML: &str = include_str!("../../configs/rules.toml");
@@ -26,7 +27,13 @@ pub fn parse_rules(file: &Path, text: &str) -> Result<(Rules, RulesFile), Vec<Di
             ));
         }
     }
-    for (key, problem) in rules.check() {
+    // Every stacking timed status's time and reapplication, from its row
+    // in the statuses' list.
+    let timed = TimedStatus::settings(&rules)
+        .into_iter()
+        .filter(|(_, v)| *v <= 0)
+        .map(|(key, v)| (key, format!("must be greater than 0, found {v}")));
+    for (key, problem) in timed.chain(rules.check()) {
         let key = format!("{key}.value");
         bad.push(Diagnostic::at(file, text, setting_span(text, &key), key, problem));
     }

@@ -565,7 +565,7 @@ fn parse_step(
         }
         for (fname, value) in &e.fields {
             let Some(field) = Field::from_name(fname) else {
-                let names: Vec<&str> = Field::ALL.iter().map(|f| f.name()).collect();
+                let names = Field::names();
                 bad.push(at(
                     e.unit.span(),
                     format!("{ek}.{fname}"),

@@ -540,126 +540,113 @@ pub struct BoardUnitDef {
     pub state: Option<Spanned<UnitStateDef>>,
 }
 
-/// A unit's state when the battle starts, in a scenario or on a board (a
-/// boss grown by its round, 200.1d); a key left out keeps what placement
-/// gives.
-#[derive(Debug, Clone, Copy, Default, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct UnitStateDef {
-    /// Current Vitality (at most the maximum).
-    pub vitality: Option<i32>,
-    /// Shield points.
-    pub shield: Option<i32>,
-    /// Maim stacks.
-    pub maim: Option<i32>,
-    /// Burn stacks.
-    pub burn: Option<i32>,
-    /// Venom stacks.
-    pub venom: Option<i32>,
-    /// Insurance points.
-    pub insurance: Option<i32>,
-    /// Subrogated points.
-    pub subrogated: Option<i32>,
-    /// Armor on top of the printed ladder (a boss's growth by round, 200.1d).
-    pub armor_bonus: Option<i32>,
-    /// Power on top of the printed ladder (a boss's growth by round, 200.1d).
-    pub power_bonus: Option<i32>,
-    /// Focus on top of the printed ladder.
-    pub focus_bonus: Option<i32>,
-    /// Speed on top of the printed ladder.
-    pub speed_bonus: Option<i32>,
-    /// Stun left, in milliseconds.
-    pub stun_ms: Option<i32>,
-    /// Freeze left, in milliseconds.
-    pub freeze_ms: Option<i32>,
-    /// Blind left, in milliseconds.
-    pub blind_ms: Option<i32>,
-    /// Entrap left, in milliseconds.
-    pub entrap_ms: Option<i32>,
-    /// Prismbreak left, in milliseconds.
-    pub prismbreak_ms: Option<i32>,
-    /// Charge going into the battle.
-    pub charge: Option<i32>,
-    /// Haywire stacks.
-    pub haywire: Option<i32>,
-    /// Overclock stacks.
-    pub overclock: Option<i32>,
-    /// Feral stacks.
-    pub feral: Option<i32>,
-    /// Relentless.
-    pub relentless: Option<bool>,
-    /// Dormant.
-    pub dormant: Option<bool>,
-    /// Quest progress going into the battle (800.54c).
-    pub quest: Option<i32>,
-    /// The named counter going into the battle (200.3b).
-    pub counter: Option<i32>,
-}
-
-impl UnitStateDef {
-    /// Each whole-number key given, and whether it is a bonus (which may be
-    /// negative) rather than an amount, a stack count or a timer (never).
-    pub fn numbers(&self) -> Vec<(&'static str, i32, bool)> {
-        let all = [
-            ("vitality", self.vitality, false),
-            ("shield", self.shield, false),
-            ("maim", self.maim, false),
-            ("burn", self.burn, false),
-            ("venom", self.venom, false),
-            ("insurance", self.insurance, false),
-            ("subrogated", self.subrogated, false),
-            ("armor_bonus", self.armor_bonus, true),
-            ("power_bonus", self.power_bonus, true),
-            ("focus_bonus", self.focus_bonus, true),
-            ("speed_bonus", self.speed_bonus, true),
-            ("stun_ms", self.stun_ms, false),
-            ("freeze_ms", self.freeze_ms, false),
-            ("blind_ms", self.blind_ms, false),
-            ("entrap_ms", self.entrap_ms, false),
-            ("prismbreak_ms", self.prismbreak_ms, false),
-            ("charge", self.charge, false),
-            ("haywire", self.haywire, false),
-            ("overclock", self.overclock, false),
-            ("feral", self.feral, false),
-            ("quest", self.quest, false),
-            ("counter", self.counter, false),
-        ];
-        all.into_iter()
-            .filter_map(|(k, v, bonus)| v.map(|v| (k, v, bonus)))
-            .collect()
-    }
-}
-
-impl From<UnitStateDef> for crate::spec::InitialState {
-    fn from(r: UnitStateDef) -> Self {
-        crate::spec::InitialState {
-            vitality: r.vitality,
-            shield: r.shield,
-            maim: r.maim,
-            burn: r.burn,
-            venom: r.venom,
-            insurance: r.insurance,
-            subrogated: r.subrogated,
-            armor_bonus: r.armor_bonus,
-            power_bonus: r.power_bonus,
-            focus_bonus: r.focus_bonus,
-            speed_bonus: r.speed_bonus,
-            stun_ms: r.stun_ms,
-            freeze_ms: r.freeze_ms,
-            blind_ms: r.blind_ms,
-            entrap_ms: r.entrap_ms,
-            prismbreak_ms: r.prismbreak_ms,
-            charge: r.charge,
-            haywire: r.haywire,
-            overclock: r.overclock,
-            feral: r.feral,
-            relentless: r.relentless,
-            dormant: r.dormant,
-            quest: r.quest,
-            counter: r.counter,
+/// Declares [`UnitStateDef`] with a key for each carried timed status
+/// between the keys written here, and its lowering into `InitialState`.
+macro_rules! unit_state_def {
+    (
+        { $( $(#[$bdoc:meta])* $before:ident : $bty:ty, )* }
+        { $( $(#[$adoc:meta])* $after:ident : $aty:ty, )* }
+        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
+        in_battle: [ $($battle:tt)* ]
+    ) => {
+        /// A unit's state when the battle starts, in a scenario or on a board (a
+        /// boss grown by its round, 200.1d); a key left out keeps what placement
+        /// gives.
+        #[derive(Debug, Clone, Copy, Default, Deserialize, schemars::JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct UnitStateDef {
+            $( $(#[$bdoc])* pub $before: $bty, )*
+            $( #[doc = concat!($clabel, " left, in milliseconds.")] pub $ckey: Option<i32>, )*
+            $( $(#[$adoc])* pub $after: $aty, )*
         }
+
+        impl UnitStateDef {
+            /// Each whole-number key given, and whether it is a bonus (which may be
+            /// negative) rather than an amount, a stack count or a timer (never).
+            pub fn numbers(&self) -> Vec<(&'static str, i32, bool)> {
+                let mut all = vec![ $( (stringify!($before), state_number(self.$before), stringify!($before).ends_with("_bonus")), )* ];
+                $( all.push((stringify!($ckey), self.$ckey, false)); )*
+                all.extend([ $( (stringify!($after), state_number(self.$after), false), )* ]);
+                all.into_iter()
+                    .filter_map(|(k, v, bonus)| v.map(|v| (k, v, bonus)))
+                    .collect()
+            }
+        }
+
+        impl From<UnitStateDef> for crate::spec::InitialState {
+            fn from(r: UnitStateDef) -> Self {
+                crate::spec::InitialState {
+                    $( $before: r.$before, )*
+                    $( $ckey: r.$ckey, )*
+                    $( $after: r.$after, )*
+                }
+            }
+        }
+    };
+}
+
+/// A key's whole number, if it is one that is given; a yes-or-no key has none.
+trait StateNumber {
+    fn number(self) -> Option<i32>;
+}
+
+impl StateNumber for Option<i32> {
+    fn number(self) -> Option<i32> {
+        self
     }
 }
+
+impl StateNumber for Option<bool> {
+    fn number(self) -> Option<i32> {
+        None
+    }
+}
+
+fn state_number(v: impl StateNumber) -> Option<i32> {
+    v.number()
+}
+
+crate::statuses::timed_statuses!(unit_state_def {
+    /// Current Vitality (at most the maximum).
+    vitality: Option<i32>,
+    /// Shield points.
+    shield: Option<i32>,
+    /// Maim stacks.
+    maim: Option<i32>,
+    /// Burn stacks.
+    burn: Option<i32>,
+    /// Venom stacks.
+    venom: Option<i32>,
+    /// Insurance points.
+    insurance: Option<i32>,
+    /// Subrogated points.
+    subrogated: Option<i32>,
+    /// Armor on top of the printed ladder (a boss's growth by round, 200.1d).
+    armor_bonus: Option<i32>,
+    /// Power on top of the printed ladder (a boss's growth by round, 200.1d).
+    power_bonus: Option<i32>,
+    /// Focus on top of the printed ladder.
+    focus_bonus: Option<i32>,
+    /// Speed on top of the printed ladder.
+    speed_bonus: Option<i32>,
+} {
+    /// Charge going into the battle.
+    charge: Option<i32>,
+    /// Haywire stacks.
+    haywire: Option<i32>,
+    /// Overclock stacks.
+    overclock: Option<i32>,
+    /// Feral stacks.
+    feral: Option<i32>,
+    /// Relentless.
+    relentless: Option<bool>,
+    /// Dormant.
+    dormant: Option<bool>,
+    /// Quest progress going into the battle (800.54c).
+    quest: Option<i32>,
+    /// The named counter going into the battle (200.3b).
+    counter: Option<i32>,
+});
 
 /// Forge Core modifiers a side carries into battle.
 #[derive(Debug, Clone, Copy, Default, Deserialize, schemars::JsonSchema)]

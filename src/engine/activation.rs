@@ -567,7 +567,6 @@ impl Engine<'_> {
             Effect::Aoe | Effect::Tremor | Effect::Harvest | Effect::PiercingRoar | Effect::CripplingScream => {}
             Effect::Dread => self.apply_dread(source, t, amount),
             Effect::Repossess => self.repossess(source, t, amount),
-            Effect::GrantRelentless => self.grant_relentless(source, t, op.duration_ms),
             Effect::Repair => self.repair(source, t, amount),
             Effect::Shatter => {
                 self.shatter(source, t);
@@ -583,7 +582,6 @@ impl Engine<'_> {
             Effect::Roost => self.gain_roost(source, t, amount),
             Effect::Hallow => self.apply_hallow(source, t, amount),
             Effect::Displace => self.displace(source, t),
-            Effect::Dormant => self.apply_dormant(source, t, op.duration_ms),
             Effect::Kindle => self.kindle(source, t, amount),
             Effect::Shock => self.shock(source, t),
             Effect::Consecrate => self.consecrate(source, t, amount),
@@ -600,12 +598,19 @@ impl Engine<'_> {
                 self.try_cull(source, t);
             }
             Effect::Crush => self.apply_crush(source, t, amount),
-            Effect::Smash => self.apply_smash(source, t, op.duration_ms),
-            Effect::Stun => self.apply_stun(source, t, op.duration_ms),
-            Effect::Freeze => self.apply_freeze(source, t, op.duration_ms),
-            Effect::Blind => self.apply_blind(source, t, op.duration_ms),
-            Effect::Prismbreak => self.apply_prismbreak(source, t, op.duration_ms),
-            Effect::Entrap => self.apply_entrap(source, t, op.duration_ms),
+            // The timed statuses, as their rows in `statuses.rs` say.
+            Effect::Smash
+            | Effect::Stun
+            | Effect::Freeze
+            | Effect::Blind
+            | Effect::Prismbreak
+            | Effect::Entrap
+            | Effect::Dormant
+            | Effect::GrantRelentless => {
+                if let Some(s) = op.effect.timed_status() {
+                    self.apply_timed(s, source, t, op.duration_ms);
+                }
+            }
             Effect::Insurance => self.grant_insurance(source, t, amount, false),
             Effect::SubrogatedInsurance => self.grant_insurance(source, t, amount, true),
             Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus => {

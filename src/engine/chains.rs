@@ -12,6 +12,7 @@
 use super::effects::Immunity;
 use super::{ActCtx, Engine, EventKind, Refusal, UnitIdx};
 use crate::ability::{CardKind, Trigger};
+use crate::statuses::TimedStatus;
 
 impl Engine<'_> {
     /// A natural activation (its charge already spent) and the Cascade
@@ -194,7 +195,7 @@ impl Engine<'_> {
             }
             // 800.31b: the stack goes whatever becomes of the Stun; a
             // self-applied Stun is still a Stun (900.39e).
-            self.apply_stun(u, u, self.rules.haywire.stun_ms);
+            self.apply_timed(TimedStatus::Stun, u, u, self.rules.haywire.stun_ms);
         }
         let side = self.u.side[i].index();
         if self.hears_activations[side] {
@@ -248,7 +249,7 @@ impl Engine<'_> {
         self.touch_clock(u);
         self.emit(EventKind::Blowout, u, UnitIdx::NONE, stacks, chance, "800.45d");
         // 900.39e: Relentless blocks the Stun, not the loss.
-        self.apply_stun(u, u, self.rules.overclock.blowout_stun_ms);
+        self.apply_timed(TimedStatus::Stun, u, u, self.rules.overclock.blowout_stun_ms);
     }
 
     /// Haywire stacks, at most 5 (800.31a); Relentless blocks them (800.31f).

@@ -124,35 +124,23 @@ impl Engine<'_> {
             .min(self.u.hallow[i].next_ms())
             .min(self.u.fleeting[i].next_ms());
         let mut expiry = self.u.crush[i].earliest_expiry();
-        let mut status_end = NEVER;
         let timers = Timers::of(&self.u, i);
-        if timers.any() {
-            for remaining in [timers.stun, timers.entrap, timers.prismbreak, timers.smash] {
-                if remaining > 0 {
-                    status_end = status_end.min(now.saturating_add(remaining));
-                }
-            }
-            // 800.27c, 800.3d: Freeze's and Blind's timers pause while
-            // Prismbroken.
-            if timers.prismbreak == 0 {
-                for remaining in [timers.freeze, timers.blind] {
-                    if remaining > 0 {
-                        status_end = status_end.min(now.saturating_add(remaining));
-                    }
-                }
-            }
-        }
+        let status_end = if timers.any() {
+            timers.earliest_negative_end(now)
+        } else {
+            NEVER
+        };
         // 800.65a: a Smashed unit returns to its tier when Smash ends.
         if self.u.tier[i] != self.u.native_tier[i] {
-            expiry = expiry.min(now.saturating_add(timers.smash));
+            expiry = expiry.min(now.saturating_add(timers.smash_ms));
         }
         // 800.16i, 800.16f: a timed Dormant wakes when its time is up.
         if self.u.dormant_timed[i] {
-            expiry = expiry.min(now.saturating_add(timers.dormant));
+            expiry = expiry.min(now.saturating_add(timers.dormant_ms));
         }
         // 800.19f: the end of an Entrap fires its own channel.
         if self.u.entrapped[i] {
-            expiry = expiry.min(now.saturating_add(timers.entrap));
+            expiry = expiry.min(now.saturating_add(timers.entrap_ms));
         }
         let next_but_full = status_end.min(tick).min(expiry);
         UnitClock {
@@ -289,25 +277,11 @@ impl Engine<'_> {
         while timed != 0 {
             let i = timed.trailing_zeros() as usize;
             timed &= timed - 1;
-            let frozen_paused = self.u.prismbreak_ms[i] > 0;
-            let mut ended = false;
-            let mut tick = |v: &mut i32| {
-                if *v > 0 {
-                    *v = (*v - dt).max(0);
-                    ended |= *v == 0;
-                }
-            };
-            tick(&mut self.u.stun_ms[i]);
-            tick(&mut self.u.entrap_ms[i]);
-            tick(&mut self.u.prismbreak_ms[i]);
-            if !frozen_paused {
-                tick(&mut self.u.freeze_ms[i]);
-                tick(&mut self.u.blind_ms[i]);
+            let mut ended = self.u.count_down(i, dt);
+            if self.u.revive_ms[i] > 0 {
+                self.u.revive_ms[i] = (self.u.revive_ms[i] - dt).max(0);
+                ended |= self.u.revive_ms[i] == 0;
             }
-            tick(&mut self.u.smash_ms[i]);
-            tick(&mut self.u.dormant_ms[i]);
-            tick(&mut self.u.revive_ms[i]);
-            tick(&mut self.u.relentless_ms[i]);
             // A status ending changes what the unit does next (charging,
             // Freeze's pause, Smash's expiry).
             if ended {

@@ -37,15 +37,20 @@ impl Engine<'_> {
                 ("Insurance", u.insurance[i]),
                 ("Subrogated", u.subrogated[i]),
                 ("Dread", u.dread[i]),
-                ("Stun", u.stun_ms[i]),
-                ("Freeze", u.freeze_ms[i]),
                 ("Roost", u.roost[i]),
-                ("Blind", u.blind_ms[i]),
-                ("Entrap", u.entrap_ms[i]),
                 ("charge", self.charge(UnitIdx(i as u8))),
             ] {
                 if value < 0 {
                     return Err(format!("unit {i}: {name} is negative ({value})"));
+                }
+            }
+            for &s in TimedStatus::ALL {
+                if u.timer(s, i) < 0 {
+                    return Err(format!(
+                        "unit {i}: {} time left is negative ({})",
+                        s.label(),
+                        u.timer(s, i)
+                    ));
                 }
             }
             if u.burn[i] > self.rules.burn.cap {

@@ -28,6 +28,7 @@ use crate::ability::{CardKind, Trigger};
 use crate::catalog::{CardId, Catalog, StatLine};
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Forge, InitialState, Placement, Side};
+use crate::statuses::TimedStatus;
 pub use containers::*;
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
@@ -75,7 +76,113 @@ macro_rules! unit_columns {
     };
 }
 
-unit_columns! {
+/// The unit columns with one timer column per timed status (in ms left),
+/// and the clock's view of a unit's timers, from the statuses' list.
+macro_rules! unit_columns_and_timers {
+    (
+        { $($columns:tt)* }
+        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
+        in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal { $($btraits:tt)* } )* ]
+    ) => {
+        unit_columns! { $($columns)* $( $(#[$cdoc])* $ckey: i32 = 0, )* $( $(#[$bdoc])* $bkey: i32 = 0, )* }
+
+        /// A unit's timed statuses, read together by the clock.
+        #[derive(Clone, Copy)]
+        struct Timers { $( $ckey: i32, )* $( $bkey: i32, )* }
+
+        impl Timers {
+            #[inline]
+            fn of(u: &Units, i: usize) -> Timers {
+                Timers { $( $ckey: u.$ckey[i], )* $( $bkey: u.$bkey[i], )* }
+            }
+
+            /// Whether any is non-zero: one OR of them all tells.
+            #[inline]
+            fn any(self) -> bool {
+                (0 $( | self.$ckey )* $( | self.$bkey )*) != 0
+            }
+
+            /// The earliest end of a running negative status, from `now`:
+            /// the end of one may change what the unit does next (whether
+            /// it charges, at what rate, its tier), so the clock stops
+            /// there. A positive one's end (Relentless) changes nothing
+            /// until the next event; a timed Dormant wakes by its expiry.
+            /// Freeze's and Blind's time stands still while Prismbroken
+            /// (800.27c, 800.3d).
+            #[inline]
+            fn earliest_negative_end(self, now: i32) -> i32 {
+                let paused = self.prismbreak_ms > 0;
+                let mut end = NEVER;
+                $(
+                    if TimedStatus::$C.negative()
+                        && !(paused && TimedStatus::$C.paused_by_prismbreak())
+                        && self.$ckey > 0
+                    {
+                        end = end.min(now.saturating_add(self.$ckey));
+                    }
+                )*
+                $(
+                    if TimedStatus::$B.negative()
+                        && !(paused && TimedStatus::$B.paused_by_prismbreak())
+                        && self.$bkey > 0
+                    {
+                        end = end.min(now.saturating_add(self.$bkey));
+                    }
+                )*
+                end
+            }
+        }
+
+        impl Units {
+            /// Milliseconds left of status `s` on unit `i`.
+            #[inline]
+            pub fn timer(&self, s: TimedStatus, i: usize) -> i32 {
+                match s {
+                    $( TimedStatus::$C => self.$ckey[i], )*
+                    $( TimedStatus::$B => self.$bkey[i], )*
+                }
+            }
+
+            fn timer_mut(&mut self, s: TimedStatus, i: usize) -> &mut i32 {
+                match s {
+                    $( TimedStatus::$C => &mut self.$ckey[i], )*
+                    $( TimedStatus::$B => &mut self.$bkey[i], )*
+                }
+            }
+
+            /// Counts every running timer of unit `i` down by `dt` ms,
+            /// except those standing still while it is Prismbroken (800.27c,
+            /// 800.3d); whether one reached its end.
+            #[inline]
+            fn count_down(&mut self, i: usize, dt: i32) -> bool {
+                let paused = self.prismbreak_ms[i] > 0;
+                let mut ended = false;
+                $(
+                    if !(paused && TimedStatus::$C.paused_by_prismbreak()) && self.$ckey[i] > 0 {
+                        self.$ckey[i] = (self.$ckey[i] - dt).max(0);
+                        ended |= self.$ckey[i] == 0;
+                    }
+                )*
+                $(
+                    if !(paused && TimedStatus::$B.paused_by_prismbreak()) && self.$bkey[i] > 0 {
+                        self.$bkey[i] = (self.$bkey[i] - dt).max(0);
+                        ended |= self.$bkey[i] == 0;
+                    }
+                )*
+                ended
+            }
+
+            /// Whether unit `i` has a negative timed status running (800.17e).
+            #[inline]
+            fn negative_timer_running(&self, i: usize) -> bool {
+                false $( || (TimedStatus::$C.negative() && self.$ckey[i] > 0) )*
+                    $( || (TimedStatus::$B.negative() && self.$bkey[i] > 0) )*
+            }
+        }
+    };
+}
+
+crate::statuses::timed_statuses!(unit_columns_and_timers {
     card: CardId = CardId(0),
     side: Side = Side::Left,
     kind: CardKind = CardKind::Combat,
@@ -89,7 +196,6 @@ unit_columns! {
     /// Dormant with a timer that wakes it: a temporary Dormant (800.16i) or
     /// a wake after combat time (800.16f).
     dormant_timed: bool = false,
-    dormant_ms: i32 = 0,
     /// An Entrap is running, so its end fires the release channel (800.19f).
     entrapped: bool = false,
     /// Dormant until the card's wake condition is met; its `awaken` lines
@@ -100,7 +206,6 @@ unit_columns! {
     wake_progress: i32 = 0,
     relentless: bool = false,
     /// Relentless granted for a time: what is left of it (800.56g).
-    relentless_ms: i32 = 0,
     /// Relentless suppressed for the battle, through death and revival
     /// (800.56g, 800.56h).
     relentless_suppressed: bool = false,
@@ -210,13 +315,6 @@ unit_columns! {
     targets_met: u64 = 0,
     exalt: i32 = 0,
     damage_cap: i32 = 0,
-    /// Remaining milliseconds of each timed status.
-    stun_ms: i32 = 0,
-    freeze_ms: i32 = 0,
-    blind_ms: i32 = 0,
-    entrap_ms: i32 = 0,
-    prismbreak_ms: i32 = 0,
-    smash_ms: i32 = 0,
     /// Vitality just before and just after Smash lowered the tier, so its
     /// expiry restores the same fraction of maximum (800.65c).
     smash_from_vitality: i32 = 0,
@@ -250,7 +348,7 @@ unit_columns! {
     healing: i64 = 0,
     kills: u32 = 0,
     deaths: u32 = 0,
-}
+});
 
 /// The Speed slot of a unit's insured layer (`Engine::insured`).
 const INSURED_SPEED: usize = 1;
@@ -283,49 +381,6 @@ impl UnitClock {
         tick: NEVER,
         timed: false,
     };
-}
-
-/// A unit's timed statuses, read together by the clock.
-#[derive(Clone, Copy)]
-struct Timers {
-    stun: i32,
-    entrap: i32,
-    prismbreak: i32,
-    smash: i32,
-    freeze: i32,
-    blind: i32,
-    dormant: i32,
-    relentless: i32,
-}
-
-impl Timers {
-    #[inline]
-    fn of(u: &Units, i: usize) -> Timers {
-        Timers {
-            stun: u.stun_ms[i],
-            entrap: u.entrap_ms[i],
-            prismbreak: u.prismbreak_ms[i],
-            smash: u.smash_ms[i],
-            freeze: u.freeze_ms[i],
-            blind: u.blind_ms[i],
-            dormant: u.dormant_ms[i],
-            relentless: u.relentless_ms[i],
-        }
-    }
-
-    /// Whether any is non-zero: one OR of them all tells.
-    #[inline]
-    fn any(self) -> bool {
-        (self.stun
-            | self.entrap
-            | self.prismbreak
-            | self.smash
-            | self.freeze
-            | self.blind
-            | self.dormant
-            | self.relentless)
-            != 0
-    }
 }
 
 /// What the loop carries through one activation (300.3).

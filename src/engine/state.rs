@@ -7,6 +7,7 @@
 use super::{Engine, MAX_UNITS, UnitIdx, Units};
 use crate::catalog::CardId;
 use crate::spec::InitialState;
+use crate::statuses::TimedStatus;
 
 /// What the fight page draws of one unit at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -27,9 +28,8 @@ pub struct UnitFrame {
     pub maim: i32,
     pub burn: i32,
     pub venom: i32,
-    pub stun_ms: i32,
-    pub freeze_ms: i32,
-    pub blind_ms: i32,
+    /// Milliseconds left of each timed status, in `TimedStatus::ALL` order.
+    pub timers: [i32; TimedStatus::ALL.len()],
     pub entrapped: bool,
 }
 
@@ -101,9 +101,7 @@ impl Engine<'_> {
             maim: c.maim[i],
             burn: c.burn[i],
             venom: c.venom[i],
-            stun_ms: c.stun_ms[i],
-            freeze_ms: c.freeze_ms[i],
-            blind_ms: c.blind_ms[i],
+            timers: std::array::from_fn(|k| c.timer(TimedStatus::ALL[k], i)),
             entrapped: c.entrapped[i],
         }
     }
@@ -135,7 +133,7 @@ impl Engine<'_> {
     /// since the rescue continues the same battle's state.
     pub fn carried_state(&self, u: UnitIdx) -> InitialState {
         let (c, i) = (&self.u, u.i());
-        InitialState {
+        let mut carried = InitialState {
             vitality: Some(c.vitality[i]),
             shield: Some(c.shield[i]),
             maim: Some(c.maim[i]),
@@ -147,11 +145,6 @@ impl Engine<'_> {
             power_bonus: Some(c.power_bonus[i]),
             focus_bonus: Some(c.focus_bonus[i]),
             speed_bonus: Some(c.speed_bonus[i]),
-            stun_ms: Some(c.stun_ms[i]),
-            freeze_ms: Some(c.freeze_ms[i]),
-            blind_ms: Some(c.blind_ms[i]),
-            entrap_ms: Some(c.entrap_ms[i]),
-            prismbreak_ms: Some(c.prismbreak_ms[i]),
             charge: Some(self.charge(u)),
             haywire: Some(c.haywire[i]),
             overclock: Some(c.overclock[i]),
@@ -160,7 +153,12 @@ impl Engine<'_> {
             dormant: Some(c.dormant[i]),
             quest: Some(c.quest[i]),
             counter: Some(c.counter[i]),
+            ..InitialState::default()
+        };
+        for &s in TimedStatus::CARRIED {
+            carried.set_timer(s, Some(c.timer(s, i)));
         }
+        carried
     }
 
     /// Whether `start_battle` has run for this fight.
@@ -197,11 +195,11 @@ impl Engine<'_> {
         set(&mut c.power_bonus, s.power_bonus);
         set(&mut c.focus_bonus, s.focus_bonus);
         set(&mut c.speed_bonus, s.speed_bonus);
-        set(&mut c.stun_ms, s.stun_ms);
-        set(&mut c.freeze_ms, s.freeze_ms);
-        set(&mut c.blind_ms, s.blind_ms);
-        set(&mut c.entrap_ms, s.entrap_ms);
-        set(&mut c.prismbreak_ms, s.prismbreak_ms);
+        for &status in TimedStatus::CARRIED {
+            if let Some(ms) = s.timer(status) {
+                *c.timer_mut(status, i) = ms;
+            }
+        }
         set(&mut c.settled_charge, s.charge);
         c.settled_at_ms[i] = self.now;
         set(&mut c.haywire, s.haywire);

@@ -121,12 +121,7 @@ impl Engine<'_> {
         c.burn[i] > 0
             || c.venom[i] > 0
             || c.maim[i] > 0
-            || c.stun_ms[i] > 0
-            || c.freeze_ms[i] > 0
-            || c.blind_ms[i] > 0
-            || c.prismbreak_ms[i] > 0
-            || c.entrap_ms[i] > 0
-            || c.smash_ms[i] > 0
+            || c.negative_timer_running(i)
             || c.crush[i].total() != 0
             || c.haywire[i] > 0
             || c.feral[i] > 0

@@ -5,37 +5,88 @@ use super::effects::Immunity;
 use super::{Engine, EventKind, NEVER, Refusal, UnitIdx, UnitList};
 use crate::ability::CardKind;
 use crate::ability::Trigger;
+use crate::statuses::TimedStatus;
+
+/// The event each timed status's application logs, from the statuses'
+/// list (`statuses.rs`).
+macro_rules! applied_events {
+    (
+        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal {
+            event: $cev:ident, $($ctraits:tt)*
+        } )* ]
+        in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal {
+            event: $bev:ident, $($btraits:tt)*
+        } )* ]
+    ) => {
+        /// The event an application of `s` logs.
+        fn applied_event(s: TimedStatus) -> EventKind {
+            match s {
+                $( TimedStatus::$C => EventKind::$cev, )*
+                $( TimedStatus::$B => EventKind::$bev, )*
+            }
+        }
+    };
+}
+
+crate::statuses::timed_statuses!(applied_events);
 
 impl Engine<'_> {
-    /// Stun replaces the remaining duration (800.68c); Relentless blocks it (800.68d).
-    pub fn apply_stun(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
-        if duration_ms <= 0 || !self.passes_status_gate(u, source, Immunity::Blocked, "800.68d") {
+    /// Applies timed status `s` for `authored_ms` (0: the card names no
+    /// time) as its row in the statuses' list says: the recipient gate,
+    /// Relentless where it blocks (800.56b), a boss's immunity where the
+    /// status has one, then the time added, which replaces the time left
+    /// (Stun, 800.68c) or adds to it, the reapplication a flat amount
+    /// whatever the card authored (800.27b, 800.3c, 800.52c). A status with
+    /// a rule of its own (Entrap, Smash, Dormant, Relentless) goes to it.
+    pub fn apply_timed(&mut self, s: TimedStatus, source: UnitIdx, u: UnitIdx, authored_ms: i32) {
+        let Some(a) = s.applying(&self.rules) else {
+            match s {
+                TimedStatus::Entrap => self.apply_entrap(source, u, authored_ms),
+                TimedStatus::Smash => self.apply_smash(source, u, authored_ms),
+                TimedStatus::Dormant => self.apply_dormant(source, u, authored_ms),
+                TimedStatus::Relentless => self.grant_relentless(source, u, authored_ms),
+                TimedStatus::Stun | TimedStatus::Freeze | TimedStatus::Blind | TimedStatus::Prismbreak => {}
+            }
             return;
-        }
-        self.u.stun_ms[u.i()] = duration_ms;
-        self.touch_clock(u);
-        self.emit(EventKind::Stunned, u, source, duration_ms, 0, "800.68a");
-    }
-
-    /// Freeze adds a flat 4 s (800.27a, 800.27b); Relentless blocks it (800.27f).
-    pub fn apply_freeze(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
-        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.27f") {
-            return;
-        }
-        // 800.27a, 800.27b: 4 s (or the card's own duration), and each
-        // reapplication adds a flat 4 s more, whatever the card authored.
-        let add = if self.u.freeze_ms[u.i()] > 0 {
-            self.rules.freeze.reapply_ms
-        } else if duration_ms > 0 {
-            duration_ms
-        } else {
-            self.rules.freeze.duration_ms
         };
+        // 800.68c: a replacing status with no time authored applies nothing.
+        if a.reapply_ms.is_none() && authored_ms <= 0 {
+            return;
+        }
+        let immunity = if a.relentless_blocks {
+            Immunity::Blocked
+        } else {
+            Immunity::Ignored
+        };
+        if !self.passes_status_gate(u, source, immunity, a.gate) {
+            return;
+        }
         let i = u.i();
-        self.u.freeze_ms[i] = self.u.freeze_ms[i].saturating_add(add);
+        if let Some(rule) = a.boss_immune
+            && self.u.kind[i] == CardKind::Boss
+        {
+            self.emit(EventKind::Refused, u, source, 0, Refusal::Boss as i32, rule);
+            return;
+        }
+        let running = self.u.timer(s, i);
+        let (added, left) = match a.reapply_ms {
+            None => (authored_ms, 0),
+            Some(reapply) => {
+                let add = if running > 0 {
+                    reapply
+                } else if authored_ms > 0 {
+                    authored_ms
+                } else {
+                    a.duration_ms
+                };
+                (add, running.saturating_add(add))
+            }
+        };
+        *self.u.timer_mut(s, i) = if a.reapply_ms.is_none() { added } else { left };
         self.touch_clock(u);
-        self.emit(EventKind::Frozen, u, source, add, self.u.freeze_ms[i], "800.27b");
-        if self.vessels_possible {
+        self.emit(applied_event(s), u, source, added, left, a.rule);
+        // 900.27: a Freeze feeds the Phylactery's Vessel meter.
+        if s == TimedStatus::Freeze && self.vessels_possible {
             self.score_freeze(source, u);
         }
     }
@@ -273,57 +324,6 @@ impl Engine<'_> {
         self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
         self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
         self.recover_over_time(u, heal);
-    }
-
-    /// Blind lasts 3 s and each reapplication adds a flat 2 s (800.3a,
-    /// 800.3c); a boss is never Blinded (800.3e) and Relentless blocks it
-    /// (800.3f).
-    pub fn apply_blind(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
-        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.3f") {
-            return;
-        }
-        let i = u.i();
-        if self.u.kind[i] == CardKind::Boss {
-            self.emit(EventKind::Refused, u, source, 0, Refusal::Boss as i32, "800.3e");
-            return;
-        }
-        let add = if self.u.blind_ms[i] > 0 {
-            self.rules.blind.reapply_ms
-        } else if duration_ms > 0 {
-            duration_ms
-        } else {
-            self.rules.blind.duration_ms
-        };
-        self.u.blind_ms[i] = self.u.blind_ms[i].saturating_add(add);
-        self.touch_clock(u);
-        self.emit(EventKind::Blinded, u, source, add, self.u.blind_ms[i], "800.3c");
-    }
-
-    /// Prismbreak adds 3 s (800.52c); Relentless blocks it (800.52d).
-    pub fn apply_prismbreak(&mut self, source: UnitIdx, u: UnitIdx, duration_ms: i32) {
-        if !self.passes_status_gate(u, source, Immunity::Blocked, "800.52d") {
-            return;
-        }
-        // 800.52a, 800.52c: 3 s (or the card's own duration); reapplying
-        // adds 3 s, whatever the card authored.
-        let add = if self.u.prismbreak_ms[u.i()] > 0 {
-            self.rules.prismbreak.reapply_ms
-        } else if duration_ms > 0 {
-            duration_ms
-        } else {
-            self.rules.prismbreak.duration_ms
-        };
-        let i = u.i();
-        self.u.prismbreak_ms[i] = self.u.prismbreak_ms[i].saturating_add(add);
-        self.touch_clock(u);
-        self.emit(
-            EventKind::Prismbroken,
-            u,
-            source,
-            add,
-            self.u.prismbreak_ms[i],
-            "800.52c",
-        );
     }
 
     /// Entrap ignores Relentless (800.19c). A unit already Entrapped rejects
