@@ -425,7 +425,11 @@ fn a_stacking_timed_status_needs_a_positive_time_and_reapplication() {
     let d = config::parse_rules(Path::new("rules.toml"), &text).expect_err("a zero reapplication");
     assert_eq!(d[0].key, "blind.reapply_ms.value", "{}", d[0]);
     assert!(d[0].message.contains("greater than 0, found 0"), "{}", d[0]);
-    let line = text.lines().position(|l| l.contains("value = 0, rule = \"800.3c\"")).expect("the line") + 1;
+    let line = text
+        .lines()
+        .position(|l| l.contains("value = 0, rule = \"800.3c\""))
+        .expect("the line")
+        + 1;
     assert_eq!(d[0].line, line, "{}", d[0]);
 }
 

@@ -7,6 +7,7 @@
 //! the round number, Scrip and carried state go in through the engine's
 //! doors (`set_round`, `set_scrip`, `set_initial_state`).
 
+pub mod bots;
 mod fights;
 mod log;
 mod play;
@@ -33,16 +34,14 @@ const SHOP_KEY: u64 = 0x5348_4f50_0000_0001;
 const DRAFT_KEY: u64 = 0x4452_4146_0000_0002;
 const PLANNER_KEY: u64 = 0x504c_414e_0000_0003;
 
-/// How a bot buys and claims: balance depends on how players buy.
+/// The bot a seat plays, by the name a match suite gives it: balance
+/// depends on how players buy. [`Policy::bot`] is the bot (`bots.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
-    /// Buys the offer of most value (the suite's value table), claims the
-    /// weakest boss and ghost by the same table.
+    /// [`bots::Greedy`].
     Greedy,
-    /// Ranks as greedy, then plays a few fights with each of the best
-    /// buys (and each boss and ghost option) and takes the one that wins
-    /// most.
+    /// [`bots::Planner`].
     Planner,
 }
 
@@ -513,27 +512,6 @@ fn trial_score(
         };
     }
     score
-}
-
-/// The option a bot claims among `options` (indices into `boards`): the
-/// greedy bot the weakest by the value table, the planner the one it beats
-/// most in trial fights (then the weakest).
-fn claim(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, round: u8, index: u64, boards: &[&Carried]) -> usize {
-    let strength: Vec<i64> = boards.iter().map(|b| board_strength(ctx, &b.board)).collect();
-    let weakest = (0..boards.len()).min_by_key(|&k| (strength[k], k)).unwrap_or(0);
-    if p.policy == Policy::Greedy || boards.len() < 2 {
-        return weakest;
-    }
-    let me = Carried::fresh(p.board(String::new()), p.wallet.dividend, p.wallet.profit, &p.kept());
-    let mut best = (i32::MIN, i64::MAX, 0usize);
-    for (k, b) in boards.iter().enumerate() {
-        let s = trial_score(ctx, engine, round, &me, b, p.planned, index, p.seat);
-        if (s, -strength[k]) > (best.0, -best.1) {
-            best = (s, strength[k], k);
-        }
-    }
-    p.planned += u64::from(ctx.suite.planner_fights);
-    best.2
 }
 
 /// `want` distinct indices below `n`, drawn in order.

@@ -106,7 +106,12 @@ impl InPlay {
         let mut claimed = vec![0usize; n];
         for (seat, p) in self.players.iter_mut().enumerate() {
             let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
-            let pick = open.remove(claim(ctx, engine, p, round, self.index, &choices).min(open.len() - 1));
+            let pick = open.remove(
+                p.policy
+                    .bot()
+                    .claim(ctx, engine, p, round, self.index, &choices)
+                    .min(open.len() - 1),
+            );
             claimed[seat] = pick;
             self.log.push(Event::BossClaimed {
                 round,
@@ -259,7 +264,7 @@ impl InPlay {
         self.phase(round, Phase::Shop2);
         for p in &mut self.players {
             let offered = shop::offer_destinations(ctx, &mut p.rng);
-            let chosen = shop::choose_destination(ctx, p, &offered);
+            let chosen = p.policy.bot().choose_destination(ctx, p, &offered);
             self.log.push(Event::Destinations {
                 round,
                 seat: p.seat,
@@ -305,7 +310,12 @@ impl InPlay {
                 });
                 let boards: Vec<Carried> = offered.iter().map(|&k| ghost_entrant(&ghosts[k])).collect();
                 let refs: Vec<&Carried> = boards.iter().collect();
-                sources[0] = Some(offered[claim(ctx, engine, &mut self.players[0], round, self.index, &refs)]);
+                sources[0] = Some(
+                    offered[{
+                        let p = &mut self.players[0];
+                        p.policy.bot().claim(ctx, engine, p, round, self.index, &refs)
+                    }],
+                );
             }
         } else {
             let drawn = draw_distinct(&mut self.draft, ghosts.len(), n);

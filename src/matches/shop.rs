@@ -1,10 +1,12 @@
 //! The shop (200.1b, 200.1f): offers of units and runes, buying with the
 //! Dividend-first payment (900.36), selling into the party's buyback,
 //! rerolls, XP and levels, combining copies into tiers, and placing on the
-//! grid and the rune boards; and the bots that shop. Every number is a
+//! grid and the rune boards: a visit carries out what the seat's bot
+//! chooses (`bots.rs`). Every number is a
 //! `[shop]` or `[round]` setting (docs/rules-reconstruction.md, "The match").
 
-use super::{Event, MatchCtx, Owned, Player, Policy};
+use super::bots::{ShopAction, ShopView};
+use super::{Event, MatchCtx, Owned, Player};
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, RuneId};
 use crate::engine::{Engine, FightRng};
@@ -172,7 +174,7 @@ pub fn rune_value(ctx: &MatchCtx, rune: RuneId, tier: u8) -> i32 {
 
 /// What buying `item` would do to `p`'s board: its gain in value, and
 /// whether it needs room (it combines otherwise).
-fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
+pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
     match item {
         Item::Unit(card, tier) => {
             let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
@@ -190,7 +192,7 @@ fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
     }
 }
 
-fn cost(ctx: &MatchCtx, item: Item) -> i32 {
+pub(super) fn cost(ctx: &MatchCtx, item: Item) -> i32 {
     match item {
         Item::Unit(_, tier) => ctx.rules.shop.unit_cost * i32::from(tier),
         Item::Rune(_, tier) => ctx.rules.shop.rune_cost * i32::from(tier),
@@ -322,9 +324,6 @@ fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec
 
 /// The most a bot does in one visit, so a visit always ends.
 const ACTIONS_PER_VISIT: usize = 24;
-/// Rerolls a bot allows itself per visit.
-const REROLLS_PER_VISIT: usize = 2;
-
 /// One shop visit of one bot player.
 pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, match_index: u64, log: &mut Vec<Event>) {
     let Visit {
@@ -340,89 +339,35 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
     let mut offers = draw_offers(ctx, &mut p.rng, destination);
     log_offers(ctx, p.seat, round, destination, &offers, log);
     let mut rerolls = 0;
+    let bot = p.policy.bot();
     for _ in 0..ACTIONS_PER_VISIT {
-        // Candidates: each affordable offer (and buyback item) with its gain.
-        let mut best: Option<(i32, usize, bool)> = None;
-        let mut candidates: Vec<(i32, usize, bool)> = Vec::new();
-        for (k, &item) in offers.items.iter().enumerate() {
-            if cost(ctx, item) <= p.wallet.gold + p.wallet.dividend
-                && let Some(g) = gain(ctx, p, item)
-            {
-                candidates.push((g, k, false));
-            }
-        }
-        if let Some(list) = buyback.as_deref() {
-            for (k, s) in list.iter().enumerate() {
-                if cost(ctx, s.item) <= p.wallet.gold + p.wallet.dividend
-                    && let Some(g) = gain(ctx, p, s.item)
-                {
-                    candidates.push((g, k, true));
+        let view = ShopView {
+            round,
+            match_index,
+            offers: &offers.items,
+            buyback: buyback.as_deref().map(|l| l.as_slice()),
+            rerolls,
+        };
+        // The bot chooses; the rules carry it out or end the visit.
+        match bot.shop_action(ctx, engine, p, &view) {
+            ShopAction::Buy { index, from_buyback } => {
+                let (item, from_seat) = if from_buyback {
+                    let Some(list) = buyback.as_deref_mut().filter(|l| index < l.len()) else {
+                        break;
+                    };
+                    let s = list.remove(index);
+                    (s.item, Some(s.seller))
+                } else if index < offers.items.len() {
+                    (offers.items.remove(index), None)
+                } else {
+                    break;
+                };
+                if !buy(ctx, p, item, round, from_seat, log) {
+                    break;
                 }
             }
-        }
-        candidates.retain(|c| c.0 > 0);
-        candidates.sort_by_key(|&(g, k, b)| (std::cmp::Reverse(g), b, k));
-        if !candidates.is_empty() {
-            best = Some(match p.policy {
-                Policy::Greedy => candidates[0],
-                Policy::Planner => {
-                    let items: Vec<(i32, usize, bool, Item)> = candidates
-                        .iter()
-                        .take(super::PLANNER_CANDIDATES)
-                        .map(|&(g, k, b)| {
-                            let item = if b {
-                                buyback.as_deref().map_or(offers.items[k], |l| l[k].item)
-                            } else {
-                                offers.items[k]
-                            };
-                            (g, k, b, item)
-                        })
-                        .collect();
-                    super::plan(ctx, engine, p, round, match_index, &items)
-                }
-            });
-        }
-        if let Some((_, k, from_buyback)) = best {
-            let (item, from_seat) = if from_buyback {
-                let Some(list) = buyback.as_deref_mut() else { break };
-                let s = list.remove(k);
-                (s.item, Some(s.seller))
-            } else {
-                (offers.items.remove(k), None)
-            };
-            if !buy(ctx, p, item, round, from_seat, log) {
-                break;
-            }
-            continue;
-        }
-        // Nothing worth buying fits: make room by selling the weakest unit
-        // when an offer is worth more than it (and can be paid after the sale).
-        let full = p.units.len() >= capacity(ctx, p.level);
-        if full {
-            if let Some((weakest, wv)) = p
-                .units
-                .iter()
-                .enumerate()
-                .map(|(i, o)| (i, unit_value(ctx, o.card, o.tier)))
-                .min_by_key(|&(i, v)| (v, i))
-            {
-                let refund = ctx.rules.shop.sell_gold_per_tier * i32::from(p.units[weakest].tier);
-                let better = offers.items.iter().any(|&item| match item {
-                    Item::Unit(c, t) => {
-                        unit_value(ctx, c, t) > wv
-                            && cost(ctx, item) <= p.wallet.gold + p.wallet.dividend + refund
-                            && ctx.catalog.card(c).footprint.side()
-                                <= ctx.catalog.card(p.units[weakest].card).footprint.side()
-                    }
-                    Item::Rune(..) => false,
-                });
-                if better {
-                    sell_unit(ctx, p, weakest, round, sold, log);
-                    continue;
-                }
-            }
-            // A full board grows with a level.
-            if p.level < ctx.rules.shop.max_level && p.wallet.gold >= ctx.rules.shop.xp_cost {
+            ShopAction::Sell(i) if i < p.units.len() => sell_unit(ctx, p, i, round, sold, log),
+            ShopAction::BuyXp if p.level < ctx.rules.shop.max_level && p.wallet.gold >= ctx.rules.shop.xp_cost => {
                 p.wallet.gold -= ctx.rules.shop.xp_cost;
                 log.push(Event::BoughtXp {
                     round,
@@ -431,25 +376,19 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     xp: ctx.rules.shop.xp_per_purchase,
                 });
                 gain_xp(ctx, p, ctx.rules.shop.xp_per_purchase, round, log);
-                continue;
             }
+            ShopAction::Reroll if p.wallet.pay(ctx.rules.shop.reroll_cost).is_ok() => {
+                rerolls += 1;
+                log.push(Event::Rerolled {
+                    round,
+                    seat: p.seat,
+                    gold: ctx.rules.shop.reroll_cost,
+                });
+                offers = draw_offers(ctx, &mut p.rng, destination);
+                log_offers(ctx, p.seat, round, destination, &offers, log);
+            }
+            ShopAction::Sell(_) | ShopAction::BuyXp | ShopAction::Reroll | ShopAction::Leave => break,
         }
-        let cheapest = offers.items.iter().map(|&i| cost(ctx, i)).min().unwrap_or(0);
-        if rerolls < REROLLS_PER_VISIT
-            && p.wallet.gold >= ctx.rules.shop.reroll_cost + ctx.rules.shop.unit_cost.min(cheapest.max(1))
-            && p.wallet.pay(ctx.rules.shop.reroll_cost).is_ok()
-        {
-            rerolls += 1;
-            log.push(Event::Rerolled {
-                round,
-                seat: p.seat,
-                gold: ctx.rules.shop.reroll_cost,
-            });
-            offers = draw_offers(ctx, &mut p.rng, destination);
-            log_offers(ctx, p.seat, round, destination, &offers, log);
-            continue;
-        }
-        break;
     }
 }
 
@@ -501,20 +440,4 @@ pub fn offer_destinations(ctx: &MatchCtx, rng: &mut FightRng) -> Vec<Destination
         out.push(left.remove(k).0);
     }
     out
-}
-
-/// A bot's choice among the destinations: the store when it can buy a
-/// unit and has room or copies to combine, the runesmith when it can buy
-/// a rune and has a free rune place, else the vault (or the first offered).
-pub fn choose_destination(ctx: &MatchCtx, p: &Player, offered: &[Destination]) -> Destination {
-    let funds = p.wallet.gold + p.wallet.dividend;
-    let wants = |d: Destination| match d {
-        Destination::Store => funds >= ctx.rules.shop.unit_cost,
-        Destination::Runesmith => funds >= ctx.rules.shop.rune_cost && free_rune_place(ctx, &p.runes).is_some(),
-        Destination::Vault => true,
-    };
-    Destination::ALL
-        .into_iter()
-        .find(|&d| offered.contains(&d) && wants(d))
-        .unwrap_or(offered[0])
 }
