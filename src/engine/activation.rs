@@ -10,6 +10,7 @@
 
 use super::damage::{DamageKind, div_ceil};
 use super::effects::Stat;
+use super::possible::Feature;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
 use crate::ability::{Amount, CardKind, Condition, Count, Effect, PackageEvent, PackageTiming, Scope, Trigger};
 use crate::catalog::Op;
@@ -120,13 +121,13 @@ impl Engine<'_> {
     /// `forced_target` overrides the pick (used by scenarios).
     #[inline]
     pub fn activate(&mut self, u: UnitIdx, forced_target: UnitIdx) -> bool {
-        self.activating += 1;
+        self.nesting.activating += 1;
         // 800.49e: one activation and its whole trigger tree is one batch;
         // a nested one joins it.
         self.open_batch();
         let again = self.run_activation(u, forced_target);
         self.close_batch();
-        self.activating -= 1;
+        self.nesting.activating -= 1;
         again
     }
 
@@ -139,7 +140,7 @@ impl Engine<'_> {
         let catalog = self.catalog;
         let card = catalog.card(card_id);
         self.u.activations[i] += 1;
-        if self.quests_possible {
+        if self.possible.any(Feature::Quests) {
             self.quest_event(self.u.side[i], crate::ability::QuestEvent::AllyActivation);
         }
         // 800.31c, 900.17a: only Haywire held now may fire at the close.
@@ -147,7 +148,7 @@ impl Engine<'_> {
 
         // 800.4k, 900.20f, 900.40e: immediate rune effects resolve at the
         // start, whatever happens to the attack after.
-        if self.runes_possible && self.rune_grants[i].activation_shield > 0 {
+        if self.possible.any(Feature::Runes) && self.rune_grants[i].activation_shield > 0 {
             let shield = self.rune_grants[i].activation_shield;
             self.gain_shield(u, shield, u);
         }
@@ -205,7 +206,7 @@ impl Engine<'_> {
         // 800.20c: a new-target rune's bonus joins the hit; an aborted
         // activation never reaches it (800.4k lets only immediate rune
         // effects resolve), so the target stays new.
-        if self.runes_possible {
+        if self.possible.any(Feature::Runes) {
             ctx.bonus = ctx.bonus.saturating_add(self.new_target_bonus(u, target));
         }
         // 900.3a: immediate Tool packages resolve before anything of the
@@ -702,7 +703,7 @@ impl Engine<'_> {
         }
         let card = self.u.card[u.i()];
         if self.facts[usize::from(card.0)].listens & super::trigger_bit(trigger) == 0
-            || i32::from(self.depth) >= self.rules.limits.trigger_depth
+            || i32::from(self.nesting.depth) >= self.rules.limits.trigger_depth
         {
             return;
         }
@@ -721,7 +722,7 @@ impl Engine<'_> {
         restored: i32,
     ) {
         let catalog = self.catalog;
-        self.depth += 1;
+        self.nesting.depth += 1;
         let deaths = self.u.deaths[u.i()];
         for p in catalog.passives_of(card) {
             // 800.42g, 900.8c: a unit that dies while its lines resolve
@@ -737,6 +738,6 @@ impl Engine<'_> {
             ctx.restored = restored;
             self.resolve_op(&p.op, &mut ctx);
         }
-        self.depth -= 1;
+        self.nesting.depth -= 1;
     }
 }

@@ -10,6 +10,7 @@
 //! allies' Supercharge and Poach (800.69b), then the Cascade roll (800.9a).
 
 use super::effects::Immunity;
+use super::possible::Feature;
 use super::{ActCtx, Engine, EventKind, Refusal, UnitIdx};
 use crate::ability::{CardKind, Trigger};
 use crate::statuses::TimedStatus;
@@ -19,8 +20,8 @@ impl Engine<'_> {
     /// re-triggers it sets off, as one chain (800.9a, 800.69c).
     #[inline]
     pub fn activate_chain(&mut self, u: UnitIdx, forced_target: UnitIdx) {
-        if self.activating == 0 {
-            self.supercharged = 0;
+        if self.nesting.activating == 0 {
+            self.nesting.supercharged = 0;
         }
         let mut again = self.activate(u, forced_target);
         while again {
@@ -60,9 +61,9 @@ impl Engine<'_> {
         let refusal = if self.u.stun_ms[i] > 0 {
             // 800.68a: a Stunned unit cannot activate, forced or not.
             Some((Refusal::Stunned, "800.68a"))
-        } else if self.shocked & (1 << i) != 0 {
+        } else if self.nesting.shocked & (1 << i) != 0 {
             Some((Refusal::AlreadyShocked, "800.64e"))
-        } else if i32::from(self.forced_depth) >= self.rules.shock.max_depth {
+        } else if i32::from(self.nesting.forced_depth) >= self.rules.shock.max_depth {
             Some((Refusal::ShockDepth, "800.64e"))
         } else {
             None
@@ -71,7 +72,7 @@ impl Engine<'_> {
             self.emit(EventKind::Refused, t, source, 0, why as i32, rule);
             return;
         }
-        self.shocked |= 1 << i;
+        self.nesting.shocked |= 1 << i;
         self.forced_activation(t, source);
     }
 
@@ -81,10 +82,10 @@ impl Engine<'_> {
     /// the clause belongs to the resolution already open. Outside any
     /// activation it also starts a chain (800.69c).
     pub(crate) fn open_shock_resolution(&mut self) {
-        if self.forced_depth == 0 {
-            self.shocked = 0;
-            if self.activating == 0 {
-                self.supercharged = 0;
+        if self.nesting.forced_depth == 0 {
+            self.nesting.shocked = 0;
+            if self.nesting.activating == 0 {
+                self.nesting.supercharged = 0;
             }
         }
     }
@@ -98,24 +99,24 @@ impl Engine<'_> {
         let i = u.i();
         let charge = self.charge(u);
         let depth = self.u.cascade_depth[i];
-        self.forced_depth += 1;
+        self.nesting.forced_depth += 1;
         self.emit(
             EventKind::Shocked,
             u,
             source,
-            i32::from(self.forced_depth),
+            i32::from(self.nesting.forced_depth),
             0,
             "800.64b",
         );
         let again = self.activate(u, UnitIdx::NONE);
         if again {
-            if i32::from(self.forced_depth) < self.rules.shock.max_depth {
+            if i32::from(self.nesting.forced_depth) < self.rules.shock.max_depth {
                 self.forced_activation(u, u);
             } else {
                 self.emit(EventKind::Refused, u, u, 0, Refusal::ShockDepth as i32, "900.16f");
             }
         }
-        self.forced_depth -= 1;
+        self.nesting.forced_depth -= 1;
         if self.u.alive[i] {
             self.u.cascade_depth[i] = depth;
             self.set_charge(u, charge);
@@ -198,7 +199,7 @@ impl Engine<'_> {
             self.apply_timed(TimedStatus::Stun, u, u, self.rules.haywire.stun_ms);
         }
         let side = self.u.side[i].index();
-        if self.hears_activations[side] {
+        if self.possible.on(Feature::HearsActivations, side) {
             self.allies_hear_activation(u);
         }
     }
@@ -220,11 +221,11 @@ impl Engine<'_> {
             }
             let listens = self.facts[usize::from(self.u.card[j].0)].listens;
             if listens & super::trigger_bit(Trigger::Supercharge) != 0
-                && self.supercharged & (1 << j) == 0
+                && self.nesting.supercharged & (1 << j) == 0
                 && super::geometry::adjacent(rect, self.u.rect[j])
                 && !self.u.dormant[j]
             {
-                self.supercharged |= 1 << j;
+                self.nesting.supercharged |= 1 << j;
                 self.dispatch(a, Trigger::Supercharge, u);
             }
             if poachable && listens & super::trigger_bit(Trigger::Poach) != 0 {
@@ -310,7 +311,7 @@ impl Engine<'_> {
         let i = u.i();
         let stacks = self.exalted(u, stacks);
         self.u.consecrate[i] = self.u.consecrate[i].saturating_add(stacks);
-        self.consecrate_possible[self.u.side[i].index()] = true;
+        self.possible.mark(Feature::Consecrate, self.u.side[i].index(), true);
         self.emit(
             EventKind::Consecrated,
             u,
@@ -385,7 +386,7 @@ impl Engine<'_> {
             return;
         }
         self.u.initiative_done[i] = true;
-        let repeats = if self.grants_initiative[self.u.side[i].index()] {
+        let repeats = if self.possible.on(Feature::GrantsInitiative, self.u.side[i].index()) {
             self.initiative_repeats_for(u)
         } else {
             0

@@ -67,9 +67,9 @@ impl Engine<'_> {
         self.u.settled_at_ms[u.i()] = self.now;
         // Nothing else of the clock's inputs moved: only when the charge
         // fills is out of date, and the targetable bit is not.
-        self.charge_stale |= 1u64 << u.i();
+        self.clock.charge_stale |= 1u64 << u.i();
         if charge >= self.rules.clock.charge_to_activate {
-            self.due_ranks |= 1u64 << self.rank[u.i()];
+            self.clock.due_ranks |= 1u64 << self.rank[u.i()];
         }
     }
 
@@ -89,10 +89,10 @@ impl Engine<'_> {
     /// order would find it.
     #[inline]
     pub(crate) fn touch_clock(&mut self, u: UnitIdx) {
-        self.clock_stale |= 1u64 << u.i();
+        self.clock.stale |= 1u64 << u.i();
         self.refresh_targetable(u.i());
         if self.charge(u) >= self.rules.clock.charge_to_activate {
-            self.due_ranks |= 1u64 << self.rank[u.i()];
+            self.clock.due_ranks |= 1u64 << self.rank[u.i()];
         }
     }
 
@@ -182,7 +182,7 @@ impl Engine<'_> {
             next_but_full: self.u.next_but_full_ms[i],
             expiry: self.u.next_expiry_ms[i],
             tick: self.u.next_tick_ms[i],
-            timed: self.timed & (1u64 << i) != 0,
+            timed: self.clock.timed & (1u64 << i) != 0,
         }
     }
 
@@ -197,19 +197,23 @@ impl Engine<'_> {
         self.u.next_expiry_ms[i] = c.expiry;
         self.u.next_tick_ms[i] = c.tick;
         let bit = 1u64 << i;
-        self.timed = if c.timed { self.timed | bit } else { self.timed & !bit };
-        self.eventful = if c.next_but_full != NEVER {
-            self.eventful | bit
+        self.clock.timed = if c.timed {
+            self.clock.timed | bit
         } else {
-            self.eventful & !bit
+            self.clock.timed & !bit
+        };
+        self.clock.eventful = if c.next_but_full != NEVER {
+            self.clock.eventful | bit
+        } else {
+            self.clock.eventful & !bit
         };
     }
 
     pub(super) fn next_event_ms(&mut self) -> i32 {
         let live = self.u.indices();
         let placed = live_mask(live.end);
-        let mut stale = self.clock_stale & placed;
-        let mut charged = self.charge_stale & placed & !stale;
+        let mut stale = self.clock.stale & placed;
+        let mut charged = self.clock.charge_stale & placed & !stale;
         while stale != 0 {
             self.refresh_clock(stale.trailing_zeros() as usize);
             stale &= stale - 1;
@@ -218,8 +222,8 @@ impl Engine<'_> {
             self.refresh_full_time(charged.trailing_zeros() as usize);
             charged &= charged - 1;
         }
-        self.clock_stale = 0;
-        self.charge_stale = 0;
+        self.clock.stale = 0;
+        self.clock.charge_stale = 0;
         #[cfg(debug_assertions)]
         for i in self.u.indices() {
             debug_assert_eq!(
@@ -229,7 +233,7 @@ impl Engine<'_> {
                 self.now
             );
             debug_assert_eq!(
-                self.eventful & (1u64 << i) != 0,
+                self.clock.eventful & (1u64 << i) != 0,
                 self.u.next_but_full_ms[i] != NEVER,
                 "unit {i}'s eventful bit differs from its cached clock"
             );
@@ -250,10 +254,10 @@ impl Engine<'_> {
         let mut next = full_first
             .min(self.overtime_next_ms)
             .min(self.rules.overtime.cap_ms)
-            .min(self.resonance_end_ms);
+            .min(self.resonance.end_ms);
         let mut expiry_next = NEVER;
         let mut tick_next = NEVER;
-        let mut eventful = self.eventful & placed;
+        let mut eventful = self.clock.eventful & placed;
         while eventful != 0 {
             let i = eventful.trailing_zeros() as usize;
             eventful &= eventful - 1;
@@ -261,10 +265,10 @@ impl Engine<'_> {
             expiry_next = expiry_next.min(self.u.next_expiry_ms[i]);
             tick_next = tick_next.min(self.u.next_tick_ms[i]);
         }
-        self.tick_next_ms = tick_next;
-        self.expiry_next_ms = expiry_next;
+        self.clock.tick_next_ms = tick_next;
+        self.clock.expiry_next_ms = expiry_next;
         let next = next.max(self.now);
-        self.due_ranks = if full_first <= next { full_ranks } else { 0 };
+        self.clock.due_ranks = if full_first <= next { full_ranks } else { 0 };
         next
     }
 
@@ -273,7 +277,7 @@ impl Engine<'_> {
     pub(super) fn advance_clock(&mut self, dt: i32) {
         // Charge needs no write here: it grows from its settling time at
         // `rate_now` (see `Engine::charge`).
-        let mut timed = self.timed;
+        let mut timed = self.clock.timed;
         while timed != 0 {
             let i = timed.trailing_zeros() as usize;
             timed &= timed - 1;
@@ -285,7 +289,7 @@ impl Engine<'_> {
             // A status ending changes what the unit does next (charging,
             // Freeze's pause, Smash's expiry).
             if ended {
-                self.clock_stale |= 1u64 << i;
+                self.clock.stale |= 1u64 << i;
                 self.refresh_targetable(i);
             }
         }
@@ -295,19 +299,19 @@ impl Engine<'_> {
     /// then overtime, then activations, each in resolution order.
     pub(super) fn resolve_due(&mut self) {
         let order = self.order;
-        if self.resonance_end_ms <= self.now {
+        if self.resonance.end_ms <= self.now {
             self.end_timed_resonance();
         }
         // Nothing before these passes moves an expiry or a tick earlier, so
         // the earliest found by `next_event_ms` still decides (burn and
         // venom ticks are scheduled at least one positive interval ahead).
-        if self.expiry_next_ms <= self.now {
+        if self.clock.expiry_next_ms <= self.now {
             for &u in order.as_slice() {
                 self.expire_timers(u);
             }
         }
         for &u in order.as_slice() {
-            if self.outcome.is_some() || self.tick_next_ms > self.now {
+            if self.outcome.is_some() || self.clock.tick_next_ms > self.now {
                 break;
             }
             // The unit's own earliest tick, cached by its clock: ticks are
@@ -344,7 +348,7 @@ impl Engine<'_> {
         let threshold = self.rules.clock.charge_to_activate;
         let mut from_rank = 0u32;
         loop {
-            let pending = self.due_ranks & (u64::MAX << from_rank.min(63));
+            let pending = self.clock.due_ranks & (u64::MAX << from_rank.min(63));
             if pending == 0 || from_rank >= 64 || self.outcome.is_some() {
                 return;
             }

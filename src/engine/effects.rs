@@ -4,6 +4,7 @@
 //! effects on a unit's numbers in `stat_effects.rs`.
 
 use super::damage::DamageKind;
+use super::possible::Feature;
 use super::{Engine, EventKind, NEVER, Refusal, UnitIdx, UnitList};
 use crate::ability::CardKind;
 use crate::ability::Trigger;
@@ -169,7 +170,7 @@ impl Engine<'_> {
     pub(super) fn spread_warded(&self, u: UnitIdx) -> bool {
         let side = self.u.side[u.i()];
         // Most sides carry no aura at all: skip the scan for them.
-        if !self.ward_possible[side.index()] {
+        if !self.possible.on(Feature::Ward, side.index()) {
             return false;
         }
         self.u

@@ -26,7 +26,7 @@ impl Engine<'_> {
             if u.alive[i] && v == 0 {
                 return Err(format!("unit {i}: alive at 0 Vitality (500.4)"));
             }
-            if (self.targetable >> i) & 1 != u64::from(self.targetable_now(i)) {
+            if (self.clock.targetable >> i) & 1 != u64::from(self.targetable_now(i)) {
                 return Err(format!("unit {i}: targetable bit differs from its columns"));
             }
             for (name, value) in [
@@ -78,7 +78,7 @@ impl Engine<'_> {
             ));
         }
         for side in [Side::Left, Side::Right] {
-            let (now, live) = (self.resonance_level[side.index()], self.active_resonance_level(side));
+            let (now, live) = (self.resonance.level[side.index()], self.active_resonance_level(side));
             if self.side_runes[side.index()].resonance.is_some() && now != live {
                 return Err(format!(
                     "{} resonance level {now} but its active sources make {live} (800.58d)",

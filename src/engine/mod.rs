@@ -13,6 +13,7 @@ pub mod events;
 pub mod geometry;
 mod invariants;
 mod outcome;
+mod possible;
 mod revival;
 pub mod rng;
 mod runes;
@@ -33,6 +34,7 @@ pub use containers::*;
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use outcome::{EndReason, Outcome, SideSummary};
+use possible::Possible;
 pub use rng::FightRng;
 pub use runes::RuneGrants;
 
@@ -425,6 +427,112 @@ impl ActCtx {
     }
 }
 
+/// Each side's resonance as it stands (800.58).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ResonanceState {
+    /// The level now, and at battle start.
+    pub(crate) level: [i32; 2],
+    pub(crate) start_level: [i32; 2],
+    /// Per side, the units whose card is a resonator, when the side has a
+    /// resonance (800.58d), and the units that received the resonance.
+    pub(crate) resonators: [u64; 2],
+    pub(crate) holders: [u64; 2],
+    /// When the timed resonance lines end (800.58e), `NEVER` when none runs.
+    pub(crate) end_ms: i32,
+    pub(crate) timed: [bool; 2],
+}
+
+impl ResonanceState {
+    const NONE: ResonanceState = ResonanceState {
+        level: [0; 2],
+        start_level: [0; 2],
+        resonators: [0; 2],
+        holders: [0; 2],
+        end_ms: NEVER,
+        timed: [false; 2],
+    };
+}
+
+/// What the clock caches between events.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ClockCache {
+    /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
+    /// all units, found by `next_event_ms`: `resolve_due` skips a pass
+    /// whose first event is later than now.
+    pub(crate) expiry_next_ms: i32,
+    pub(crate) tick_next_ms: i32,
+    /// Units whose cached clock (`rate_now`, `next_ms`, ...) may be out of
+    /// date, one bit per unit. Every write to a column the clock reads
+    /// marks its unit (`touch_clock`); `next_event_ms` refreshes only the
+    /// marked units. Between events a unit's absolute next event does not
+    /// move (its remaining times shrink as `now` grows), so an untouched
+    /// unit's cache stays exact. Debug builds check this every step.
+    pub(crate) stale: u64,
+    /// Units whose charge alone was set (`set_charge`) since their clock
+    /// was refreshed: only when the charge fills has moved, not the rate,
+    /// the gates, the ticks or the timers, so `next_event_ms` recomputes
+    /// that one time (`refresh_full_time`) unless the unit is also in
+    /// `clock.stale`.
+    pub(crate) charge_stale: u64,
+    /// Targetable units ([`Engine::is_targetable`]), one bit per unit, so a
+    /// target pick tests one bit instead of four columns. What it reads
+    /// (alive, Entrap's timer, Dormant, kind) is what the clock reads, so
+    /// every write that marks a unit's clock (`touch_clock`) refreshes its
+    /// bit, as do placement and a timer running out; debug builds compare
+    /// it with the columns on every read.
+    pub(crate) targetable: u64,
+    /// Units with a timed status running, one bit per unit, so the clock
+    /// ticks only those.
+    pub(crate) timed: u64,
+    /// Units with an event other than their charge filling (a timed
+    /// status, an expiry, a tick, an Everlasting countdown: `next_but_full_ms`
+    /// not NEVER), one bit per unit, kept by `refresh_clock`: the step's
+    /// scan reads every unit's full time and only these units' other events.
+    pub(crate) eventful: u64,
+    /// Candidates to activate this step, one bit per resolution rank.
+    pub(crate) due_ranks: u64,
+}
+
+impl ClockCache {
+    /// A new fight's: every unit's clock stale, so the first step computes
+    /// them all, and no expiry, tick or candidate known yet.
+    const FRESH: ClockCache = ClockCache {
+        expiry_next_ms: NEVER,
+        tick_next_ms: NEVER,
+        stale: u64::MAX,
+        charge_stale: 0,
+        targetable: 0,
+        timed: 0,
+        eventful: 0,
+        due_ranks: 0,
+    };
+}
+
+/// How deep the running resolution is nested, and who it has touched.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Nesting {
+    /// Nesting depth of passive reactions (900.38e).
+    pub(crate) depth: u8,
+    /// Nesting depth of forced activations (800.64e).
+    pub(crate) forced_depth: u8,
+    /// Activations running, nested (a Shock inside an activation).
+    pub(crate) activating: u8,
+    /// Units Shocked in the running Shock resolution (800.64e), one bit each.
+    pub(crate) shocked: u64,
+    /// Supercharge units that fired in the running chain (800.69c).
+    pub(crate) supercharged: u64,
+}
+
+/// The open Vessel-Point batch.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct VesselBatch {
+    /// Nesting of open Vessel-Point batches (800.49e); each side's raw
+    /// score and the units it Froze in the open batch (900.27a).
+    pub(crate) depth: u8,
+    pub(crate) raw: [i32; 2],
+    pub(crate) frozen: [u64; 2],
+}
+
 /// One worker's fight scratch. Reset, never reallocated, between fights.
 pub struct Engine<'c> {
     pub catalog: &'c Catalog,
@@ -439,25 +547,14 @@ pub struct Engine<'c> {
     side_runes: [runes::SideRunes; 2],
     /// What runes and resonance give each unit, kept across its revivals.
     rune_grants: Box<[RuneGrants; MAX_UNITS]>,
-    resonance_level: [i32; 2],
-    resonance_start_level: [i32; 2],
-    /// Per side, the units whose card is a resonator, when the side has a
-    /// resonance (800.58d), and the units that received the resonance.
-    resonators: [u64; 2],
-    resonance_holders: [u64; 2],
-    /// When the timed resonance lines end (800.58e), `NEVER` when none runs.
-    resonance_end_ms: i32,
-    resonance_timed: [bool; 2],
-    /// Some unit received a rune or resonance this fight.
-    runes_possible: bool,
+    /// Each side's resonance as it stands (800.58).
+    resonance: ResonanceState,
     /// The match round, 0 outside a match (800.33f).
     round: u8,
     /// Dividend each side's Hubs settled at battle end (800.61c).
     dividend: [i32; 2],
     /// Each side's Dividend and Profit going in, for "per" amounts.
     scrip: [[i32; 2]; 2],
-    /// Some unit carries a Quest this fight.
-    quests_possible: bool,
     /// Per side, a bit per Quest event (`QuestEvent as u8`) some unit of
     /// the side counts with a Quest or a named counter, so an event nobody
     /// counts costs no scan of the units (800.54a, 200.3b).
@@ -491,11 +588,9 @@ pub struct Engine<'c> {
     /// Each side's Tools, one bit per unit, set as they are placed: what
     /// `destroy_worn_tools` looks through, in unit order.
     pub(crate) tool_mask: [u64; 2],
-    /// Per side, whether any unit carries the no-spread aura (900.33h).
-    pub(crate) ward_possible: [bool; 2],
-    /// Some unit of the fight holds a stat layer under Insurance (800.37h):
-    /// otherwise every stat read skips the Insurance test.
-    insured_layers: bool,
+    /// What work this fight may need (Consecrate, Fury auras, Quests,
+    /// Vessels, ...), so a fight without it skips it.
+    pub(crate) possible: Possible,
     /// Scratch of a Focus-weighted pick: the candidates and their weights,
     /// kept here so a pick neither allocates nor clears an array.
     pick: Box<PickScratch>,
@@ -505,75 +600,19 @@ pub struct Engine<'c> {
     /// (800.16f), one bit per unit: activations and damage of that side
     /// count towards them only while some bit is set.
     wake_watch: [u64; 2],
-    /// Some unit of the side carries an Ignited Fury aura, so Power reads
-    /// check for it (800.35c); other fights skip the scan.
-    fury_aura_possible: [bool; 2],
-    /// Some unit of the side holds Consecrate, so Power reads look for it
-    /// (800.10a); other fights skip the scan.
-    consecrate_possible: [bool; 2],
-    /// Earliest Crush or Smash expiry and earliest Burn or Venom tick over
-    /// all units, found by `next_event_ms`: `resolve_due` skips a pass
-    /// whose first event is later than now.
-    expiry_next_ms: i32,
-    tick_next_ms: i32,
-    /// Units whose cached clock (`rate_now`, `next_ms`, ...) may be out of
-    /// date, one bit per unit. Every write to a column the clock reads
-    /// marks its unit (`touch_clock`); `next_event_ms` refreshes only the
-    /// marked units. Between events a unit's absolute next event does not
-    /// move (its remaining times shrink as `now` grows), so an untouched
-    /// unit's cache stays exact. Debug builds check this every step.
-    clock_stale: u64,
-    /// Units whose charge alone was set (`set_charge`) since their clock
-    /// was refreshed: only when the charge fills has moved, not the rate,
-    /// the gates, the ticks or the timers, so `next_event_ms` recomputes
-    /// that one time (`refresh_full_time`) unless the unit is also in
-    /// `clock_stale`.
-    charge_stale: u64,
-    /// Targetable units ([`Engine::is_targetable`]), one bit per unit, so a
-    /// target pick tests one bit instead of four columns. What it reads
-    /// (alive, Entrap's timer, Dormant, kind) is what the clock reads, so
-    /// every write that marks a unit's clock (`touch_clock`) refreshes its
-    /// bit, as do placement and a timer running out; debug builds compare
-    /// it with the columns on every read.
-    targetable: u64,
-    /// Units with a timed status running, one bit per unit, so the clock
-    /// ticks only those.
-    timed: u64,
-    /// Units with an event other than their charge filling (a timed
-    /// status, an expiry, a tick, an Everlasting countdown: `next_but_full_ms`
-    /// not NEVER), one bit per unit, kept by `refresh_clock`: the step's
-    /// scan reads every unit's full time and only these units' other events.
-    eventful: u64,
-    /// Candidates to activate this step, one bit per resolution rank.
-    due_ranks: u64,
+    /// What the clock caches between events: the earliest expiry and
+    /// tick, and the per-unit bits of stale clocks, targetable units,
+    /// running timers, other events and this step's candidates.
+    clock: ClockCache,
     /// A Displace moved units this step: resolution order, which follows
     /// reading order, is rebuilt before the next step (800.14f).
     order_stale: bool,
     /// Each unit's place in `order`.
     rank: [u8; MAX_UNITS],
-    /// Nesting depth of passive reactions (900.38e).
-    depth: u8,
-    /// Nesting depth of forced activations (800.64e).
-    forced_depth: u8,
-    /// Activations running, nested (a Shock inside an activation).
-    activating: u8,
-    /// Units Shocked in the running Shock resolution (800.64e), one bit each.
-    shocked: u64,
-    /// Supercharge units that fired in the running chain (800.69c).
-    supercharged: u64,
-    /// Per side, some unit listens to its allies' activations (Supercharge,
-    /// Poach), so the follow-up step scans the side; other fights skip it.
-    hears_activations: [bool; 2],
-    /// Per side, some unit grants Initiative repeats (800.36c).
-    grants_initiative: [bool; 2],
-    /// Some unit of the fight has Phylactery, so Dread and Freeze are
-    /// scored for Vessel Points (800.49c); other fights skip it.
-    vessels_possible: bool,
-    /// Nesting of open Vessel-Point batches (800.49e); each side's raw
-    /// score and the units it Froze in the open batch (900.27a).
-    batch_depth: u8,
-    batch_raw: [i32; 2],
-    batch_frozen: [u64; 2],
+    /// How deep the running resolution is nested, and who it has touched.
+    nesting: Nesting,
+    /// The open Vessel-Point batch (800.49e, 900.27a).
+    vessel_batch: VesselBatch,
     outcome: Option<Outcome>,
 }
 
@@ -680,7 +719,7 @@ pub(crate) fn trigger_bit(t: Trigger) -> u32 {
 
 // Every trigger needs its own bit in a `u32`.
 const _: () = assert!(Trigger::ALL.len() <= 32);
-// The clock's unit masks (`clock_stale`, `timed`) hold one bit per unit.
+// The clock's unit masks (`clock.stale`, `timed`) hold one bit per unit.
 const _: () = assert!(MAX_UNITS <= 64);
 
 /// Keyword amounts scale with tier but read no board state.

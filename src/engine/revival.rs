@@ -2,6 +2,7 @@
 //! (800.20), Phylactery's Vessels and the Vessel Points a side earns with
 //! Dread and Freeze, scored once per batch (800.49, 900.27, 900.28).
 
+use super::possible::Feature;
 use super::{Engine, EventKind, UnitIdx};
 use crate::ability::Trigger;
 use crate::spec::Placement;
@@ -146,8 +147,8 @@ impl Engine<'_> {
     /// Opens a Vessel-Point batch, or joins the one already open (800.49e).
     #[inline]
     pub(crate) fn open_batch(&mut self) {
-        if self.vessels_possible {
-            self.batch_depth += 1;
+        if self.possible.any(Feature::Vessels) {
+            self.vessel_batch.depth += 1;
         }
     }
 
@@ -155,11 +156,11 @@ impl Engine<'_> {
     /// and awards it (800.49d, 800.49f).
     #[inline]
     pub(crate) fn close_batch(&mut self) {
-        if !self.vessels_possible {
+        if !self.possible.any(Feature::Vessels) {
             return;
         }
-        self.batch_depth = self.batch_depth.saturating_sub(1);
-        if self.batch_depth == 0 {
+        self.vessel_batch.depth = self.vessel_batch.depth.saturating_sub(1);
+        if self.vessel_batch.depth == 0 {
             self.award_batch();
         }
     }
@@ -172,7 +173,7 @@ impl Engine<'_> {
         let side = self.u.side[source.i()].index();
         let raw = stacks.saturating_mul(self.rules.phylactery.raw_per_dread_stack);
         self.open_batch();
-        self.batch_raw[side] = self.batch_raw[side].saturating_add(raw);
+        self.vessel_batch.raw[side] = self.vessel_batch.raw[side].saturating_add(raw);
         self.close_batch();
     }
 
@@ -185,9 +186,10 @@ impl Engine<'_> {
         let side = self.u.side[source.i()].index();
         let bit = 1u64 << frozen.i();
         self.open_batch();
-        if self.batch_frozen[side] & bit == 0 {
-            self.batch_frozen[side] |= bit;
-            self.batch_raw[side] = self.batch_raw[side].saturating_add(self.rules.phylactery.raw_per_frozen_unit);
+        if self.vessel_batch.frozen[side] & bit == 0 {
+            self.vessel_batch.frozen[side] |= bit;
+            self.vessel_batch.raw[side] =
+                self.vessel_batch.raw[side].saturating_add(self.rules.phylactery.raw_per_frozen_unit);
         }
         self.close_batch();
     }
@@ -197,8 +199,8 @@ impl Engine<'_> {
     /// Phylactery unit of the side (800.49d, 900.27e).
     fn award_batch(&mut self) {
         for side in 0..2 {
-            let raw = std::mem::take(&mut self.batch_raw[side]);
-            self.batch_frozen[side] = 0;
+            let raw = std::mem::take(&mut self.vessel_batch.raw[side]);
+            self.vessel_batch.frozen[side] = 0;
             if raw <= 0 {
                 continue;
             }

@@ -9,6 +9,7 @@
 //! each grid row) and a column board (a cell facing each column); a rune
 //! takes `cells_per_rune` adjacent cells and faces those rows or columns.
 
+use super::possible::Feature;
 use super::{Engine, EventKind, MAX_UNITS, NEVER, UnitIdx};
 use crate::ability::{KeywordName, RuneBoard, RuneEffect};
 use crate::catalog::{ResonanceId, RuneId};
@@ -128,12 +129,12 @@ impl Engine<'_> {
     /// A side's resonance level now (800.58c, 800.58d): its board runes'
     /// tiers plus the base, plus every active resonator.
     pub fn resonance_level(&self, side: Side) -> i32 {
-        self.resonance_level[side.index()]
+        self.resonance.level[side.index()]
     }
 
     /// A side's resonance level when the battle started.
     pub fn resonance_start_level(&self, side: Side) -> i32 {
-        self.resonance_start_level[side.index()]
+        self.resonance.start_level[side.index()]
     }
 
     /// 800.58c, 800.58d: the base, each board rune's tier once (900.23b),
@@ -145,7 +146,7 @@ impl Engine<'_> {
         for p in self.side_runes[side.index()].as_slice() {
             level = level.saturating_add(i32::from(p.tier));
         }
-        let mut sources = self.resonators[side.index()];
+        let mut sources = self.resonance.resonators[side.index()];
         while sources != 0 {
             let i = sources.trailing_zeros() as usize;
             sources &= sources - 1;
@@ -176,27 +177,27 @@ impl Engine<'_> {
     pub(crate) fn refresh_resonance(&mut self, u: UnitIdx) {
         let i = u.i();
         let side = self.u.side[i];
-        if (self.resonators[side.index()] >> i) & 1 == 0 {
+        if (self.resonance.resonators[side.index()] >> i) & 1 == 0 {
             return;
         }
-        let before = self.resonance_level[side.index()];
+        let before = self.resonance.level[side.index()];
         let after = self.active_resonance_level(side);
         if after == before {
             return;
         }
-        self.resonance_level[side.index()] = after;
+        self.resonance.level[side.index()] = after;
         let Some(id) = self.side_runes[side.index()].resonance else {
             return;
         };
         self.emit(EventKind::ResonanceLevel, u, UnitIdx::NONE, after, before, "800.58d");
         let change = after - before;
-        let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[side.index()];
+        let timed_live = self.now < self.resonance.end_ms && self.resonance.timed[side.index()];
         // The difference is the same for every holder.
         let mut d = RuneGrants::default();
         for line in &self.catalog.resonance(id).lines {
             d.add(line.effect, line.per_level.saturating_mul(change), line.duration_ms > 0);
         }
-        let mut holders = self.resonance_holders[side.index()];
+        let mut holders = self.resonance.holders[side.index()];
         while holders != 0 {
             let h = holders.trailing_zeros() as usize;
             holders &= holders - 1;
@@ -238,8 +239,8 @@ impl Engine<'_> {
                 .indices()
                 .all(|i| catalog.card(self.u.printed[i]).innate_runes.is_empty())
         {
-            self.resonance_level = [self.rules.resonance.base_level; 2];
-            self.resonance_start_level = self.resonance_level;
+            self.resonance.level = [self.rules.resonance.base_level; 2];
+            self.resonance.start_level = self.resonance.level;
             return;
         }
         for side in [Side::Left, Side::Right] {
@@ -261,10 +262,10 @@ impl Engine<'_> {
                     }
                 }
             }
-            self.resonators[side.index()] = resonators;
+            self.resonance.resonators[side.index()] = resonators;
             let level = self.active_resonance_level(side);
-            self.resonance_level[side.index()] = level;
-            self.resonance_start_level[side.index()] = level;
+            self.resonance.level[side.index()] = level;
+            self.resonance.start_level[side.index()] = level;
         }
         for i in self.u.indices() {
             let u = UnitIdx(i as u8);
@@ -319,16 +320,16 @@ impl Engine<'_> {
             }
             // 800.58a: the resonance reaches every eligible allied unit.
             if let Some(id) = self.side_runes[side.index()].resonance {
-                let level = self.resonance_level[side.index()];
+                let level = self.resonance.level[side.index()];
                 for line in &catalog.resonance(id).lines {
                     let timed = line.duration_ms > 0;
                     g.add(line.effect, line.per_level.saturating_mul(level), timed);
                     if timed {
-                        self.resonance_end_ms = self.resonance_end_ms.min(line.duration_ms);
-                        self.resonance_timed[side.index()] = true;
+                        self.resonance.end_ms = self.resonance.end_ms.min(line.duration_ms);
+                        self.resonance.timed[side.index()] = true;
                     }
                 }
-                self.resonance_holders[side.index()] |= 1u64 << i;
+                self.resonance.holders[side.index()] |= 1u64 << i;
                 self.emit(
                     EventKind::ResonanceGranted,
                     u,
@@ -339,7 +340,7 @@ impl Engine<'_> {
                 );
             }
             self.rune_grants[i] = g;
-            self.runes_possible |= g != RuneGrants::default();
+            self.possible.mark(Feature::Runes, 0, g != RuneGrants::default());
             if g != RuneGrants::default() {
                 self.apply_rune_grants(u, true);
             }
@@ -394,7 +395,7 @@ impl Engine<'_> {
     pub(crate) fn apply_rune_grants(&mut self, u: UnitIdx, loadout: bool) {
         let i = u.i();
         let g = self.rune_grants[i];
-        let timed_live = self.now < self.resonance_end_ms && self.resonance_timed[self.u.side[i].index()];
+        let timed_live = self.now < self.resonance.end_ms && self.resonance.timed[self.u.side[i].index()];
         let c = &mut self.u;
         add_stat_grants(c, i, &g, timed_live);
         if g.vitality > 0 {
@@ -414,9 +415,9 @@ impl Engine<'_> {
     /// 800.58e: a timed resonance (Brace Step's first 20 seconds) ends:
     /// what it granted is taken back from every living unit that holds it.
     pub(crate) fn end_timed_resonance(&mut self) {
-        self.resonance_end_ms = NEVER;
+        self.resonance.end_ms = NEVER;
         for i in self.u.indices() {
-            if !self.resonance_timed[self.u.side[i].index()] || !self.u.alive[i] {
+            if !self.resonance.timed[self.u.side[i].index()] || !self.u.alive[i] {
                 continue;
             }
             let t = self.rune_grants[i].timed;
@@ -438,7 +439,7 @@ impl Engine<'_> {
                 "800.58e",
             );
         }
-        self.resonance_timed = [false; 2];
+        self.resonance.timed = [false; 2];
     }
 
     /// A unit's Cascade chance: the rules' chance plus its runes', never

@@ -1,6 +1,7 @@
 //! Setting a fight up: the engine made once per worker, reset per fight,
 //! units built and placed, starting states, the battle-start pass.
 
+use super::possible::Feature;
 use super::*;
 
 impl<'c> Engine<'c> {
@@ -15,18 +16,11 @@ impl<'c> Engine<'c> {
             log: EventLog::new(limit),
             side_runes: [runes::SideRunes::default(); 2],
             rune_grants: Box::new([RuneGrants::default(); MAX_UNITS]),
-            resonance_level: [0; 2],
-            resonance_start_level: [0; 2],
-            resonators: [0; 2],
-            resonance_holders: [0; 2],
-            resonance_end_ms: NEVER,
-            resonance_timed: [false; 2],
-            runes_possible: false,
+            resonance: ResonanceState::NONE,
             round: 0,
             dividend: [0; 2],
             scrip: [[0; 2]; 2],
             highland_roster: [false; 2],
-            quests_possible: false,
             quest_events: [0; 2],
             has_hub: [false; 2],
             trace: state::Trace::default(),
@@ -43,37 +37,18 @@ impl<'c> Engine<'c> {
                 .collect(),
             package_mask: [0; 2],
             tool_mask: [0; 2],
-            ward_possible: [false; 2],
-            insured_layers: false,
+            possible: Possible::NONE,
             pick: Box::new(PickScratch {
                 pool: [UnitIdx::NONE; MAX_UNITS],
                 weights: [0; MAX_UNITS],
             }),
             standing: [0; 2],
             wake_watch: [0; 2],
-            fury_aura_possible: [false; 2],
-            consecrate_possible: [false; 2],
-            expiry_next_ms: NEVER,
-            tick_next_ms: NEVER,
-            clock_stale: u64::MAX,
-            charge_stale: 0,
-            targetable: 0,
-            timed: 0,
-            eventful: 0,
+            clock: ClockCache::FRESH,
             order_stale: false,
-            due_ranks: 0,
             rank: [0; MAX_UNITS],
-            depth: 0,
-            forced_depth: 0,
-            activating: 0,
-            shocked: 0,
-            supercharged: 0,
-            hears_activations: [false; 2],
-            grants_initiative: [false; 2],
-            vessels_possible: false,
-            batch_depth: 0,
-            batch_raw: [0; 2],
-            batch_frozen: [0; 2],
+            nesting: Nesting::default(),
+            vessel_batch: VesselBatch::default(),
             outcome: None,
         }
     }
@@ -94,20 +69,14 @@ impl<'c> Engine<'c> {
             s.count = 0;
             s.resonance = None;
         }
-        if self.runes_possible {
+        if self.possible.any(Feature::Runes) {
             self.rune_grants.fill(RuneGrants::default());
         }
-        self.resonance_level = [0; 2];
-        self.resonance_start_level = [0; 2];
-        self.resonators = [0; 2];
-        self.resonance_holders = [0; 2];
-        self.resonance_end_ms = NEVER;
-        self.resonance_timed = [false; 2];
-        self.runes_possible = false;
+        self.resonance = ResonanceState::NONE;
+        self.possible = Possible::NONE;
         self.dividend = [0; 2];
         self.scrip = [[0; 2]; 2];
         self.highland_roster = [false; 2];
-        self.quests_possible = false;
         self.quest_events = [0; 2];
         self.has_hub = [false; 2];
         self.stock = [0; 2];
@@ -119,30 +88,12 @@ impl<'c> Engine<'c> {
         self.side_order = [UnitList::default(); 2];
         self.package_mask = [0; 2];
         self.tool_mask = [0; 2];
-        self.ward_possible = [false; 2];
-        self.insured_layers = false;
         self.standing = [0; 2];
         self.wake_watch = [0; 2];
-        self.fury_aura_possible = [false; 2];
-        self.consecrate_possible = [false; 2];
-        self.clock_stale = u64::MAX;
-        self.charge_stale = 0;
-        self.targetable = 0;
-        self.timed = 0;
-        self.eventful = 0;
-        self.due_ranks = 0;
+        self.clock = ClockCache::FRESH;
         self.order_stale = false;
-        self.depth = 0;
-        self.forced_depth = 0;
-        self.activating = 0;
-        self.shocked = 0;
-        self.supercharged = 0;
-        self.hears_activations = [false; 2];
-        self.grants_initiative = [false; 2];
-        self.vessels_possible = false;
-        self.batch_depth = 0;
-        self.batch_raw = [0; 2];
-        self.batch_frozen = [0; 2];
+        self.nesting = Nesting::default();
+        self.vessel_batch = VesselBatch::default();
         self.outcome = None;
     }
 
@@ -213,7 +164,7 @@ impl<'c> Engine<'c> {
         // battle-start effect.
         if u.phylactery[i] {
             u.vessels[i] = self.rules.phylactery.starting_vessels;
-            self.vessels_possible = true;
+            self.possible.mark(Feature::Vessels, 0, true);
         }
         self.install_loadout(idx, p.card);
     }
@@ -260,7 +211,7 @@ impl<'c> Engine<'c> {
         u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
         u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
         u.insured_layer[i] = layer;
-        self.insured_layers |= layer != [0; 4];
+        self.possible.mark(Feature::InsuredLayers, 0, layer != [0; 4]);
         // Runes project onto the cells, whatever loadout stands there.
         u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
         u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
@@ -292,13 +243,7 @@ impl<'c> Engine<'c> {
             self.u.phase_at[i] = phases
                 .get(usize::from(self.u.phase[i]))
                 .map_or(0, |ph| ph.below_percent);
-            let side = self.u.side[i].index();
-            let listens = self.facts[usize::from(next.card.0)].listens;
-            self.hears_activations[side] |=
-                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
-            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
-            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
-            self.ward_possible[side] |= self.u.no_burn_spread[i];
+            self.mark_possible(u);
             self.touch_clock(u);
             self.emit(
                 EventKind::PhaseChanged,
@@ -373,7 +318,7 @@ impl<'c> Engine<'c> {
                 self.quest_events[self.u.side[i].index()] |= 1 << (on as u8);
             }
         }
-        self.quests_possible = self.quest_events != [0; 2];
+        self.possible.mark(Feature::Quests, 0, self.quest_events != [0; 2]);
         self.start_runes();
         self.rank_hubs();
         for i in self.u.indices() {
@@ -381,18 +326,13 @@ impl<'c> Engine<'c> {
             for p in self.catalog.packages_of(self.u.card[i]) {
                 self.package_mask[side] |= tools::package_bit(p.event, p.timing);
             }
-            self.ward_possible[side] |= self.u.no_burn_spread[i];
             if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 self.standing[side] += 1;
             }
             if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
                 self.wake_watch[side] |= 1 << i;
             }
-            self.fury_aura_possible[side] |= self.u.ignited_fury_aura[i];
-            let listens = self.facts[usize::from(self.u.card[i].0)].listens;
-            self.hears_activations[side] |=
-                listens & (trigger_bit(Trigger::Supercharge) | trigger_bit(Trigger::Poach)) != 0;
-            self.grants_initiative[side] |= self.u.initiative_repeats[i] > 0;
+            self.mark_possible(UnitIdx(i as u8));
         }
         self.emit(
             EventKind::BattleStart,
@@ -404,7 +344,7 @@ impl<'c> Engine<'c> {
         );
         // 200.3b: a counter counting battles gains before any battle-start
         // line reads it, so "per counter" amounts see this battle's count.
-        if self.quests_possible {
+        if self.possible.any(Feature::Quests) {
             let first = self.first_side;
             self.quest_event(first, crate::ability::QuestEvent::BattleStart);
             self.quest_event(first.other(), crate::ability::QuestEvent::BattleStart);
@@ -430,7 +370,7 @@ impl<'c> Engine<'c> {
             if self.u.kind[u.i()] == CardKind::Hub {
                 self.hub_grant(u);
             }
-            if self.quests_possible && self.quest_complete(u) {
+            if self.possible.any(Feature::Quests) && self.quest_complete(u) {
                 self.dispatch(u, Trigger::QuestCompleted, UnitIdx::NONE);
             }
             self.dispatch(u, Trigger::BattleStart, UnitIdx::NONE);

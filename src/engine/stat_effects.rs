@@ -3,6 +3,7 @@
 //! Fleeting buffs and stat changes.
 
 use super::effects::{Immunity, Stat};
+use super::possible::Feature;
 use super::{Engine, EventKind, Refusal, UnitIdx, UnitList};
 use crate::ability::CardKind;
 use crate::ability::Trigger;
@@ -34,7 +35,7 @@ impl Engine<'_> {
         );
         // 900.38a, 900.38d: both channels hear every positive grant; chains
         // stop past the reaction depth (900.38e).
-        if i32::from(self.depth) >= self.rules.insurance.reaction_depth {
+        if i32::from(self.nesting.depth) >= self.rules.insurance.reaction_depth {
             return;
         }
         self.dispatch(u, Trigger::InsuranceGained, source);
@@ -54,7 +55,7 @@ impl Engine<'_> {
         self.u.dread[i] = self.u.dread[i].saturating_add(stacks);
         self.touch_clock(u);
         self.emit(EventKind::DreadApplied, u, source, stacks, self.u.dread[i], "800.17a");
-        if self.vessels_possible {
+        if self.possible.any(Feature::Vessels) {
             self.score_dread(source, stacks);
         }
     }

@@ -1,6 +1,7 @@
 //! A unit's stats as the rules derive them from its columns: Power, Speed,
 //! Armor, Focus, targetability and the statuses that bear on them.
 
+use super::possible::Feature;
 use super::*;
 
 impl Engine<'_> {
@@ -19,7 +20,7 @@ impl Engine<'_> {
     /// Slots: Power, Speed, Armor, Focus.
     pub(super) fn insured(&self, u: UnitIdx, slot: usize) -> i32 {
         let i = u.i();
-        if self.insured_layers && (self.u.insurance[i] > 0 || self.u.subrogated[i] > 0) {
+        if self.possible.any(Feature::InsuredLayers) && (self.u.insurance[i] > 0 || self.u.subrogated[i] > 0) {
             self.u.insured_layer[i][slot]
         } else {
             0
@@ -42,10 +43,11 @@ impl Engine<'_> {
                 + i64::from(self.u.kindled[i]) * i64::from(r.kindled.power_per_stack)
                 + i64::from(self.u.overclock[i]) * i64::from(r.overclock.power_per_stack),
         );
-        if self.consecrate_possible[self.u.side[i].index()] {
+        if self.possible.on(Feature::Consecrate, self.u.side[i].index()) {
             p = p.saturating_add(self.consecrated(u));
         }
-        if self.u.fury[i] || (self.fury_aura_possible[self.u.side[i].index()] && self.fury_aura_reaches(u)) {
+        if self.u.fury[i] || (self.possible.on(Feature::FuryAura, self.u.side[i].index()) && self.fury_aura_reaches(u))
+        {
             p = p.saturating_add(self.focus(u).max(0) / r.fury.focus_per_power.max(1));
         }
         if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
@@ -184,7 +186,7 @@ impl Engine<'_> {
     /// targets and for every unit count (900.5b, 900.5d).
     #[inline]
     pub fn is_targetable(&self, u: UnitIdx) -> bool {
-        let held = self.targetable & (1u64 << u.i()) != 0;
+        let held = self.clock.targetable & (1u64 << u.i()) != 0;
         debug_assert_eq!(
             held,
             self.targetable_now(u.i()),
@@ -203,10 +205,10 @@ impl Engine<'_> {
     #[inline]
     pub(super) fn refresh_targetable(&mut self, i: usize) {
         let bit = 1u64 << i;
-        self.targetable = if self.targetable_now(i) {
-            self.targetable | bit
+        self.clock.targetable = if self.targetable_now(i) {
+            self.clock.targetable | bit
         } else {
-            self.targetable & !bit
+            self.clock.targetable & !bit
         };
     }
 }

@@ -2,6 +2,7 @@
 //! Dormant and waking, Kindle, Roost, Blind, Prismbreak, Entrap.
 
 use super::effects::Immunity;
+use super::possible::Feature;
 use super::{Engine, EventKind, NEVER, Refusal, UnitIdx, UnitList};
 use crate::ability::CardKind;
 use crate::ability::Trigger;
@@ -86,7 +87,7 @@ impl Engine<'_> {
         self.touch_clock(u);
         self.emit(applied_event(s), u, source, added, left, a.rule);
         // 900.27: a Freeze feeds the Phylactery's Vessel meter.
-        if s == TimedStatus::Freeze && self.vessels_possible {
+        if s == TimedStatus::Freeze && self.possible.any(Feature::Vessels) {
             self.score_freeze(source, u);
         }
     }

@@ -25,7 +25,7 @@ impl Engine<'_> {
         subject: UnitIdx,
         target: UnitIdx,
     ) {
-        if i32::from(self.depth) >= self.rules.limits.trigger_depth {
+        if i32::from(self.nesting.depth) >= self.rules.limits.trigger_depth {
             return;
         }
         // The side whose Tools listen: the subject's, or for a death the
@@ -72,11 +72,11 @@ impl Engine<'_> {
         if tools.is_empty() {
             return;
         }
-        self.depth += 1;
+        self.nesting.depth += 1;
         for &tool in tools.as_slice() {
             self.run_tool(tool, event, timing, subject, target);
         }
-        self.depth -= 1;
+        self.nesting.depth -= 1;
         self.destroy_worn_tools(side);
     }
 
