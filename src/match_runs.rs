@@ -1,8 +1,8 @@
 //! Match runs as a person asks for them: load a match suite with its rules
 //! and catalog, build the ghost pool from the run's seed matches, play one
-//! match, start or resume a run of them into a run directory (the same
-//! parts, manifest and copies of the inputs as a run of fights,
-//! [`crate::runs`]), and replay one match of a run.
+//! match, and replay one match of a run. A match run starts and resumes
+//! through [`crate::runs::start`] and [`crate::runs::resume`], as a run of
+//! fights does: [`LoadedMatches`] is its [`RunInputs`].
 
 use std::path::{Path, PathBuf};
 
@@ -10,10 +10,10 @@ use crate::atomic;
 use crate::batch::{self, RunSummary};
 use crate::catalog::Catalog;
 use crate::config::{self, Diagnostic};
-use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind, Shard, SuiteInfo};
+use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind};
 use crate::match_rows::Matches;
 use crate::matches::{GhostPool, MatchCtx, MatchResult, MatchSuite};
-use crate::runs::{self, read_text, whole};
+use crate::runs::{self, RunInputs, read_text, whole};
 use crate::settings::Rules;
 
 /// Matches per part file unless a run asks otherwise. Rows never depend on it.
@@ -30,8 +30,10 @@ pub struct LoadedMatches {
     pub card_files: Vec<(PathBuf, String)>,
 }
 
-impl LoadedMatches {
-    pub fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
+impl RunInputs for LoadedMatches {
+    const KIND: RunKind = RunKind::Matches;
+
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
         let rules_text = read_text(rules)?;
         let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
         let card_files = runs::read_card_files(cards)?;
@@ -48,24 +50,27 @@ impl LoadedMatches {
         })
     }
 
-    /// Loads the copies a match run directory keeps of its inputs, and
-    /// checks that they still make the run its manifest describes.
-    pub fn from_run(dir: &Path, m: &Manifest) -> Result<LoadedMatches, Vec<Diagnostic>> {
-        let mut loaded = LoadedMatches::from_files(
+    fn from_copies(dir: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
+        LoadedMatches::from_files(
             &dir.join(dataset::INPUT_RULES),
             &[dir.join(dataset::INPUT_CARDS)],
             &dir.join(dataset::INPUT_SUITE),
-        )?;
-        loaded.suite.matches = m.identity.count;
-        loaded.suite.master_seed = m.identity.master_seed;
-        loaded
-            .identity(m.identity.part_size)
-            .same_run("its inputs/", &m.identity, "its manifest")
-            .map_err(|e| whole(format!("{}: {e}", dir.display())))?;
-        Ok(loaded)
+        )
     }
 
-    pub fn identity(&self, part_size: u64) -> RunIdentity {
+    fn suite_name(&self) -> &str {
+        &self.suite.name
+    }
+
+    fn count_and_seed(&mut self) -> (&mut u64, &mut u64) {
+        (&mut self.suite.matches, &mut self.suite.master_seed)
+    }
+
+    fn suite_boards(&self) -> u64 {
+        0
+    }
+
+    fn identity(&self, part_size: u64) -> RunIdentity {
         RunIdentity {
             kind: RunKind::Matches,
             rules_sha256: atomic::sha256(self.rules_text.as_bytes()),
@@ -77,6 +82,26 @@ impl LoadedMatches {
         }
     }
 
+    fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
+        runs::write_input_copies(dir, &self.rules_text, &self.suite_text, &self.card_files, &[])
+    }
+
+    /// Every shard and every resume builds the same pool from the same
+    /// seed matches, so no part depends on which process played it.
+    fn run_parts(
+        &self,
+        manifest: Manifest,
+        dir: &Path,
+        threads: usize,
+        progress: bool,
+    ) -> Result<RunSummary, Vec<Diagnostic>> {
+        let ctx = self.ctx();
+        let pool = ghost_pool(&ctx, threads).map_err(whole)?;
+        batch::run(&Matches::new(&ctx, &pool), manifest, dir, threads, progress).map_err(whole)
+    }
+}
+
+impl LoadedMatches {
     pub fn ctx(&self) -> MatchCtx<'_> {
         MatchCtx::new(&self.catalog, self.rules, &self.suite)
     }
@@ -116,78 +141,6 @@ pub fn play_one(loaded: &LoadedMatches, index: u64, threads: usize) -> Result<Ma
         index,
         pool_for(&ctx, index, &pool, &empty),
     ))
-}
-
-/// A new match run, as asked for on the command line.
-#[derive(Debug, Clone)]
-pub struct NewMatchRun {
-    pub rules: PathBuf,
-    pub cards: Vec<PathBuf>,
-    pub suite: PathBuf,
-    pub matches: Option<u64>,
-    pub seed: Option<u64>,
-    /// Folder that receives the run directory.
-    pub out: PathBuf,
-    pub shard: Shard,
-    pub part_size: u64,
-    /// Worker threads; 0 means one per core.
-    pub threads: usize,
-    pub progress: bool,
-}
-
-/// Starts a match run in a new run directory.
-pub fn start(req: &NewMatchRun) -> Result<RunSummary, Vec<Diagnostic>> {
-    let mut loaded = LoadedMatches::from_files(&req.rules, &req.cards, &req.suite)?;
-    if let Some(n) = req.matches {
-        loaded.suite.matches = n;
-    }
-    if let Some(seed) = req.seed {
-        loaded.suite.master_seed = seed;
-    }
-    let dir = runs::new_run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard)?;
-    let inputs: Vec<FileEntry> =
-        runs::write_input_copies(&dir, &loaded.rules_text, &loaded.suite_text, &loaded.card_files, &[])
-            .map_err(whole)?;
-    let suite = SuiteInfo {
-        name: loaded.suite.name.clone(),
-        file: req.suite.display().to_string(),
-        boards: 0,
-    };
-    let manifest = runs::first_manifest(
-        loaded.identity(req.part_size.max(1)),
-        suite,
-        req.shard,
-        req.threads,
-        inputs,
-    );
-    play_parts(&loaded, manifest, &dir, req.threads, req.progress)
-}
-
-/// Continues a match run as [`runs::resume`] continues a run of fights:
-/// finished parts kept, a missing or corrupt part played again.
-pub fn resume(
-    dir: &Path,
-    threads: usize,
-    progress: bool,
-    notes: &mut dyn FnMut(String),
-) -> Result<RunSummary, Vec<Diagnostic>> {
-    let m = runs::prepare_resume(dir, RunKind::Matches, threads, notes)?;
-    let loaded = LoadedMatches::from_run(dir, &m)?;
-    play_parts(&loaded, m, dir, threads, progress)
-}
-
-fn play_parts(
-    loaded: &LoadedMatches,
-    manifest: Manifest,
-    dir: &Path,
-    threads: usize,
-    progress: bool,
-) -> Result<RunSummary, Vec<Diagnostic>> {
-    let ctx = loaded.ctx();
-    // Every shard and every resume builds the same pool from the same seed
-    // matches, so no part depends on which process played it.
-    let pool = ghost_pool(&ctx, threads).map_err(whole)?;
-    batch::run(&Matches::new(&ctx, &pool), manifest, dir, threads, progress).map_err(whole)
 }
 
 /// One match of a run, played again from the run's copy of its inputs.

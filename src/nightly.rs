@@ -99,12 +99,12 @@ pub fn run(n: &Nightly) -> Result<NightlyOutcome, Vec<Diagnostic>> {
     let nightly = n.datasets.join("nightly");
     let night = nightly.join(&n.date);
     let summary = match run_in(&night) {
-        Some(dir) => runs::resume(&dir, n.threads, n.progress, &mut |note| eprintln!("note: {note}"))?,
-        None => runs::start(&NewRun {
+        Some(dir) => runs::resume::<runs::Loaded>(&dir, n.threads, n.progress, &mut |note| eprintln!("note: {note}"))?,
+        None => runs::start::<runs::Loaded>(&NewRun {
             rules: n.rules.clone(),
             cards: n.cards.clone(),
             suite: n.suite.clone(),
-            fights: n.fights,
+            count: n.fights,
             seed: None,
             out: night,
             shard: Shard::WHOLE,

@@ -47,12 +47,8 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// Loads rules, catalog and suite (with the boards it lists) from where a
-    /// person keeps them.
-    pub fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Loaded, Vec<Diagnostic>> {
-        Loaded::load(rules, cards, suite, config::BoardSource::NextToSuite)
-    }
-
+    /// Loads rules, catalog and suite, with the board files the suite
+    /// lists from `boards`.
     fn load(
         rules: &Path,
         cards: &[PathBuf],
@@ -84,25 +80,7 @@ impl Loaded {
         })
     }
 
-    /// Loads the copies a run directory keeps of its inputs, and checks that
-    /// they still make the run the manifest describes.
-    pub fn from_run(dir: &Path, m: &Manifest) -> Result<Loaded, Vec<Diagnostic>> {
-        let boards = dir.join(dataset::INPUT_BOARDS);
-        let mut loaded = Loaded::load(
-            &dir.join(dataset::INPUT_RULES),
-            &[dir.join(dataset::INPUT_CARDS)],
-            &dir.join(dataset::INPUT_SUITE),
-            config::BoardSource::Copies(&boards),
-        )?;
-        loaded.suite.fights = m.identity.count;
-        loaded.suite.master_seed = m.identity.master_seed;
-        let here = loaded.identity(m.identity.part_size);
-        here.same_run("its inputs/", &m.identity, "its manifest")
-            .map_err(|e| whole(format!("{}: {e}", dir.display())))?;
-        Ok(loaded)
-    }
-
-    pub fn identity(&self, part_size: u64) -> RunIdentity {
+    fn fights_identity(&self, part_size: u64) -> RunIdentity {
         RunIdentity {
             kind: RunKind::Fights,
             rules_sha256: atomic::sha256(self.rules_text.as_bytes()),
@@ -124,8 +102,93 @@ impl Loaded {
         }
         atomic::sha256(&bytes)
     }
+}
+
+/// The inputs of one kind of run, loaded and checked: what starting a run,
+/// resuming it and checking its copies need to know of its workload. Runs
+/// of fights ([`Loaded`]) and of matches (`match_runs::LoadedMatches`)
+/// share [`start`] and [`resume`] through it.
+pub trait RunInputs: Sized {
+    /// The kind of run these inputs make.
+    const KIND: RunKind;
+
+    /// Loads rules, catalog and suite from where a person keeps them.
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Self, Vec<Diagnostic>>;
+
+    /// Loads the copies under a run directory's `inputs/`.
+    fn from_copies(dir: &Path) -> Result<Self, Vec<Diagnostic>>;
+
+    /// The suite's name, for the run directory's.
+    fn suite_name(&self) -> &str;
+
+    /// The suite's number of fights or matches and its master seed.
+    fn count_and_seed(&mut self) -> (&mut u64, &mut u64);
+
+    /// The boards the suite lists (0 when it lists none).
+    fn suite_boards(&self) -> u64;
+
+    /// What makes the run this run, with parts of `part_size`.
+    fn identity(&self, part_size: u64) -> RunIdentity;
 
     /// Writes the copies of the inputs into a new run directory.
+    fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String>;
+
+    /// Plays the parts `manifest` has not finished into `dir`.
+    fn run_parts(
+        &self,
+        manifest: Manifest,
+        dir: &Path,
+        threads: usize,
+        progress: bool,
+    ) -> Result<RunSummary, Vec<Diagnostic>>;
+
+    /// Loads the copies a run directory keeps of its inputs, and checks that
+    /// they still make the run the manifest describes.
+    fn from_run(dir: &Path, m: &Manifest) -> Result<Self, Vec<Diagnostic>> {
+        let mut loaded = Self::from_copies(dir)?;
+        let (count, seed) = loaded.count_and_seed();
+        *count = m.identity.count;
+        *seed = m.identity.master_seed;
+        loaded
+            .identity(m.identity.part_size)
+            .same_run("its inputs/", &m.identity, "its manifest")
+            .map_err(|e| whole(format!("{}: {e}", dir.display())))?;
+        Ok(loaded)
+    }
+}
+
+impl RunInputs for Loaded {
+    const KIND: RunKind = RunKind::Fights;
+
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+        Loaded::load(rules, cards, suite, config::BoardSource::NextToSuite)
+    }
+
+    fn from_copies(dir: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+        Loaded::load(
+            &dir.join(dataset::INPUT_RULES),
+            &[dir.join(dataset::INPUT_CARDS)],
+            &dir.join(dataset::INPUT_SUITE),
+            config::BoardSource::Copies(&dir.join(dataset::INPUT_BOARDS)),
+        )
+    }
+
+    fn suite_name(&self) -> &str {
+        &self.suite.name
+    }
+
+    fn count_and_seed(&mut self) -> (&mut u64, &mut u64) {
+        (&mut self.suite.fights, &mut self.suite.master_seed)
+    }
+
+    fn suite_boards(&self) -> u64 {
+        self.suite.boards.len() as u64
+    }
+
+    fn identity(&self, part_size: u64) -> RunIdentity {
+        self.fights_identity(part_size)
+    }
+
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
         write_input_copies(
             dir,
@@ -134,6 +197,17 @@ impl Loaded {
             &self.card_files,
             &self.board_files,
         )
+    }
+
+    fn run_parts(
+        &self,
+        manifest: Manifest,
+        dir: &Path,
+        threads: usize,
+        progress: bool,
+    ) -> Result<RunSummary, Vec<Diagnostic>> {
+        let fights = batch::Fights::new(&self.suite, &self.catalog, &self.rules);
+        batch::run(&fights, manifest, dir, threads, progress).map_err(whole)
     }
 }
 
@@ -232,7 +306,8 @@ pub struct NewRun {
     pub rules: PathBuf,
     pub cards: Vec<PathBuf>,
     pub suite: PathBuf,
-    pub fights: Option<u64>,
+    /// Fights or matches, when not the suite's own number.
+    pub count: Option<u64>,
     pub seed: Option<u64>,
     /// Folder that receives the run directory.
     pub out: PathBuf,
@@ -243,21 +318,23 @@ pub struct NewRun {
     pub progress: bool,
 }
 
-/// Starts a run in a new run directory.
-pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
-    let mut loaded = Loaded::from_files(&req.rules, &req.cards, &req.suite)?;
-    if let Some(f) = req.fights {
-        loaded.suite.fights = f;
+/// Starts a run of `L`'s kind in a new run directory.
+pub fn start<L: RunInputs>(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
+    let mut loaded = L::from_files(&req.rules, &req.cards, &req.suite)?;
+    let (count, seed) = loaded.count_and_seed();
+    if let Some(n) = req.count {
+        *count = n;
     }
-    if let Some(seed) = req.seed {
-        loaded.suite.master_seed = seed;
+    if let Some(s) = req.seed {
+        *seed = s;
     }
-    let dir = new_run_dir(&req.out, &loaded.suite.name, loaded.suite.master_seed, req.shard)?;
+    let master_seed = *seed;
+    let dir = new_run_dir(&req.out, loaded.suite_name(), master_seed, req.shard)?;
     let inputs = loaded.write_inputs(&dir).map_err(whole)?;
     let suite = SuiteInfo {
-        name: loaded.suite.name.clone(),
+        name: loaded.suite_name().to_string(),
         file: req.suite.display().to_string(),
-        boards: loaded.suite.boards.len() as u64,
+        boards: loaded.suite_boards(),
     };
     let manifest = first_manifest(
         loaded.identity(req.part_size.max(1)),
@@ -266,24 +343,23 @@ pub fn start(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
         req.threads,
         inputs,
     );
-    let fights = batch::Fights::new(&loaded.suite, &loaded.catalog, &loaded.rules);
-    batch::run(&fights, manifest, &dir, req.threads, req.progress).map_err(whole)
+    loaded.run_parts(manifest, &dir, req.threads, req.progress)
 }
 
-/// Continues a run: finished parts are kept, a part whose file is missing
-/// or corrupt is run again (parts are deterministic), and only what cannot
-/// be regenerated — a damaged copy of the inputs, a foreign file — stops it.
-/// `notes` receives one line per part that will be run again.
-pub fn resume(
+/// Continues a run of `L`'s kind: finished parts are kept, a part whose
+/// file is missing or corrupt is run again (parts are deterministic), and
+/// only what cannot be regenerated — a damaged copy of the inputs, a
+/// foreign file — stops it. `notes` receives one line per part that will
+/// be run again.
+pub fn resume<L: RunInputs>(
     dir: &Path,
     threads: usize,
     progress: bool,
     notes: &mut dyn FnMut(String),
 ) -> Result<RunSummary, Vec<Diagnostic>> {
-    let m = prepare_resume(dir, RunKind::Fights, threads, notes)?;
-    let loaded = Loaded::from_run(dir, &m)?;
-    let fights = batch::Fights::new(&loaded.suite, &loaded.catalog, &loaded.rules);
-    batch::run(&fights, m, dir, threads, progress).map_err(whole)
+    let m = prepare_resume(dir, L::KIND, threads, notes)?;
+    let loaded = L::from_run(dir, &m)?;
+    loaded.run_parts(m, dir, threads, progress)
 }
 
 /// Readies a run directory of `kind` for a resume: checks every finished
@@ -291,7 +367,7 @@ pub fn resume(
 /// temporary files of an interrupted write), and returns the manifest with
 /// only the parts that stay. `notes` receives one line per file or part
 /// that will be written again.
-pub(crate) fn prepare_resume(
+fn prepare_resume(
     dir: &Path,
     kind: RunKind,
     threads: usize,

@@ -466,11 +466,11 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
             std::fs::remove_dir_all(&run_dir)
                 .map_err(|e| whole(format!("{}: cannot clear: {e}", run_dir.display())))?;
         }
-        let summary = runs::start(&runs::NewRun {
+        let summary = runs::start::<runs::Loaded>(&runs::NewRun {
             rules: req.rules.clone(),
             cards: vec![cards.clone()],
             suite: req.suite.clone(),
-            fights: req.fights,
+            count: req.fights,
             seed: req.seed,
             out: runs_dir.clone(),
             shard: dataset::Shard::WHOLE,

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use gridsim::dataset::Manifest;
 use gridsim::matches::{Event, GhostPool};
 use gridsim::report::ReportSettings;
+use gridsim::runs::RunInputs;
 
 mod common;
 use common::{gridsim, scratch};

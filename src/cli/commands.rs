@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use super::args::*;
 use super::{Error, RulesAndCards};
 use crate::config::{self, Diagnostic};
+use crate::match_runs::LoadedMatches;
+use crate::runs::RunInputs;
 use crate::{coverage, jobs, output, runs};
 
 pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
@@ -87,14 +89,14 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     } = args;
     let threads = threads.unwrap_or(0);
     let summary = match resume {
-        Some(dir) => runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+        Some(dir) => runs::resume::<runs::Loaded>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
         None => {
             let shard = shard_of(shard.as_deref())?;
-            runs::start(&runs::NewRun {
+            runs::start::<runs::Loaded>(&runs::NewRun {
                 rules: cli.rules,
                 cards: cli.cards,
                 suite: suite.unwrap_or_else(default_suite),
-                fights,
+                count: fights,
                 seed,
                 out,
                 shard,
@@ -368,7 +370,7 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
     let threads = threads.unwrap_or(0);
     let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
     if let Some(index) = show {
-        let mut loaded = crate::match_runs::LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
+        let mut loaded = LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
         if let Some(m) = matches {
             loaded.suite.matches = m;
         }
@@ -380,14 +382,14 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
         return Ok(ExitCode::SUCCESS);
     }
     let summary = match resume {
-        Some(dir) => crate::match_runs::resume(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+        Some(dir) => runs::resume::<LoadedMatches>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
         None => {
             let shard = shard_of(shard.as_deref())?;
-            crate::match_runs::start(&crate::match_runs::NewMatchRun {
+            runs::start::<LoadedMatches>(&runs::NewRun {
                 rules: cli.rules,
                 cards: cli.cards,
                 suite,
-                matches,
+                count: matches,
                 seed,
                 out,
                 shard,

@@ -1,6 +1,7 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::runs::RunInputs;
 
 fn loaded() -> crate::match_runs::LoadedMatches {
     let mut l = crate::match_runs::LoadedMatches::from_files(
