@@ -13,7 +13,7 @@ pub const CATALOG_DIR: &str = "tests/fixtures/catalog";
 use std::path::PathBuf;
 
 use crate::catalog::{Catalog, Op};
-use crate::engine::{EndReason, Engine, Event, FightRng, UnitIdx};
+use crate::engine::{EndReason, Engine, Event, FightRng, FightStart, UnitGroup, UnitIdx};
 use crate::settings::Rules;
 pub use crate::spec::InitialState;
 use crate::spec::{Placement, Side};
@@ -350,21 +350,29 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
 
 /// Places the scenario's units with the given starting states and starts
 /// the battle on `stream`.
+/// Every unit is a group of its own, so the units keep the scenario's
+/// order (and their indices) whatever their sides: the same
+/// [`Engine::begin`] as a run's and a match's fights.
 fn begin_battle(s: &Scenario, e: &mut Engine, stream: FightRng, states: &[InitialState]) -> Result<(), String> {
-    e.reset(stream);
-    e.forge = s.forge;
-    e.set_round(s.round);
-    e.set_scrip(Side::Left, s.wallet.dividend, s.wallet.profit);
-    for (side, (runes, resonance)) in [Side::Left, Side::Right].into_iter().zip(&s.runes) {
-        e.set_runes(side, runes, *resonance);
-    }
-    for (u, state) in s.units.iter().zip(states) {
-        let idx = e.add_unit(u.side, u.placement).ok_or("too many units")?;
-        e.set_initial_state(idx, state)
-            .map_err(|why| format!("{}: {why}", u.name))?;
-    }
-    e.start_battle();
-    Ok(())
+    let groups: Vec<UnitGroup> = s
+        .units
+        .iter()
+        .zip(states)
+        .map(|(u, state)| UnitGroup {
+            side: u.side,
+            units: std::slice::from_ref(&u.placement),
+            states: std::slice::from_ref(state),
+        })
+        .collect();
+    let start = FightStart {
+        groups: &groups,
+        runes: [&s.runes[0].0, &s.runes[1].0],
+        resonance: [s.runes[0].1, s.runes[1].1],
+        forge: s.forge,
+        round: s.round,
+        scrip: [[s.wallet.dividend, s.wallet.profit], [0, 0]],
+    };
+    e.begin(&start, stream)
 }
 
 fn run_once(

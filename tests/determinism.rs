@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use gridsim::ability::RuneBoard;
 use gridsim::catalog::{CardId, Catalog, ResonanceId, RuneId};
 use gridsim::config;
-use gridsim::engine::{Engine, EventKind, FightRng};
+use gridsim::engine::{Engine, EventKind, FightRng, FightStart, UnitGroup};
 use gridsim::output;
 use gridsim::settings::Rules;
 use gridsim::spec::InitialState;
@@ -192,6 +192,48 @@ fn starting_state_is_set_through_the_engine_and_only_before_the_battle() {
         1,
         "the primed unit activated at 1 ms"
     );
+}
+
+#[test]
+fn every_fight_begins_by_one_path_in_the_order_of_its_groups() {
+    // A scenario lists its units in its own order, sides interleaved; the
+    // match and the run list a board per side. `Engine::begin` places them
+    // group by group and sets each group's states on its first units, so a
+    // state can never land on another side's unit.
+    let (c, rules, l, r) = setup();
+    let mut e = Engine::new(&c, rules);
+    let state = InitialState {
+        shield: Some(7),
+        ..InitialState::default()
+    };
+    let groups = [
+        UnitGroup {
+            side: Side::Right,
+            units: &r.units[..1],
+            states: std::slice::from_ref(&state),
+        },
+        UnitGroup::board(Side::Left, &l),
+    ];
+    let start = FightStart::boards(&groups, &l, &r);
+    e.begin(&start, FightRng::for_fight(1, 0)).expect("both fit");
+    assert_eq!(e.units().count, 1 + l.units.len());
+    assert_eq!(e.units().side[0], Side::Right);
+    assert_eq!(e.units().shield[0], 7, "the right unit's own state");
+    assert!((1..=l.units.len()).all(|i| e.units().side[i] == Side::Left));
+    assert!(e.battle_started());
+    // More units than a fight holds: refused with a reason, never a panic,
+    // and the battle still starts with those that fit.
+    let many = vec![l.units[0]; gridsim::limits::MAX_UNITS + 1];
+    let too_many = [UnitGroup {
+        side: Side::Left,
+        units: &many,
+        states: &[],
+    }];
+    let why = e
+        .begin(&FightStart::boards(&too_many, &l, &r), FightRng::for_fight(1, 0))
+        .expect_err("too many units");
+    assert!(why.contains("units in one fight"), "{why}");
+    assert_eq!(e.units().count, gridsim::limits::MAX_UNITS);
 }
 
 #[test]

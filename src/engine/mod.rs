@@ -533,6 +533,59 @@ pub(crate) struct VesselBatch {
     pub(crate) frozen: [u64; 2],
 }
 
+/// A run of units of one side, in the order they take their unit indices,
+/// with the starting states of its first units (a boss grown by its round,
+/// 200.1d; what a match or a rescue carries, 200.2c, 200.3c; a scenario's).
+#[derive(Debug, Clone, Copy)]
+pub struct UnitGroup<'a> {
+    pub side: Side,
+    pub units: &'a [Placement],
+    /// Fewer states than units leaves the rest as placed; more are ignored.
+    pub states: &'a [InitialState],
+}
+
+impl<'a> UnitGroup<'a> {
+    /// A board's units with the board's own starting states.
+    pub fn board(side: Side, board: &'a BoardSpec) -> UnitGroup<'a> {
+        UnitGroup {
+            side,
+            units: &board.units,
+            states: &board.states,
+        }
+    }
+}
+
+/// Everything a fight starts from, which [`Engine::begin`] sets up.
+#[derive(Debug, Clone, Copy)]
+pub struct FightStart<'a> {
+    /// Every unit, group by group, in the order they take their indices.
+    pub groups: &'a [UnitGroup<'a>],
+    /// Each side's board runes and resonance (900.24, 800.58).
+    pub runes: [&'a [crate::spec::RunePlacement]; 2],
+    pub resonance: [Option<crate::catalog::ResonanceId>; 2],
+    /// Each side's Forge Core modifiers (200.3a).
+    pub forge: [Forge; 2],
+    /// The match round, 0 outside a match (800.33f).
+    pub round: u8,
+    /// Each side's Dividend and Profit going in (800.15b, 800.53c).
+    pub scrip: [[i32; 2]; 2],
+}
+
+impl<'a> FightStart<'a> {
+    /// Two boards with their runes and Forge Cores, outside a match: round
+    /// 0, no Scrip.
+    pub fn boards(groups: &'a [UnitGroup<'a>], left: &'a BoardSpec, right: &'a BoardSpec) -> FightStart<'a> {
+        FightStart {
+            groups,
+            runes: [&left.runes, &right.runes],
+            resonance: [left.resonance, right.resonance],
+            forge: [left.forge, right.forge],
+            round: 0,
+            scrip: [[0; 2]; 2],
+        }
+    }
+}
+
 /// One worker's fight scratch. Reset, never reallocated, between fights.
 pub struct Engine<'c> {
     pub catalog: &'c Catalog,

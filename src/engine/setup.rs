@@ -258,43 +258,47 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// Sets up a fight: both boards placed, the tie-break side drawn, the
-    /// battle-start pass resolved in reading order (800.44a).
+    /// Sets up a run's fight between two boards (left's units first, as
+    /// unit 0 onward, then right's), outside a match. Validated boards fit
+    /// (`MAX_UNITS_PER_SIDE`), so [`Engine::begin`] has nothing to refuse.
     pub fn setup(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
-        self.place(left, right, rng);
-        if !left.states.is_empty() || !right.states.is_empty() {
-            self.set_starting_states(&left.states, left.units.len(), &right.states);
-        }
-        self.start_battle();
+        let groups = [UnitGroup::board(Side::Left, left), UnitGroup::board(Side::Right, right)];
+        let start = FightStart::boards(&groups, left, right);
+        let placed = self.begin(&start, rng);
+        debug_assert!(placed.is_ok(), "a validated board did not fit: {placed:?}");
     }
 
-    /// Sets both sides' starting states, left's units first as they were
-    /// placed (`n_left` of them): a board's (a boss grown by its round,
-    /// 200.1d) or what a match carries from the fight before (200.3c).
-    /// Before the battle starts; a state whose unit was not placed (a full
-    /// fight) has no unit to take it.
-    pub fn set_starting_states(&mut self, left: &[InitialState], n_left: usize, right: &[InitialState]) {
-        for (offset, states) in [(0, left), (n_left, right)] {
-            for (i, s) in states.iter().enumerate() {
-                let _ = self.set_initial_state(UnitIdx((offset + i) as u8), s);
+    /// Sets up any fight from what it starts from: the scratch reset, each
+    /// side's Forge Cores, runes and resonance, the round and Scrip, every
+    /// unit placed in the order of `start.groups` with its starting state,
+    /// then the battle started: the tie-break side drawn and the
+    /// battle-start pass resolved in reading order (800.44a). Every fight
+    /// begins here: a run's, a match's, a scenario's. Refuses more units
+    /// than a fight holds, after placing those that fit.
+    pub fn begin(&mut self, start: &FightStart, rng: FightRng) -> Result<(), String> {
+        self.reset(rng);
+        self.forge = start.forge;
+        self.set_round(start.round);
+        for side in [Side::Left, Side::Right] {
+            let k = side.index();
+            self.set_scrip(side, start.scrip[k][0], start.scrip[k][1]);
+            self.set_runes(side, start.runes[k], start.resonance[k]);
+        }
+        let mut refused = None;
+        for g in start.groups {
+            let first = self.u.count;
+            for p in g.units {
+                if self.add_unit(g.side, *p).is_none() && refused.is_none() {
+                    refused = Some(format!("more than {MAX_UNITS} units in one fight"));
+                }
+            }
+            // A state whose unit was not placed has no unit to take it.
+            for (k, state) in g.states.iter().enumerate().take(self.u.count - first) {
+                self.set_initial_state(UnitIdx((first + k) as u8), state)?;
             }
         }
-    }
-
-    /// Resets the scratch and places both boards (left's units first, as
-    /// unit 0 onward, then right's) without starting the battle, so a
-    /// caller may still set the round, Scrip and starting states.
-    pub fn place(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) {
-        self.reset(rng);
-        self.forge = [left.forge, right.forge];
-        self.set_runes(Side::Left, &left.runes, left.resonance);
-        self.set_runes(Side::Right, &right.runes, right.resonance);
-        for p in &left.units {
-            self.add_unit(Side::Left, *p);
-        }
-        for p in &right.units {
-            self.add_unit(Side::Right, *p);
-        }
+        self.start_battle();
+        refused.map_or(Ok(()), Err)
     }
 
     /// Draws the tie-break side, fixes resolution order and resolves the

@@ -2,6 +2,7 @@
 //! state, the engine fight, what persists after it, and its log lines.
 
 use super::*;
+use crate::engine::{FightStart, UnitGroup};
 
 /// The state a side ends a fight in, as a board of its standing units with
 /// each one's state: what a rescue fight opens from (200.2c).
@@ -55,13 +56,27 @@ pub(super) fn fight(
     right: &Carried,
     rng: FightRng,
 ) -> Fought {
-    engine.place(&left.board, &right.board, rng);
-    engine.set_round(round);
-    engine.set_scrip(Side::Left, left.dividend, left.profit);
-    engine.set_scrip(Side::Right, right.dividend, right.profit);
+    let groups = [
+        UnitGroup {
+            side: Side::Left,
+            units: &left.board.units,
+            states: &left.states,
+        },
+        UnitGroup {
+            side: Side::Right,
+            units: &right.board.units,
+            states: &right.states,
+        },
+    ];
+    let start = FightStart {
+        round,
+        scrip: [[left.dividend, left.profit], [right.dividend, right.profit]],
+        ..FightStart::boards(&groups, &left.board, &right.board)
+    };
+    // Match boards are built within a side's cap, so every unit fits.
+    let placed = engine.begin(&start, rng);
+    debug_assert!(placed.is_ok(), "a match board did not fit: {placed:?}");
     let n_left = left.board.units.len();
-    engine.set_starting_states(&left.states, n_left, &right.states);
-    engine.start_battle();
     engine.run_until(ctx.rules.overtime.cap_ms);
     let outcome = engine.finish();
     #[cfg(debug_assertions)]
