@@ -9,6 +9,7 @@ use crate::batch::{self, BenchStats};
 use crate::config::{self, Diagnostic};
 use crate::engine::{Engine, FightRng};
 use crate::output::{self, FightReport};
+use crate::runs::Error;
 use crate::scenario::{self, ScenarioReport};
 
 /// One fight between two board files under a rules file and a catalog,
@@ -22,7 +23,7 @@ pub fn fight(
     seed: u64,
     with_log: bool,
     with_page: bool,
-) -> Result<(FightReport, Option<String>), Vec<Diagnostic>> {
+) -> Result<(FightReport, Option<String>), Error> {
     let rules = config::load_rules(rules)?;
     let catalog = config::load_catalog(cards)?;
     let l = config::load_board(left, &catalog, &rules)?;
@@ -57,13 +58,13 @@ pub fn bench(
     suite: &Path,
     fights: Option<u64>,
     threads: usize,
-) -> Result<Benched, Vec<Diagnostic>> {
+) -> Result<Benched, Error> {
     let rules = config::load_rules(rules)?;
     let catalog = config::load_catalog(cards)?;
     let s = config::load_suite(suite, &catalog, &rules)?;
     let n = fights.unwrap_or(s.fights);
     let stats = batch::bench(&s, &catalog, &rules, threads, n, crate::dataset::DEFAULT_PART_SIZE)
-        .map_err(|e| vec![Diagnostic::whole_file(suite, e)])?;
+        .map_err(|e| Error::file(suite, e))?;
     Ok(Benched {
         suite: s.name.clone(),
         boards: s.boards.len(),
@@ -73,7 +74,7 @@ pub fn bench(
 
 /// Loads the catalog and runs every scenario file under `paths`, in path
 /// order; every file that does not load is reported, none is skipped.
-pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<Vec<ScenarioReport>, Vec<Diagnostic>> {
+pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<Vec<ScenarioReport>, Error> {
     let rules = config::load_rules(rules)?;
     let catalog = config::load_catalog(cards)?;
     let files = config::toml_files(paths).map_err(|d| vec![d])?;
@@ -92,7 +93,11 @@ pub fn scenarios(rules: &Path, cards: &[PathBuf], paths: &[PathBuf]) -> Result<V
             Err(mut d) => bad.append(&mut d),
         }
     }
-    if bad.is_empty() { Ok(reports) } else { Err(bad) }
+    if bad.is_empty() {
+        Ok(reports)
+    } else {
+        Err(Error::Files(bad))
+    }
 }
 
 /// Loads and runs one scenario file's text: a match scenario (one with a

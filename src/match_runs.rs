@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 use crate::atomic;
 use crate::batch::{self, RunSummary};
 use crate::catalog::Catalog;
-use crate::config::{self, Diagnostic};
+use crate::config;
 use crate::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind};
 use crate::match_rows::Matches;
 use crate::matches::{GhostPool, MatchCtx, MatchResult, MatchSuite};
+use crate::runs::Error;
 use crate::runs::{self, RunInputs, read_text, whole};
 use crate::settings::Rules;
 
@@ -33,7 +34,7 @@ pub struct LoadedMatches {
 impl RunInputs for LoadedMatches {
     const KIND: RunKind = RunKind::Matches;
 
-    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<LoadedMatches, Error> {
         let rules_text = read_text(rules)?;
         let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
         let card_files = runs::read_card_files(cards)?;
@@ -50,7 +51,7 @@ impl RunInputs for LoadedMatches {
         })
     }
 
-    fn from_copies(dir: &Path) -> Result<LoadedMatches, Vec<Diagnostic>> {
+    fn from_copies(dir: &Path) -> Result<LoadedMatches, Error> {
         LoadedMatches::from_files(
             &dir.join(dataset::INPUT_RULES),
             &[dir.join(dataset::INPUT_CARDS)],
@@ -88,13 +89,7 @@ impl RunInputs for LoadedMatches {
 
     /// Every shard and every resume builds the same pool from the same
     /// seed matches, so no part depends on which process played it.
-    fn run_parts(
-        &self,
-        manifest: Manifest,
-        dir: &Path,
-        threads: usize,
-        progress: bool,
-    ) -> Result<RunSummary, Vec<Diagnostic>> {
+    fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error> {
         let ctx = self.ctx();
         let pool = ghost_pool(&ctx, threads).map_err(whole)?;
         batch::run(&Matches::new(&ctx, &pool), manifest, dir, threads, progress).map_err(whole)
@@ -120,7 +115,7 @@ pub fn pool_for<'p>(ctx: &MatchCtx, index: u64, pool: &'p GhostPool, empty: &'p 
 }
 
 /// Plays match `index` of a suite (the seed matches first, for its pool).
-pub fn play_one(loaded: &LoadedMatches, index: u64, threads: usize) -> Result<MatchResult, Vec<Diagnostic>> {
+pub fn play_one(loaded: &LoadedMatches, index: u64, threads: usize) -> Result<MatchResult, Error> {
     let ctx = loaded.ctx();
     if index >= ctx.suite.matches {
         return Err(whole(format!(
@@ -164,7 +159,7 @@ impl ReplayedMatch {
 }
 
 /// Replays match `index` of the match run in `dir`.
-pub fn replay(dir: &Path, index: u64, threads: usize) -> Result<(LoadedMatches, ReplayedMatch), Vec<Diagnostic>> {
+pub fn replay(dir: &Path, index: u64, threads: usize) -> Result<(LoadedMatches, ReplayedMatch), Error> {
     let m = Manifest::read(dir).map_err(whole)?;
     let loaded = LoadedMatches::from_run(dir, &m)?;
     let result = play_one(&loaded, index, threads)?;

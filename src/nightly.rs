@@ -14,11 +14,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Diagnostic;
 use crate::dataset::{MANIFEST, Shard};
 use crate::render::Night;
 use crate::report::ReportSettings;
-use crate::runs::{self, NewRun, is_date};
+use crate::runs::{self, Error, NewRun, is_date};
 
 /// What `gridsim nightly` is asked to do.
 pub struct Nightly {
@@ -43,10 +42,6 @@ pub struct NightlyOutcome {
     pub baseline: Option<String>,
     /// Outliers and changes beyond noise, each in words.
     pub alarms: Vec<String>,
-}
-
-fn whole(at: &Path, message: impl Into<String>) -> Vec<Diagnostic> {
-    vec![Diagnostic::whole_file(at, message)]
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
@@ -89,9 +84,9 @@ fn previous_night(nightly: &Path, date: &str) -> Option<PathBuf> {
 
 /// Runs (or resumes) the night's run, writes its report compared with the
 /// previous night, and rewrites the index of every night.
-pub fn run(n: &Nightly) -> Result<NightlyOutcome, Vec<Diagnostic>> {
+pub fn run(n: &Nightly) -> Result<NightlyOutcome, Error> {
     if !is_date(&n.date) {
-        return Err(whole(
+        return Err(Error::file(
             Path::new("gridsim nightly"),
             format!("--date `{}`: expected YYYY-MM-DD", n.date),
         ));
@@ -139,10 +134,10 @@ pub fn run(n: &Nightly) -> Result<NightlyOutcome, Vec<Diagnostic>> {
 
 /// Reads every night's `summary.json` under `reports` and writes
 /// `reports/index.html`.
-pub fn write_index(reports: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
+pub fn write_index(reports: &Path) -> Result<PathBuf, Error> {
     let mut nights = Vec::new();
     let mut dates: Vec<(String, PathBuf)> = std::fs::read_dir(reports)
-        .map_err(|e| whole(reports, format!("cannot list: {e}")))?
+        .map_err(|e| Error::file(reports, format!("cannot list: {e}")))?
         .flatten()
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -155,13 +150,13 @@ pub fn write_index(reports: &Path) -> Result<PathBuf, Vec<Diagnostic>> {
             continue;
         };
         let text = std::fs::read_to_string(page.join("summary.json"))
-            .map_err(|e| whole(&page, format!("cannot read summary.json: {e}")))?;
+            .map_err(|e| Error::file(&page, format!("cannot read summary.json: {e}")))?;
         let json: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| whole(&page, format!("summary.json: {e}")))?;
+            serde_json::from_str(&text).map_err(|e| Error::file(&page, format!("summary.json: {e}")))?;
         nights.push(night_of(&date, reports, &page, &json));
     }
     let path = reports.join("index.html");
-    crate::atomic::write(&path, crate::render::nightly_index(&nights).as_bytes()).map_err(|e| whole(&path, e))?;
+    crate::atomic::write(&path, crate::render::nightly_index(&nights).as_bytes()).map_err(|e| Error::file(&path, e))?;
     Ok(path)
 }
 

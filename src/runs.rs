@@ -25,12 +25,73 @@ use crate::settings::Rules;
 use crate::sink::RecordedFight;
 use crate::suite::Suite;
 
-pub(crate) fn whole(message: impl Into<String>) -> Vec<Diagnostic> {
-    vec![Diagnostic::whole_file(Path::new("gridsim"), message)]
+/// The app layer's one error: why a command failed. The problems found in
+/// input files, each naming its file, line and key; or one problem of the
+/// call itself (its arguments, a run directory, a file it writes).
+#[derive(Debug)]
+pub enum Error {
+    Files(Vec<Diagnostic>),
+    Message(String),
 }
 
-pub(crate) fn read_text(path: &Path) -> Result<String, Vec<Diagnostic>> {
-    std::fs::read_to_string(path).map_err(|e| vec![Diagnostic::whole_file(path, format!("cannot read file: {e}"))])
+impl From<Vec<Diagnostic>> for Error {
+    fn from(diagnostics: Vec<Diagnostic>) -> Error {
+        Error::Files(diagnostics)
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::Message(message)
+    }
+}
+
+impl Error {
+    /// How many problems.
+    pub fn count(&self) -> usize {
+        match self {
+            Error::Files(d) => d.len(),
+            Error::Message(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    /// A line per problem, then their number.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Error::Files(diagnostics) => {
+                for d in diagnostics {
+                    writeln!(f, "{d}")?;
+                }
+            }
+            Error::Message(message) => writeln!(f, "gridsim: error: {message}")?,
+        }
+        let n = self.count();
+        write!(f, "{n} error{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl FromIterator<Diagnostic> for Error {
+    fn from_iter<I: IntoIterator<Item = Diagnostic>>(problems: I) -> Error {
+        Error::Files(problems.into_iter().collect())
+    }
+}
+
+impl Error {
+    /// A problem with the file at `path` as a whole (reading or writing it).
+    pub fn file(path: &Path, message: impl Into<String>) -> Error {
+        Error::Files(vec![Diagnostic::whole_file(path, message)])
+    }
+}
+
+/// A failure of the call itself, about no input file.
+pub(crate) fn whole(message: impl Into<String>) -> Error {
+    Error::Message(message.into())
+}
+
+pub(crate) fn read_text(path: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(|e| Error::file(path, format!("cannot read file: {e}")))
 }
 
 /// Everything a run is made of, loaded and checked.
@@ -49,12 +110,7 @@ pub struct Loaded {
 impl Loaded {
     /// Loads rules, catalog and suite, with the board files the suite
     /// lists from `boards`.
-    fn load(
-        rules: &Path,
-        cards: &[PathBuf],
-        suite: &Path,
-        boards: config::BoardSource,
-    ) -> Result<Loaded, Vec<Diagnostic>> {
+    fn load(rules: &Path, cards: &[PathBuf], suite: &Path, boards: config::BoardSource) -> Result<Loaded, Error> {
         let rules_text = read_text(rules)?;
         let (parsed_rules, _) = config::parse_rules(rules, &rules_text)?;
         let card_files = read_card_files(cards)?;
@@ -113,10 +169,10 @@ pub trait RunInputs: Sized {
     const KIND: RunKind;
 
     /// Loads rules, catalog and suite from where a person keeps them.
-    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Self, Vec<Diagnostic>>;
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Self, Error>;
 
     /// Loads the copies under a run directory's `inputs/`.
-    fn from_copies(dir: &Path) -> Result<Self, Vec<Diagnostic>>;
+    fn from_copies(dir: &Path) -> Result<Self, Error>;
 
     /// The suite's name, for the run directory's.
     fn suite_name(&self) -> &str;
@@ -134,17 +190,11 @@ pub trait RunInputs: Sized {
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String>;
 
     /// Plays the parts `manifest` has not finished into `dir`.
-    fn run_parts(
-        &self,
-        manifest: Manifest,
-        dir: &Path,
-        threads: usize,
-        progress: bool,
-    ) -> Result<RunSummary, Vec<Diagnostic>>;
+    fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error>;
 
     /// Loads the copies a run directory keeps of its inputs, and checks that
     /// they still make the run the manifest describes.
-    fn from_run(dir: &Path, m: &Manifest) -> Result<Self, Vec<Diagnostic>> {
+    fn from_run(dir: &Path, m: &Manifest) -> Result<Self, Error> {
         let mut loaded = Self::from_copies(dir)?;
         let (count, seed) = loaded.count_and_seed();
         *count = m.identity.count;
@@ -160,11 +210,11 @@ pub trait RunInputs: Sized {
 impl RunInputs for Loaded {
     const KIND: RunKind = RunKind::Fights;
 
-    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+    fn from_files(rules: &Path, cards: &[PathBuf], suite: &Path) -> Result<Loaded, Error> {
         Loaded::load(rules, cards, suite, config::BoardSource::NextToSuite)
     }
 
-    fn from_copies(dir: &Path) -> Result<Loaded, Vec<Diagnostic>> {
+    fn from_copies(dir: &Path) -> Result<Loaded, Error> {
         Loaded::load(
             &dir.join(dataset::INPUT_RULES),
             &[dir.join(dataset::INPUT_CARDS)],
@@ -199,13 +249,7 @@ impl RunInputs for Loaded {
         )
     }
 
-    fn run_parts(
-        &self,
-        manifest: Manifest,
-        dir: &Path,
-        threads: usize,
-        progress: bool,
-    ) -> Result<RunSummary, Vec<Diagnostic>> {
+    fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error> {
         let fights = batch::Fights::new(&self.suite, &self.catalog, &self.rules);
         batch::run(&fights, manifest, dir, threads, progress).map_err(whole)
     }
@@ -257,13 +301,13 @@ pub(crate) fn write_input_copies(
 
 /// Reads the card files a catalog is loaded from, in loading order, with
 /// their text (for the run's copies).
-pub(crate) fn read_card_files(cards: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Vec<Diagnostic>> {
+pub(crate) fn read_card_files(cards: &[PathBuf]) -> Result<Vec<(PathBuf, String)>, Error> {
     let files = config::toml_files(cards).map_err(|d| vec![d])?;
     files.into_iter().map(|f| read_text(&f).map(|text| (f, text))).collect()
 }
 
 /// A new, empty run directory for a suite, seed and shard under `out`.
-pub(crate) fn new_run_dir(out: &Path, suite: &str, seed: u64, shard: Shard) -> Result<PathBuf, Vec<Diagnostic>> {
+pub(crate) fn new_run_dir(out: &Path, suite: &str, seed: u64, shard: Shard) -> Result<PathBuf, Error> {
     let dir = dataset::run_dir(out, suite, seed, shard);
     if dir.exists() && std::fs::read_dir(&dir).map(|mut d| d.next().is_some()).unwrap_or(false) {
         return Err(whole(format!(
@@ -319,7 +363,7 @@ pub struct NewRun {
 }
 
 /// Starts a run of `L`'s kind in a new run directory.
-pub fn start<L: RunInputs>(req: &NewRun) -> Result<RunSummary, Vec<Diagnostic>> {
+pub fn start<L: RunInputs>(req: &NewRun) -> Result<RunSummary, Error> {
     let mut loaded = L::from_files(&req.rules, &req.cards, &req.suite)?;
     let (count, seed) = loaded.count_and_seed();
     if let Some(n) = req.count {
@@ -356,7 +400,7 @@ pub fn resume<L: RunInputs>(
     threads: usize,
     progress: bool,
     notes: &mut dyn FnMut(String),
-) -> Result<RunSummary, Vec<Diagnostic>> {
+) -> Result<RunSummary, Error> {
     let m = prepare_resume(dir, L::KIND, threads, notes)?;
     let loaded = L::from_run(dir, &m)?;
     loaded.run_parts(m, dir, threads, progress)
@@ -367,12 +411,7 @@ pub fn resume<L: RunInputs>(
 /// temporary files of an interrupted write), and returns the manifest with
 /// only the parts that stay. `notes` receives one line per file or part
 /// that will be written again.
-fn prepare_resume(
-    dir: &Path,
-    kind: RunKind,
-    threads: usize,
-    notes: &mut dyn FnMut(String),
-) -> Result<Manifest, Vec<Diagnostic>> {
+fn prepare_resume(dir: &Path, kind: RunKind, threads: usize, notes: &mut dyn FnMut(String)) -> Result<Manifest, Error> {
     let mut m = Manifest::read(dir).map_err(whole)?;
     if m.identity.kind != kind {
         return Err(whole(format!(
@@ -461,7 +500,7 @@ impl Replayed {
 
 /// Re-runs fight `fight_id` of the run in `dir` with its event log, from the
 /// run's own copy of its inputs.
-pub fn replay(dir: &Path, fight_id: u64, with_log: bool, with_page: bool) -> Result<Replayed, Vec<Diagnostic>> {
+pub fn replay(dir: &Path, fight_id: u64, with_log: bool, with_page: bool) -> Result<Replayed, Error> {
     let m = Manifest::read(dir).map_err(whole)?;
     let loaded = Loaded::from_run(dir, &m)?;
     let s = &loaded.suite;
@@ -754,7 +793,7 @@ pub fn write_report_of_run(
     baseline: Option<&Path>,
     out: &Path,
     settings: &ReportSettings,
-) -> Result<(Written, PathBuf), Vec<Diagnostic>> {
+) -> Result<(Written, PathBuf), Error> {
     let first = run_dirs
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
@@ -779,7 +818,7 @@ pub fn write_match_report(
     run_dirs: &[PathBuf],
     out: &Path,
     settings: &ReportSettings,
-) -> Result<(crate::match_report::MatchReport, PathBuf), Vec<Diagnostic>> {
+) -> Result<(crate::match_report::MatchReport, PathBuf), Error> {
     let first = run_dirs
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
@@ -801,7 +840,7 @@ pub fn write_report(
     baseline: Option<&Path>,
     out: &Path,
     settings: &ReportSettings,
-) -> Result<(Report, PathBuf), Vec<Diagnostic>> {
+) -> Result<(Report, PathBuf), Error> {
     let first = run_dirs
         .first()
         .ok_or_else(|| whole("name at least one run directory"))?;
@@ -856,12 +895,7 @@ pub fn write_report(
 
 /// Writes a report's three files into `dir` (made if missing):
 /// `index.html`, `summary.md` and `summary.json`, each atomically.
-fn write_pages(
-    dir: &Path,
-    report: &impl serde::Serialize,
-    html: String,
-    markdown: String,
-) -> Result<PathBuf, Vec<Diagnostic>> {
+fn write_pages(dir: &Path, report: &impl serde::Serialize, html: String, markdown: String) -> Result<PathBuf, Error> {
     std::fs::create_dir_all(dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
     let json = serde_json::to_string_pretty(report).map_err(|e| whole(e.to_string()))?;
     for (name, text) in [("index.html", html), ("summary.md", markdown), ("summary.json", json)] {

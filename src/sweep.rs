@@ -16,6 +16,7 @@ use crate::dataset;
 use crate::diagnostics;
 use crate::report::ReportSettings;
 use crate::runs;
+use crate::runs::Error;
 
 /// What to sweep, as asked for on the command line.
 #[derive(Debug, Clone)]
@@ -293,15 +294,12 @@ struct Located {
     index: usize,
 }
 
-fn locate(cards: &[PathBuf], kind: ItemKind, card: &str) -> Result<(Located, Vec<PathBuf>), Vec<Diagnostic>> {
+fn locate(cards: &[PathBuf], kind: ItemKind, card: &str) -> Result<(Located, Vec<PathBuf>), Error> {
     let files = config::toml_files(cards).map_err(|d| vec![d])?;
     let mut ids = Vec::new();
     for f in &files {
-        let text =
-            std::fs::read_to_string(f).map_err(|e| vec![Diagnostic::whole_file(f, format!("cannot read: {e}"))])?;
-        let doc: toml::Table = text
-            .parse()
-            .map_err(|e| vec![Diagnostic::whole_file(f, format!("not TOML: {e}"))])?;
+        let text = std::fs::read_to_string(f).map_err(|e| Error::file(f, format!("cannot read: {e}")))?;
+        let doc: toml::Table = text.parse().map_err(|e| Error::file(f, format!("not TOML: {e}")))?;
         let list = doc
             .get(kind.table())
             .and_then(|c| c.as_array())
@@ -323,21 +321,21 @@ fn locate(cards: &[PathBuf], kind: ItemKind, card: &str) -> Result<(Located, Vec
         }
     }
     let names: Vec<&str> = ids.iter().map(String::as_str).collect();
-    Err(vec![Diagnostic::whole_file(
+    Err(Error::file(
         cards.first().map_or(Path::new("configs/cards"), |p| p.as_path()),
         format!(
             "--{0}: no {0} `{card}` in the catalog{1}",
             kind.table(),
             diagnostics::suggestion(card, &names)
         ),
-    )])
+    ))
 }
 
 /// Checks the request and writes each value's catalog, before any fight
 /// runs: a path that leads to no number, or a value the card format
 /// rejects, is a diagnostic naming the path (and the nearest valid one) or
 /// the value.
-fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> {
+fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Error> {
     let (located, files) = locate(&req.cards, req.kind, &req.card)?;
     let table = req.kind.table();
     let card = located.doc[table].as_array().map(|a| a[located.index].clone());
@@ -350,7 +348,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
             let mut paths = Vec::new();
             numeric_paths(&card, "", &mut paths);
             let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-            return Err(vec![Diagnostic::whole_file(
+            return Err(Error::file(
                 &located.file,
                 format!(
                     "{flag} `{field}`: {table} `{}` has no number there{}; its numbers are at {}",
@@ -358,7 +356,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
                     diagnostics::suggestion(field, &names),
                     diagnostics::backticked(&names)
                 ),
-            )]);
+            ));
         };
         printed.push(n);
     }
@@ -370,8 +368,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
             None => format!("value_{v}"),
         };
         let cards_dir = dir.join(&name).join("cards");
-        std::fs::create_dir_all(&cards_dir)
-            .map_err(|e| vec![Diagnostic::whole_file(&cards_dir, format!("cannot create: {e}"))])?;
+        std::fs::create_dir_all(&cards_dir).map_err(|e| Error::file(&cards_dir, format!("cannot create: {e}")))?;
         let mut doc = located.doc.clone();
         if let Some(list) = doc.get_mut(table).and_then(|c| c.as_array_mut()) {
             for (field, value) in [(Some(req.field.as_str()), Some(v)), (second, v2)] {
@@ -390,12 +387,12 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
                 f.file_name().map_or("cards.toml".into(), |n| n.to_string_lossy())
             );
             let text = if *f == located.file {
-                toml::to_string(&doc).map_err(|e| vec![Diagnostic::whole_file(f, e.to_string())])?
+                toml::to_string(&doc).map_err(|e| Error::file(f, e.to_string()))?
             } else {
-                std::fs::read_to_string(f).map_err(|e| vec![Diagnostic::whole_file(f, format!("cannot read: {e}"))])?
+                std::fs::read_to_string(f).map_err(|e| Error::file(f, format!("cannot read: {e}")))?
             };
             crate::atomic::write(&cards_dir.join(file_name), text.as_bytes())
-                .map_err(|e| vec![Diagnostic::whole_file(&cards_dir, e)])?;
+                .map_err(|e| Error::file(&cards_dir, e))?;
         }
         if let Err(diags) = config::load_catalog(std::slice::from_ref(&cards_dir)) {
             let what = match (second, v2) {
@@ -414,7 +411,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Vec<Diagnostic>> 
     if bad.is_empty() {
         Ok(Prepared { printed, points })
     } else {
-        Err(bad)
+        Err(Error::Files(bad))
     }
 }
 
@@ -440,8 +437,8 @@ fn grid(req: &SweepRequest) -> Vec<(i64, Option<i64>)> {
 /// Runs the sweep into `out/sweep_<card>_<field>/` (`..._x_<field2>/` for a
 /// grid): one run directory per value or pair of values, then `sweep.csv`,
 /// `sweep.md`, `sweep.svg` (the curve, or the heat map) and `sweep.json`.
-pub fn run(req: &SweepRequest) -> Result<Sweep, Vec<Diagnostic>> {
-    let whole = |m: String| vec![Diagnostic::whole_file(&req.out, m)];
+pub fn run(req: &SweepRequest) -> Result<Sweep, Error> {
+    let whole = |m: String| Error::file(&req.out, m);
     let slug = |f: &str| -> String {
         f.chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -574,7 +571,7 @@ fn paired_changes(points: &mut [SweepPoint], run_dirs: &[PathBuf], req: &SweepRe
     Ok(())
 }
 
-fn suite_of(req: &SweepRequest) -> Result<(String, u64), Vec<Diagnostic>> {
+fn suite_of(req: &SweepRequest) -> Result<(String, u64), Error> {
     let rules = config::load_rules(&req.rules)?;
     let catalog = config::load_catalog(&req.cards)?;
     let s = config::load_suite(&req.suite, &catalog, &rules)?;

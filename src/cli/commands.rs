@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::args::*;
 use super::{Error, RulesAndCards};
-use crate::config::{self, Diagnostic};
+use crate::config;
 use crate::match_runs::LoadedMatches;
 use crate::runs::RunInputs;
 use crate::{coverage, jobs, output, runs};
@@ -257,17 +257,17 @@ fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
         threads,
     } = args;
     let suite = suite.unwrap_or_else(default_suite);
-    let parse = |v: &str| crate::sweep::parse_values(v).map_err(|m| vec![Diagnostic::whole_file(&suite, m)]);
+    let parse = |v: &str| crate::sweep::parse_values(v).map_err(|m| Error::file(&suite, m));
     let values = parse(&values)?;
     let second = match (field2, values2) {
         (Some(f), Some(v)) => Some((f, parse(&v)?)),
         _ => None,
     };
     if !(0.0..=1.0).contains(&target) {
-        return Err(Error::from(vec![Diagnostic::whole_file(
+        return Err(Error::file(
             &suite,
             format!("--target {target}: a win rate between 0 and 1"),
-        )]));
+        ));
     }
     use crate::sweep::ItemKind;
     let (kind, card) = match (card, rune, resonance) {
@@ -429,11 +429,10 @@ fn scenario(cli: RulesAndCards, args: ScenarioArgs) -> Result<ExitCode, Error> {
 /// `gridsim schema`.
 fn schema(args: SchemaArgs) -> Result<ExitCode, Error> {
     let SchemaArgs { out } = args;
-    std::fs::create_dir_all(&out)
-        .map_err(|e| vec![Diagnostic::whole_file(&out, format!("cannot create the folder: {e}"))])?;
+    std::fs::create_dir_all(&out).map_err(|e| Error::file(&out, format!("cannot create the folder: {e}")))?;
     for f in crate::config::json_schema::schema_files() {
         let path = out.join(f.name);
-        crate::atomic::write(&path, f.json.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+        crate::atomic::write(&path, f.json.as_bytes()).map_err(|e| Error::file(&path, e))?;
         println!("{}: {}", path.display(), f.describes);
     }
     Ok(ExitCode::SUCCESS)
@@ -446,10 +445,9 @@ fn catalog(cli: RulesAndCards, args: CatalogArgs) -> Result<ExitCode, Error> {
     for page in crate::card_text::pages(&catalog) {
         let path = out.join(&page.path);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| vec![Diagnostic::whole_file(dir, format!("cannot create the folder: {e}"))])?;
+            std::fs::create_dir_all(dir).map_err(|e| Error::file(dir, format!("cannot create the folder: {e}")))?;
         }
-        crate::atomic::write(&path, page.markdown.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(&path, e)])?;
+        crate::atomic::write(&path, page.markdown.as_bytes()).map_err(|e| Error::file(&path, e))?;
         println!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -509,7 +507,7 @@ fn print_match_log(result: &crate::matches::MatchResult, json: bool) {
 /// Writes the fight page to `path` whole or not at all.
 fn write_page(path: Option<&Path>, page: Option<String>) -> Result<(), Error> {
     if let (Some(path), Some(page)) = (path, page) {
-        crate::atomic::write(path, page.as_bytes()).map_err(|e| vec![Diagnostic::whole_file(path, e)])?;
+        crate::atomic::write(path, page.as_bytes()).map_err(|e| Error::file(path, e))?;
         eprintln!("fight page: {}", path.display());
     }
     Ok(())

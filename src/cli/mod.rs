@@ -2,13 +2,10 @@
 //! command and option, [`commands`] lowers each into calls on the app
 //! layer, prints the results and picks the exit code.
 
-use std::fmt;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-
-use crate::diagnostics::Diagnostic;
 
 /// Writes to standard output; a closed pipe (`gridsim coverage | head`)
 /// ends the program quietly instead of panicking.
@@ -40,50 +37,7 @@ pub struct RulesAndCards {
     pub cards: Vec<PathBuf>,
 }
 
-/// Why a command failed: the problems found in input files, each naming
-/// its file, line and key; or a problem with the command's own arguments.
-#[derive(Debug)]
-pub enum Error {
-    Files(Vec<Diagnostic>),
-    Message(String),
-}
-
-impl From<Vec<Diagnostic>> for Error {
-    fn from(diagnostics: Vec<Diagnostic>) -> Error {
-        Error::Files(diagnostics)
-    }
-}
-
-impl From<String> for Error {
-    fn from(message: String) -> Error {
-        Error::Message(message)
-    }
-}
-
-impl Error {
-    fn count(&self) -> usize {
-        match self {
-            Error::Files(d) => d.len(),
-            Error::Message(_) => 1,
-        }
-    }
-}
-
-impl fmt::Display for Error {
-    /// A line per problem, then their number.
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self {
-            Error::Files(diagnostics) => {
-                for d in diagnostics {
-                    writeln!(f, "{d}")?;
-                }
-            }
-            Error::Message(message) => writeln!(f, "gridsim: error: {message}")?,
-        }
-        let n = self.count();
-        write!(f, "{n} error{}", if n == 1 { "" } else { "s" })
-    }
-}
+pub use crate::runs::Error;
 
 /// Parses the arguments and runs the command: exit code 2 on an error,
 /// the command's own code otherwise.

@@ -38,8 +38,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::catalog::{CardId, Catalog};
-use crate::config::{self, Diagnostic};
+use crate::config;
 use crate::engine::{Engine, FightRng};
+use crate::runs::Error;
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Placement, Side};
 use crate::suite::{self, RandomBoards};
@@ -464,8 +465,8 @@ pub struct Search {
 }
 
 /// Runs a search and writes its files under `OUT/search_SUITE_SEED/`.
-pub fn run(req: &SearchRequest) -> Result<Search, Vec<Diagnostic>> {
-    let whole = |m: String| vec![Diagnostic::whole_file(&req.suite, m)];
+pub fn run(req: &SearchRequest) -> Result<Search, Error> {
+    let whole = |m: String| Error::file(&req.suite, m);
     let rules = config::load_rules(&req.rules)?;
     let catalog = config::load_catalog(&req.cards)?;
     let suite = config::load_suite(&req.suite, &catalog, &rules)?;
