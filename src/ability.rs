@@ -220,6 +220,62 @@ impl Effect {
     pub fn is_armor_setup(self) -> bool {
         matches!(self, Effect::Crush | Effect::Smash)
     }
+    /// The rule-book keyword an effect belongs to, as a player looks it up
+    /// (section 800): its card text and the card's keywords both read it.
+    /// `None` for the plain effects every card may use (damage, healing,
+    /// stat gains).
+    pub fn keyword(self) -> Option<&'static str> {
+        if let Some(s) = self.timed_status() {
+            return Some(s.label());
+        }
+        Some(match self {
+            Effect::Aoe => "AoE",
+            Effect::Tremor => "Tremor",
+            Effect::Burn => "Burn",
+            Effect::Venom => "Venom",
+            Effect::Shield => "Shield",
+            Effect::Hallow => "Hallow",
+            Effect::Roost => "Roost",
+            Effect::Maim => "Maim",
+            Effect::Cull => "Cull",
+            Effect::Crush => "Crush",
+            Effect::Insurance | Effect::SubrogatedInsurance => "Insurance",
+            Effect::Dread => "Dread",
+            Effect::Harvest => "Harvest",
+            Effect::Repossess => "Repossess",
+            Effect::PiercingRoar => "Piercing Roar",
+            Effect::CripplingScream => "Crippling Scream",
+            Effect::SuppressRelentless => "Relentless",
+            Effect::Repair => "Durability",
+            Effect::Shatter => "Shatter",
+            Effect::Kindle => "Kindled",
+            Effect::Displace => "Displace",
+            Effect::Shock => "Shock",
+            Effect::Haywire => "Haywire",
+            Effect::Overclock => "Overclock",
+            Effect::Feral => "Feral",
+            Effect::GrantRabid => "Rabid",
+            Effect::GrantEverlasting => "Everlasting",
+            Effect::Interest => "Interest",
+            Effect::Consecrate => "Consecrate",
+            Effect::PushInitiative => "Initiative",
+            // Named by their rows in `statuses.rs`, above.
+            Effect::Smash
+            | Effect::Stun
+            | Effect::Freeze
+            | Effect::Blind
+            | Effect::Prismbreak
+            | Effect::Entrap
+            | Effect::Dormant
+            | Effect::GrantRelentless => return None,
+            Effect::Damage
+            | Effect::Heal
+            | Effect::GainArmor
+            | Effect::GainPower
+            | Effect::GainSpeed
+            | Effect::GainFocus => return None,
+        })
+    }
     /// Effects that need an amount: none that applies a timed status.
     pub fn needs_amount(self) -> bool {
         self.timed_status().is_none()
@@ -704,3 +760,31 @@ macro_rules! effect_of_timed_status {
 }
 
 crate::statuses::timed_statuses!(effect_of_timed_status);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_effect_but_the_plain_ones_belongs_to_a_keyword() {
+        // Damage, healing and stat gains are every card's; every other
+        // effect is a keyword of section 800, which the card text and the
+        // card's keyword list both name.
+        let plain = [
+            Effect::Damage,
+            Effect::Heal,
+            Effect::GainArmor,
+            Effect::GainPower,
+            Effect::GainSpeed,
+            Effect::GainFocus,
+        ];
+        for &e in Effect::ALL {
+            assert_eq!(e.keyword().is_none(), plain.contains(&e), "{}", e.name());
+        }
+        for &s in TimedStatus::ALL {
+            assert_eq!(s.effect().keyword(), Some(s.label()));
+            assert_eq!(s.effect().timed_status(), Some(s));
+            assert!(s.effect().takes_duration() && !s.effect().needs_amount());
+        }
+    }
+}

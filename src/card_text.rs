@@ -92,49 +92,25 @@ fn effect_text(op: &Op, card: &Card) -> String {
         },
         Effect::Aoe => format!("AoE {a}, split across every enemy by Focus"),
         Effect::Tremor => format!("Tremor {a} to every enemy"),
-        Effect::Burn => named("Burn"),
-        Effect::Venom => named("Venom"),
-        Effect::Shield => named("Shield"),
         Effect::Heal => format!("heal {a}"),
-        Effect::Hallow => named("Hallow"),
-        Effect::Roost => named("Roost"),
-        Effect::Maim => named("Maim"),
-        Effect::Cull => "Cull".to_string(),
-        Effect::Crush => named("Crush"),
-        Effect::Insurance => named("Insurance"),
         Effect::SubrogatedInsurance => named("Subrogated Insurance"),
         Effect::GainArmor => gain("Armor"),
         Effect::GainPower => gain("Power"),
         Effect::GainSpeed => gain("Speed"),
         Effect::GainFocus => gain("Focus"),
-        Effect::Dread => named("Dread"),
         Effect::Harvest => format!("Harvest {a} Dread from allies onto every enemy"),
-        Effect::Repossess => named("Repossess"),
         Effect::PiercingRoar => format!("Piercing Roar {a} on every enemy"),
         Effect::CripplingScream => format!("Crippling Scream {a} on every enemy"),
-        // A timed status reads as its name (statuses.rs).
-        Effect::Smash
-        | Effect::Stun
-        | Effect::Freeze
-        | Effect::Blind
-        | Effect::Prismbreak
-        | Effect::Entrap
-        | Effect::Dormant
-        | Effect::GrantRelentless => op.effect.timed_status().map_or("", |s| s.label()).to_string(),
         Effect::Repair => format!("repair {a} Durability"),
-        Effect::Shatter => "Shatter".to_string(),
-        Effect::Kindle => named("Kindled"),
-        Effect::Displace => "Displace".to_string(),
-        Effect::Shock => "Shock".to_string(),
-        Effect::Haywire => named("Haywire"),
-        Effect::Overclock => named("Overclock"),
-        Effect::Feral => named("Feral"),
-        Effect::GrantRabid => "Rabid".to_string(),
-        Effect::GrantEverlasting => "Everlasting".to_string(),
         Effect::SuppressRelentless => "loses Relentless".to_string(),
-        Effect::Interest => named("Interest"),
-        Effect::Consecrate => named("Consecrate"),
         Effect::PushInitiative => "its Initiative now".to_string(),
+        // Every other effect reads as its keyword (`Effect::keyword`), with
+        // its amount when it takes one: `Burn 3`, `Stun`.
+        e => match e.keyword() {
+            Some(k) if e.needs_amount() => named(k),
+            Some(k) => k.to_string(),
+            None => e.name().to_string(),
+        },
     }
 }
 

@@ -460,53 +460,7 @@ impl Catalog {
         }
         let mut counts: Vec<Count> = Vec::new();
         for op in self.all_ops(id) {
-            let name = match op.effect {
-                Effect::Aoe => Some("AoE"),
-                Effect::Tremor => Some("Tremor"),
-                Effect::Burn => Some("Burn"),
-                Effect::Venom => Some("Venom"),
-                Effect::Shield => Some("Shield"),
-                Effect::Hallow => Some("Hallow"),
-                Effect::Roost => Some("Roost"),
-                Effect::Maim => Some("Maim"),
-                Effect::Cull => Some("Cull"),
-                Effect::Crush => Some("Crush"),
-                Effect::Insurance | Effect::SubrogatedInsurance => Some("Insurance"),
-                Effect::Dread => Some("Dread"),
-                Effect::Harvest => Some("Harvest"),
-                Effect::Repossess => Some("Repossess"),
-                Effect::PiercingRoar => Some("Piercing Roar"),
-                Effect::CripplingScream => Some("Crippling Scream"),
-                Effect::SuppressRelentless => Some("Relentless"),
-                // A timed status's keyword is its name (statuses.rs).
-                Effect::Smash
-                | Effect::Stun
-                | Effect::Freeze
-                | Effect::Blind
-                | Effect::Prismbreak
-                | Effect::Entrap
-                | Effect::Dormant
-                | Effect::GrantRelentless => op.effect.timed_status().map(|s| s.label()),
-                Effect::Repair => Some("Durability"),
-                Effect::Shatter => Some("Shatter"),
-                Effect::Kindle => Some("Kindled"),
-                Effect::Displace => Some("Displace"),
-                Effect::Shock => Some("Shock"),
-                Effect::Haywire => Some("Haywire"),
-                Effect::Overclock => Some("Overclock"),
-                Effect::Feral => Some("Feral"),
-                Effect::GrantRabid => Some("Rabid"),
-                Effect::GrantEverlasting => Some("Everlasting"),
-                Effect::Interest => Some("Interest"),
-                Effect::Consecrate => Some("Consecrate"),
-                Effect::PushInitiative => Some("Initiative"),
-                Effect::Damage
-                | Effect::Heal
-                | Effect::GainArmor
-                | Effect::GainPower
-                | Effect::GainSpeed
-                | Effect::GainFocus => None,
-            };
+            let name = op.effect.keyword();
             out.extend(name);
             out.extend(match op.condition {
                 Some(Condition::Lucid) => Some("Lucid"),
