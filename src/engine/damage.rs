@@ -8,7 +8,7 @@
 //! everything else needs Vitality damage that landed (900.26c).
 
 use super::{Engine, EventKind, UnitIdx};
-use crate::ability::Trigger;
+use crate::ability::{CardKind, Trigger};
 
 /// Where a damage instance comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -381,8 +381,11 @@ impl Engine<'_> {
             }
         }
         // A Burn or Venom tick's Feast is split between its appliers by
-        // the tick itself (800.22g).
-        if !source.is_none() && lost > 0 && !kind.is_tick() {
+        // the tick itself (800.22g). 800.22c: retaliation into a boss
+        // scores as damage dealt but feeds no Feast, and a Reflect is
+        // retaliation (900.26f), as Thorns, Riposte and Retort are.
+        let retaliation_into_boss = kind == DamageKind::Reflect && self.u.kind[t] == CardKind::Boss;
+        if !source.is_none() && lost > 0 && !kind.is_tick() && !retaliation_into_boss {
             self.feast(source, lost);
         }
         // 900.26d, 900.26f: Reflect reads the damage actually taken and
@@ -451,7 +454,7 @@ impl Engine<'_> {
             self.u.damage_dealt[by.i()] += i64::from(lost);
             // 800.22c: retaliation feeds the retaliator's Feast, except
             // retaliation into a boss, which only scores.
-            if feeds_feast && self.is_enemy(by, u) && self.u.kind[i] != crate::ability::CardKind::Boss {
+            if feeds_feast && self.is_enemy(by, u) && self.u.kind[i] != CardKind::Boss {
                 self.feast(by, lost);
             }
         }
