@@ -40,6 +40,22 @@ fn card_format_documents_every_name() {
 }
 
 #[test]
+fn card_format_lists_exactly_the_keywords_a_card_may_print() {
+    // A name in the keywords row that the loader refuses (Reflect is a
+    // rune's effect, not a printed keyword) sends a designer to an error.
+    let doc = std::fs::read_to_string("docs/card-format.md").expect("docs/card-format.md");
+    let row = doc
+        .lines()
+        .find(|l| l.starts_with("| keywords |"))
+        .expect("the names table has a keywords row");
+    let mut listed: Vec<&str> = row.split('`').skip(1).step_by(2).collect();
+    let mut printed: Vec<&str> = KeywordName::ALL.iter().map(|k| k.name()).collect();
+    listed.sort_unstable();
+    printed.sort_unstable();
+    assert_eq!(listed, printed);
+}
+
+#[test]
 fn scenario_format_documents_every_event_and_field() {
     let doc = std::fs::read_to_string("docs/scenarios.md").expect("docs/scenarios.md");
     let mut names: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
