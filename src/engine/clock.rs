@@ -415,8 +415,9 @@ impl Engine<'_> {
         }
     }
 
-    /// Overtime: every combatant takes N x N, N seconds past the threshold;
-    /// plain damage with no attacker (900.42a, 900.42b, 900.42e).
+    /// Overtime: every unit but Tools and Hubs takes N x N, N seconds past
+    /// the threshold; plain damage with no attacker (900.42a, 900.42b,
+    /// 900.42e).
     pub(super) fn overtime_tick(&mut self) {
         let o = self.rules.overtime;
         let n = (self.now - o.start_ms) / 1000;
@@ -428,9 +429,10 @@ impl Engine<'_> {
         self.emit(EventKind::Overtime, UnitIdx::NONE, UnitIdx::NONE, amount, n, "900.42b");
         let order = self.order;
         for &u in order.as_slice() {
-            // 900.42a "every combatant": a Dormant unit contests no combat
-            // and cannot be affected (800.16a), so overtime passes it by.
-            if self.u.alive[u.i()] && self.is_combatant(u) {
+            // 900.42a: "Tools and Hubs are the only units excluded", so a
+            // Dormant unit takes it too, though it contests no combat
+            // (800.16a; docs/rules-reconstruction.md, "Conflicts").
+            if self.u.alive[u.i()] && !self.u.kind[u.i()].is_object() {
                 self.deal_damage(UnitIdx::NONE, u, amount, damage::DamageKind::Overtime);
             }
         }
