@@ -2,7 +2,8 @@
 //! interprets. Built once by the loader; never changes during a run.
 
 use crate::ability::{
-    Amount, CardKind, Condition, Effect, Footprint, KeywordName, PackageEvent, PackageTiming, Scope, StatName, Trigger,
+    Amount, CardKind, Condition, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope, StatName,
+    Trigger,
 };
 
 /// Index of a card in [`Catalog::cards`].
@@ -88,6 +89,54 @@ impl std::fmt::Debug for Keywords {
             }
         }
         s.finish()
+    }
+}
+
+/// A card's ability clauses by lane (300.3), in resolution order within
+/// each: what the activation sequence runs, in its order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Lanes {
+    /// Crush and Smash moved to the front (900.2a).
+    pub hoisted: Vec<Op>,
+    pub activation: Vec<Op>,
+    /// Lucid clauses, after the ordinary ones (800.41b).
+    pub lucid: Vec<Op>,
+    /// Resolved on the first activation only (800.36a).
+    pub initiative: Vec<Op>,
+    pub post: Vec<Op>,
+}
+
+impl Lanes {
+    /// Splits clauses, each with the lane its card names, into the lanes
+    /// they resolve in, keeping authored order within each.
+    pub fn split(clauses: impl IntoIterator<Item = (Op, Lane)>) -> Lanes {
+        let mut lanes = Lanes::default();
+        for (op, named) in clauses {
+            let is_lucid = op.condition == Some(Condition::Lucid);
+            // 900.1a, 800.13f: authored Maim and Cull are post-damage
+            // effects, whichever lane the clause names.
+            let lane = if matches!(op.effect, Effect::Maim | Effect::Cull) {
+                Lane::PostDamage
+            } else {
+                named
+            };
+            match lane {
+                // 900.2a/900.2c: ordinary Crush and Smash move to the front,
+                // keeping their relative order; 900.2d: Crush on Frozen
+                // enemies stays in authored order.
+                Lane::Activation if op.effect.is_armor_setup() && op.scope != Scope::FrozenEnemies && !is_lucid => {
+                    lanes.hoisted.push(op)
+                }
+                // 800.41b: Lucid clauses resolve after the ordinary ones.
+                Lane::Activation if is_lucid => lanes.lucid.push(op),
+                Lane::Activation => lanes.activation.push(op),
+                // 900.1a: post-damage effects resolve in authored order.
+                Lane::PostDamage => lanes.post.push(op),
+                // 800.36a: kept apart, resolved on the first activation only.
+                Lane::Initiative => lanes.initiative.push(op),
+            }
+        }
+        lanes
     }
 }
 
@@ -578,5 +627,48 @@ impl Catalog {
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
         h
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn op(effect: Effect, scope: Scope, condition: Option<Condition>) -> Op {
+        Op {
+            effect,
+            amount: None,
+            scope,
+            count: 0,
+            condition,
+            duration_ms: 0,
+            once_slot: Op::NOT_ONCE,
+            fleeting: false,
+        }
+    }
+
+    #[test]
+    fn lanes_hoist_armor_setup_put_lucid_last_and_maim_after_damage() {
+        let damage = op(Effect::Damage, Scope::Target, None);
+        let crush = op(Effect::Crush, Scope::Target, None);
+        let frozen_crush = op(Effect::Crush, Scope::FrozenEnemies, None);
+        let lucid = op(Effect::Damage, Scope::Target, Some(Condition::Lucid));
+        let maim = op(Effect::Maim, Scope::Target, None);
+        let lanes = Lanes::split([
+            (damage, Lane::Activation),
+            (lucid, Lane::Activation),
+            (frozen_crush, Lane::Activation),
+            (crush, Lane::Activation),
+            (maim, Lane::Activation),
+        ]);
+        // 900.2a: ordinary Crush moves to the front; 900.2d: Crush on
+        // Frozen enemies keeps its authored place.
+        assert_eq!(lanes.hoisted, vec![crush]);
+        assert_eq!(lanes.activation, vec![damage, frozen_crush]);
+        // 800.41b: Lucid after the ordinary clauses.
+        assert_eq!(lanes.lucid, vec![lucid]);
+        // 900.1a, 800.13f: Maim is post-damage whatever lane it names.
+        assert_eq!(lanes.post, vec![maim]);
+        assert!(lanes.initiative.is_empty());
     }
 }

@@ -16,10 +16,11 @@ use crate::catalog::{
 
 mod lowering;
 mod parts;
+use crate::catalog::Lanes;
 use lowering::{lower_keywords, lower_ladders, push_ops};
 use parts::{
-    Lanes, check_kind, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives, lower_quest,
-    lower_stagger, lower_wake,
+    check_kind, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives, lower_quest, lower_stagger,
+    lower_wake,
 };
 
 /// Where a card definition came from, for diagnostics.

@@ -6,19 +6,10 @@ use super::lowering::{ClauseParts, lower_op};
 use super::schema::{CardDef, WakeDef};
 use super::{Diagnostic, Source};
 use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
-use crate::catalog::{Op, OpRange, Package, Passive, Wake};
+use crate::catalog::{Lanes, Op, OpRange, Package, Passive, Wake};
 
-/// A card's ability clauses by lane (300.3), in resolution order within
-/// each.
-pub(super) struct Lanes {
-    pub(super) hoisted: Vec<Op>,
-    pub(super) activation: Vec<Op>,
-    pub(super) lucid: Vec<Op>,
-    pub(super) initiative: Vec<Op>,
-    pub(super) post: Vec<Op>,
-}
-
-/// The ability clauses, split into lanes.
+/// The ability clauses lowered, then split into lanes by the rules
+/// ([`Lanes::split`], which knows no TOML).
 pub(super) fn lower_lanes(
     src: &Source,
     key: &str,
@@ -26,46 +17,20 @@ pub(super) fn lower_lanes(
     once_slots: &mut u8,
     bad: &mut Vec<Diagnostic>,
 ) -> Lanes {
-    let mut hoisted = Vec::new();
-    let mut activation = Vec::new();
-    let mut lucid = Vec::new();
-    let mut initiative = Vec::new();
-    let mut post = Vec::new();
-    for (i, clause) in def.ability.iter().enumerate() {
-        let ck = format!("{key}.ability[{i}]");
-        let c = clause.get_ref();
-        let op = lower_op(src, &ck, clause.span(), &ClauseParts::from(c), once_slots, bad);
-        let is_lucid = c.when == Some(crate::ability::Condition::Lucid);
-        // 900.1a, 800.13f: authored Maim and Cull are post-damage
-        // effects, whichever lane the clause names.
-        let lane = if matches!(c.effect, Effect::Maim | Effect::Cull) {
-            Lane::PostDamage
-        } else {
-            c.lane
-        };
-        match lane {
-            // 900.2a/900.2c: ordinary Crush and Smash move to the front,
-            // keeping their relative order; 900.2d: Crush on Frozen
-            // enemies stays in authored order.
-            Lane::Activation if c.effect.is_armor_setup() && c.scope != Scope::FrozenEnemies && !is_lucid => {
-                hoisted.push(op)
-            }
-            // 800.41b: Lucid clauses resolve after the ordinary ones.
-            Lane::Activation if is_lucid => lucid.push(op),
-            Lane::Activation => activation.push(op),
-            // 900.1a: post-damage effects resolve in authored order.
-            Lane::PostDamage => post.push(op),
-            // 800.36a: kept apart, resolved on the first activation only.
-            Lane::Initiative => initiative.push(op),
-        }
-    }
-    Lanes {
-        hoisted,
-        activation,
-        lucid,
-        initiative,
-        post,
-    }
+    let clauses: Vec<(Op, Lane)> = def
+        .ability
+        .iter()
+        .enumerate()
+        .map(|(i, clause)| {
+            let ck = format!("{key}.ability[{i}]");
+            let c = clause.get_ref();
+            (
+                lower_op(src, &ck, clause.span(), &ClauseParts::from(c), once_slots, bad),
+                c.lane,
+            )
+        })
+        .collect();
+    Lanes::split(clauses)
 }
 
 /// What a card's kind forbids: hits and combat keywords on Tools and Hubs,
