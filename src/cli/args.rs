@@ -89,14 +89,10 @@ pub struct FightArgs {
     pub html: Option<PathBuf>,
 }
 
-/// The arguments of `gridsim run`.
+/// What every command that writes a run shares: how it runs, where it
+/// goes, which shard, resuming and reporting.
 #[derive(Args)]
-pub struct RunArgs {
-    /// The suite (default: configs/suites/default.toml).
-    pub suite: Option<PathBuf>,
-    /// Run this many fights instead of the suite's number.
-    #[arg(long)]
-    pub fights: Option<u64>,
+pub struct RunOptions {
     /// Worker threads (default: one per core). Results never depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -106,18 +102,30 @@ pub struct RunArgs {
     /// Folder that receives the run directory.
     #[arg(long, default_value = "datasets")]
     pub out: PathBuf,
-    /// Run only shard K of N (parts dealt round-robin), e.g. 0/4.
+    /// Only shard K of N (parts dealt round-robin), e.g. 0/4.
     #[arg(long)]
     pub shard: Option<String>,
     /// Continue an interrupted run in RUN_DIR without redoing finished parts.
     #[arg(long, value_name = "RUN_DIR")]
     pub resume: Option<PathBuf>,
-    /// Fights per part file. Rows never depend on it; a resume keeps the run's own.
-    #[arg(long, default_value_t = crate::dataset::DEFAULT_PART_SIZE)]
-    pub part_size: u64,
     /// Write the report (reports/<run-id>/) as soon as the run is done.
     #[arg(long)]
     pub report: bool,
+}
+
+/// The arguments of `gridsim run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The suite (default: configs/suites/default.toml).
+    pub suite: Option<PathBuf>,
+    /// Run this many fights instead of the suite's number.
+    #[arg(long)]
+    pub fights: Option<u64>,
+    /// Fights per part file. Rows never depend on it; a resume keeps the run's own.
+    #[arg(long, default_value_t = crate::dataset::DEFAULT_PART_SIZE)]
+    pub part_size: u64,
+    #[command(flatten)]
+    pub run: RunOptions,
 }
 
 /// The arguments of `gridsim match`.
@@ -128,27 +136,11 @@ pub struct MatchArgs {
     /// Play this many matches instead of the suite's number.
     #[arg(long)]
     pub matches: Option<u64>,
-    /// Worker threads (default: one per core). Results never depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Master seed instead of the suite's.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Folder that receives the run directory.
-    #[arg(long, default_value = "datasets")]
-    pub out: PathBuf,
-    /// Play only shard K of N (parts dealt round-robin), e.g. 0/4.
-    #[arg(long)]
-    pub shard: Option<String>,
-    /// Continue an interrupted match run in RUN_DIR without redoing finished parts.
-    #[arg(long, value_name = "RUN_DIR")]
-    pub resume: Option<PathBuf>,
     /// Matches per part file. Rows never depend on it; a resume keeps the run's own.
     #[arg(long, default_value_t = crate::match_runs::DEFAULT_PART_SIZE)]
     pub part_size: u64,
-    /// Write the report (reports/<run-id>/) as soon as the run is done.
-    #[arg(long)]
-    pub report: bool,
+    #[command(flatten)]
+    pub run: RunOptions,
     /// Play only match INDEX and print its log, round by round; writes nothing.
     #[arg(long, value_name = "INDEX")]
     pub show: Option<u64>,

@@ -79,34 +79,39 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     let RunArgs {
         suite,
         fights,
-        threads,
-        seed,
-        out,
-        shard,
-        resume,
         part_size,
-        report,
+        run,
     } = args;
-    let threads = threads.unwrap_or(0);
-    let summary = match resume {
-        Some(dir) => runs::resume::<runs::Loaded>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
-        None => {
-            let shard = shard_of(shard.as_deref())?;
-            runs::start::<runs::Loaded>(&runs::NewRun {
-                rules: cli.rules,
-                cards: cli.cards,
-                suite: suite.unwrap_or_else(default_suite),
-                count: fights,
-                seed,
-                out,
-                shard,
-                part_size,
-                threads,
-                progress: true,
-            })?
-        }
-    };
+    let report = run.report;
+    let suite = suite.unwrap_or_else(default_suite);
+    let summary = start_or_resume::<runs::Loaded>(cli, suite, fights, part_size, run)?;
     finish_run(&summary, "fights", report)
+}
+
+/// A new run of `L`'s kind, or the one `--resume` names, to its end.
+fn start_or_resume<L: RunInputs>(
+    cli: RulesAndCards,
+    suite: PathBuf,
+    count: Option<u64>,
+    part_size: u64,
+    o: RunOptions,
+) -> Result<crate::batch::RunSummary, Error> {
+    let threads = o.threads.unwrap_or(0);
+    Ok(match o.resume {
+        Some(dir) => runs::resume::<L>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
+        None => runs::start::<L>(&runs::NewRun {
+            rules: cli.rules,
+            cards: cli.cards,
+            suite,
+            count,
+            seed: o.seed,
+            out: o.out,
+            shard: shard_of(o.shard.as_deref())?,
+            part_size,
+            threads,
+            progress: true,
+        })?,
+    })
 }
 
 /// `gridsim replay`.
@@ -357,48 +362,26 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
     let MatchArgs {
         suite,
         matches,
-        threads,
-        seed,
-        out,
-        shard,
-        resume,
         part_size,
-        report,
+        run,
         show,
         json,
     } = args;
-    let threads = threads.unwrap_or(0);
     let suite = suite.unwrap_or_else(|| PathBuf::from("configs/matches/solo.toml"));
     if let Some(index) = show {
         let mut loaded = LoadedMatches::from_files(&cli.rules, &cli.cards, &suite)?;
         if let Some(m) = matches {
             loaded.suite.matches = m;
         }
-        if let Some(s) = seed {
+        if let Some(s) = run.seed {
             loaded.suite.master_seed = s;
         }
-        let result = crate::match_runs::play_one(&loaded, index, threads)?;
+        let result = crate::match_runs::play_one(&loaded, index, run.threads.unwrap_or(0))?;
         print_match_log(&result, json);
         return Ok(ExitCode::SUCCESS);
     }
-    let summary = match resume {
-        Some(dir) => runs::resume::<LoadedMatches>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
-        None => {
-            let shard = shard_of(shard.as_deref())?;
-            runs::start::<LoadedMatches>(&runs::NewRun {
-                rules: cli.rules,
-                cards: cli.cards,
-                suite,
-                count: matches,
-                seed,
-                out,
-                shard,
-                part_size,
-                threads,
-                progress: true,
-            })?
-        }
-    };
+    let report = run.report;
+    let summary = start_or_resume::<LoadedMatches>(cli, suite, matches, part_size, run)?;
     finish_run(&summary, "matches", report)
 }
 
