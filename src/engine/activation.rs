@@ -8,7 +8,7 @@
 //! (900.1a), and the follow-up step for passives reacting to the unit's own
 //! activation (900.8f).
 
-use super::damage::{DamageKind, div_ceil};
+use super::damage::{DamageKind, Loss, div_ceil};
 use super::effects::Stat;
 use super::possible::Feature;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
@@ -293,7 +293,7 @@ impl Engine<'_> {
         // 800.4g: clamped to what the payer has; logged before a death it causes.
         let paid = cost.min(self.u.vitality[payer.i()]);
         self.emit(EventKind::BloodlettingPaid, payer, caster, paid, cost, "800.4f");
-        let lost = self.lose_vitality(payer, paid, UnitIdx::NONE, false);
+        let lost = self.lose_vitality(payer, paid, UnitIdx::NONE, Loss::Payment);
         ctx.cost_paid = paid;
         // 800.4i: the payment fires only this channel, and only when the
         // payer lost Vitality (a payer it killed hears nothing, 900.8c).

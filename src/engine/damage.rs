@@ -10,6 +10,28 @@
 use super::{Engine, EventKind, UnitIdx};
 use crate::ability::{CardKind, Trigger};
 
+/// What a Vitality loss that is not a damage instance pays for. It decides
+/// who feasts on it and whether a defy-death rune may answer it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loss {
+    /// Thorns, Riposte, Retort and Subrogation: the retaliator feasts on it,
+    /// except into a boss (800.22c).
+    Retaliation,
+    /// Bloodletting: a defy-death rune answers a lethal payment (800.4h,
+    /// 900.20d).
+    Payment,
+    /// Interest's Vitality part: a cost that bypasses lethal-hit prevention
+    /// (800.38c).
+    Interest,
+}
+
+impl Loss {
+    /// Whether a defy-death rune may answer this loss when it is lethal.
+    fn answerable(self) -> bool {
+        self != Loss::Interest
+    }
+}
+
 /// Where a damage instance comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DamageKind {
@@ -296,7 +318,7 @@ impl Engine<'_> {
                     0,
                     "800.37f",
                 );
-                self.lose_vitality(source, sub_absorbed, target, true);
+                self.lose_vitality(source, sub_absorbed, target, Loss::Retaliation);
             }
             if dmg == 0 {
                 // 800.37e: swallowed whole, yet Thorns and Riposte still answer,
@@ -377,7 +399,7 @@ impl Engine<'_> {
             let retort = self.u.retort[t];
             if retort > 0 && lost > 0 && self.u.alive[source.i()] {
                 self.emit(EventKind::Retort, source, target, retort, 0, "900.26d");
-                self.lose_vitality(source, retort, target, true);
+                self.lose_vitality(source, retort, target, Loss::Retaliation);
             }
         }
         // A Burn or Venom tick's Feast is split between its appliers by
@@ -417,7 +439,7 @@ impl Engine<'_> {
         ] {
             if amount > 0 && self.u.alive[attacker.i()] {
                 self.emit(kind, attacker, defender, amount, 0, rule);
-                self.lose_vitality(attacker, amount, defender, true);
+                self.lose_vitality(attacker, amount, defender, Loss::Retaliation);
             }
         }
     }
@@ -441,8 +463,8 @@ impl Engine<'_> {
     }
 
     /// A Vitality loss that is not a damage instance: Armor, Insurance and
-    /// Shield never meet it (800.4f, 900.26e). Returns what was lost.
-    pub fn lose_vitality(&mut self, u: UnitIdx, amount: i32, by: UnitIdx, feeds_feast: bool) -> i32 {
+    /// Shield never meet it (800.4f, 900.26e, 800.38c). Returns what was lost.
+    pub fn lose_vitality(&mut self, u: UnitIdx, amount: i32, by: UnitIdx, loss: Loss) -> i32 {
         let i = u.i();
         if !self.u.alive[i] || self.u.kind[i].is_object() || amount <= 0 {
             return 0;
@@ -454,11 +476,13 @@ impl Engine<'_> {
             self.u.damage_dealt[by.i()] += i64::from(lost);
             // 800.22c: retaliation feeds the retaliator's Feast, except
             // retaliation into a boss, which only scores.
-            if feeds_feast && self.is_enemy(by, u) && self.u.kind[i] != CardKind::Boss {
+            if loss == Loss::Retaliation && self.is_enemy(by, u) && self.u.kind[i] != CardKind::Boss {
                 self.feast(by, lost);
             }
         }
-        if self.u.vitality[i] <= 0 {
+        // 800.4h, 900.20d: a defy-death rune answers a lethal payment or
+        // retaliation; 800.38c: never the Interest cost.
+        if self.u.vitality[i] <= 0 && !(loss.answerable() && self.defy_death(u)) {
             self.kill(u, by, "500.8");
         } else if self.u.phase_at[i] > 0 {
             self.check_phases(u);
@@ -547,7 +571,7 @@ impl Engine<'_> {
     /// credit goes to an enemy source, and every other living unit hears it.
     pub fn kill(&mut self, u: UnitIdx, killer: UnitIdx, rule: &'static str) {
         let i = u.i();
-        if !self.u.alive[i] || self.defy_death(u) {
+        if !self.u.alive[i] {
             return;
         }
         // 800.49e: one death and everything it fires is one batch.

@@ -2,6 +2,7 @@
 //! Repossess, stat reductions and Shatter, Interest, Relentless, Repair,
 //! Fleeting buffs and stat changes.
 
+use super::damage::Loss;
 use super::effects::{Immunity, Stat};
 use super::possible::Feature;
 use super::{Engine, EventKind, Refusal, UnitIdx, UnitList};
@@ -201,7 +202,7 @@ impl Engine<'_> {
         self.emit(EventKind::InterestPaid, u, UnitIdx::NONE, debt, vitality, "800.38b");
         if vitality > 0 {
             self.u.max_vitality[i] = (self.u.max_vitality[i] - vitality).max(0);
-            self.lose_vitality(u, vitality, UnitIdx::NONE, false);
+            self.lose_vitality(u, vitality, UnitIdx::NONE, Loss::Interest);
         }
         let enemies = self.side_order[self.u.side[i].other().index()];
         for &e in enemies.as_slice() {
