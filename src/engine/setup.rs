@@ -354,21 +354,13 @@ impl<'c> Engine<'c> {
             self.quest_event(first.other(), crate::ability::QuestEvent::BattleStart);
         }
         let order = self.order;
-        // 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent
-        // living Tool; losing a Tool later takes nothing back.
-        for &u in order.as_slice() {
-            let card = self.catalog.card(self.u.card[u.i()]);
-            if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
-                let per_tool = keyword_amount(a, self.u.tier[u.i()]);
-                let gain = per_tool.saturating_mul(self.adjacent_living_tools(u));
-                if gain != 0 {
-                    self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);
-                }
-            }
-        }
         // 800.49e: the battle-start pass is one Vessel-Point batch.
         self.open_batch();
         for &u in order.as_slice() {
+            // 800.44a: every battle-start effect resolves in this one pass,
+            // at its unit's turn, Braced included: a unit an earlier turn
+            // displaced counts the Tools beside it where it now stands.
+            self.brace(u);
             // 800.54b: a completed Quest's reward stays with its unit.
             // 800.44a: a Hub's grant is a battle-start effect of its turn.
             if self.u.kind[u.i()] == CardKind::Hub {
@@ -395,6 +387,19 @@ impl<'c> Engine<'c> {
         self.destroy_worn_tools(Side::Left);
         self.destroy_worn_tools(Side::Right);
         self.check_end();
+    }
+
+    /// 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent
+    /// living Tool; losing a Tool later takes nothing back.
+    fn brace(&mut self, u: UnitIdx) {
+        let card = self.catalog.card(self.u.card[u.i()]);
+        if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
+            let per_tool = keyword_amount(a, self.u.tier[u.i()]);
+            let gain = per_tool.saturating_mul(self.adjacent_living_tools(u));
+            if gain != 0 {
+                self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);
+            }
+        }
     }
 
     pub(super) fn rebuild_order(&mut self) {
