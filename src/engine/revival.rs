@@ -243,8 +243,10 @@ impl Engine<'_> {
                 "900.27f",
             );
         }
+        // 900.27h: at the ceiling the meter is held one point short of
+        // forming another, whatever this batch brought; overflow is lost.
         if self.u.vessels[i] >= r.max_vessels {
-            points = points.min(per - 1);
+            points = per - 1;
         }
         self.u.vessel_points[i] = points;
         self.emit(EventKind::VesselPoints, u, UnitIdx::NONE, award, points, "800.49d");

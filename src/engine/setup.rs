@@ -163,7 +163,13 @@ impl<'c> Engine<'c> {
         // 800.49b: the starting Vessel comes with the unit, not from a
         // battle-start effect.
         if u.phylactery[i] {
-            u.vessels[i] = self.rules.phylactery.starting_vessels;
+            let r = self.rules.phylactery;
+            u.vessels[i] = r.starting_vessels;
+            // 800.49h: a unit built at the ceiling holds its meter one
+            // point short of forming another.
+            if r.starting_vessels >= r.max_vessels {
+                u.vessel_points[i] = r.points_per_vessel.max(1) - 1;
+            }
             self.possible.mark(Feature::Vessels, 0, true);
         }
         self.install_loadout(idx, p.card);
