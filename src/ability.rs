@@ -216,6 +216,12 @@ impl Effect {
             Effect::Aoe | Effect::Tremor | Effect::PiercingRoar | Effect::CripplingScream | Effect::Harvest
         )
     }
+    /// What an Entrapped unit may still take from a clause authored to pass
+    /// Entrap: statuses, buffs, Shield, heals and Displace (800.19d). Damage
+    /// never lands on it (800.19a), and Cull destroys rather than applies.
+    pub fn reaches_through_entrap(self) -> bool {
+        !matches!(self, Effect::Damage | Effect::Aoe | Effect::Tremor | Effect::Cull)
+    }
     /// Armor setup, hoisted to the front of the activation (900.2a, 900.2c).
     pub fn is_armor_setup(self) -> bool {
         matches!(self, Effect::Crush | Effect::Smash)

@@ -166,11 +166,20 @@ pub fn clause_text(op: &Op, card: &Card) -> String {
     }
     s.push_str(&effect_text(op, card));
     s.push_str(&scope_text(op));
+    if op.drains_boss {
+        s.push_str(", draining a boss's Power too");
+    }
+    if op.through_entrap {
+        s.push_str(", through Entrap");
+    }
     if op.duration_ms > 0 {
         let _ = write!(s, " for {}", seconds(op.duration_ms));
     }
     if let Some(c) = op.condition {
         let _ = write!(s, ", {}", condition_text(c));
+    }
+    if let Some(stat) = op.overmatch {
+        let _ = write!(s, ", if its {stat} is greater than its target's (Overmatch)");
     }
     if op.once_slot != Op::NOT_ONCE {
         s.push_str(" (once per battle)");

@@ -155,6 +155,14 @@ pub struct Op {
     pub once_slot: u8,
     /// A stat gain that decays away over five seconds (800.25a).
     pub fleeting: bool,
+    /// Reaches Entrapped units in scope and passes their gate (800.17d,
+    /// 800.19d).
+    pub through_entrap: bool,
+    /// A Piercing Roar that drains a boss's Power too (800.50c).
+    pub drains_boss: bool,
+    /// Gate: the acting unit has more of the stat than the compared enemy,
+    /// its target or the event's other unit (800.46a).
+    pub overmatch: Option<StatName>,
 }
 
 impl Op {
@@ -563,7 +571,8 @@ impl Catalog {
                 _ => None,
             });
         }
-        if self.packages_of(id).iter().any(|p| p.overmatch.is_some()) {
+        if self.packages_of(id).iter().any(|p| p.overmatch.is_some()) || self.all_ops(id).any(|o| o.overmatch.is_some())
+        {
             out.push("Overmatch");
         }
         if !card.initiative.is_empty() {
@@ -644,6 +653,9 @@ mod tests {
             duration_ms: 0,
             once_slot: Op::NOT_ONCE,
             fleeting: false,
+            through_entrap: false,
+            drains_boss: false,
+            overmatch: None,
         }
     }
 

@@ -115,6 +115,40 @@ fn card_file_errors_name_line_key_and_suggestion() {
         "card[0].ability[0].fleeting",
         &["only a stat gain", "800.25a", "not `maim`"],
     );
+    // 800.19d: only what is applied passes Entrap; damage never does.
+    check_cards(
+        &GOOD_CARD.replace(
+            "effect = \"maim\", amount = \"9 x tier\", lane = \"post_damage\"",
+            "effect = \"damage\", amount = 5, through_entrap = true",
+        ),
+        12,
+        "card[0].ability[0].through_entrap",
+        &["800.19d", "`damage`"],
+    );
+    // 800.46a: a Tool's Overmatch is the package's, comparing the ally.
+    check_cards(
+        r#"
+[[card]]
+id = "anvil"
+name = "Anvil"
+kind = "tool"
+footprint = "2x2"
+durability = [3]
+package = [
+  { on = "ally_activated", timing = "immediate", effects = [{ effect = "crush", amount = 5, overmatch = "armor" }] },
+]
+"#,
+        9,
+        "card[0].package[0].effects[0].overmatch",
+        &["put `overmatch` on the package", "800.46a"],
+    );
+    // 800.50c: only a Piercing Roar is authored to drain boss Power.
+    check_cards(
+        &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", drains_boss = true"),
+        12,
+        "card[0].ability[0].drains_boss",
+        &["only a `piercing_roar`", "800.50c", "not `maim`"],
+    );
     check_cards(
         &GOOD_CARD.replace("kind = \"combat\"", "kind = \"tol\""),
         5,

@@ -190,6 +190,12 @@ struct ApplyDef {
     /// A Fleeting stat gain (800.25a).
     #[serde(default)]
     fleeting: bool,
+    /// Applies through Entrap (800.19d).
+    #[serde(default)]
+    through_entrap: bool,
+    /// A Piercing Roar that drains boss Power (800.50c).
+    #[serde(default)]
+    drains_boss: bool,
 }
 
 /// The checked fields are collected by `flatten`, so unknown names are
@@ -505,6 +511,9 @@ fn parse_step(
                 duration_ms: ap.duration_ms.unwrap_or(0),
                 once_slot: Op::NOT_ONCE,
                 fleeting: ap.fleeting,
+                through_entrap: ap.through_entrap,
+                drains_boss: ap.drains_boss,
+                overmatch: None,
             },
             source,
             target,

@@ -282,6 +282,17 @@ pub struct ClauseDef {
     /// A Fleeting stat gain: loses a fifth of itself every second (800.25a).
     #[serde(default)]
     pub fleeting: bool,
+    /// Applies through Entrap: an Entrapped unit in scope takes it
+    /// (800.17d, 800.19d).
+    #[serde(default)]
+    pub through_entrap: bool,
+    /// A Piercing Roar that drains a boss's Power too (800.50c).
+    #[serde(default)]
+    pub drains_boss: bool,
+    /// Gate: this unit must have more of the stat than the compared enemy
+    /// (800.46a, 800.46b).
+    #[serde(default)]
+    pub overmatch: Option<StatName>,
 }
 
 /// One passive line: a clause that resolves when its event fires (900.8a).
@@ -304,6 +315,12 @@ pub struct PassiveDef {
     pub once: bool,
     #[serde(default)]
     pub fleeting: bool,
+    #[serde(default)]
+    pub through_entrap: bool,
+    #[serde(default)]
+    pub drains_boss: bool,
+    #[serde(default)]
+    pub overmatch: Option<StatName>,
 }
 
 /// A Tool's effect package: one event, its gates, and the effects it

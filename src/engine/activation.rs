@@ -71,7 +71,7 @@ impl Engine<'_> {
         let mut list = UnitList::default();
         let enemy_side = self.u.side[u.i()].other().index();
         for &c in self.side_order[enemy_side].as_slice() {
-            if self.is_targetable(c) {
+            if self.in_reach(c) {
                 list.push(c);
             }
         }
@@ -81,11 +81,22 @@ impl Engine<'_> {
     pub(crate) fn allies_of(&self, u: UnitIdx, include_self: bool) -> UnitList {
         let mut list = UnitList::default();
         for &c in self.side_order[self.u.side[u.i()].index()].as_slice() {
-            if (include_self || c != u) && self.is_targetable(c) {
+            if (include_self || c != u) && self.in_reach(c) {
                 list.push(c);
             }
         }
         list
+    }
+
+    /// Whether a clause's scope takes in `c`: a targetable unit, or an
+    /// Entrapped one while a clause that passes Entrap resolves (800.19d).
+    fn in_reach(&self, c: UnitIdx) -> bool {
+        self.is_targetable(c)
+            || (self.through_entrap
+                && self.u.entrap_ms[c.i()] > 0
+                && self.u.alive[c.i()]
+                && !self.u.dormant[c.i()]
+                && !self.u.kind[c.i()].is_object())
     }
 
     /// Primary target: a Focus-weighted enemy; Rabid drops the last target
@@ -494,10 +505,26 @@ impl Engine<'_> {
     /// Resolves one clause: condition, amount, scope, then the effect on
     /// each unit in scope.
     pub fn resolve_op(&mut self, op: &Op, ctx: &mut ActCtx) {
+        let outer = std::mem::replace(&mut self.through_entrap, op.through_entrap);
+        self.resolve_op_through(op, ctx);
+        self.through_entrap = outer;
+    }
+
+    fn resolve_op_through(&mut self, op: &Op, ctx: &mut ActCtx) {
         if let Some(cond) = op.condition
             && !self.condition_holds(cond, ctx)
         {
             // 900.6e: a failed condition does not spend a once-per-battle clause.
+            return;
+        }
+        // 800.46a, 800.46b: this unit against the compared enemy, strictly;
+        // with no enemy to compare (a passive line answering an ally) there
+        // is no Overmatch.
+        if let Some(stat) = op.overmatch
+            && !(!ctx.target.is_none()
+                && self.is_enemy(ctx.actor, ctx.target)
+                && self.overmatches(ctx.actor, ctx.target, stat))
+        {
             return;
         }
         if op.once_slot != Op::NOT_ONCE {
@@ -514,8 +541,8 @@ impl Engine<'_> {
             Effect::Aoe => return self.aoe(source, amount),
             Effect::Tremor => return self.tremor(source, amount),
             Effect::Harvest => return self.harvest(source, amount, op.scope == Scope::SelfUnit),
-            Effect::PiercingRoar => return self.reduce_every_enemy(source, Stat::Power, amount),
-            Effect::CripplingScream => return self.reduce_every_enemy(source, Stat::Speed, amount),
+            Effect::PiercingRoar => return self.reduce_every_enemy(source, Stat::Power, amount, op.drains_boss),
+            Effect::CripplingScream => return self.reduce_every_enemy(source, Stat::Speed, amount, false),
             // 900.7a: activation-lane damage on the target joins the base hit.
             Effect::Damage if ctx.joins_hit && op.scope == Scope::Target => {
                 ctx.bonus = ctx.bonus.saturating_add(amount.max(0));
@@ -542,6 +569,12 @@ impl Engine<'_> {
     /// Applies one clause from `source` (or no source) to `target` outside
     /// any activation, as a scenario's `apply` step does.
     pub fn apply_clause(&mut self, op: &Op, source: UnitIdx, target: UnitIdx) {
+        let outer = std::mem::replace(&mut self.through_entrap, op.through_entrap);
+        self.apply_clause_through(op, source, target);
+        self.through_entrap = outer;
+    }
+
+    fn apply_clause_through(&mut self, op: &Op, source: UnitIdx, target: UnitIdx) {
         let actor = if source.is_none() { target } else { source };
         let ctx = ActCtx::new(actor, target, target);
         let amount = op.amount.map_or(0, |a| self.amount(a, &ctx));
@@ -549,8 +582,8 @@ impl Engine<'_> {
             Effect::Aoe => self.aoe(actor, amount),
             Effect::Tremor => self.tremor(actor, amount),
             Effect::Harvest => self.harvest(actor, amount, op.scope == Scope::SelfUnit),
-            Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount),
-            Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount),
+            Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount, op.drains_boss),
+            Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount, false),
             _ => {
                 if op.effect == Effect::Shock {
                     self.open_shock_resolution();

@@ -46,7 +46,8 @@ impl Engine<'_> {
             Refusal::Object
         } else if self.u.dormant[i] && !reaches_dormant {
             Refusal::Dormant
-        } else if self.u.entrap_ms[i] > 0 {
+        } else if self.u.entrap_ms[i] > 0 && !self.through_entrap {
+            // 800.19d: unless the clause explicitly passes Entrap.
             Refusal::Entrapped
         } else {
             return true;

@@ -666,6 +666,10 @@ pub struct Engine<'c> {
     nesting: Nesting,
     /// The open Vessel-Point batch (800.49e, 900.27a).
     vessel_batch: VesselBatch,
+    /// Set while a clause authored to pass Entrap resolves (800.17d,
+    /// 800.19d): its scope takes in Entrapped units and their gate lets it
+    /// through. A clause it sets off sets its own.
+    through_entrap: bool,
     outcome: Option<Outcome>,
 }
 

@@ -49,6 +49,7 @@ impl<'c> Engine<'c> {
             rank: [0; MAX_UNITS],
             nesting: Nesting::default(),
             vessel_batch: VesselBatch::default(),
+            through_entrap: false,
             outcome: None,
         }
     }

@@ -124,11 +124,13 @@ impl Engine<'_> {
 
     /// Piercing Roar and Crippling Scream: a reduction on every enemy, each
     /// refused by Relentless on its own (800.50b, 800.11b).
-    pub fn reduce_every_enemy(&mut self, source: UnitIdx, stat: Stat, amount: i32) {
+    pub fn reduce_every_enemy(&mut self, source: UnitIdx, stat: Stat, amount: i32, drains_boss: bool) {
         let enemies = self.enemies_of(source);
         for &e in enemies.as_slice() {
-            // 800.50c: a boss's Power is drained only by a card authored to do so.
-            if stat == Stat::Power && self.u.kind[e.i()] == CardKind::Boss {
+            // 800.50c: a boss's Power is drained only by a card authored to
+            // do so; the drain comes off before a Lucid boss's doubling
+            // (800.41e, 800.3e), as every Power delta does.
+            if stat == Stat::Power && self.u.kind[e.i()] == CardKind::Boss && !drains_boss {
                 continue;
             }
             self.change_stat(source, e, stat, -amount.max(0));

@@ -138,9 +138,10 @@ impl Engine<'_> {
         }
     }
 
-    /// Overmatch: the ally must have strictly more of the stat than the
-    /// compared enemy (800.46a, 800.46b).
-    fn overmatches(&self, ally: UnitIdx, enemy: UnitIdx, stat: StatName) -> bool {
+    /// Overmatch: the unit (for a Tool, the ally that triggered it) must
+    /// have strictly more of the stat than the compared enemy (800.46a,
+    /// 800.46b).
+    pub(super) fn overmatches(&self, ally: UnitIdx, enemy: UnitIdx, stat: StatName) -> bool {
         if ally.is_none() || enemy.is_none() {
             return false;
         }

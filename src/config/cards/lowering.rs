@@ -105,6 +105,9 @@ pub(super) struct ClauseParts {
     duration_ms: Option<i32>,
     once: bool,
     fleeting: bool,
+    through_entrap: bool,
+    drains_boss: bool,
+    overmatch: Option<crate::ability::StatName>,
 }
 
 impl From<&schema::ClauseDef> for ClauseParts {
@@ -118,6 +121,9 @@ impl From<&schema::ClauseDef> for ClauseParts {
             duration_ms: c.duration_ms,
             once: c.once,
             fleeting: c.fleeting,
+            through_entrap: c.through_entrap,
+            drains_boss: c.drains_boss,
+            overmatch: c.overmatch,
         }
     }
 }
@@ -133,6 +139,9 @@ impl From<&schema::PassiveDef> for ClauseParts {
             duration_ms: c.duration_ms,
             once: c.once,
             fleeting: c.fleeting,
+            through_entrap: c.through_entrap,
+            drains_boss: c.drains_boss,
+            overmatch: c.overmatch,
         }
     }
 }
@@ -154,6 +163,9 @@ pub(super) fn lower_op(
         duration_ms,
         once,
         fleeting,
+        through_entrap,
+        drains_boss,
+        overmatch,
     } = *c;
     let mut err = |k: &str, m: String| {
         bad.push(Diagnostic::at(
@@ -201,6 +213,20 @@ pub(super) fn lower_op(
             format!(
                 "only a stat gain (`gain_power`, `gain_speed`, `gain_armor`, `gain_focus`) can be Fleeting (800.25a), not `{effect}`"
             ),
+        );
+    }
+    if through_entrap && !effect.reaches_through_entrap() {
+        err(
+            "through_entrap",
+            format!(
+                "only a status, buff, Shield, heal or Displace passes Entrap (800.19d); `{effect}` is damage an Entrapped unit never takes (800.19a)"
+            ),
+        );
+    }
+    if drains_boss && effect != Effect::PiercingRoar {
+        err(
+            "drains_boss",
+            format!("only a `piercing_roar` can be authored to drain boss Power (800.50c), not `{effect}`"),
         );
     }
     match (scope.is_count_limited(), count) {
@@ -251,6 +277,9 @@ pub(super) fn lower_op(
         duration_ms: duration_ms.unwrap_or(0),
         once_slot,
         fleeting,
+        through_entrap,
+        drains_boss,
+        overmatch,
     }
 }
 

@@ -200,6 +200,13 @@ pub(super) fn lower_packages(
                 once_slots,
                 bad,
             ));
+            if e.get_ref().overmatch.is_some() {
+                bad.push(src.diag(
+                    Some(e.span()),
+                    format!("{ek}.overmatch"),
+                    "a Tool's Overmatch compares the ally that triggered it: put `overmatch` on the package (800.46a)".into(),
+                ));
+            }
             if e.get_ref().when == Some(crate::ability::Condition::HitLanded) {
                 bad.push(src.diag(
                     Some(e.span()),
