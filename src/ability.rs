@@ -556,6 +556,11 @@ named_enum! {
         /// Markup (battle-start lines) at its own tier, in reading order,
         /// inside its own Markup beat (800.26a-800.26c).
         Franchise = "franchise",
+        /// Answers landed damage with a real damage instance of this
+        /// percent of the Vitality taken, which the attacker's Armor and
+        /// Shield meet (900.26d, 900.26f): the boss Reflect rune's effect,
+        /// printed on a card.
+        Reflect = "reflect",
     }
 }
 

@@ -216,6 +216,7 @@ fn keyword_text(k: KeywordName, amount: Option<Amount>, card: &Card) -> String {
         KeywordName::Resonator => format!("+{a} resonance levels while active"),
         KeywordName::SettlePerHub => format!("+{a} Settle per allied Hub"),
         KeywordName::Franchise => "Franchise".to_string(),
+        KeywordName::Reflect => format!("Reflect {a}%"),
     }
 }
 

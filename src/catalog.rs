@@ -512,6 +512,7 @@ impl Catalog {
                 | KeywordName::DamageCap
                 | KeywordName::NoBurnSpread
                 | KeywordName::Retort
+                | KeywordName::Reflect
                 | KeywordName::AllyDamageImmune => {}
             }
         }

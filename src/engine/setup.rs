@@ -223,7 +223,7 @@ impl<'c> Engine<'c> {
         u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
         u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
         u.retort[i] = eval(kw.amount(K::Retort));
-        u.reflect[i] = grants.reflect;
+        u.reflect[i] = eval(kw.amount(K::Reflect)).saturating_add(grants.reflect);
         u.underwriting[i] = eval(kw.amount(K::Underwriting));
         u.exalt[i] = eval(kw.amount(K::Exalt));
         u.damage_cap[i] = eval(kw.amount(K::DamageCap));
