@@ -205,6 +205,13 @@ named_enum! {
         /// Fires the recipient's `initiative` clauses now, on its own target
         /// and with its own stats, if they have not fired yet (800.36e).
         PushInitiative = "push_initiative",
+        /// An additive bonus to every Roost tick of the recipient, for the
+        /// battle: added to the summed Roost before any percentage (800.59d).
+        RoostBonus = "roost_bonus",
+        /// A percentage bonus to every Roost tick of the recipient, for the
+        /// battle: on top of the sum and the additive bonuses, before the
+        /// clamp (800.59d).
+        RoostPercent = "roost_percent",
     }
 }
 
@@ -241,7 +248,7 @@ impl Effect {
             Effect::Venom => "Venom",
             Effect::Shield => "Shield",
             Effect::Hallow => "Hallow",
-            Effect::Roost => "Roost",
+            Effect::Roost | Effect::RoostBonus | Effect::RoostPercent => "Roost",
             Effect::Maim => "Maim",
             Effect::Cull => "Cull",
             Effect::Crush => "Crush",

@@ -102,6 +102,8 @@ fn effect_text(op: &Op, card: &Card) -> String {
         Effect::PiercingRoar => format!("Piercing Roar {a} on every enemy"),
         Effect::CripplingScream => format!("Crippling Scream {a} on every enemy"),
         Effect::Repair => format!("repair {a} Durability"),
+        Effect::RoostBonus => format!("+{a} to each Roost tick"),
+        Effect::RoostPercent => format!("+{a}% to each Roost tick"),
         Effect::SuppressRelentless => "loses Relentless".to_string(),
         Effect::PushInitiative => "its Initiative now".to_string(),
         // Every other effect reads as its keyword (`Effect::keyword`), with

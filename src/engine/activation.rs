@@ -11,6 +11,7 @@
 use super::damage::{DamageKind, Loss, div_ceil};
 use super::effects::Stat;
 use super::possible::Feature;
+use super::timed_statuses::RoostBonus;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
 use crate::ability::{Amount, CardKind, Condition, Count, Effect, PackageEvent, PackageTiming, Scope, Trigger};
 use crate::catalog::Op;
@@ -614,6 +615,8 @@ impl Engine<'_> {
                 self.recover(t, amount, source);
             }
             Effect::Roost => self.gain_roost(source, t, amount),
+            Effect::RoostBonus => self.gain_roost_bonus(source, t, amount, RoostBonus::Additive),
+            Effect::RoostPercent => self.gain_roost_bonus(source, t, amount, RoostBonus::Percent),
             Effect::Hallow => self.apply_hallow(source, t, amount),
             Effect::Displace => self.displace(source, t),
             Effect::Kindle => self.kindle(source, t, amount),

@@ -191,6 +191,12 @@ event_kinds! {
     Overtime = "overtime",
     Death = "death",
     FightEnd = "fight_end",
+    /// `amount` added to the additive Roost-tick bonus, `detail` that
+    /// bonus after (800.59d).
+    RoostBonusGained = "roost_bonus_gained",
+    /// `amount` percent added to the percentage Roost-tick bonus, `detail`
+    /// that bonus after (800.59d).
+    RoostPercentGained = "roost_percent_gained",
 }
 
 /// Why an application was refused (700.3, 700.4, reconstructed).

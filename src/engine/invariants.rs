@@ -38,6 +38,8 @@ impl Engine<'_> {
                 ("Subrogated", u.subrogated[i]),
                 ("Dread", u.dread[i]),
                 ("Roost", u.roost[i]),
+                ("Roost bonus", u.roost_bonus[i]),
+                ("Roost percent", u.roost_percent[i]),
                 ("charge", self.charge(UnitIdx(i as u8))),
             ] {
                 if value < 0 {

@@ -250,6 +250,9 @@ crate::statuses::timed_statuses!(unit_columns_and_timers {
     /// Every Roost gained, added up (800.59b), and its next tick.
     roost: i32 = 0,
     roost_next_ms: i32 = NEVER,
+    /// The additive and percentage bonuses to each Roost tick (800.59d).
+    roost_bonus: i32 = 0,
+    roost_percent: i32 = 0,
     insurance: i32 = 0,
     subrogated: i32 = 0,
     dread: i32 = 0,

@@ -8,6 +8,15 @@ use crate::ability::CardKind;
 use crate::ability::Trigger;
 use crate::statuses::TimedStatus;
 
+/// The two kinds of bonus to a Roost tick (800.59d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoostBonus {
+    /// Added to the summed Roost.
+    Additive,
+    /// A percentage of the sum, on top.
+    Percent,
+}
+
 /// The event each timed status's application logs, from the statuses'
 /// list (`statuses.rs`).
 macro_rules! applied_events {
@@ -314,14 +323,33 @@ impl Engine<'_> {
         self.emit(EventKind::RoostGained, u, source, amount, self.u.roost[i], "800.59b");
     }
 
-    /// One Roost tick: the total, clamped into 1..=20 last, healed through
-    /// the recovery path, so Maim reduces it and is consumed (800.59d,
-    /// 800.59e). Exalt does not raise it (800.21c).
+    /// A bonus to every Roost tick for the battle, adding up like Roost
+    /// itself (800.59b, 800.59d); it heals nothing without a Roost total.
+    pub fn gain_roost_bonus(&mut self, source: UnitIdx, u: UnitIdx, amount: i32, kind: RoostBonus) {
+        if amount <= 0 || !self.passes_recipient_gate(u, source, "800.59d") {
+            return;
+        }
+        let i = u.i();
+        let (total, event) = match kind {
+            RoostBonus::Additive => (&mut self.u.roost_bonus[i], EventKind::RoostBonusGained),
+            RoostBonus::Percent => (&mut self.u.roost_percent[i], EventKind::RoostPercentGained),
+        };
+        *total = total.saturating_add(amount);
+        let total = *total;
+        self.emit(event, u, source, amount, total, "800.59d");
+    }
+
+    /// One Roost tick: the summed Roost plus every additive bonus, then the
+    /// percentage bonus on top (rounded down), then the clamp into 1..=20
+    /// last, healed through the recovery path, so Maim reduces it and is
+    /// consumed (800.59d, 800.59e). Exalt does not raise it (800.21c).
     pub fn roost_tick(&mut self, u: UnitIdx) {
         let i = u.i();
         self.touch_clock(u);
         let r = self.rules.roost;
-        let heal = self.u.roost[i].clamp(r.tick_minimum, r.tick_cap);
+        let summed = i64::from(self.u.roost[i]) + i64::from(self.u.roost_bonus[i]);
+        let raised = summed + summed * i64::from(self.u.roost_percent[i]) / 100;
+        let heal = super::damage::clamp_i32(raised).clamp(r.tick_minimum, r.tick_cap);
         self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
         self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
         self.recover_over_time(u, heal);
