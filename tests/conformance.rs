@@ -12,8 +12,10 @@ fn run_all() -> Vec<ScenarioReport> {
     let catalog = config::load_catalog(&[PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog loads");
     let files = config::toml_files(&[PathBuf::from("tests/conformance")]).expect("scenario folder");
     assert!(!files.is_empty(), "no scenarios found");
+    // In parallel: mutation testing runs this file once per mutant.
+    use rayon::prelude::*;
     files
-        .iter()
+        .par_iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).expect("readable");
             gridsim::jobs::scenario_report(f, &text, &catalog, &rules)
