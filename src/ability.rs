@@ -212,6 +212,10 @@ named_enum! {
         /// battle: on top of the sum and the additive bonuses, before the
         /// clamp (800.59d).
         RoostPercent = "roost_percent",
+        /// Dividend for the unit's owner, from now for the match (800.15a,
+        /// 800.15b): "per dividend" amounts read it at once, and the match
+        /// banks it with what Hubs settle.
+        GainDividend = "gain_dividend",
     }
 }
 
@@ -249,6 +253,7 @@ impl Effect {
             Effect::Shield => "Shield",
             Effect::Hallow => "Hallow",
             Effect::Roost | Effect::RoostBonus | Effect::RoostPercent => "Roost",
+            Effect::GainDividend => "Dividend",
             Effect::Maim => "Maim",
             Effect::Cull => "Cull",
             Effect::Crush => "Crush",
@@ -501,6 +506,13 @@ named_enum! {
         /// Poach: an allied non-Scrip combat unit finished an activation,
         /// wherever it stands (800.51a-800.51c). The other unit is that ally.
         Poach = "poach",
+        /// A Penny on this unit's side (this unit included, if it is one)
+        /// reached the start of its activation, after its Stock roll
+        /// (800.47b). The other unit is the Penny.
+        PennyActivated = "penny_activated",
+        /// The card was sold in the shop (800.15d, 800.47d): only a fixed
+        /// `gain_dividend` resolves here, outside any battle.
+        Sold = "sold",
     }
 }
 

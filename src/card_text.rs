@@ -103,6 +103,7 @@ fn effect_text(op: &Op, card: &Card) -> String {
         Effect::CripplingScream => format!("Crippling Scream {a} on every enemy"),
         Effect::Repair => format!("repair {a} Durability"),
         Effect::RoostBonus => format!("+{a} to each Roost tick"),
+        Effect::GainDividend => format!("+{a} Dividend for its owner"),
         Effect::RoostPercent => format!("+{a}% to each Roost tick"),
         Effect::SuppressRelentless => "loses Relentless".to_string(),
         Effect::PushInitiative => "its Initiative now".to_string(),
@@ -250,6 +251,8 @@ fn trigger_text(trigger: Trigger) -> &'static str {
         Trigger::BloodlettingPaid => "When it pays a Bloodletting cost",
         Trigger::QuestCompleted => "When its Quest is complete",
         Trigger::Poach => "When a full-size ally finishes acting (Poach)",
+        Trigger::Sold => "When it is sold",
+        Trigger::PennyActivated => "When a Penny of its side starts to act",
     }
 }
 

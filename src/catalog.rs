@@ -407,6 +407,21 @@ impl Catalog {
         &self.passives[self.card(id).passives.indices()]
     }
 
+    /// The Dividend a card's `sold` lines add when it is sold at `tier`
+    /// (800.15d, 800.47d); the loader admits only fixed `gain_dividend`
+    /// amounts there.
+    pub fn sale_dividend(&self, id: CardId, tier: u8) -> i32 {
+        self.passives_of(id)
+            .iter()
+            .filter(|p| p.trigger == Trigger::Sold && p.op.effect == Effect::GainDividend)
+            .map(|p| match p.op.amount {
+                Some(Amount::Const(n)) => n,
+                Some(Amount::PerTier(n)) => n.saturating_mul(i32::from(tier)),
+                _ => 0,
+            })
+            .fold(0, i32::saturating_add)
+    }
+
     /// Every clause a card holds: its ability lanes, its passive lines and
     /// its Tool packages.
     fn all_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {

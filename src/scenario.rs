@@ -79,6 +79,8 @@ pub enum Action {
 pub enum ShopAction {
     Buy(i32),
     Sell(i32),
+    /// A scenario unit's card is sold at its tier (800.47d).
+    SellUnit(usize),
     /// The left side's settled Dividend joins the wallet.
     Bank,
     /// The left player claims a resonance (800.58b).
@@ -440,11 +442,15 @@ fn run_once(
                     }
                 }
                 ShopAction::Sell(value) => wallet.sell(*value),
+                ShopAction::SellUnit(i) => {
+                    let p = s.units[*i].placement;
+                    wallet.sell_card(e.catalog, e.rules.shop.sell_gold_per_tier, p.card, p.tier);
+                }
                 ShopAction::Claim(r) => {
                     slot.claim(*r);
                 }
                 ShopAction::Bank => {
-                    let settled = e.dividend_settled(Side::Left);
+                    let settled = e.dividend_gained(Side::Left);
                     wallet.bank(settled - banked);
                     banked = settled;
                 }

@@ -15,6 +15,13 @@ pub struct Wallet {
     pub profit: i32,
 }
 
+/// What selling a card brought.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sale {
+    pub gold: i32,
+    pub dividend: i32,
+}
+
 /// How a shop cost was paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Payment {
@@ -61,6 +68,24 @@ impl Wallet {
     /// Dividend does so through [`Wallet::bank`].
     pub fn sell(&mut self, gold_value: i32) {
         self.gold = self.gold.saturating_add(gold_value.max(0));
+    }
+
+    /// Sells a card at `tier`: its Gold value (900.36c) and the Dividend
+    /// its `sold` lines add (800.15d, 800.47d).
+    pub fn sell_card(
+        &mut self,
+        catalog: &crate::catalog::Catalog,
+        gold_per_tier: i32,
+        card: crate::catalog::CardId,
+        tier: u8,
+    ) -> Sale {
+        let sale = Sale {
+            gold: gold_per_tier.saturating_mul(i32::from(tier)),
+            dividend: catalog.sale_dividend(card, tier),
+        };
+        self.sell(sale.gold);
+        self.bank(sale.dividend);
+        sale
     }
 
     /// Adds Dividend: what Hubs settled at battle end (800.61c) or an

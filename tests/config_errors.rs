@@ -142,6 +142,26 @@ package = [
         "card[0].package[0].effects[0].overmatch",
         &["put `overmatch` on the package", "800.46a"],
     );
+    // 800.15b: Dividend goes to the owner, whatever a scope would pick.
+    check_cards(
+        &GOOD_CARD.replace(
+            "effect = \"maim\", amount = \"9 x tier\", lane = \"post_damage\"",
+            "effect = \"gain_dividend\", amount = 2, scope = \"all_allies\"",
+        ),
+        12,
+        "card[0].ability[0].scope",
+        &["`gain_dividend` goes to the unit's owner", "800.15b"],
+    );
+    // 800.47d: a sale resolves in the shop, so only a fixed Dividend gain.
+    check_cards(
+        &GOOD_CARD.replace(
+            "ability = [{ effect = \"maim\", amount = \"9 x tier\", lane = \"post_damage\" }]",
+            "passive = [{ on = \"sold\", effect = \"gain_dividend\", amount = \"1 per living_ally\" }]",
+        ),
+        12,
+        "card[0].passive[0].effect",
+        &["a `sold` line resolves in the shop", "800.47d"],
+    );
     // 800.50c: only a Piercing Roar is authored to drain boss Power.
     check_cards(
         &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", drains_boss = true"),

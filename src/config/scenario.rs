@@ -96,6 +96,9 @@ enum ShopDef {
     Buy(i32),
     /// A sale for this Gold value (900.36c).
     Sell(i32),
+    /// A sale of this unit's card at its tier: its Gold value and the
+    /// Dividend its `sold` lines add (800.15d, 800.47d).
+    SellUnit(Spanned<String>),
     /// The Dividend the left side's Hubs settled in the battle so far joins
     /// the wallet (800.61c).
     Bank(bool),
@@ -538,6 +541,10 @@ fn parse_step(
         match shop {
             ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),
             ShopDef::Sell(value) => Action::Shop(crate::scenario::ShopAction::Sell(*value)),
+            ShopDef::SellUnit(name) => {
+                let unit = lookup(name, format!("{key}.shop.sell_unit"), bad)?;
+                Action::Shop(crate::scenario::ShopAction::SellUnit(unit))
+            }
             ShopDef::Bank(true) => Action::Shop(crate::scenario::ShopAction::Bank),
             ShopDef::Bank(false) => Action::Nothing,
             ShopDef::Claim(name) => {

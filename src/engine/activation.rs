@@ -190,12 +190,19 @@ impl Engine<'_> {
         if self.u.interest[i] > 0 {
             self.pay_interest(u);
         }
-        // 800.47b: a Penny may mint Stock at the activation-start step.
-        if self.u.kind[i] == CardKind::Penny && self.rng.chance_percent(self.rules.penny.stock_mint_chance_percent) {
+        // 800.47b: a Penny may mint Stock at the activation-start step,
+        // alongside the Penny-activated channel, which its side hears.
+        if self.u.kind[i] == CardKind::Penny {
             let side = self.u.side[i].index();
-            self.stock[side] += 1;
-            self.emit(EventKind::StockMinted, u, UnitIdx::NONE, 1, self.stock[side], "800.47b");
-            self.quest_event(self.u.side[i], crate::ability::QuestEvent::StockMinted);
+            if self.rng.chance_percent(self.rules.penny.stock_mint_chance_percent) {
+                self.stock[side] += 1;
+                self.emit(EventKind::StockMinted, u, UnitIdx::NONE, 1, self.stock[side], "800.47b");
+                self.quest_event(self.u.side[i], crate::ability::QuestEvent::StockMinted);
+            }
+            let allies = self.side_order[side];
+            for &a in allies.as_slice() {
+                self.dispatch(a, Trigger::PennyActivated, u);
+            }
         }
 
         let mut ctx = ActCtx::new(u, target, u);
@@ -544,6 +551,7 @@ impl Engine<'_> {
             Effect::Harvest => return self.harvest(source, amount, op.scope == Scope::SelfUnit),
             Effect::PiercingRoar => return self.reduce_every_enemy(source, Stat::Power, amount, op.drains_boss),
             Effect::CripplingScream => return self.reduce_every_enemy(source, Stat::Speed, amount, false),
+            Effect::GainDividend => return self.gain_dividend(source, amount),
             // 900.7a: activation-lane damage on the target joins the base hit.
             Effect::Damage if ctx.joins_hit && op.scope == Scope::Target => {
                 ctx.bonus = ctx.bonus.saturating_add(amount.max(0));
@@ -585,6 +593,7 @@ impl Engine<'_> {
             Effect::Harvest => self.harvest(actor, amount, op.scope == Scope::SelfUnit),
             Effect::PiercingRoar => self.reduce_every_enemy(actor, Stat::Power, amount, op.drains_boss),
             Effect::CripplingScream => self.reduce_every_enemy(actor, Stat::Speed, amount, false),
+            Effect::GainDividend => self.gain_dividend(actor, amount),
             _ => {
                 if op.effect == Effect::Shock {
                     self.open_shock_resolution();
@@ -615,6 +624,8 @@ impl Engine<'_> {
                 self.recover(t, amount, source);
             }
             Effect::Roost => self.gain_roost(source, t, amount),
+            // Resolved once for the owner, above.
+            Effect::GainDividend => {}
             Effect::RoostBonus => self.gain_roost_bonus(source, t, amount, RoostBonus::Additive),
             Effect::RoostPercent => self.gain_roost_bonus(source, t, amount, RoostBonus::Percent),
             Effect::Hallow => self.apply_hallow(source, t, amount),

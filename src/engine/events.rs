@@ -197,6 +197,9 @@ event_kinds! {
     /// `amount` percent added to the percentage Roost-tick bonus, `detail`
     /// that bonus after (800.59d).
     RoostPercentGained = "roost_percent_gained",
+    /// `unit`'s side gained `amount` Dividend from an ability; `detail` the
+    /// side's Dividend after (800.15b).
+    DividendGained = "dividend_gained",
 }
 
 /// Why an application was refused (700.3, 700.4, reconstructed).

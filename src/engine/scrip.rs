@@ -22,10 +22,30 @@ impl Engine<'_> {
         self.scrip[side.index()] = [dividend, profit];
     }
 
-    /// The Dividend each side's Hubs settled at the end of the battle
-    /// (800.61c).
-    pub fn dividend_settled(&self, side: Side) -> i32 {
+    /// The Dividend each side gained in the battle: authored gains
+    /// (800.15b) and what its Hubs settled at the end (800.61c).
+    pub fn dividend_gained(&self, side: Side) -> i32 {
         self.dividend[side.index()]
+    }
+
+    /// An authored Dividend gain for `owner`'s side (800.15b): "per
+    /// dividend" amounts read it from now (it is held, not spent, 800.15a),
+    /// and the match banks it after the battle.
+    pub(crate) fn gain_dividend(&mut self, owner: UnitIdx, amount: i32) {
+        if amount <= 0 || owner.is_none() {
+            return;
+        }
+        let side = self.u.side[owner.i()].index();
+        self.scrip[side][0] = self.scrip[side][0].saturating_add(amount);
+        self.dividend[side] = self.dividend[side].saturating_add(amount);
+        self.emit(
+            EventKind::DividendGained,
+            owner,
+            UnitIdx::NONE,
+            amount,
+            self.scrip[side][0],
+            "800.15b",
+        );
     }
 
     /// 800.33d-800.33h, 900.37: ranks every Hub for its grant: the Hubs

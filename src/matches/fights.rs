@@ -41,7 +41,9 @@ pub(super) struct Fought {
     pub(super) outcome: Outcome,
     /// What the left side's units carry on, by unit.
     pub(super) kept: Vec<Kept>,
-    pub(super) settled: i32,
+    /// The Dividend the player's side gained: authored gains and what its
+    /// Hubs settled (800.15b, 800.61c).
+    pub(super) dividend_gained: i32,
     pub(super) survivors: [u32; 2],
     pub(super) end: [Carried; 2],
 }
@@ -119,7 +121,7 @@ pub(super) fn fight(
                     .map(|_| units.counter[i]),
             })
             .collect(),
-        settled: engine.dividend_settled(Side::Left),
+        dividend_gained: engine.dividend_gained(Side::Left),
         survivors: [
             engine.side_summary(Side::Left).survivors,
             engine.side_summary(Side::Right).survivors,
@@ -145,7 +147,7 @@ pub(super) fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
             o.kept = k;
         }
     }
-    p.wallet.bank(f.settled);
+    p.wallet.bank(f.dividend_gained);
 }
 
 #[allow(clippy::too_many_arguments)]

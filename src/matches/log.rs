@@ -99,6 +99,8 @@ pub enum Event {
         item: String,
         tier: u8,
         gold: i32,
+        /// Added by the card's `sold` lines (800.15d, 800.47d).
+        dividend: i32,
     },
     Rerolled {
         round: u8,
@@ -263,8 +265,23 @@ impl Event {
                 combined_to.map_or(String::new(), |t| format!(", combining into tier {t}"))
             ),
             Event::Sold {
-                seat, item, tier, gold, ..
+                seat,
+                item,
+                tier,
+                gold,
+                dividend: 0,
+                ..
             } => format!("  seat {seat} sells {item} t{tier} for {gold} Gold [900.36c]"),
+            Event::Sold {
+                seat,
+                item,
+                tier,
+                gold,
+                dividend,
+                ..
+            } => {
+                format!("  seat {seat} sells {item} t{tier} for {gold} Gold and {dividend} Dividend [900.36c, 800.47d]")
+            }
             Event::Rerolled { seat, gold, .. } => format!("  seat {seat} rerolls for {gold} Gold [200.1b]"),
             Event::BoughtXp { seat, gold, xp, .. } => format!("  seat {seat} buys {xp} XP for {gold} Gold [200.1b]"),
             Event::LevelUp { seat, level, .. } => format!("  seat {seat} reaches level {level} [200.1b]"),

@@ -304,11 +304,13 @@ pub(super) fn buy(
     true
 }
 
-/// Sells `p`'s unit `i` for Gold only (900.36c) into the party's buyback.
+/// Sells `p`'s unit `i` for Gold (900.36c) into the party's buyback; the
+/// card's `sold` lines add their Dividend (800.15d, 800.47d).
 fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
     let o = p.units.remove(i);
-    let gold = ctx.rules.shop.sell_gold_per_tier * i32::from(o.tier);
-    p.wallet.sell(gold);
+    let crate::scrip::Sale { gold, dividend } =
+        p.wallet
+            .sell_card(ctx.catalog, ctx.rules.shop.sell_gold_per_tier, o.card, o.tier);
     sold.push(Sold {
         item: Item::Unit(o.card, o.tier),
         seller: p.seat,
@@ -319,6 +321,7 @@ fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec
         item: ctx.catalog.card(o.card).key.clone(),
         tier: o.tier,
         gold,
+        dividend,
     });
 }
 

@@ -257,6 +257,12 @@ pub(super) fn lower_op(
             ),
         );
     }
+    if effect == Effect::GainDividend && !matches!(scope, Scope::Target | Scope::SelfUnit) {
+        err(
+            "scope",
+            "`gain_dividend` goes to the unit's owner (800.15b); leave `scope` out".to_string(),
+        );
+    }
     let once_slot = if once {
         if *once_slots >= 64 {
             err("once", "a card has at most 64 once-per-battle clauses".to_string());

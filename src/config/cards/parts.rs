@@ -105,6 +105,21 @@ pub(super) fn lower_passives(
                 "a passive line has no hit of its own: `hit_landed` only gates ability clauses (900.40c)".into(),
             ));
         }
+        // 800.15d, 800.47d: a sale is a shop event, with no battle to
+        // resolve in: only a fixed Dividend gain answers it.
+        if pd.on == Trigger::Sold
+            && (pd.effect != Effect::GainDividend
+                || !matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)))
+                || pd.when.is_some()
+                || pd.once
+                || pd.overmatch.is_some())
+        {
+            bad.push(src.diag(
+                Some(p.span()),
+                format!("{pk}.effect"),
+                "a `sold` line resolves in the shop: only `gain_dividend` with a whole number or `N x tier`, no condition (800.15d, 800.47d)".into(),
+            ));
+        }
         if pd.on == Trigger::WhileInsured {
             // 800.37h: a reversible stat layer, not an event.
             let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
