@@ -6,22 +6,42 @@ use std::path::{Path, PathBuf};
 use gridsim::config;
 use gridsim::coverage;
 use gridsim::scenario::ScenarioReport;
+use rayon::prelude::*;
 
-fn run_all() -> Vec<ScenarioReport> {
-    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules load");
-    let catalog = config::load_catalog(&[PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog loads");
+/// The frozen inputs every scenario reads.
+struct Inputs {
+    rules: gridsim::settings::Rules,
+    catalog: gridsim::catalog::Catalog,
+    files: Vec<PathBuf>,
+}
+
+fn inputs() -> Inputs {
     let files = config::toml_files(&[PathBuf::from("tests/conformance")]).expect("scenario folder");
     assert!(!files.is_empty(), "no scenarios found");
-    // In parallel: mutation testing runs this file once per mutant.
-    use rayon::prelude::*;
-    files
-        .par_iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(f).expect("readable");
-            gridsim::jobs::scenario_report(f, &text, &catalog, &rules)
-                .unwrap_or_else(|d| panic!("{} does not load:\n{}", f.display(), join(&d)))
-        })
-        .collect()
+    Inputs {
+        rules: config::load_rules(Path::new("configs/rules.toml")).expect("rules load"),
+        catalog: config::load_catalog(&[PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog loads"),
+        files,
+    }
+}
+
+fn run_one(inputs: &Inputs, f: &Path) -> ScenarioReport {
+    let text = std::fs::read_to_string(f).expect("readable");
+    gridsim::jobs::scenario_report(f, &text, &inputs.catalog, &inputs.rules)
+        .unwrap_or_else(|d| panic!("{} does not load:\n{}", f.display(), join(&d)))
+}
+
+/// Every scenario, in parallel: mutation testing runs this file once per
+/// mutant.
+fn run_all() -> Vec<ScenarioReport> {
+    let inputs = inputs();
+    inputs.files.par_iter().map(|f| run_one(&inputs, f)).collect()
+}
+
+/// Set by mutation testing (docs/mutation.md), which needs one failure
+/// per mutant, not the list.
+fn fail_fast() -> bool {
+    std::env::var_os("GRIDSIM_FAIL_FAST").is_some()
 }
 
 fn join(d: &[config::Diagnostic]) -> String {
@@ -30,6 +50,16 @@ fn join(d: &[config::Diagnostic]) -> String {
 
 #[test]
 fn every_scenario_passes() {
+    if fail_fast() {
+        let inputs = inputs();
+        let failed = inputs.files.par_iter().find_any(|f| !run_one(&inputs, f).passed());
+        assert!(
+            failed.is_none(),
+            "{} failed",
+            failed.map_or(String::new(), |f| f.display().to_string())
+        );
+        return;
+    }
     let reports = run_all();
     let failed: Vec<String> = reports
         .iter()
@@ -46,6 +76,11 @@ fn every_scenario_passes() {
 
 #[test]
 fn committed_coverage_table_is_current() {
+    if fail_fast() {
+        // A statement about the docs, not the engine: every_scenario_passes
+        // already reads the scenarios.
+        return;
+    }
     let rows = coverage::table(&run_all());
     let generated = coverage::markdown(&rows);
     let committed = std::fs::read_to_string("docs/conformance.md").unwrap_or_default();
