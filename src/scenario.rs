@@ -70,6 +70,9 @@ pub enum Action {
     /// The battle ends where it stands and a new one opens from every
     /// unit's carried state, both sides, as a rescue fight does (200.2c).
     Rescue,
+    /// The match's next battle: every unit back with only what persists
+    /// (200.3, `Engine::persisting_state`).
+    NextBattle,
     /// A shop action on the left player's wallet.
     Shop(ShopAction),
 }
@@ -435,6 +438,17 @@ fn run_once(
                 // The new battle's log starts over: check this step on it.
                 from = 0;
             }
+            Action::NextBattle => {
+                let states: Vec<InitialState> = (0..s.units.len())
+                    .map(|i| e.persisting_state(UnitIdx(i as u8)))
+                    .collect();
+                let stream = FightRng::for_fight(s.seed, u64::from(run_index) | 1 << 62);
+                if let Err(why) = begin_battle(s, e, stream, &states) {
+                    failures.push(format!("step {si}: {why}"));
+                    return;
+                }
+                from = 0;
+            }
             Action::Shop(shop) => match shop {
                 ShopAction::Buy(cost) => {
                     if let Err(why) = wallet.pay(*cost) {
@@ -637,6 +651,8 @@ pub struct MatchExpect {
     /// `field`'s values over the events are pairwise different (and, for
     /// a list field, its items within each event too).
     pub distinct: bool,
+    /// `field`'s values over the events, in log order, never fall.
+    pub rising: bool,
     /// `field`'s values over the events equal another selection's:
     /// `(event, filter, field)`.
     pub same_as: Option<(String, serde_json::Value, String)>,
@@ -745,6 +761,18 @@ pub fn run_match(s: &MatchScenario, catalog: &crate::catalog::Catalog, rules: &R
                 failures.push(format!("{what}: no such event to compare"));
             } else if let Some(r) = repeated {
                 failures.push(format!("{what}: `{field}` values must differ; {r} repeats in {got:?}"));
+            }
+        }
+        if let (true, Some(field)) = (e.rising, &e.field) {
+            checks += 1;
+            let got = values(field, &found);
+            let numbers: Vec<Option<f64>> = got.iter().map(serde_json::Value::as_f64).collect();
+            if found.is_empty() || numbers.iter().any(Option::is_none) {
+                failures.push(format!(
+                    "{what}: `{field}` needs a number in every event, found {got:?}"
+                ));
+            } else if numbers.windows(2).any(|w| w[1] < w[0]) {
+                failures.push(format!("{what}: `{field}` must never fall; found {got:?}"));
             }
         }
         if let (Some((event, filter, other)), Some(field)) = (&e.same_as, &e.field) {

@@ -176,6 +176,9 @@ struct ExpectDef {
     all: toml::Table,
     #[serde(default)]
     distinct: bool,
+    /// The field's values never fall from one event to the next.
+    #[serde(default)]
+    rising: bool,
     #[serde(default)]
     same_as: Option<SameAsDef>,
     #[serde(default)]
@@ -247,15 +250,16 @@ pub fn parse_match_scenario(
             + usize::from(e.is.is_some())
             + usize::from(!e.all.is_empty())
             + usize::from(e.distinct)
+            + usize::from(e.rising)
             + usize::from(e.same_as.is_some());
-        let needs_field = e.is.is_some() || e.distinct || e.same_as.is_some();
+        let needs_field = e.is.is_some() || e.distinct || e.rising || e.same_as.is_some();
         if asks == 0 || needs_field != e.field.is_some() {
             bad.push(Diagnostic::at(
                 file,
                 text,
                 Some(e.event.span()),
                 format!("expect[{i}]"),
-                "an expectation asks `count`, `at_least`, `all = {...}`, or `field` with `is`, `distinct` or `same_as`",
+                "an expectation asks `count`, `at_least`, `all = {...}`, or `field` with `is`, `distinct`, `rising` or `same_as`",
             ));
         }
         let json = |t: &toml::Table| serde_json::to_value(t).unwrap_or_default();
@@ -268,6 +272,7 @@ pub fn parse_match_scenario(
             is: e.is.as_ref().map(|v| serde_json::to_value(v).unwrap_or_default()),
             all: json(&e.all),
             distinct: e.distinct,
+            rising: e.rising,
             same_as: e
                 .same_as
                 .as_ref()

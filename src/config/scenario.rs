@@ -157,6 +157,10 @@ struct StepDef {
     /// Ends the battle and opens a rescue fight from every unit's state.
     #[serde(default)]
     rescue: bool,
+    /// Ends the battle and opens the match's next one: every unit back,
+    /// with only what persists (200.3).
+    #[serde(default)]
+    next_battle: bool,
     #[serde(default)]
     expect: Vec<ExpectDef>,
     #[serde(default)]
@@ -465,6 +469,7 @@ fn parse_step(
         s.run,
         s.shop.is_some(),
         s.rescue,
+        s.next_battle,
     ];
     let n_actions = actions.iter().filter(|a| **a).count();
     if n_actions > 1 {
@@ -473,7 +478,7 @@ fn parse_step(
             text,
             None,
             key.clone(),
-            "a step does one thing: `activate`, `apply`, `advance_ms`, `run`, `shop` or `rescue`",
+            "a step does one thing: `activate`, `apply`, `advance_ms`, `run`, `shop`, `rescue` or `next_battle`",
         ));
         return None;
     }
@@ -537,6 +542,8 @@ fn parse_step(
         Action::RunToEnd
     } else if s.rescue {
         Action::Rescue
+    } else if s.next_battle {
+        Action::NextBattle
     } else if let Some(shop) = &s.shop {
         match shop {
             ShopDef::Buy(cost) => Action::Shop(crate::scenario::ShopAction::Buy(*cost)),

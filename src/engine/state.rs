@@ -127,6 +127,20 @@ impl Engine<'_> {
         }
     }
 
+    /// What unit `u` takes into the match's next battle (200.3): its Quest
+    /// progress (200.3a, 800.54c) and its named counter (200.3b). Nothing
+    /// else: Stock, Burn, Venom, Maim, Dread, Shield and every combat-scoped
+    /// buff reset (200.3c), and the unit comes back at full Vitality.
+    pub fn persisting_state(&self, u: UnitIdx) -> InitialState {
+        let (c, i) = (&self.u, u.i());
+        let counts = self.catalog.card(c.printed[i]).counter.is_some();
+        InitialState {
+            quest: Some(c.quest[i]).filter(|&q| q > 0),
+            counter: counts.then_some(c.counter[i]),
+            ..InitialState::default()
+        }
+    }
+
     /// Unit `u`'s state as it stands, in the form `set_initial_state`
     /// takes: what a rescue fight opens from (200.2c: Vitality, statuses and
     /// charge carry over with no heal). Combat-scoped buffs ride along,

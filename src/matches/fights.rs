@@ -111,14 +111,12 @@ pub(super) fn fight(
     Fought {
         outcome,
         kept: (0..n_left.min(units.count))
-            .map(|i| Kept {
-                quest: units.quest[i],
-                counter: ctx
-                    .catalog
-                    .card(units.printed[i])
-                    .counter
-                    .as_ref()
-                    .map(|_| units.counter[i]),
+            .map(|i| {
+                let kept = engine.persisting_state(UnitIdx(i as u8));
+                Kept {
+                    quest: kept.quest.unwrap_or(0),
+                    counter: kept.counter,
+                }
             })
             .collect(),
         dividend_gained: engine.dividend_gained(Side::Left),
