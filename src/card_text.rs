@@ -412,7 +412,13 @@ pub fn card_markdown(catalog: &Catalog, id: CardId) -> String {
             Wake::AllyActivations(n) => format!("after {n} activations of its side"),
             Wake::AllyDamage(n) => format!("once its side has dealt {n} damage"),
         };
-        lines.push(format!("**Dormant** at battle start; wakes {when}."));
+        let into = card.awaken_into.as_ref().map_or(String::new(), |into| {
+            format!(
+                ", becoming a random {} card of its size (at most tier {})",
+                into.tribe, into.max_tier
+            )
+        });
+        lines.push(format!("**Dormant** at battle start; wakes {when}{into}."));
     }
     if let Some((event, count)) = card.quest {
         lines.push(format!(

@@ -238,6 +238,8 @@ pub struct Card {
     pub permanent: bool,
     /// The card starts every battle Dormant and wakes on this (800.16f).
     pub wake: Option<Wake>,
+    /// What it turns into as it wakes (800.16h).
+    pub awaken_into: Option<AwakenInto>,
     /// The card's Entrap duration at each tier, tier 1 first, overriding
     /// the applied duration (800.19e); empty when the card has none.
     pub entrap_ms: Vec<i32>,
@@ -276,6 +278,19 @@ pub struct Phase {
     /// Vitality at or below this percent of the maximum starts it.
     pub below_percent: i32,
     pub card: CardId,
+}
+
+/// An awakening that transforms the unit (800.16h): the printed filter and
+/// the cards that match it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AwakenInto {
+    pub tribe: String,
+    /// The printed tier cap: the new card comes at the unit's tier, at most
+    /// this.
+    pub max_tier: u8,
+    /// The combat cards of the tribe with the unit's footprint, itself and
+    /// Dormant cards aside, in catalog order.
+    pub candidates: Vec<CardId>,
 }
 
 /// A wake condition (800.16f): combat time, or a count of events caused by
@@ -401,6 +416,32 @@ impl Catalog {
 
     pub fn ops(&self, range: OpRange) -> &[Op] {
         &self.ops[range.indices()]
+    }
+
+    /// Fills every awakening's candidates once all cards are in (800.16h).
+    pub fn resolve_awakenings(&mut self) {
+        for i in 0..self.cards.len() {
+            let Some(into) = &self.cards[i].awaken_into else {
+                continue;
+            };
+            let footprint = self.cards[i].footprint;
+            let candidates = self
+                .cards
+                .iter()
+                .enumerate()
+                .filter(|&(j, c)| {
+                    j != i
+                        && c.kind == CardKind::Combat
+                        && c.footprint == footprint
+                        && c.wake.is_none()
+                        && c.tribe == into.tribe
+                })
+                .map(|(j, _)| CardId(j as u16))
+                .collect();
+            if let Some(into) = &mut self.cards[i].awaken_into {
+                into.candidates = candidates;
+            }
+        }
     }
 
     pub fn passives_of(&self, id: CardId) -> &[Passive] {

@@ -293,6 +293,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
         EventKind::HallowApplied => format!("{unit} gains a Hallow of {a} ({d} running)"),
         EventKind::HallowTick => format!("{unit}'s Hallow heals up to {a}, then decays {d}%"),
         EventKind::RoostGained => format!("{unit} gains {a} Roost ({d} in all)"),
+        EventKind::Transformed => format!("{unit} wakes as card {d} at tier {a}"),
         EventKind::DividendGained => format!("{unit} gains {a} Dividend for its side ({d} held)"),
         EventKind::RoostBonusGained => format!("{unit}'s Roost ticks heal {a} more ({d} more in all)"),
         EventKind::RoostPercentGained => format!("{unit}'s Roost ticks heal {a}% more ({d}% more in all)"),

@@ -162,6 +162,16 @@ package = [
         "card[0].passive[0].effect",
         &["a `sold` line resolves in the shop", "800.47d"],
     );
+    // 800.16h: an awakening's filter names a tribe and a tier cap.
+    check_cards(
+        &GOOD_CARD.replace(
+            "focus = [20, 20]",
+            "focus = [20, 20]\nwake = { after_ms = 100, into = { tribe = \"Ashen\", max_tier = 0 } }",
+        ),
+        12,
+        "card[0].wake.into",
+        &["`max_tier` is the printed tier cap", "800.16h"],
+    );
     // 800.50c: only a Piercing Roar is authored to drain boss Power.
     check_cards(
         &GOOD_CARD.replace("lane = \"post_damage\"", "lane = \"post_damage\", drains_boss = true"),

@@ -234,10 +234,15 @@ pub struct PhaseDef {
     pub passive: Option<Vec<Spanned<PassiveDef>>>,
 }
 
-/// When a Dormant card wakes: exactly one condition (800.16f).
-#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+/// When a Dormant card wakes: exactly one condition (800.16f), and what it
+/// may turn into as it wakes (800.16h).
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WakeDef {
+    /// On waking the unit becomes a card drawn among those that match
+    /// (800.16h).
+    #[serde(default)]
+    pub into: Option<AwakenIntoDef>,
     /// After this much combat time.
     #[serde(default)]
     pub after_ms: Option<i32>,
@@ -247,6 +252,16 @@ pub struct WakeDef {
     /// After the unit's side has dealt this much Vitality damage.
     #[serde(default)]
     pub ally_damage: Option<i32>,
+}
+
+/// The printed filter of an awakening that transforms the unit (800.16h):
+/// the combat cards of this tribe and the unit's footprint, at the unit's
+/// tier capped by `max_tier`.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AwakenIntoDef {
+    pub tribe: String,
+    pub max_tier: u8,
 }
 
 fn combat() -> CardKind {

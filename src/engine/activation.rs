@@ -89,15 +89,16 @@ impl Engine<'_> {
         list
     }
 
-    /// Whether a clause's scope takes in `c`: a targetable unit, or an
-    /// Entrapped one while a clause that passes Entrap resolves (800.19d).
+    /// Whether a clause's scope takes in `c`: a targetable unit, or, while
+    /// a clause that passes Entrap resolves, one that is untargetable only
+    /// for being Entrapped (800.19d).
     fn in_reach(&self, c: UnitIdx) -> bool {
-        self.is_targetable(c)
-            || (self.through_entrap
-                && self.u.entrap_ms[c.i()] > 0
-                && self.u.alive[c.i()]
-                && !self.u.dormant[c.i()]
-                && !self.u.kind[c.i()].is_object())
+        if self.through_entrap {
+            let i = c.i();
+            self.u.alive[i] && !self.u.dormant[i] && !self.u.kind[i].is_object()
+        } else {
+            self.is_targetable(c)
+        }
     }
 
     /// Primary target: a Focus-weighted enemy; Rabid drops the last target
@@ -743,12 +744,29 @@ impl Engine<'_> {
     /// (`P% restored`, 800.22f).
     #[inline]
     pub fn dispatch_with(&mut self, u: UnitIdx, trigger: Trigger, other: UnitIdx, restored: i32) {
-        // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
-        // passives contribute nothing (an Entrapped unit still hears, 800.19g).
-        if u.is_none() || !self.u.alive[u.i()] || self.u.dormant[u.i()] {
+        if u.is_none() {
             return;
         }
-        let card = self.u.card[u.i()];
+        self.dispatch_as(u, self.u.card[u.i()], trigger, other, restored);
+    }
+
+    /// `dispatch` with the lines of `card`, which is not always the card the
+    /// unit is now: a transformed unit's awaken lines are its printed
+    /// card's (800.16h).
+    #[inline]
+    pub(crate) fn dispatch_as(
+        &mut self,
+        u: UnitIdx,
+        card: crate::catalog::CardId,
+        trigger: Trigger,
+        other: UnitIdx,
+        restored: i32,
+    ) {
+        // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
+        // passives contribute nothing (an Entrapped unit still hears, 800.19g).
+        if !self.u.alive[u.i()] || self.u.dormant[u.i()] {
+            return;
+        }
         if self.facts[usize::from(card.0)].listens & super::trigger_bit(trigger) == 0
             || i32::from(self.nesting.depth) >= self.rules.limits.trigger_depth
         {

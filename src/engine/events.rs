@@ -200,6 +200,9 @@ event_kinds! {
     /// `unit`'s side gained `amount` Dividend from an ability; `detail` the
     /// side's Dividend after (800.15b).
     DividendGained = "dividend_gained",
+    /// `unit` became another card as it woke (800.16h); `amount` its tier
+    /// now, `detail` the new card's id.
+    Transformed = "transformed",
 }
 
 /// Why an application was refused (700.3, 700.4, reconstructed).

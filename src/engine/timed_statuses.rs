@@ -248,8 +248,54 @@ impl Engine<'_> {
         // 800.58d: an awake resonator is an active source again.
         self.refresh_resonance(u);
         if awaited {
-            self.dispatch(u, Trigger::Awaken, UnitIdx::NONE);
+            // 800.16h: a printed transformation happens at the moment of
+            // waking, and the card's awaken lines, its "accompanying gain",
+            // then resolve on the unit it has become.
+            let printed = self.u.card[i];
+            self.transform_on_waking(u);
+            self.dispatch_as(u, printed, Trigger::Awaken, UnitIdx::NONE, 0);
         }
+    }
+
+    /// 800.16h: the unit becomes a card drawn among those matching its
+    /// printed filter, at its tier capped by the printed tier: the new
+    /// card's stat line and keywords from now, its Vitality the same share
+    /// of the new maximum (rounded up), everything it has gained or
+    /// suffered kept. A filter no card matches leaves it as it is.
+    fn transform_on_waking(&mut self, u: UnitIdx) {
+        let i = u.i();
+        let catalog = self.catalog;
+        let Some(into) = &catalog.card(self.u.card[i]).awaken_into else {
+            return;
+        };
+        if into.candidates.is_empty() {
+            return;
+        }
+        let pick = into.candidates[self.rng.below(into.candidates.len() as u32) as usize];
+        let (old_vitality, old_max) = (i64::from(self.u.vitality[i]), i64::from(self.u.max_vitality[i].max(1)));
+        // The capped tier is the unit's own from now: Smash's end restores
+        // to it (800.65), and Highland reads it (800.32).
+        let tier = self.u.tier[i].min(into.max_tier).max(1);
+        self.u.tier[i] = tier;
+        self.u.native_tier[i] = tier;
+        self.install_loadout(u, pick);
+        let max = self.u.line[i]
+            .vitality
+            .max(1)
+            .saturating_add(self.rune_grants[i].vitality);
+        self.u.max_vitality[i] = max;
+        self.u.vitality[i] = ((old_vitality * i64::from(max) + old_max - 1) / old_max).clamp(1, i64::from(max)) as i32;
+        self.mark_possible(u);
+        self.touch_clock(u);
+        self.refresh_resonance(u);
+        self.emit(
+            EventKind::Transformed,
+            u,
+            UnitIdx::NONE,
+            i32::from(self.u.tier[i]),
+            i32::from(pick.0),
+            "800.16h",
+        );
     }
 
     /// Adds `n` to the progress of `side`'s units waiting on a counted wake

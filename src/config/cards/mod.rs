@@ -19,8 +19,8 @@ mod parts;
 use crate::catalog::Lanes;
 use lowering::{lower_keywords, lower_ladders, push_ops};
 use parts::{
-    check_kind, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives, lower_quest, lower_stagger,
-    lower_wake,
+    check_kind, lower_awaken_into, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives,
+    lower_quest, lower_stagger, lower_wake,
 };
 
 /// Where a card definition came from, for diagnostics.
@@ -48,7 +48,8 @@ impl CatalogBuilder {
         CatalogBuilder::default()
     }
 
-    pub fn finish(self) -> Catalog {
+    pub fn finish(mut self) -> Catalog {
+        self.catalog.resolve_awakenings();
         self.catalog
     }
 
@@ -340,6 +341,7 @@ impl CatalogBuilder {
         let packages = lower_packages(src, key, def, &mut once_slots, &mut bad);
         let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
         let wake = lower_wake(src, key, def, &mut bad);
+        let awaken_into = lower_awaken_into(src, key, def, &mut bad);
         let quest = lower_quest(src, key, def, &mut bad);
         let counter = lower_counter(src, key, def, &mut bad);
         let stagger = lower_stagger(src, key, def, &mut bad);
@@ -390,6 +392,7 @@ impl CatalogBuilder {
             armor_setup_tool,
             permanent: def.kind == CardKind::Tool && def.durability.is_none(),
             wake,
+            awaken_into,
             entrap_ms,
             stagger,
             phases,

@@ -259,7 +259,7 @@ pub(super) fn lower_packages(
 pub(super) fn lower_wake(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<Diagnostic>) -> Option<Wake> {
     def.wake.as_ref().and_then(|w| {
         let span = Some(w.span());
-        let w = *w.get_ref();
+        let w = w.get_ref();
         let set = [w.after_ms, w.ally_activations, w.ally_damage];
         let mut say = |m: String| bad.push(src.diag(span.clone(), format!("{key}.wake"), m));
         if set.iter().filter(|v| v.is_some()).count() != 1 {
@@ -274,7 +274,7 @@ pub(super) fn lower_wake(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<D
             say("a Tool or Hub is never Dormant".into());
             return None;
         }
-        Some(match w {
+        Some(match *w {
             WakeDef { after_ms: Some(ms), .. } => Wake::AfterMs(ms),
             WakeDef {
                 ally_activations: Some(n),
@@ -285,6 +285,33 @@ pub(super) fn lower_wake(src: &Source, key: &str, def: &CardDef, bad: &mut Vec<D
             } => Wake::AllyDamage(n),
             _ => unreachable!("exactly one is set"),
         })
+    })
+}
+
+/// What the Dormant card turns into as it wakes (800.16h): the filter here,
+/// the matching cards once the catalog is complete
+/// ([`crate::catalog::Catalog::resolve_awakenings`]).
+pub(super) fn lower_awaken_into(
+    src: &Source,
+    key: &str,
+    def: &CardDef,
+    bad: &mut Vec<Diagnostic>,
+) -> Option<crate::catalog::AwakenInto> {
+    let w = def.wake.as_ref()?;
+    let into = w.get_ref().into.as_ref()?;
+    let mut say = |m: String| bad.push(src.diag(Some(w.span()), format!("{key}.wake.into"), m));
+    if into.tribe.trim().is_empty() {
+        say("an awakening names the tribe it draws from (800.16h)".into());
+        return None;
+    }
+    if into.max_tier == 0 {
+        say("`max_tier` is the printed tier cap, at least 1 (800.16h)".into());
+        return None;
+    }
+    Some(crate::catalog::AwakenInto {
+        tribe: into.tribe.clone(),
+        max_tier: into.max_tier,
+        candidates: Vec::new(),
     })
 }
 
