@@ -747,32 +747,31 @@ impl Engine<'_> {
         if u.is_none() {
             return;
         }
-        self.dispatch_as(u, self.u.card[u.i()], trigger, other, restored);
+        let card = self.u.card[u.i()];
+        if self.hears(u, card, trigger) {
+            self.resolve_passives(u, card, trigger, other, restored);
+        }
     }
 
     /// `dispatch` with the lines of `card`, which is not always the card the
     /// unit is now: a transformed unit's awaken lines are its printed
     /// card's (800.16h).
-    #[inline]
-    pub(crate) fn dispatch_as(
-        &mut self,
-        u: UnitIdx,
-        card: crate::catalog::CardId,
-        trigger: Trigger,
-        other: UnitIdx,
-        restored: i32,
-    ) {
+    pub(crate) fn dispatch_as(&mut self, u: UnitIdx, card: crate::catalog::CardId, trigger: Trigger, other: UnitIdx) {
+        if self.hears(u, card, trigger) {
+            self.resolve_passives(u, card, trigger, other, 0);
+        }
+    }
+
+    /// Whether `u` hears `trigger` with `card`'s lines: every dispatch asks,
+    /// so it is inlined into each.
+    #[inline(always)]
+    fn hears(&self, u: UnitIdx, card: crate::catalog::CardId, trigger: Trigger) -> bool {
         // 900.8c: the dead stop listening; 800.16a: so do the Dormant, whose
         // passives contribute nothing (an Entrapped unit still hears, 800.19g).
-        if !self.u.alive[u.i()] || self.u.dormant[u.i()] {
-            return;
-        }
-        if self.facts[usize::from(card.0)].listens & super::trigger_bit(trigger) == 0
-            || i32::from(self.nesting.depth) >= self.rules.limits.trigger_depth
-        {
-            return;
-        }
-        self.resolve_passives(u, card, trigger, other, restored);
+        self.u.alive[u.i()]
+            && !self.u.dormant[u.i()]
+            && self.facts[usize::from(card.0)].listens & super::trigger_bit(trigger) != 0
+            && i32::from(self.nesting.depth) < self.rules.limits.trigger_depth
     }
 
     /// The body of `dispatch`, kept out of line so the common case (nobody

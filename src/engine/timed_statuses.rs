@@ -253,7 +253,7 @@ impl Engine<'_> {
             // then resolve on the unit it has become.
             let printed = self.u.card[i];
             self.transform_on_waking(u);
-            self.dispatch_as(u, printed, Trigger::Awaken, UnitIdx::NONE, 0);
+            self.dispatch_as(u, printed, Trigger::Awaken, UnitIdx::NONE);
         }
     }
 
