@@ -244,6 +244,7 @@ fn describe(ev: &Event, unit: &str, other: &str) -> String {
     let (a, d) = (ev.amount, ev.detail);
     match ev.kind {
         EventKind::BattleStart => format!("battle starts with {a} units"),
+        EventKind::BattleContinued => format!("rescue fight continues with {a} units as they stood"),
         EventKind::RuneProjected => format!("{unit} receives rune {d} at {a}% potency"),
         EventKind::ResonanceGranted => format!("{unit} receives resonance {d} at level {a}"),
         EventKind::ResonanceEnded => format!("{unit}'s timed resonance ends"),

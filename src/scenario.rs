@@ -67,8 +67,8 @@ pub enum Action {
     },
     Advance(i32),
     RunToEnd,
-    /// The battle ends where it stands and a new one opens from every
-    /// unit's carried state, both sides, as a rescue fight does (200.2c).
+    /// The fight ends where it stands and both sides continue into a
+    /// rescue fight, every unit as it stood (200.2c, `Engine::resume`).
     Rescue,
     /// The match's next battle: every unit back with only what persists
     /// (200.3, `Engine::persisting_state`).
@@ -206,6 +206,8 @@ fields! {
     Quest = "quest", false,
     Counter = "counter", false,
     Stagger = "stagger", false,
+    Phase = "phase", false,
+    Dread = "dread", false,
     VesselPoints = "vessel_points", false,
     ReviveMs = "revive_ms", false,
     Deaths = "deaths", false,
@@ -257,6 +259,8 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
         Field::Quest => n(c.quest[i]),
         Field::Counter => n(c.counter[i]),
         Field::Stagger => n(c.stagger[i]),
+        Field::Phase => n(i32::from(c.phase[i])),
+        Field::Dread => n(c.dread[i]),
         Field::VesselPoints => n(c.vessel_points[i]),
         Field::ReviveMs => n(c.revive_ms[i]),
         Field::Deaths => n(c.deaths[i] as i32),
@@ -420,22 +424,26 @@ fn run_once(
                 e.finish();
             }
             Action::Rescue => {
-                // Every unit opens the new battle as the last one left it; a
-                // fallen unit has no state to carry, so the step refuses it.
-                if let Some(i) = (0..s.units.len()).find(|&i| !e.units().alive[i]) {
+                // 200.2c: both sides continue as they stand, each unit where
+                // the fight left it. The rescue fight places the left side's
+                // units first, so the scenario's names keep their units only
+                // when the file lists them so.
+                if let Some(i) =
+                    (1..s.units.len()).find(|&i| s.units[i].side == Side::Left && s.units[i - 1].side == Side::Right)
+                {
                     failures.push(format!(
-                        "step {si}: `rescue` needs every unit standing; {} fell",
+                        "step {si}: `rescue` needs every left unit listed before the right ones; {} comes after a right unit",
                         name(i)
                     ));
                     return;
                 }
-                let states: Vec<InitialState> = (0..s.units.len()).map(|i| e.carried_state(UnitIdx(i as u8))).collect();
+                let ends = [e.side_end(Side::Left), e.side_end(Side::Right)];
                 let stream = FightRng::for_fight(s.seed, u64::from(run_index) | 1 << 63);
-                if let Err(why) = begin_battle(s, e, stream, &states) {
+                if let Err(why) = e.resume([&ends[0], &ends[1]], s.round, stream) {
                     failures.push(format!("step {si}: {why}"));
                     return;
                 }
-                // The new battle's log starts over: check this step on it.
+                // The new fight's log starts over: check this step on it.
                 from = 0;
             }
             Action::NextBattle => {

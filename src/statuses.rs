@@ -4,8 +4,8 @@
 //! timed status" is generated from it or reads [`TimedStatus`]: the
 //! engine's timer columns, the clock's countdown and pause, the invariant
 //! checks, "has a negative status" (800.17e), how an application stacks,
-//! the starting state a scenario or a board sets and a rescue fight
-//! carries (`InitialState` and the file's `state` keys), the scenarios'
+//! the starting state a scenario or a board sets
+//! (`InitialState` and the file's `state` keys), the scenarios'
 //! readable fields, the fight page's chips and the log's sentence.
 //! `docs/adding-a-keyword.md` walks through adding one.
 
@@ -15,8 +15,8 @@ use crate::settings::Rules;
 // (`Effect::timed_status`), so this list stays below the abilities.
 
 /// Calls the macro named first with every timed status, one row each, in
-/// two groups: `carried` (a fight may start with them and a rescue fight
-/// carries them, 200.2c) and `in_battle` (they begin and end inside one
+/// two groups: `carried` (a fight may start with them, set by a board or a
+/// scenario's `state`) and `in_battle` (they begin and end inside one
 /// battle). A row: `Name column_ms "Label" { event: EventKind, effect:
 /// Effect, negative: bool, paused_by_prismbreak: bool, applied: (...) }`.
 /// Tokens after the macro name are handed on first, untouched.
@@ -122,7 +122,7 @@ macro_rules! declare_timed_status {
         impl TimedStatus {
             /// Every timed status, in the list's order.
             pub const ALL: &'static [TimedStatus] = &[ $( TimedStatus::$C, )* $( TimedStatus::$B, )* ];
-            /// The statuses a fight may start with and a rescue carries.
+            /// The statuses a fight may start with.
             pub const CARRIED: &'static [TimedStatus] = &[ $( TimedStatus::$C, )* ];
 
             /// The status as the rule book names it.

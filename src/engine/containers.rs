@@ -150,6 +150,14 @@ impl ApplierShares {
         }
         self.len = kept as u8;
     }
+    /// Every applier passed through `map`: an applier with no place in the
+    /// new fight (`NONE`) keeps its part, so the parts still add up to the
+    /// stack, and is credited with nothing (200.2c).
+    pub(super) fn remap(&mut self, map: impl Fn(UnitIdx) -> UnitIdx) {
+        for p in self.parts[..self.len as usize].iter_mut() {
+            p.0 = map(p.0);
+        }
+    }
     /// `amount` split between the appliers in proportion to their parts,
     /// rounded down, the remainder to the largest part.
     pub fn split(&self, amount: i32) -> [(UnitIdx, i32); MAX_APPLIERS] {
@@ -179,6 +187,8 @@ pub trait Timed: Copy {
     const BLANK: Self;
     /// When the record next needs the engine.
     fn next_ms(&self) -> i32;
+    /// The record with its time moved `dt` ms earlier.
+    fn earlier(self, dt: i32) -> Self;
 }
 
 /// A fixed-capacity set of timed records on one unit (Hallow instances,
@@ -225,6 +235,14 @@ impl<T: Timed, const N: usize> TimedSet<T, N> {
         self.len = 0;
         self.next = NEVER;
     }
+    /// Every record's time moved `dt` ms earlier: the set carried into a
+    /// fight whose clock starts `dt` ms after this one's (200.2c).
+    pub(super) fn rebase(&mut self, dt: i32) {
+        self.update(|item| {
+            *item = item.earlier(dt);
+            true
+        });
+    }
     /// Runs `step` on every record in order; a record for which it returns
     /// false is dropped. The earliest `next_ms` is worked out again after.
     pub(super) fn update(&mut self, mut step: impl FnMut(&mut T) -> bool) {
@@ -260,6 +278,12 @@ impl Timed for FleetingBuff {
     };
     fn next_ms(&self) -> i32 {
         self.next_ms
+    }
+    fn earlier(self, dt: i32) -> Self {
+        FleetingBuff {
+            next_ms: earlier(self.next_ms, dt),
+            ..self
+        }
     }
 }
 
@@ -308,6 +332,12 @@ impl Timed for HallowInstance {
     };
     fn next_ms(&self) -> i32 {
         self.next_ms
+    }
+    fn earlier(self, dt: i32) -> Self {
+        HallowInstance {
+            next_ms: earlier(self.next_ms, dt),
+            ..self
+        }
     }
 }
 
@@ -418,6 +448,17 @@ impl CrushWindows {
         }
     }
 
+    /// Every window's expiry moved `dt` ms earlier and its key passed
+    /// through `map` (a Tool with no place in the new fight leaves its
+    /// window unkeyed): the windows carried into a fight whose clock starts
+    /// `dt` ms after this one's (200.2c). The order by expiry is kept.
+    pub(super) fn rebase(&mut self, dt: i32, map: impl Fn(UnitIdx) -> UnitIdx) {
+        for w in self.windows[..self.len as usize].iter_mut() {
+            w.expires_ms = earlier(w.expires_ms, dt);
+            w.key = map(w.key);
+        }
+    }
+
     /// Removes every window whose time is up at `now`; returns the amount
     /// they held.
     pub fn expire(&mut self, now: i32) -> i32 {
@@ -438,4 +479,9 @@ impl CrushWindows {
 pub(super) struct PickScratch {
     pub(super) pool: [UnitIdx; MAX_UNITS],
     pub(super) weights: [i32; MAX_UNITS],
+}
+
+/// An absolute time `dt` ms earlier; `NEVER` stays never.
+pub(super) fn earlier(at: i32, dt: i32) -> i32 {
+    if at == NEVER { NEVER } else { at.saturating_sub(dt) }
 }

@@ -24,6 +24,9 @@ macro_rules! event_kinds {
 
 event_kinds! {
     BattleStart = "battle_start",
+    /// A rescue fight continues its sides where their fights left them,
+    /// with no battle-start pass: `amount` the units (200.2c).
+    BattleContinued = "battle_continued",
     /// A board or innate rune reaches `unit`: `amount` its potency in
     /// percent, `detail` the rune's index (900.24).
     RuneProjected = "rune_projected",

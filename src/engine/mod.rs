@@ -7,6 +7,7 @@ mod activation;
 mod chains;
 mod clock;
 mod containers;
+pub mod continuation;
 mod damage;
 mod effects;
 pub mod events;
@@ -74,7 +75,29 @@ macro_rules! unit_columns {
             fn reset_unit(&mut self, i: usize) {
                 $( self.$field[i] = $default; )*
             }
+
+            /// Every column of unit `i`, taken out of its fight.
+            fn row(&self, i: usize) -> UnitRow {
+                UnitRow { $( $field: self.$field[i], )* }
+            }
+
+            /// Writes every column of unit `i` from a row.
+            fn set_row(&mut self, i: usize, row: &UnitRow) {
+                $( self.$field[i] = row.$field; )*
+            }
         }
+
+        /// One unit's every column as a record: a side carried out of one
+        /// fight into the next (200.2c, [`continuation`]).
+        #[derive(Clone)]
+        pub struct UnitRow {
+            $( $(#[$meta])* pub(crate) $field: $ty, )*
+        }
+
+        /// Every column's name and type as written, so a test can ask that
+        /// each column holding a time or a unit index is carried right.
+        #[cfg(test)]
+        pub(crate) const UNIT_COLUMNS: &[(&str, &str)] = &[ $( (stringify!($field), stringify!($ty)), )* ];
     };
 }
 
@@ -440,7 +463,9 @@ pub(crate) struct ResonanceState {
     /// resonance (800.58d), and the units that received the resonance.
     pub(crate) resonators: [u64; 2],
     pub(crate) holders: [u64; 2],
-    /// When the timed resonance lines end (800.58e), `NEVER` when none runs.
+    /// When each side's timed resonance lines end (800.58e), `NEVER` when
+    /// none runs, and the earlier of the two, which the clock reads.
+    pub(crate) side_end_ms: [i32; 2],
     pub(crate) end_ms: i32,
     pub(crate) timed: [bool; 2],
 }
@@ -451,6 +476,7 @@ impl ResonanceState {
         start_level: [0; 2],
         resonators: [0; 2],
         holders: [0; 2],
+        side_end_ms: [NEVER; 2],
         end_ms: NEVER,
         timed: [false; 2],
     };

@@ -61,6 +61,11 @@ impl Possible {
         self.0 & (0b11 << (2 * f as u32)) != 0
     }
 
+    /// What either may need.
+    pub(crate) fn union(self, other: Possible) -> Possible {
+        Possible(self.0 | other.0)
+    }
+
     /// Marks `f` possible on `side` when `when` holds; never unmarks.
     #[inline]
     pub(crate) fn mark(&mut self, f: Feature, side: usize, when: bool) {

@@ -191,7 +191,7 @@ impl Engine<'_> {
         };
         self.emit(EventKind::ResonanceLevel, u, UnitIdx::NONE, after, before, "800.58d");
         let change = after - before;
-        let timed_live = self.now < self.resonance.end_ms && self.resonance.timed[side.index()];
+        let timed_live = self.now < self.resonance.side_end_ms[side.index()] && self.resonance.timed[side.index()];
         // The difference is the same for every holder.
         let mut d = RuneGrants::default();
         for line in &self.catalog.resonance(id).lines {
@@ -325,8 +325,10 @@ impl Engine<'_> {
                     let timed = line.duration_ms > 0;
                     g.add(line.effect, line.per_level.saturating_mul(level), timed);
                     if timed {
+                        let k = side.index();
+                        self.resonance.side_end_ms[k] = self.resonance.side_end_ms[k].min(line.duration_ms);
                         self.resonance.end_ms = self.resonance.end_ms.min(line.duration_ms);
-                        self.resonance.timed[side.index()] = true;
+                        self.resonance.timed[k] = true;
                     }
                 }
                 self.resonance.holders[side.index()] |= 1u64 << i;
@@ -395,7 +397,8 @@ impl Engine<'_> {
     pub(crate) fn apply_rune_grants(&mut self, u: UnitIdx, loadout: bool) {
         let i = u.i();
         let g = self.rune_grants[i];
-        let timed_live = self.now < self.resonance.end_ms && self.resonance.timed[self.u.side[i].index()];
+        let k = self.u.side[i].index();
+        let timed_live = self.now < self.resonance.side_end_ms[k] && self.resonance.timed[k];
         let c = &mut self.u;
         add_stat_grants(c, i, &g, timed_live);
         if g.vitality > 0 {
@@ -413,11 +416,13 @@ impl Engine<'_> {
     }
 
     /// 800.58e: a timed resonance (Brace Step's first 20 seconds) ends:
-    /// what it granted is taken back from every living unit that holds it.
+    /// what it granted is taken back from every living unit that holds it,
+    /// on each side whose time is up.
     pub(crate) fn end_timed_resonance(&mut self) {
-        self.resonance.end_ms = NEVER;
+        let now = self.now;
+        let ending = [0, 1].map(|k| self.resonance.timed[k] && self.resonance.side_end_ms[k] <= now);
         for i in self.u.indices() {
-            if !self.resonance.timed[self.u.side[i].index()] || !self.u.alive[i] {
+            if !ending[self.u.side[i].index()] || !self.u.alive[i] {
                 continue;
             }
             let t = self.rune_grants[i].timed;
@@ -439,7 +444,13 @@ impl Engine<'_> {
                 "800.58e",
             );
         }
-        self.resonance.timed = [false; 2];
+        for (k, ended) in ending.into_iter().enumerate() {
+            if ended || self.resonance.side_end_ms[k] <= now {
+                self.resonance.timed[k] = false;
+                self.resonance.side_end_ms[k] = NEVER;
+            }
+        }
+        self.resonance.end_ms = self.resonance.side_end_ms[0].min(self.resonance.side_end_ms[1]);
     }
 
     /// A unit's Cascade chance: the rules' chance plus its runes', never

@@ -311,40 +311,13 @@ impl<'c> Engine<'c> {
     /// Draws the tie-break side, fixes resolution order and resolves the
     /// battle-start pass. Called once after all units are placed.
     pub fn start_battle(&mut self) {
-        self.first_side = if self.rng.below(2) == 0 {
-            Side::Left
-        } else {
-            Side::Right
-        };
+        self.draw_first_side();
         self.rebuild_order();
         self.take_roster();
-        for i in self.u.indices() {
-            let card = self.catalog.card(self.u.printed[i]);
-            let counted = card
-                .quest
-                .map(|(on, _)| on)
-                .into_iter()
-                .chain(card.counter.as_ref().map(|c| c.on));
-            for on in counted {
-                self.quest_events[self.u.side[i].index()] |= 1 << (on as u8);
-            }
-        }
-        self.possible.mark(Feature::Quests, 0, self.quest_events != [0; 2]);
+        self.count_quest_events();
         self.start_runes();
         self.rank_hubs();
-        for i in self.u.indices() {
-            let side = self.u.side[i].index();
-            for p in self.catalog.packages_of(self.u.card[i]) {
-                self.package_mask[side] |= tools::package_bit(p.event, p.timing);
-            }
-            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
-                self.standing[side] += 1;
-            }
-            if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
-                self.wake_watch[side] |= 1 << i;
-            }
-            self.mark_possible(UnitIdx(i as u8));
-        }
+        self.count_units();
         self.emit(
             EventKind::BattleStart,
             UnitIdx::NONE,
@@ -394,6 +367,75 @@ impl<'c> Engine<'c> {
         self.destroy_worn_tools(Side::Left);
         self.destroy_worn_tools(Side::Right);
         self.check_end();
+    }
+
+    /// A rescue fight's start once its units stand as they stood
+    /// ([`Engine::resume`], 200.2c): what a fight derives from its units
+    /// worked out again, every unit's clock afresh, and no battle-start
+    /// pass: its grants and lines happened when the battle began.
+    pub(super) fn continue_battle(&mut self) {
+        self.draw_first_side();
+        self.rebuild_order();
+        self.take_roster();
+        self.count_quest_events();
+        self.count_units();
+        for i in self.u.indices() {
+            self.touch_clock(UnitIdx(i as u8));
+        }
+        self.emit(
+            EventKind::BattleContinued,
+            UnitIdx::NONE,
+            UnitIdx::NONE,
+            self.u.count as i32,
+            0,
+            "200.2c",
+        );
+        self.check_end();
+    }
+
+    /// Which side resolves first among same-millisecond ties, drawn when
+    /// a fight starts.
+    fn draw_first_side(&mut self) {
+        self.first_side = if self.rng.below(2) == 0 {
+            Side::Left
+        } else {
+            Side::Right
+        };
+    }
+
+    /// The Quest and counter events each side counts (800.54a, 200.3b).
+    fn count_quest_events(&mut self) {
+        for i in self.u.indices() {
+            let card = self.catalog.card(self.u.printed[i]);
+            let counted = card
+                .quest
+                .map(|(on, _)| on)
+                .into_iter()
+                .chain(card.counter.as_ref().map(|c| c.on));
+            for on in counted {
+                self.quest_events[self.u.side[i].index()] |= 1 << (on as u8);
+            }
+        }
+        self.possible.mark(Feature::Quests, 0, self.quest_events != [0; 2]);
+    }
+
+    /// Per side, the Tool package events listened to, the standing
+    /// combatants, the units waiting on a counted wake condition, and what
+    /// each unit's loadout makes possible.
+    fn count_units(&mut self) {
+        for i in self.u.indices() {
+            let side = self.u.side[i].index();
+            for p in self.catalog.packages_of(self.u.card[i]) {
+                self.package_mask[side] |= tools::package_bit(p.event, p.timing);
+            }
+            if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
+                self.standing[side] += 1;
+            }
+            if self.u.awaiting_wake[i] && !self.u.dormant_timed[i] {
+                self.wake_watch[side] |= 1 << i;
+            }
+            self.mark_possible(UnitIdx(i as u8));
+        }
     }
 
     /// 800.6a-800.6c: Braced is a one-time battle-start grant per adjacent

@@ -141,40 +141,6 @@ impl Engine<'_> {
         }
     }
 
-    /// Unit `u`'s state as it stands, in the form `set_initial_state`
-    /// takes: what a rescue fight opens from (200.2c: Vitality, statuses and
-    /// charge carry over with no heal). Combat-scoped buffs ride along,
-    /// since the rescue continues the same battle's state.
-    pub fn carried_state(&self, u: UnitIdx) -> InitialState {
-        let (c, i) = (&self.u, u.i());
-        let mut carried = InitialState {
-            vitality: Some(c.vitality[i]),
-            shield: Some(c.shield[i]),
-            maim: Some(c.maim[i]),
-            burn: Some(c.burn[i]),
-            venom: Some(c.venom[i]),
-            insurance: Some(c.insurance[i]),
-            subrogated: Some(c.subrogated[i]),
-            armor_bonus: Some(c.armor_bonus[i]),
-            power_bonus: Some(c.power_bonus[i]),
-            focus_bonus: Some(c.focus_bonus[i]),
-            speed_bonus: Some(c.speed_bonus[i]),
-            charge: Some(self.charge(u)),
-            haywire: Some(c.haywire[i]),
-            overclock: Some(c.overclock[i]),
-            feral: Some(c.feral[i]),
-            relentless: Some(c.relentless[i]),
-            dormant: Some(c.dormant[i]),
-            quest: Some(c.quest[i]),
-            counter: Some(c.counter[i]),
-            ..InitialState::default()
-        };
-        for &s in TimedStatus::CARRIED {
-            carried.set_timer(s, Some(c.timer(s, i)));
-        }
-        carried
-    }
-
     /// Whether `start_battle` has run for this fight.
     pub fn battle_started(&self) -> bool {
         !self.order.is_empty()

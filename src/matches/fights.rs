@@ -2,16 +2,15 @@
 //! state, the engine fight, what persists after it, and its log lines.
 
 use super::*;
+use crate::engine::continuation::SideEnd;
 use crate::engine::{FightStart, UnitGroup};
 
-/// The state a side ends a fight in, as a board of its standing units with
-/// each one's state: what a rescue fight opens from (200.2c).
+/// A side as it enters a fresh battle: its board and each unit's
+/// starting state (what persists, 200.3; a boss grown by its round, 200.1d).
 #[derive(Debug, Clone, Default)]
 pub struct Carried {
     pub board: BoardSpec,
     pub states: Vec<InitialState>,
-    /// For each unit, its index on the board the fight started from.
-    pub origin: Vec<usize>,
     pub dividend: i32,
     pub profit: i32,
 }
@@ -29,7 +28,6 @@ impl Carried {
                     ..InitialState::default()
                 })
                 .collect(),
-            origin: (0..n).collect(),
             dividend,
             profit,
         }
@@ -45,7 +43,8 @@ pub(super) struct Fought {
     /// Hubs settled (800.15b, 800.61c).
     pub(super) dividend_gained: i32,
     pub(super) survivors: [u32; 2],
-    pub(super) end: [Carried; 2],
+    /// Both sides as the fight left them: what a rescue continues (200.2c).
+    pub(super) end: [SideEnd; 2],
 }
 
 /// One match fight: both sides placed, the round and Scrip set, the
@@ -78,7 +77,28 @@ pub(super) fn fight(
     // Match boards are built within a side's cap, so every unit fits.
     let placed = engine.begin(&start, rng);
     debug_assert!(placed.is_ok(), "a match board did not fit: {placed:?}");
-    let n_left = left.board.units.len();
+    play_out(ctx, engine)
+}
+
+/// A rescue fight (200.2c): `left`, the rescuer as its last fight left it,
+/// continues against `right`, the enemy as it stood when the teammate
+/// fell, with no battle-start pass.
+pub(super) fn rescue_fight(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    round: u8,
+    left: &SideEnd,
+    right: &SideEnd,
+    rng: FightRng,
+) -> Fought {
+    // Both sides come out of fights of match boards, so they fit together.
+    let placed = engine.resume([left, right], round, rng);
+    debug_assert!(placed.is_ok(), "a rescue did not fit: {placed:?}");
+    play_out(ctx, engine)
+}
+
+/// Runs a set-up fight to its end and reads what it leaves.
+fn play_out(ctx: &MatchCtx, engine: &mut Engine) -> Fought {
     engine.run_until(ctx.rules.overtime.cap_ms);
     let outcome = engine.finish();
     #[cfg(debug_assertions)]
@@ -86,31 +106,10 @@ pub(super) fn fight(
         panic!("engine invariant broken in a match fight: {broken}");
     }
     let units = engine.units();
-    let end_of = |side: &Carried, offset: usize| {
-        let mut c = Carried {
-            board: BoardSpec {
-                units: Vec::new(),
-                runes: side.board.runes.clone(),
-                ..side.board.clone()
-            },
-            dividend: side.dividend,
-            profit: side.profit,
-            ..Carried::default()
-        };
-        for (i, p) in side.board.units.iter().enumerate() {
-            let u = offset + i;
-            if u < units.count && units.alive[u] {
-                c.board.units.push(*p);
-                c.states.push(engine.carried_state(UnitIdx(u as u8)));
-                c.origin.push(side.origin[i]);
-            }
-        }
-        c
-    };
-    let end = [end_of(left, 0), end_of(right, n_left)];
+    let n_left = units.indices().take_while(|&i| units.side[i] == Side::Left).count();
     Fought {
         outcome,
-        kept: (0..n_left.min(units.count))
+        kept: (0..n_left)
             .map(|i| {
                 let kept = engine.persisting_state(UnitIdx(i as u8));
                 Kept {
@@ -124,7 +123,7 @@ pub(super) fn fight(
             engine.side_summary(Side::Left).survivors,
             engine.side_summary(Side::Right).survivors,
         ],
-        end,
+        end: [engine.side_end(Side::Left), engine.side_end(Side::Right)],
     }
 }
 
@@ -137,13 +136,11 @@ pub(super) fn winner_name(o: &Outcome) -> &'static str {
 }
 
 /// Takes a fight's Quest progress, named counters and settled Dividend
-/// into the player (200.3a, 200.3b): `origin` maps the fight's units to the
-/// player's.
-pub(super) fn keep_progress(p: &mut Player, f: &Fought, origin: &[usize]) {
-    for (i, &k) in f.kept.iter().enumerate() {
-        if let Some(o) = origin.get(i).and_then(|&k| p.units.get_mut(k)) {
-            o.kept = k;
-        }
+/// into the player (200.3a, 200.3b): the fight's left units are the
+/// player's, in order, in its battles and its rescues alike.
+pub(super) fn keep_progress(p: &mut Player, f: &Fought) {
+    for (o, &k) in p.units.iter_mut().zip(&f.kept) {
+        o.kept = k;
     }
     p.wallet.bank(f.dividend_gained);
 }

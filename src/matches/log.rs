@@ -141,8 +141,8 @@ pub enum Event {
         end_ms: i32,
         survivors: u32,
         opponent_survivors: u32,
-        /// Units that started the fight wounded or with a status carried
-        /// over (a rescue, 200.2c).
+        /// The rescuer's units standing as its rescue fight continues them
+        /// (200.2c); 0 for a battle, which starts fresh.
         carried_units: u32,
         /// The Forge Cores the opponent's board brought (a ghost's, 200.3d).
         opponent_forge_cores: Vec<String>,

@@ -24,7 +24,6 @@ use crate::engine::{Engine, FightRng, Outcome, UnitIdx};
 use crate::scrip::{ResonanceSlot, Wallet};
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Forge, InitialState, Placement, RunePlacement, Side};
-use crate::statuses::TimedStatus;
 use shop::{Destination, Sold, Visit};
 
 /// How many of the greedy ranking's best buys the planner tries in fights.
@@ -531,15 +530,6 @@ fn ghost_entrant(g: &Ghost) -> Carried {
     let mut c = Carried::fresh(g.board.clone(), g.dividend, g.profit, &g.kept);
     c.board.name = g.label();
     c
-}
-
-/// Whether a carried state starts a unit other than fresh.
-fn is_carried(s: &InitialState) -> bool {
-    s.vitality.is_some()
-        || s.burn.is_some_and(|v| v > 0)
-        || s.venom.is_some_and(|v| v > 0)
-        || s.charge.is_some_and(|v| v > 0)
-        || TimedStatus::CARRIED.iter().any(|&t| s.timer(t).is_some_and(|v| v > 0))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
         m.shop_one(ctx, engine, round);
         let draft = m.boss_draft(ctx, engine, round);
         let natural = m.boss_combat(ctx, engine, round, &draft);
-        let team_won = m.rescue(ctx, engine, round, &natural);
+        let team_won = m.rescue(ctx, engine, round, &draft, &natural);
         m.boss_reward(ctx, round, &draft, team_won);
         m.shop_two(ctx, engine, round);
         let ghosts = pool.round(round);
@@ -143,7 +143,7 @@ impl InPlay {
                 boss,
                 FightRng::for_fight(ctx.suite.master_seed, s),
             );
-            keep_progress(p, &f, &me.origin);
+            keep_progress(p, &f);
             log_fight(
                 &mut self.log,
                 round,
@@ -164,7 +164,14 @@ impl InPlay {
     /// 200.2: one rescue batch when the outcomes are mixed; whether the
     /// team won the boss stage (200.2d: every required fight cleared is a
     /// win for everyone).
-    fn rescue(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8, natural: &[Fought]) -> bool {
+    fn rescue(
+        &mut self,
+        ctx: &MatchCtx,
+        engine: &mut Engine,
+        round: u8,
+        draft: &BossDraft,
+        natural: &[Fought],
+    ) -> bool {
         let won: Vec<bool> = natural.iter().map(|f| f.outcome.winner == Some(Side::Left)).collect();
         let mut cleared = won.clone();
         for chain in rescue::assign(&won) {
@@ -177,12 +184,12 @@ impl InPlay {
             let mut state = natural[rescuer].end[0].clone();
             for (k, &fallen) in chain.fallen.iter().enumerate() {
                 let p = &mut self.players[rescuer];
-                state.dividend = p.wallet.dividend;
-                state.profit = p.wallet.profit;
+                // 200.2c: the ledger carries over, as the wallet holds it.
+                state.set_scrip(p.wallet.dividend, p.wallet.profit);
                 // 200.2c: the enemy exactly as it stood when the teammate fell.
                 let enemy = &natural[usize::from(fallen)].end[1];
                 let s = stream(self.index, round, Stage::Rescue, (rescuer as u32) * 8 + k as u32);
-                let f = fight(
+                let f = rescue_fight(
                     ctx,
                     engine,
                     round,
@@ -190,18 +197,17 @@ impl InPlay {
                     enemy,
                     FightRng::for_fight(ctx.suite.master_seed, s),
                 );
-                keep_progress(p, &f, &state.origin);
-                let carried = state.states.iter().filter(|s| is_carried(s)).count() as u32;
+                keep_progress(p, &f);
                 log_fight(
                     &mut self.log,
                     round,
                     chain.rescuer,
                     Stage::Rescue,
-                    &enemy.board.name,
+                    &draft.boards[draft.claimed[usize::from(fallen)]].board.name,
                     Some(fallen),
                     s,
                     &f,
-                    carried,
+                    state.standing() as u32,
                     &[],
                 );
                 if f.outcome.winner != Some(Side::Left) {
@@ -414,7 +420,7 @@ impl InPlay {
                 &ghost,
                 FightRng::for_fight(ctx.suite.master_seed, s),
             );
-            keep_progress(p, &f, &me.origin);
+            keep_progress(p, &f);
             log_fight(
                 &mut self.log,
                 round,
