@@ -49,6 +49,14 @@ pub struct ShopView<'v> {
     pub rerolls: usize,
 }
 
+/// One seat's boss claim as every seat sees it in the draft (200.1c): the
+/// strength of its board and of the boss it claimed, by the value table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Claim {
+    pub board: i64,
+    pub boss: i64,
+}
+
 /// Rerolls a bot allows itself per visit.
 const REROLLS_PER_VISIT: usize = 2;
 
@@ -162,6 +170,19 @@ pub trait Bot: Sync {
         candidates: &[Candidate],
     ) -> Candidate {
         candidates[0]
+    }
+
+    /// Whether seat `seat` cancels its boss claim before combat (200.1c),
+    /// seeing every seat's claim: when some teammate holds its claim the
+    /// other way round (a weaker board on a stronger boss while this seat
+    /// has a weaker boss, or a stronger board on a weaker boss while this
+    /// seat has a stronger one). The draft then lets the cancelled seats
+    /// claim again weakest board first, so the pair swaps.
+    fn cancels_claim(&self, _ctx: &MatchCtx, seat: usize, claims: &[Claim]) -> bool {
+        let me = claims[seat];
+        claims.iter().enumerate().any(|(t, c)| {
+            t != seat && ((c.board < me.board && c.boss > me.boss) || (c.board > me.board && c.boss < me.boss))
+        })
     }
 
     /// The option to claim among `boards` (boss or ghost options, never

@@ -127,6 +127,13 @@ pub enum Event {
         seat: u8,
         boss: String,
     },
+    /// A seat cancels its boss claim before combat (200.1c); it claims
+    /// again after every seat has had its say.
+    BossCancelled {
+        round: u8,
+        seat: u8,
+        boss: String,
+    },
     Fight {
         round: u8,
         seat: u8,
@@ -209,7 +216,7 @@ pub enum Event {
 
 impl Event {
     /// Every event's name, as logged (`event = "..."`).
-    pub const NAMES: [&'static str; 19] = [
+    pub const NAMES: [&'static str; 20] = [
         "phase",
         "offers",
         "bought",
@@ -219,6 +226,7 @@ impl Event {
         "level_up",
         "boss_offered",
         "boss_claimed",
+        "boss_cancelled",
         "fight",
         "rescue_chain",
         "team_result",
@@ -287,6 +295,7 @@ impl Event {
             Event::LevelUp { seat, level, .. } => format!("  seat {seat} reaches level {level} [200.1b]"),
             Event::BossOffered { options, .. } => format!("  boss options: {} [200.1c]", list(options)),
             Event::BossClaimed { seat, boss, .. } => format!("  seat {seat} claims {boss} [200.1c]"),
+            Event::BossCancelled { seat, boss, .. } => format!("  seat {seat} cancels its claim on {boss} [200.1c]"),
             Event::Fight {
                 seat,
                 stage,

@@ -1,6 +1,7 @@
 //! A match, phase by phase (200.1): each phase a function over the state
 //! that carries from one phase to the next, in the rule book's order.
 
+use super::bots::Claim;
 use super::*;
 
 /// Plays match `index` of the suite against `pool`.
@@ -105,6 +106,48 @@ impl InPlay {
         let mut open: Vec<usize> = (0..offered.len()).collect();
         let mut claimed = vec![0usize; n];
         for (seat, p) in self.players.iter_mut().enumerate() {
+            let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
+            let pick = open.remove(
+                p.policy
+                    .bot()
+                    .claim(ctx, engine, p, round, self.index, &choices)
+                    .min(open.len() - 1),
+            );
+            claimed[seat] = pick;
+            self.log.push(Event::BossClaimed {
+                round,
+                seat: seat as u8,
+                boss: suite.bosses[offered[pick]].name.clone(),
+            });
+        }
+        // 200.1c: a player may cancel its claim before combat starts. Every
+        // seat sees every claim and says whether it cancels; the cancelled
+        // options open again and their seats claim anew, weakest board
+        // first, so a party can hand its easier bosses to its weaker boards.
+        let claims: Vec<Claim> = self
+            .players
+            .iter()
+            .zip(&claimed)
+            .map(|(p, &k)| Claim {
+                board: board_strength(ctx, &p.board(String::new())),
+                boss: board_strength(ctx, &boards[k].board),
+            })
+            .collect();
+        let mut cancelled: Vec<usize> = (0..n)
+            .filter(|&seat| self.players[seat].policy.bot().cancels_claim(ctx, seat, &claims))
+            .collect();
+        for &seat in &cancelled {
+            open.push(claimed[seat]);
+            self.log.push(Event::BossCancelled {
+                round,
+                seat: seat as u8,
+                boss: suite.bosses[offered[claimed[seat]]].name.clone(),
+            });
+        }
+        open.sort_unstable();
+        cancelled.sort_by_key(|&seat| (claims[seat].board, seat));
+        for seat in cancelled {
+            let p = &mut self.players[seat];
             let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
             let pick = open.remove(
                 p.policy
