@@ -362,7 +362,16 @@ pub fn run(s: &Scenario, rules: &Rules) -> ScenarioReport {
 /// Every unit is a group of its own, so the units keep the scenario's
 /// order (and their indices) whatever their sides: the same
 /// [`Engine::begin`] as a run's and a match's fights.
-fn begin_battle(s: &Scenario, e: &mut Engine, stream: FightRng, states: &[InitialState]) -> Result<(), String> {
+/// Begins a battle of the scenario's units with `states`, the left player
+/// bringing `wallet`'s Scrip and `resonance`, its slot's (200.3a).
+fn begin_battle(
+    s: &Scenario,
+    e: &mut Engine,
+    stream: FightRng,
+    states: &[InitialState],
+    wallet: &crate::scrip::Wallet,
+    resonance: Option<crate::catalog::ResonanceId>,
+) -> Result<(), String> {
     let groups: Vec<UnitGroup> = s
         .units
         .iter()
@@ -376,10 +385,10 @@ fn begin_battle(s: &Scenario, e: &mut Engine, stream: FightRng, states: &[Initia
     let start = FightStart {
         groups: &groups,
         runes: [&s.runes[0].0, &s.runes[1].0],
-        resonance: [s.runes[0].1, s.runes[1].1],
+        resonance: [resonance, s.runes[1].1],
         forge: s.forge,
         round: s.round,
-        scrip: [[s.wallet.dividend, s.wallet.profit], [0, 0]],
+        scrip: [[wallet.dividend, wallet.profit], [0, 0]],
     };
     e.begin(&start, stream)
 }
@@ -393,7 +402,8 @@ fn run_once(
     rated: &mut dyn FnMut(String, bool, f64, f64),
 ) {
     let states: Vec<InitialState> = s.units.iter().map(|u| u.state.clone()).collect();
-    if let Err(why) = begin_battle(s, e, FightRng::for_fight(s.seed, u64::from(run_index)), &states) {
+    let stream = FightRng::for_fight(s.seed, u64::from(run_index));
+    if let Err(why) = begin_battle(s, e, stream, &states, &s.wallet, s.runes[0].1) {
         failures.push(why);
         return;
     }
@@ -443,19 +453,24 @@ fn run_once(
                     failures.push(format!("step {si}: {why}"));
                     return;
                 }
-                // The new fight's log starts over: check this step on it.
+                // The new fight's log starts over: check this step on it;
+                // it has banked nothing yet.
                 from = 0;
+                banked = 0;
             }
             Action::NextBattle => {
                 let states: Vec<InitialState> = (0..s.units.len())
                     .map(|i| e.persisting_state(UnitIdx(i as u8)))
                     .collect();
                 let stream = FightRng::for_fight(s.seed, u64::from(run_index) | 1 << 62);
-                if let Err(why) = begin_battle(s, e, stream, &states) {
+                // What persists with the player (200.3a): the wallet as it
+                // stands and the resonance its slot holds.
+                if let Err(why) = begin_battle(s, e, stream, &states, &wallet, slot.equipped()) {
                     failures.push(format!("step {si}: {why}"));
                     return;
                 }
                 from = 0;
+                banked = 0;
             }
             Action::Shop(shop) => match shop {
                 ShopAction::Buy(cost) => {

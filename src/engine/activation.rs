@@ -158,6 +158,9 @@ impl Engine<'_> {
         }
         // 800.31c, 900.17a: only Haywire held now may fire at the close.
         let haywire_at_start = self.u.haywire[i];
+        // 800.9e: a unit that dies in its activation cannot Cascade from it,
+        // even when a Vessel has brought it back before the close.
+        let deaths_at_start = self.u.deaths[i];
 
         // 800.4k, 900.20f, 900.40e: immediate rune effects resolve at the
         // start, whatever happens to the attack after.
@@ -280,7 +283,7 @@ impl Engine<'_> {
             self.count_towards_wake(side, false, 1);
         }
         self.close_activation(u, haywire_at_start);
-        self.cascade_roll(u)
+        self.cascade_roll(u, self.u.deaths[i] != deaths_at_start)
     }
 
     /// 800.4b-800.4m: the first unit in reading order on the caster's side

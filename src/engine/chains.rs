@@ -123,12 +123,20 @@ impl Engine<'_> {
         }
     }
 
-    /// The Cascade roll at the close of an activation (800.9a-800.9e).
-    /// Returns whether the unit activates again.
+    /// The Cascade roll at the close of an activation (800.9a-800.9e);
+    /// `died` says the unit died during it. Returns whether the unit
+    /// activates again.
     #[inline]
-    pub(crate) fn cascade_roll(&mut self, u: UnitIdx) -> bool {
+    pub(crate) fn cascade_roll(&mut self, u: UnitIdx, died: bool) -> bool {
         let i = u.i();
         if !self.u.cascade[i] {
+            return false;
+        }
+        // 800.9e: "A dead unit cannot Cascade. No keyword grants an
+        // exception": a unit that died in this activation does not roll,
+        // though a Vessel revived it at once (800.49j); the depth resets.
+        if died {
+            self.u.cascade_depth[i] = 0;
             return false;
         }
         // 800.9d, 800.9e: dead or Entrapped, no Cascade; the depth resets.

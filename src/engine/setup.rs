@@ -362,6 +362,13 @@ impl<'c> Engine<'c> {
                     UnitIdx::NONE,
                 );
             }
+            // 800.18c: a Tool worn to 0 is destroyed at 0. Only an ally's
+            // activation defers it, to the end of its package pass (800.18f,
+            // 900.34c); no ally activates at battle start, so a Tool its turn
+            // wore out is gone before the next turn, and a later Braced no
+            // longer counts it (800.6b).
+            self.destroy_worn_tools(Side::Left);
+            self.destroy_worn_tools(Side::Right);
         }
         self.close_batch();
         self.destroy_worn_tools(Side::Left);
