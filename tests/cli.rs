@@ -42,6 +42,17 @@ fn validate_accepts_the_shipped_configs() {
 }
 
 #[test]
+fn validate_checks_scenarios_against_the_catalog_they_run_on() {
+    // A scenario naming a card only the frozen catalog holds (Crimson
+    // Chrysalis, 800.16h) validates, as it runs: against the configs'
+    // catalog it would name an unknown card.
+    let out = gridsim(&["validate", "tests/conformance/kw_800_16_awakening_transforms.toml"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let all = gridsim(&["validate", "tests/conformance"]);
+    assert!(all.status.success(), "{}", String::from_utf8_lossy(&all.stderr));
+}
+
+#[test]
 fn validate_names_the_line_and_key_of_a_broken_file() {
     let dir = std::env::temp_dir().join(format!("gridsim-validate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

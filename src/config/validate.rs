@@ -77,21 +77,19 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
     }
     let mut builder = CatalogBuilder::new();
     let has_cards = texts.iter().any(|(_, k, _)| *k == FileKind::Cards);
-    if !has_cards && let Ok(extra) = toml_files(catalog_dirs) {
-        // Boards and scenarios are checked against the default catalog;
-        // its own problems are reported when it is validated itself.
-        let extra: Vec<(PathBuf, String)> = extra
-            .into_iter()
-            .filter_map(|f| read(&f).ok().map(|t| (f, t)))
-            .filter(|(f, t)| file_kind(f, t) == FileKind::Cards)
-            .collect();
-        for (f, t) in &extra {
-            let _ = builder.add_runes_file(f, t);
-        }
-        for (f, t) in &extra {
-            let _ = builder.add_file(f, t);
-        }
+    if !has_cards {
+        // Boards are checked against the default catalog; its own problems
+        // are reported when it is validated itself.
+        add_catalog(&mut builder, catalog_dirs);
     }
+    // Scenarios run on the frozen catalog, so they are checked against it,
+    // unless the paths bring cards of their own.
+    let has_scenarios = texts.iter().any(|(_, k, _)| *k == FileKind::Scenario);
+    let scenario_catalog = (has_scenarios && !has_cards).then(|| {
+        let mut frozen = CatalogBuilder::new();
+        add_catalog(&mut frozen, &[PathBuf::from(scenario::CATALOG_DIR)]);
+        frozen.finish()
+    });
     // Runes first, so a card may name a rune of any file.
     for (f, kind, t) in &texts {
         if *kind == FileKind::Cards
@@ -116,6 +114,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 }
             }
             FileKind::Scenario => {
+                let catalog = scenario_catalog.as_ref().unwrap_or(&catalog);
                 let parsed = if super::matches::is_match_scenario(t) {
                     super::matches::parse_match_scenario(f, t, &catalog, &rules).map(|_| ())
                 } else {
@@ -151,4 +150,23 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
         }
     }
     (texts.len(), bad)
+}
+
+/// Adds every card and rune file under `dirs` to `builder`, ignoring their
+/// problems (reported when those files are validated themselves).
+fn add_catalog(builder: &mut CatalogBuilder, dirs: &[PathBuf]) {
+    let Ok(files) = toml_files(dirs) else {
+        return;
+    };
+    let cards: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .filter_map(|f| read(&f).ok().map(|t| (f, t)))
+        .filter(|(f, t)| file_kind(f, t) == FileKind::Cards)
+        .collect();
+    for (f, t) in &cards {
+        let _ = builder.add_runes_file(f, t);
+    }
+    for (f, t) in &cards {
+        let _ = builder.add_file(f, t);
+    }
 }
