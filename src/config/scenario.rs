@@ -2,14 +2,6 @@
 //! [`Scenario`] the harness runs. The format is documented in
 //! `docs/scenarios.md`.
 
-/// The catalog conformance scenarios run on and are checked against: a
-/// frozen copy of the starter catalog's cards and runes as they stood when
-/// the scenarios were written against them, so tuning `configs/cards` and
-/// `configs/runes` (a matter of balance, not of rules) never moves a rule
-/// check. A scenario that needs a card of its own defines it
-/// (`define = { ... }`).
-pub const CATALOG_DIR: &str = "tests/fixtures/catalog";
-
 use std::path::Path;
 
 use serde::Deserialize;

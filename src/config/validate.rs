@@ -87,7 +87,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
     let has_scenarios = texts.iter().any(|(_, k, _)| *k == FileKind::Scenario);
     let scenario_catalog = (has_scenarios && !has_cards).then(|| {
         let mut frozen = CatalogBuilder::new();
-        add_catalog(&mut frozen, &[PathBuf::from(scenario::CATALOG_DIR)]);
+        add_catalog(&mut frozen, &[PathBuf::from(crate::scenario::CATALOG_DIR)]);
         frozen.finish()
     });
     // Runes first, so a card may name a rune of any file.
@@ -116,9 +116,9 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
             FileKind::Scenario => {
                 let catalog = scenario_catalog.as_ref().unwrap_or(&catalog);
                 let parsed = if super::matches::is_match_scenario(t) {
-                    super::matches::parse_match_scenario(f, t, &catalog, &rules).map(|_| ())
+                    super::matches::parse_match_scenario(f, t, catalog, &rules).map(|_| ())
                 } else {
-                    scenario::parse_scenario(f, t, &catalog, &rules).map(|_| ())
+                    scenario::parse_scenario(f, t, catalog, &rules).map(|_| ())
                 };
                 if let Err(mut d) = parsed {
                     bad.append(&mut d);
