@@ -238,7 +238,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 p.combined_to[k] = combined_to.map(u32::from);
             }
             Event::Sold { round, seat, .. } => grid[at(*round, *seat)].sold += 1,
-            Event::Rerolled { round, seat, gold } | Event::BoughtXp { round, seat, gold, .. } => {
+            Event::Rerolled { round, seat, gold, .. } | Event::BoughtXp { round, seat, gold, .. } => {
                 grid[at(*round, *seat)].gold_spent += gold;
             }
             Event::LevelUp { seat, level: l, .. } => level[usize::from(*seat)] = *l,

@@ -82,13 +82,16 @@ pub trait Bot: Sync {
     }
 
     /// The next thing to do in a shop: buy the purchase
-    /// [`Bot::choose_purchase`] picks among those worth making; with none,
-    /// on a full board, sell the weakest unit when an offer is worth more
-    /// and can then be paid, else buy a level; else reroll (twice a visit
-    /// at most, keeping enough Gold to buy after); else leave.
+    /// [`Bot::choose_purchase`] picks among those worth making (an item it
+    /// sold only when it completes a combine); with none, on a board full
+    /// by its cap or by its grid, sell the weakest unit when an offer is
+    /// worth more and can then be paid, else (at the cap) buy a level; else
+    /// reroll (twice a visit at most below the top level, keeping enough to
+    /// buy after); else put what is left into XP; else leave.
     fn shop_action(&self, ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, view: &ShopView) -> ShopAction {
         let funds = p.wallet.gold + p.wallet.dividend;
         let affordable = |item: Item| shop::cost(ctx, item) <= funds;
+        let can_level = p.level < ctx.rules.shop.max_level && funds >= ctx.rules.shop.xp_cost;
         let mut candidates: Vec<Candidate> = Vec::new();
         for (index, &item) in view.offers.iter().enumerate() {
             if affordable(item)
@@ -102,8 +105,13 @@ pub trait Bot: Sync {
                 });
             }
         }
+        // What it sold itself comes back only to complete a combine: bought
+        // back otherwise, it costs more than it was sold for and returns
+        // without its counters (200.3b). A teammate's sale is an offer like
+        // any other.
         for (index, s) in view.buyback.unwrap_or_default().iter().enumerate() {
             if affordable(s.item)
+                && (s.seller != p.seat || shop::completes_combine(ctx, p, s.item))
                 && let Some(gain) = shop::gain(ctx, p, s.item)
             {
                 candidates.push(Candidate {
@@ -123,11 +131,31 @@ pub trait Bot: Sync {
                 from_buyback: c.from_buyback,
             };
         }
-        if p.units.len() >= shop::capacity(ctx, p.level) {
+        let at_cap = p.units.len() >= shop::capacity(ctx, p.level);
+        // The grid binds before the cap when an offer worth more than the
+        // weakest unit has no free cell of its size.
+        let weakest_value = p
+            .units
+            .iter()
+            .filter(|o| o.kept.quest == 0 && o.kept.counter.is_none())
+            .map(|o| shop::unit_value(ctx, o.card, o.tier))
+            .min();
+        let grid_bound = !at_cap
+            && view.offers.iter().any(|&item| match item {
+                Item::Unit(c, t) => {
+                    weakest_value.is_some_and(|w| shop::unit_value(ctx, c, t) > w)
+                        && shop::free_cell(ctx, &p.units, c).is_none()
+                }
+                Item::Rune(..) => false,
+            });
+        if at_cap || grid_bound {
+            // A unit carrying Quest progress or a named counter would lose
+            // it when sold (200.3a, 200.3b): only the others are for sale.
             if let Some((weakest, wv)) = p
                 .units
                 .iter()
                 .enumerate()
+                .filter(|(_, o)| o.kept.quest == 0 && o.kept.counter.is_none())
                 .map(|(i, o)| (i, shop::unit_value(ctx, o.card, o.tier)))
                 .min_by_key(|&(i, v)| (v, i))
             {
@@ -146,15 +174,27 @@ pub trait Bot: Sync {
                 }
             }
             // A full board grows with a level.
-            if p.level < ctx.rules.shop.max_level && p.wallet.gold >= ctx.rules.shop.xp_cost {
+            if at_cap && can_level {
                 return ShopAction::BuyXp;
             }
         }
         let cheapest = view.offers.iter().map(|&i| shop::cost(ctx, i)).min().unwrap_or(0);
-        if view.rerolls < REROLLS_PER_VISIT
-            && p.wallet.gold >= ctx.rules.shop.reroll_cost + ctx.rules.shop.unit_cost.min(cheapest.max(1))
+        // At the top level nothing else turns Gold into strength: it rerolls
+        // for as long as it can still buy after.
+        let rerolls_allowed = if p.level < ctx.rules.shop.max_level {
+            REROLLS_PER_VISIT
+        } else {
+            usize::MAX
+        };
+        if view.rerolls < rerolls_allowed
+            && funds >= ctx.rules.shop.reroll_cost + ctx.rules.shop.unit_cost.min(cheapest.max(1))
         {
             return ShopAction::Reroll;
+        }
+        // Gold kept buys nothing later that a level bought now does not
+        // also buy: what is left goes into XP.
+        if can_level {
+            return ShopAction::BuyXp;
         }
         ShopAction::Leave
     }

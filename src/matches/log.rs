@@ -102,15 +102,19 @@ pub enum Event {
         /// Added by the card's `sold` lines (800.15d, 800.47d).
         dividend: i32,
     },
+    /// A reroll, paid Dividend first (800.15c).
     Rerolled {
         round: u8,
         seat: u8,
         gold: i32,
+        dividend: i32,
     },
+    /// XP bought, paid Dividend first (800.15c).
     BoughtXp {
         round: u8,
         seat: u8,
         gold: i32,
+        dividend: i32,
         xp: i32,
     },
     LevelUp {
@@ -290,8 +294,23 @@ impl Event {
             } => {
                 format!("  seat {seat} sells {item} t{tier} for {gold} Gold and {dividend} Dividend [900.36c, 800.47d]")
             }
-            Event::Rerolled { seat, gold, .. } => format!("  seat {seat} rerolls for {gold} Gold [200.1b]"),
-            Event::BoughtXp { seat, gold, xp, .. } => format!("  seat {seat} buys {xp} XP for {gold} Gold [200.1b]"),
+            Event::Rerolled {
+                seat, gold, dividend, ..
+            } => {
+                format!("  seat {seat} rerolls for {} [200.1b, 800.15c]", paid(*gold, *dividend))
+            }
+            Event::BoughtXp {
+                seat,
+                gold,
+                dividend,
+                xp,
+                ..
+            } => {
+                format!(
+                    "  seat {seat} buys {xp} XP for {} [200.1b, 800.15c]",
+                    paid(*gold, *dividend)
+                )
+            }
             Event::LevelUp { seat, level, .. } => format!("  seat {seat} reaches level {level} [200.1b]"),
             Event::BossOffered { options, .. } => format!("  boss options: {} [200.1c]", list(options)),
             Event::BossClaimed { seat, boss, .. } => format!("  seat {seat} claims {boss} [200.1c]"),
@@ -404,5 +423,14 @@ impl Event {
                 if *won { "won" } else { "lost" }
             ),
         }
+    }
+}
+
+/// A payment as the log reads it: Gold, and the Dividend that paid first.
+fn paid(gold: i32, dividend: i32) -> String {
+    if dividend > 0 {
+        format!("{gold} Gold and {dividend} Dividend")
+    } else {
+        format!("{gold} Gold")
     }
 }

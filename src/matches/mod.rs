@@ -136,12 +136,16 @@ pub struct MatchCtx<'a> {
     /// Value per tier of each card and rune, by id.
     pub values: Vec<i32>,
     pub rune_values: Vec<i32>,
+    /// What a free place on the board is worth to the greedy table: the
+    /// mean tier-1 value of the cards the shop offers, which a combine's
+    /// freed places are counted at.
+    pub place_value: i32,
 }
 
 impl<'a> MatchCtx<'a> {
     pub fn new(catalog: &'a Catalog, rules: Rules, suite: &'a MatchSuite) -> MatchCtx<'a> {
         use crate::ability::CardKind;
-        let unit_pool = (0..catalog.cards.len() as u16)
+        let unit_pool: Vec<CardId> = (0..catalog.cards.len() as u16)
             .map(CardId)
             .filter(|&c| {
                 let card = catalog.card(c);
@@ -164,6 +168,12 @@ impl<'a> MatchCtx<'a> {
         for &(r, v) in &suite.rune_values {
             rune_values[r.0 as usize] = v;
         }
+        let place_value = if unit_pool.is_empty() {
+            0
+        } else {
+            let total: i64 = unit_pool.iter().map(|c| i64::from(values[c.0 as usize])).sum();
+            (total / unit_pool.len() as i64) as i32
+        };
         MatchCtx {
             catalog,
             rules,
@@ -172,6 +182,7 @@ impl<'a> MatchCtx<'a> {
             rune_pool,
             values,
             rune_values,
+            place_value,
         }
     }
 }

@@ -178,10 +178,12 @@ pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
     match item {
         Item::Unit(card, tier) => {
             let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
-            let top = ctx.catalog.card(card).tiers();
-            if copies + 1 >= ctx.rules.shop.copies_to_combine && tier < top {
-                // Combining: the copies become one of the next tier.
-                Some(unit_value(ctx, card, tier + 1) - copies * unit_value(ctx, card, tier))
+            if completes_combine(ctx, p, item) {
+                // Combining: the copies become one of the next tier, and
+                // every place but one is free again, worth what a typical
+                // unit would bring to it.
+                let freed = copies - 1;
+                Some(unit_value(ctx, card, tier + 1) - copies * unit_value(ctx, card, tier) + freed * ctx.place_value)
             } else if p.units.len() < capacity(ctx, p.level) && free_cell(ctx, &p.units, card).is_some() {
                 Some(unit_value(ctx, card, tier))
             } else {
@@ -189,6 +191,17 @@ pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
             }
         }
         Item::Rune(rune, tier) => free_rune_place(ctx, &p.runes).map(|_| rune_value(ctx, rune, tier)),
+    }
+}
+
+/// Whether buying `item` completes a combine of `p`'s copies (200.1b).
+pub(super) fn completes_combine(ctx: &MatchCtx, p: &Player, item: Item) -> bool {
+    match item {
+        Item::Unit(card, tier) => {
+            let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
+            copies + 1 >= ctx.rules.shop.copies_to_combine && tier < ctx.catalog.card(card).tiers()
+        }
+        Item::Rune(..) => false,
     }
 }
 
@@ -222,6 +235,10 @@ pub(super) fn buy(
             let top = ctx.catalog.card(card).tiers();
             // The bought copy, then every level of combining it causes.
             let mut at: Option<(u8, u8)> = None;
+            // Where the first copy stood in the player's list: the
+            // combined unit takes its place there, so it keeps its order
+            // among the units as it keeps its cell.
+            let mut index: Option<usize> = None;
             let mut kept = super::Kept::default();
             loop {
                 let same: Vec<usize> = (0..p.units.len())
@@ -232,6 +249,7 @@ pub(super) fn buy(
                 }
                 let keep = &p.units[same[0]];
                 at = Some((keep.column, keep.row));
+                index = Some(same[0]);
                 let best = same.iter().fold(kept, |k, &i| k.best(p.units[i].kept));
                 for &i in same.iter().take(need - 1).rev() {
                     p.units.remove(i);
@@ -253,14 +271,18 @@ pub(super) fn buy(
                     }
                 },
             };
-            p.units.push(Owned {
+            let owned = Owned {
                 card,
                 tier: card_tier,
                 column,
                 row,
                 combined,
                 kept,
-            });
+            };
+            match index {
+                Some(i) if i <= p.units.len() => p.units.insert(i, owned),
+                _ => p.units.push(owned),
+            }
             log.push(Event::Bought {
                 round,
                 seat: p.seat,
@@ -370,27 +392,35 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                 }
             }
             ShopAction::Sell(i) if i < p.units.len() => sell_unit(ctx, p, i, round, sold, log),
-            ShopAction::BuyXp if p.level < ctx.rules.shop.max_level && p.wallet.gold >= ctx.rules.shop.xp_cost => {
-                p.wallet.gold -= ctx.rules.shop.xp_cost;
+            // 800.15c: XP is a shop purchase, so Dividend pays first.
+            ShopAction::BuyXp if p.level < ctx.rules.shop.max_level => {
+                let Ok(paid) = p.wallet.pay(ctx.rules.shop.xp_cost) else {
+                    break;
+                };
                 log.push(Event::BoughtXp {
                     round,
                     seat: p.seat,
-                    gold: ctx.rules.shop.xp_cost,
+                    gold: paid.gold,
+                    dividend: paid.dividend,
                     xp: ctx.rules.shop.xp_per_purchase,
                 });
                 gain_xp(ctx, p, ctx.rules.shop.xp_per_purchase, round, log);
             }
-            ShopAction::Reroll if p.wallet.pay(ctx.rules.shop.reroll_cost).is_ok() => {
+            ShopAction::Reroll => {
+                let Ok(paid) = p.wallet.pay(ctx.rules.shop.reroll_cost) else {
+                    break;
+                };
                 rerolls += 1;
                 log.push(Event::Rerolled {
                     round,
                     seat: p.seat,
-                    gold: ctx.rules.shop.reroll_cost,
+                    gold: paid.gold,
+                    dividend: paid.dividend,
                 });
                 offers = draw_offers(ctx, &mut p.rng, destination);
                 log_offers(ctx, p.seat, round, destination, &offers, log);
             }
-            ShopAction::Sell(_) | ShopAction::BuyXp | ShopAction::Reroll | ShopAction::Leave => break,
+            ShopAction::Sell(_) | ShopAction::BuyXp | ShopAction::Leave => break,
         }
     }
 }
