@@ -172,5 +172,6 @@ pub(super) fn log_fight(
         opponent_survivors: f.survivors[1],
         carried_units,
         opponent_forge_cores: opponent_forge_cores.to_vec(),
+        dividend: f.dividend_gained,
     });
 }

@@ -68,6 +68,14 @@ impl Phase {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
+    /// A seat's wallet as the match opens: what every later change of
+    /// Gold, Dividend and Profit in the log starts from.
+    Seated {
+        seat: u8,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+    },
     Phase {
         round: u8,
         phase: Phase,
@@ -157,6 +165,15 @@ pub enum Event {
         carried_units: u32,
         /// The Forge Cores the opponent's board brought (a ghost's, 200.3d).
         opponent_forge_cores: Vec<String>,
+        /// The Dividend the player's side gained in the fight and banked:
+        /// authored gains and what its Hubs settled (800.15b, 800.61c).
+        dividend: i32,
+    },
+    /// The vault's Gold (200.1f).
+    Vault {
+        round: u8,
+        seat: u8,
+        gold: i32,
     },
     RescueChain {
         round: u8,
@@ -220,7 +237,8 @@ pub enum Event {
 
 impl Event {
     /// Every event's name, as logged (`event = "..."`).
-    pub const NAMES: [&'static str; 20] = [
+    pub const NAMES: [&'static str; 22] = [
+        "seated",
         "phase",
         "offers",
         "bought",
@@ -236,6 +254,7 @@ impl Event {
         "team_result",
         "reward",
         "destinations",
+        "vault",
         "committed",
         "nemesis_offered",
         "nemesis_claimed",
@@ -349,6 +368,13 @@ impl Event {
                     Stage::Nemesis => "200.1h",
                 }
             ),
+            Event::Seated {
+                seat,
+                gold,
+                dividend,
+                profit,
+            } => format!("  seat {seat} sits down with {gold} Gold, {dividend} Dividend, {profit} Profit"),
+            Event::Vault { seat, gold, .. } => format!("  seat {seat} takes {gold} Gold from the vault [200.1f]"),
             Event::RescueChain { rescuer, fallen, .. } => format!(
                 "  seat {rescuer} rescues seats {} [200.2b]",
                 fallen.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(", ")

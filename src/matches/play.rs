@@ -6,7 +6,7 @@ use super::*;
 
 /// Plays match `index` of the suite against `pool`.
 pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -> MatchResult {
-    let mut m = InPlay::new(ctx, index);
+    let mut m = InPlay::new(ctx, index).seat();
     let rounds = ctx.rules.round.rounds.clamp(1, 64) as u8;
     for round in 1..=rounds {
         m.shop_one(ctx, engine, round);
@@ -63,6 +63,19 @@ impl InPlay {
             nemesis_wins: 0,
             last_boss_won: false,
         }
+    }
+
+    /// Every seat's wallet as the match opens, logged.
+    fn seat(mut self) -> InPlay {
+        for p in &self.players {
+            self.log.push(Event::Seated {
+                seat: p.seat,
+                gold: p.wallet.gold,
+                dividend: p.wallet.dividend,
+                profit: p.wallet.profit,
+            });
+        }
+        self
     }
 
     fn phase(&mut self, round: u8, phase: Phase) {
@@ -278,7 +291,7 @@ impl InPlay {
         self.phase(round, Phase::BossReward);
         let r = &ctx.rules.round;
         for (seat, p) in self.players.iter_mut().enumerate() {
-            p.wallet.gold += r.boss_gold;
+            let mut gold = r.boss_gold;
             let signature = team_won.then(|| {
                 let option = &ctx.suite.bosses[draft.offered[draft.claimed[seat]]];
                 match &option.signature {
@@ -291,16 +304,18 @@ impl InPlay {
                         ctx.catalog.resonance(*id).key.clone()
                     }
                     Signature::Gold(g) => {
-                        p.wallet.gold += g;
+                        gold += g;
                         format!("{g} gold")
                     }
                 }
             });
+            // The event's Gold is all the reward pays, a Gold signature too.
+            p.wallet.gold += gold;
             self.log.push(Event::Reward {
                 round,
                 seat: seat as u8,
                 stage: Stage::Boss,
-                gold: r.boss_gold,
+                gold,
                 xp: r.boss_xp,
                 signature,
             });

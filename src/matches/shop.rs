@@ -359,6 +359,11 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
     } = v;
     if destination == Destination::Vault {
         p.wallet.gold += ctx.rules.round.vault_gold;
+        log.push(Event::Vault {
+            round,
+            seat: p.seat,
+            gold: ctx.rules.round.vault_gold,
+        });
         return;
     }
     let mut offers = draw_offers(ctx, &mut p.rng, destination);

@@ -113,3 +113,100 @@ fn each_policy_names_its_own_bot() {
         assert_eq!(p.planned, planned, "{}: one option needs no trial", policy.name());
     }
 }
+
+/// Each seat's wallet rebuilt from the match log alone, checked after every
+/// change: never below zero.
+fn wallets_from_log(index: u64, events: &[Event], seats: usize) -> Vec<crate::scrip::Wallet> {
+    let mut w = vec![crate::scrip::Wallet::default(); seats];
+    for e in events {
+        let (seat, gold, dividend, profit) = match *e {
+            Event::Seated {
+                seat,
+                gold,
+                dividend,
+                profit,
+            } => {
+                w[usize::from(seat)] = crate::scrip::Wallet { gold, dividend, profit };
+                continue;
+            }
+            Event::Bought {
+                seat,
+                gold,
+                dividend,
+                profit,
+                ..
+            } => (seat, -gold, -dividend, profit),
+            Event::Rerolled {
+                seat, gold, dividend, ..
+            }
+            | Event::BoughtXp {
+                seat, gold, dividend, ..
+            } => (seat, -gold, -dividend, dividend),
+            Event::Sold {
+                seat, gold, dividend, ..
+            } => (seat, gold, dividend, 0),
+            Event::Reward { seat, gold, .. } | Event::Vault { seat, gold, .. } => (seat, gold, 0, 0),
+            Event::Fight { seat, dividend, .. } => (seat, 0, dividend, 0),
+            _ => continue,
+        };
+        let x = &mut w[usize::from(seat)];
+        x.gold += gold;
+        x.dividend += dividend;
+        x.profit += profit;
+        assert!(
+            x.gold >= 0 && x.dividend >= 0 && x.profit >= 0,
+            "match {index}, seat {seat}: the wallet rebuilt from the log goes negative at {e:?}"
+        );
+    }
+    w
+}
+
+#[test]
+fn every_wallet_rebuilds_from_the_log() {
+    // Every change of Gold, Dividend and Profit is an event with its
+    // amount: purchases, rerolls and XP (paid Dividend first, 800.15c),
+    // sales (900.36c), rewards (a Gold signature included), the vault, and
+    // the Dividend a fight banks (800.15b, 800.61c). Rebuilt from the log,
+    // every wallet equals the match's own at the end, for every bot, solo
+    // and in a party.
+    let mut l = loaded();
+    let mut checked = 0;
+    let mut seen = [0u32; 5];
+    for (policy, players, matches) in [
+        (Policy::Greedy, 1, 1000),
+        (Policy::Greedy, 3, 300),
+        (Policy::Planner, 1, 100),
+        (Policy::Planner, 3, 30),
+    ] {
+        l.suite.policies = vec![policy];
+        l.suite.players = players;
+        let ctx = l.ctx();
+        let mut engine = Engine::new(&l.catalog, l.rules);
+        for index in 0..matches {
+            let m = play(&ctx, &mut engine, index, &GhostPool::default());
+            let rebuilt = wallets_from_log(index, &m.events, usize::from(players));
+            assert_eq!(
+                rebuilt, m.final_wallets,
+                "match {index} ({policy:?}, {players} players)"
+            );
+            checked += 1;
+            for e in &m.events {
+                let kind = match e {
+                    Event::Vault { .. } => 0,
+                    Event::Fight { dividend, .. } if *dividend > 0 => 1,
+                    Event::Rerolled { dividend, .. } | Event::BoughtXp { dividend, .. } if *dividend > 0 => 2,
+                    Event::Reward { signature: Some(s), .. } if s.ends_with("gold") => 3,
+                    Event::Sold { .. } => 4,
+                    _ => continue,
+                };
+                seen[kind] += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 1430);
+    // Each kind of change the log must carry happened, so each was checked.
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "vault, banked, Dividend-paid, Gold signature, sale: {seen:?}"
+    );
+}
