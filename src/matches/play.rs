@@ -26,6 +26,41 @@ pub fn play(ctx: &MatchCtx, engine: &mut Engine, index: u64, pool: &GhostPool) -
     m.finish()
 }
 
+/// A boss draft's offer while seats claim from it (200.1c).
+struct OpenDraft<'d> {
+    round: u8,
+    index: u64,
+    offered: &'d [usize],
+    boards: &'d [Carried],
+}
+
+impl OpenDraft<'_> {
+    /// Seat `p` claims one of the `open` options, which leaves them;
+    /// returns the option claimed, logged.
+    fn claim(
+        &self,
+        ctx: &MatchCtx,
+        engine: &mut Engine,
+        p: &mut Player,
+        open: &mut Vec<usize>,
+        log: &mut Vec<Event>,
+    ) -> usize {
+        let choices: Vec<&Carried> = open.iter().map(|&k| &self.boards[k]).collect();
+        let pick = open.remove(
+            p.policy
+                .bot()
+                .claim(ctx, engine, p, self.round, self.index, &choices)
+                .min(open.len() - 1),
+        );
+        log.push(Event::BossClaimed {
+            round: self.round,
+            seat: p.seat,
+            boss: ctx.suite.bosses[self.offered[pick]].name.clone(),
+        });
+        pick
+    }
+}
+
 /// What a match carries from phase to phase.
 struct InPlay {
     index: u64,
@@ -118,20 +153,14 @@ impl InPlay {
             .collect();
         let mut open: Vec<usize> = (0..offered.len()).collect();
         let mut claimed = vec![0usize; n];
+        let draft = OpenDraft {
+            round,
+            index: self.index,
+            offered: &offered,
+            boards: &boards,
+        };
         for (seat, p) in self.players.iter_mut().enumerate() {
-            let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
-            let pick = open.remove(
-                p.policy
-                    .bot()
-                    .claim(ctx, engine, p, round, self.index, &choices)
-                    .min(open.len() - 1),
-            );
-            claimed[seat] = pick;
-            self.log.push(Event::BossClaimed {
-                round,
-                seat: seat as u8,
-                boss: suite.bosses[offered[pick]].name.clone(),
-            });
+            claimed[seat] = draft.claim(ctx, engine, p, &mut open, &mut self.log);
         }
         // 200.1c: a player may cancel its claim before combat starts. Every
         // seat sees every claim and says whether it cancels; the cancelled
@@ -160,20 +189,7 @@ impl InPlay {
         open.sort_unstable();
         cancelled.sort_by_key(|&seat| (claims[seat].board, seat));
         for seat in cancelled {
-            let p = &mut self.players[seat];
-            let choices: Vec<&Carried> = open.iter().map(|&k| &boards[k]).collect();
-            let pick = open.remove(
-                p.policy
-                    .bot()
-                    .claim(ctx, engine, p, round, self.index, &choices)
-                    .min(open.len() - 1),
-            );
-            claimed[seat] = pick;
-            self.log.push(Event::BossClaimed {
-                round,
-                seat: seat as u8,
-                boss: suite.bosses[offered[pick]].name.clone(),
-            });
+            claimed[seat] = draft.claim(ctx, engine, &mut self.players[seat], &mut open, &mut self.log);
         }
         BossDraft {
             offered,
