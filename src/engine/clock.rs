@@ -254,7 +254,7 @@ impl Engine<'_> {
         let mut next = full_first
             .min(self.overtime_next_ms)
             .min(self.rules.overtime.cap_ms)
-            .min(self.resonance.end_ms);
+            .min(self.resonance.end_ms());
         let mut expiry_next = NEVER;
         let mut tick_next = NEVER;
         let mut eventful = self.clock.eventful & placed;
@@ -299,7 +299,7 @@ impl Engine<'_> {
     /// then overtime, then activations, each in resolution order.
     pub(super) fn resolve_due(&mut self) {
         let order = self.order;
-        if self.resonance.end_ms <= self.now {
+        if self.resonance.end_ms() <= self.now {
             self.end_timed_resonance();
         }
         // Nothing before these passes moves an expiry or a tick earlier, so

@@ -218,7 +218,6 @@ impl Engine<'_> {
             self.resonance.holders[k] = relative.mask(end.holders);
             self.resonance.timed[k] = end.resonance_timed;
             self.resonance.side_end_ms[k] = earlier(end.resonance_end_ms, dt);
-            self.resonance.end_ms = self.resonance.end_ms.min(self.resonance.side_end_ms[k]);
             self.stock[k] = end.stock;
             self.scrip[k] = end.scrip;
             self.forge[k] = end.forge;

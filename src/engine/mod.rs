@@ -464,20 +464,25 @@ pub(crate) struct ResonanceState {
     pub(crate) resonators: [u64; 2],
     pub(crate) holders: [u64; 2],
     /// When each side's timed resonance lines end (800.58e), `NEVER` when
-    /// none runs, and the earlier of the two, which the clock reads.
+    /// none runs.
     pub(crate) side_end_ms: [i32; 2],
-    pub(crate) end_ms: i32,
     pub(crate) timed: [bool; 2],
 }
 
 impl ResonanceState {
+    /// When the next timed resonance ends, on either side: what the clock
+    /// waits for.
+    #[inline]
+    pub(crate) fn end_ms(&self) -> i32 {
+        self.side_end_ms[0].min(self.side_end_ms[1])
+    }
+
     const NONE: ResonanceState = ResonanceState {
         level: [0; 2],
         start_level: [0; 2],
         resonators: [0; 2],
         holders: [0; 2],
         side_end_ms: [NEVER; 2],
-        end_ms: NEVER,
         timed: [false; 2],
     };
 }

@@ -327,7 +327,6 @@ impl Engine<'_> {
                     if timed {
                         let k = side.index();
                         self.resonance.side_end_ms[k] = self.resonance.side_end_ms[k].min(line.duration_ms);
-                        self.resonance.end_ms = self.resonance.end_ms.min(line.duration_ms);
                         self.resonance.timed[k] = true;
                     }
                 }
@@ -445,12 +444,11 @@ impl Engine<'_> {
             );
         }
         for (k, ended) in ending.into_iter().enumerate() {
-            if ended || self.resonance.side_end_ms[k] <= now {
+            if ended {
                 self.resonance.timed[k] = false;
                 self.resonance.side_end_ms[k] = NEVER;
             }
         }
-        self.resonance.end_ms = self.resonance.side_end_ms[0].min(self.resonance.side_end_ms[1]);
     }
 
     /// A unit's Cascade chance: the rules' chance plus its runes', never

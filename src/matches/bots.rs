@@ -132,33 +132,27 @@ pub trait Bot: Sync {
             };
         }
         let at_cap = p.units.len() >= shop::capacity(ctx, p.level);
-        // The grid binds before the cap when an offer worth more than the
-        // weakest unit has no free cell of its size.
-        let weakest_value = p
+        // The weakest unit for sale: one carrying Quest progress or a named
+        // counter would lose it when sold (200.3a, 200.3b).
+        let for_sale = p
             .units
             .iter()
-            .filter(|o| o.kept.quest == 0 && o.kept.counter.is_none())
-            .map(|o| shop::unit_value(ctx, o.card, o.tier))
-            .min();
+            .enumerate()
+            .filter(|(_, o)| o.kept.quest == 0 && o.kept.counter.is_none())
+            .map(|(i, o)| (i, shop::unit_value(ctx, o.card, o.tier)))
+            .min_by_key(|&(i, v)| (v, i));
+        // The grid binds before the cap when an offer worth more than that
+        // unit has no free cell of its size.
         let grid_bound = !at_cap
             && view.offers.iter().any(|&item| match item {
                 Item::Unit(c, t) => {
-                    weakest_value.is_some_and(|w| shop::unit_value(ctx, c, t) > w)
+                    for_sale.is_some_and(|(_, w)| shop::unit_value(ctx, c, t) > w)
                         && shop::free_cell(ctx, &p.units, c).is_none()
                 }
                 Item::Rune(..) => false,
             });
         if at_cap || grid_bound {
-            // A unit carrying Quest progress or a named counter would lose
-            // it when sold (200.3a, 200.3b): only the others are for sale.
-            if let Some((weakest, wv)) = p
-                .units
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.kept.quest == 0 && o.kept.counter.is_none())
-                .map(|(i, o)| (i, shop::unit_value(ctx, o.card, o.tier)))
-                .min_by_key(|&(i, v)| (v, i))
-            {
+            if let Some((weakest, wv)) = for_sale {
                 let refund = ctx.rules.shop.sell_gold_per_tier * i32::from(p.units[weakest].tier);
                 let side = ctx.catalog.card(p.units[weakest].card).footprint.side();
                 let better = view.offers.iter().any(|&item| match item {

@@ -177,7 +177,7 @@ pub fn rune_value(ctx: &MatchCtx, rune: RuneId, tier: u8) -> i32 {
 pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
     match item {
         Item::Unit(card, tier) => {
-            let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
+            let copies = copies_held(p, card, tier);
             if completes_combine(ctx, p, item) {
                 // Combining: the copies become one of the next tier, and
                 // every place but one is free again, worth what a typical
@@ -194,12 +194,16 @@ pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
     }
 }
 
+/// How many copies of `card` at `tier` the player holds.
+fn copies_held(p: &Player, card: CardId, tier: u8) -> i32 {
+    p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32
+}
+
 /// Whether buying `item` completes a combine of `p`'s copies (200.1b).
 pub(super) fn completes_combine(ctx: &MatchCtx, p: &Player, item: Item) -> bool {
     match item {
         Item::Unit(card, tier) => {
-            let copies = p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32;
-            copies + 1 >= ctx.rules.shop.copies_to_combine && tier < ctx.catalog.card(card).tiers()
+            copies_held(p, card, tier) + 1 >= ctx.rules.shop.copies_to_combine && tier < ctx.catalog.card(card).tiers()
         }
         Item::Rune(..) => false,
     }
