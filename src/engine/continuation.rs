@@ -217,7 +217,7 @@ impl Engine<'_> {
             self.resonance.resonators[k] = relative.mask(end.resonators);
             self.resonance.holders[k] = relative.mask(end.holders);
             self.resonance.timed[k] = end.resonance_timed;
-            self.resonance.side_end_ms[k] = earlier(end.resonance_end_ms, dt);
+            self.resonance.set_end(k, earlier(end.resonance_end_ms, dt));
             self.stock[k] = end.stock;
             self.scrip[k] = end.scrip;
             self.forge[k] = end.forge;

@@ -464,8 +464,10 @@ pub(crate) struct ResonanceState {
     pub(crate) resonators: [u64; 2],
     pub(crate) holders: [u64; 2],
     /// When each side's timed resonance lines end (800.58e), `NEVER` when
-    /// none runs.
+    /// none runs; written only through `set_end`, which keeps `end_ms`,
+    /// the earlier of the two, for the clock to read every step.
     pub(crate) side_end_ms: [i32; 2],
+    end_ms: i32,
     pub(crate) timed: [bool; 2],
 }
 
@@ -474,7 +476,14 @@ impl ResonanceState {
     /// waits for.
     #[inline]
     pub(crate) fn end_ms(&self) -> i32 {
-        self.side_end_ms[0].min(self.side_end_ms[1])
+        debug_assert_eq!(self.end_ms, self.side_end_ms[0].min(self.side_end_ms[1]));
+        self.end_ms
+    }
+
+    /// Sets when side `k`'s timed resonance ends.
+    pub(crate) fn set_end(&mut self, k: usize, ms: i32) {
+        self.side_end_ms[k] = ms;
+        self.end_ms = self.side_end_ms[0].min(self.side_end_ms[1]);
     }
 
     const NONE: ResonanceState = ResonanceState {
@@ -483,6 +492,7 @@ impl ResonanceState {
         resonators: [0; 2],
         holders: [0; 2],
         side_end_ms: [NEVER; 2],
+        end_ms: NEVER,
         timed: [false; 2],
     };
 }

@@ -326,7 +326,8 @@ impl Engine<'_> {
                     g.add(line.effect, line.per_level.saturating_mul(level), timed);
                     if timed {
                         let k = side.index();
-                        self.resonance.side_end_ms[k] = self.resonance.side_end_ms[k].min(line.duration_ms);
+                        self.resonance
+                            .set_end(k, self.resonance.side_end_ms[k].min(line.duration_ms));
                         self.resonance.timed[k] = true;
                     }
                 }
@@ -446,7 +447,7 @@ impl Engine<'_> {
         for (k, ended) in ending.into_iter().enumerate() {
             if ended {
                 self.resonance.timed[k] = false;
-                self.resonance.side_end_ms[k] = NEVER;
+                self.resonance.set_end(k, NEVER);
             }
         }
     }
