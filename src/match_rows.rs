@@ -157,6 +157,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 seat,
                 destination: d,
                 units,
+                unit_tiers,
                 runes,
             } => {
                 let s = usize::from(*seat);
@@ -164,9 +165,10 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 offers[s].clear();
                 let items = units
                     .iter()
-                    .map(|u| (u, "unit"))
-                    .chain(runes.iter().map(|u| (u, "rune")));
-                for (item, kind) in items {
+                    .zip(unit_tiers)
+                    .map(|(u, &t)| (u, "unit", t))
+                    .chain(runes.iter().map(|u| (u, "rune", 1)));
+                for (item, kind, tier) in items {
                     offers[s].push(p.match_id.len());
                     p.match_id.push(r.index);
                     p.round.push(u32::from(*round));
@@ -177,7 +179,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                     p.offered.push(true);
                     p.bought.push(false);
                     p.buyback.push(false);
-                    p.tier.push(None);
+                    p.tier.push(Some(u32::from(tier)));
                     p.gold.push(0);
                     p.dividend.push(0);
                     p.profit.push(0);
@@ -203,10 +205,12 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 row.bought += 1;
                 let offered = (!buyback)
                     .then(|| {
-                        offers[s]
-                            .iter()
-                            .copied()
-                            .find(|&k| !p.bought[k] && p.item[k] == *item && p.kind[k] == *kind)
+                        offers[s].iter().copied().find(|&k| {
+                            !p.bought[k]
+                                && p.item[k] == *item
+                                && p.kind[k] == *kind
+                                && p.tier[k] == Some(u32::from(*tier))
+                        })
                     })
                     .flatten();
                 let k = match offered {
@@ -238,11 +242,31 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 p.combined_to[k] = combined_to.map(u32::from);
             }
             Event::Sold { round, seat, .. } => grid[at(*round, *seat)].sold += 1,
-            Event::Rerolled { round, seat, gold, .. } | Event::BoughtXp { round, seat, gold, .. } => {
-                grid[at(*round, *seat)].gold_spent += gold;
+            Event::Rerolled {
+                round,
+                seat,
+                gold,
+                dividend,
+                ..
+            }
+            | Event::BoughtXp {
+                round,
+                seat,
+                gold,
+                dividend,
+                ..
+            }
+            | Event::RuneUpgraded {
+                round,
+                seat,
+                gold,
+                dividend,
+                ..
+            } => {
+                grid[at(*round, *seat)].gold_spent += gold + dividend;
             }
             Event::LevelUp { seat, level: l, .. } => level[usize::from(*seat)] = *l,
-            Event::BossClaimed { round, seat, boss } => grid[at(*round, *seat)].boss = boss.clone(),
+            Event::BossClaimed { round, seat, boss, .. } => grid[at(*round, *seat)].boss = boss.clone(),
             Event::Fight {
                 round,
                 seat,
@@ -311,7 +335,9 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 row.level = level[usize::from(*seat)];
                 forge_cores[usize::from(*seat)].clone_from(cores);
             }
-            Event::NemesisClaimed { round, seat, source } => grid[at(*round, *seat)].nemesis = source.clone(),
+            Event::NemesisClaimed {
+                round, seat, source, ..
+            } => grid[at(*round, *seat)].nemesis = source.clone(),
             Event::Bye { round, seat, .. } => grid[at(*round, *seat)].nemesis_fight = "bye",
             _ => {}
         }
@@ -349,12 +375,12 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
             .collect();
         keywords.sort();
         keywords.dedup();
-        let policies = &ctx.suite.policies;
         m.match_id.push(r.index);
         m.master_seed.push(ctx.suite.master_seed);
         m.players.push(u32::from(r.players));
         m.seat.push(seat as u32);
-        m.policy.push(policies[seat % policies.len().max(1)].name().to_string());
+        m.policy
+            .push(ctx.suite.policy_of(r.index, seat as u8).name().to_string());
         m.won.push(r.won);
         m.boss_wins.push(r.boss_wins);
         m.nemesis_wins.push(r.nemesis_wins);

@@ -102,8 +102,34 @@ rules_settings! {
     runes: RuneRules { row_board_cells, column_board_cells, cells_per_rune, partial_potency_percent }
     resonance: ResonanceRules { base_level }
     hub: HubRules { vitality_per_tier, power_per_tier, speed_per_tier, armor_per_tier, first_percent, second_percent, third_percent, later_percent, supplement_percent_per_missing_penny, supplement_pennies, early_rounds }
-    shop: ShopRules { starting_gold, unit_cost, rune_cost, reroll_cost, sell_gold_per_tier, unit_offers, rune_offers, xp_cost, xp_per_purchase, copies_to_combine, units_at_level_one, max_level, xp_first_level, xp_step_per_level }
+    shop: ShopRules { starting_gold, unit_cost, rune_cost, reroll_cost, sell_gold_per_tier, unit_offers, rune_offers, xp_cost, xp_per_purchase, copies_to_combine, units_at_level_one, max_level, xp_first_level, xp_step_per_level, tier_two_offer_level, tier_two_offer_percent_per_level, tier_three_offer_level, tier_three_offer_percent_per_level }
     round: RoundRules { rounds, max_players, solo_boss_options, party_extra_boss_options, max_boss_options, boss_tier_two_round, boss_tier_three_round, boss_power_per_round, boss_armor_per_round, extra_minion_every_rounds, boss_gold, boss_xp, destinations_offered, store_weight, runesmith_weight, vault_weight, vault_gold, solo_nemesis_options, nemesis_win_gold, nemesis_loss_gold, nemesis_xp }
+}
+
+impl ShopRules {
+    /// The percent chance that a unit offer to a buyer at `level` is tier 2
+    /// (200.1b, reconstructed: docs/rules-reconstruction.md, "The match").
+    pub fn tier_two_offer_percent(&self, level: i32) -> i64 {
+        offer_percent(level, self.tier_two_offer_level, self.tier_two_offer_percent_per_level)
+    }
+
+    /// The same for tier 3.
+    pub fn tier_three_offer_percent(&self, level: i32) -> i64 {
+        offer_percent(
+            level,
+            self.tier_three_offer_level,
+            self.tier_three_offer_percent_per_level,
+        )
+    }
+}
+
+/// `per_level` percent for every level from `from` to `level`, both counted.
+fn offer_percent(level: i32, from: i32, per_level: i32) -> i64 {
+    if level < from {
+        0
+    } else {
+        (i64::from(level) - i64::from(from) + 1) * i64::from(per_level)
+    }
 }
 
 impl Rules {
@@ -302,6 +328,14 @@ impl Rules {
             ("shop.xp_cost", self.shop.xp_cost),
             ("shop.xp_first_level", self.shop.xp_first_level),
             ("shop.xp_step_per_level", self.shop.xp_step_per_level),
+            (
+                "shop.tier_two_offer_percent_per_level",
+                self.shop.tier_two_offer_percent_per_level,
+            ),
+            (
+                "shop.tier_three_offer_percent_per_level",
+                self.shop.tier_three_offer_percent_per_level,
+            ),
             ("round.party_extra_boss_options", self.round.party_extra_boss_options),
             ("round.boss_gold", self.round.boss_gold),
             ("round.boss_power_per_round", self.round.boss_power_per_round),
@@ -333,6 +367,17 @@ impl Rules {
             if v > most {
                 bad.push((key, format!("at most {most}")));
             }
+        }
+        // 200.1b (reconstructed): a unit offer's tier odds at the top level
+        // must not exceed certainty.
+        let top = self.shop.max_level;
+        if self.shop.tier_two_offer_percent(top) + self.shop.tier_three_offer_percent(top) > 100 {
+            bad.push((
+                "shop.tier_two_offer_percent_per_level",
+                format!(
+                    "with shop.tier_three_offer_percent_per_level, the chances of a tier-2 and a tier-3 offer at the top level (shop.max_level {top}) must add up to at most 100%"
+                ),
+            ));
         }
         if self.venom.decay_min_percent > self.venom.decay_max_percent {
             bad.push((

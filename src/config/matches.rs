@@ -28,7 +28,8 @@ struct MatchSuiteFile {
     #[serde(default = "one")]
     #[schemars(with = "u8")]
     players: Spanned<u8>,
-    /// One per seat, repeated; `greedy` or `planner`.
+    /// The bots, dealt to the run's seats in turn: `greedy`, `planner`,
+    /// `random`, `synergy`, `economy`, `tempo` or `measured`.
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     policies: Vec<Spanned<String>>,
@@ -499,8 +500,24 @@ fn lower(
     let mut seats = Vec::new();
     for (i, seat) in parsed.seat.iter().enumerate() {
         let key = format!("{prefix}seat[{i}]");
+        // A wallet never holds less than nothing (900.36).
+        for (field, v) in [
+            ("gold", seat.gold.unwrap_or(0)),
+            ("dividend", seat.dividend),
+            ("profit", seat.profit),
+        ] {
+            if v < 0 {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    None,
+                    format!("{key}.{field}"),
+                    format!("a seat starts with no less than 0 {field}, found {v}"),
+                ));
+            }
+        }
         let mut start = crate::matches::SeatStart {
-            gold: seat.gold,
+            gold: seat.gold.map(|g| g.max(0)),
             dividend: seat.dividend.max(0),
             profit: seat.profit.max(0),
             ..Default::default()

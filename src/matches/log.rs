@@ -1,6 +1,7 @@
 //! The match log: its stages, phases and events, each line citing its
 //! rule, and how an event reads.
 
+use super::bots::Reason;
 use super::*;
 
 /// The fights of a round.
@@ -85,6 +86,9 @@ pub enum Event {
         seat: u8,
         destination: Destination,
         units: Vec<String>,
+        /// Each unit offer's tier, beside `units` (200.1b: offers rise in
+        /// tier with the buyer's level).
+        unit_tiers: Vec<u8>,
         runes: Vec<String>,
     },
     Bought {
@@ -100,15 +104,44 @@ pub enum Event {
         buyback: bool,
         /// Who sold a bought-back item (200.1f).
         from_seat: Option<u8>,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     Sold {
         round: u8,
         seat: u8,
         item: String,
+        kind: &'static str,
         tier: u8,
         gold: i32,
         /// Added by the card's `sold` lines (800.15d, 800.47d).
         dividend: i32,
+        /// Why the bot chose it.
+        reason: Reason,
+    },
+    /// A placed rune raised one tier, paid Dividend first (200.1b, 800.15c).
+    RuneUpgraded {
+        round: u8,
+        seat: u8,
+        rune: String,
+        tier: u8,
+        gold: i32,
+        dividend: i32,
+        profit: i32,
+        /// Why the bot chose it.
+        reason: Reason,
+    },
+    /// A placed rune moved to another free place (200.1b).
+    RuneMoved {
+        round: u8,
+        seat: u8,
+        rune: String,
+        from_board: &'static str,
+        from_cell: u8,
+        board: &'static str,
+        cell: u8,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     /// A reroll, paid Dividend first (800.15c).
     Rerolled {
@@ -116,6 +149,8 @@ pub enum Event {
         seat: u8,
         gold: i32,
         dividend: i32,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     /// XP bought, paid Dividend first (800.15c).
     BoughtXp {
@@ -124,6 +159,8 @@ pub enum Event {
         gold: i32,
         dividend: i32,
         xp: i32,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     LevelUp {
         round: u8,
@@ -138,6 +175,8 @@ pub enum Event {
         round: u8,
         seat: u8,
         boss: String,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     /// A seat cancels its boss claim before combat (200.1c); it claims
     /// again after every seat has had its say.
@@ -145,6 +184,8 @@ pub enum Event {
         round: u8,
         seat: u8,
         boss: String,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     Fight {
         round: u8,
@@ -198,6 +239,8 @@ pub enum Event {
         seat: u8,
         offered: Vec<Destination>,
         chosen: Destination,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     Committed {
         round: u8,
@@ -222,6 +265,8 @@ pub enum Event {
         round: u8,
         seat: u8,
         source: String,
+        /// Why the bot chose it.
+        reason: Reason,
     },
     Bye {
         round: u8,
@@ -237,12 +282,14 @@ pub enum Event {
 
 impl Event {
     /// Every event's name, as logged (`event = "..."`).
-    pub const NAMES: [&'static str; 22] = [
+    pub const NAMES: [&'static str; 24] = [
         "seated",
         "phase",
         "offers",
         "bought",
         "sold",
+        "rune_upgraded",
+        "rune_moved",
         "rerolled",
         "bought_xp",
         "level_up",
@@ -264,6 +311,32 @@ impl Event {
 
     /// The event as one line of `--log` text, citing its rule.
     pub fn line(&self) -> String {
+        let text = self.text();
+        // A bot's choice says why, before the rule it cites.
+        match (self.bot_reason(), text.rfind(" [")) {
+            (Some(r), Some(at)) => format!("{} ({}){}", &text[..at], r.name(), &text[at..]),
+            _ => text,
+        }
+    }
+
+    /// Why the bot made this choice, for the events that are a bot's choice.
+    pub fn bot_reason(&self) -> Option<Reason> {
+        match self {
+            Event::Bought { reason, .. }
+            | Event::Sold { reason, .. }
+            | Event::RuneUpgraded { reason, .. }
+            | Event::RuneMoved { reason, .. }
+            | Event::Rerolled { reason, .. }
+            | Event::BoughtXp { reason, .. }
+            | Event::BossClaimed { reason, .. }
+            | Event::BossCancelled { reason, .. }
+            | Event::Destinations { reason, .. }
+            | Event::NemesisClaimed { reason, .. } => Some(*reason),
+            _ => None,
+        }
+    }
+
+    fn text(&self) -> String {
         let list = |v: &[String]| if v.is_empty() { "-".to_string() } else { v.join(", ") };
         match self {
             Event::Phase { round, phase } => format!("round {round}: {} [200.1]", phase.name()),
@@ -271,14 +344,18 @@ impl Event {
                 seat,
                 destination,
                 units,
+                unit_tiers,
                 runes,
                 ..
-            } => format!(
-                "  seat {seat} {} offers: units {}; runes {} [200.1b]",
-                destination.name(),
-                list(units),
-                list(runes)
-            ),
+            } => {
+                let units: Vec<String> = units.iter().zip(unit_tiers).map(|(u, t)| format!("{u} t{t}")).collect();
+                format!(
+                    "  seat {seat} {} offers: units {}; runes {} [200.1b]",
+                    destination.name(),
+                    list(&units),
+                    list(runes)
+                )
+            }
             Event::Bought {
                 seat,
                 item,
@@ -298,21 +375,47 @@ impl Event {
             Event::Sold {
                 seat,
                 item,
+                kind,
                 tier,
                 gold,
                 dividend: 0,
                 ..
-            } => format!("  seat {seat} sells {item} t{tier} for {gold} Gold [900.36c]"),
+            } => format!("  seat {seat} sells {kind} {item} t{tier} for {gold} Gold [900.36c]"),
             Event::Sold {
                 seat,
                 item,
+                kind,
                 tier,
                 gold,
                 dividend,
                 ..
             } => {
-                format!("  seat {seat} sells {item} t{tier} for {gold} Gold and {dividend} Dividend [900.36c, 800.47d]")
+                format!(
+                    "  seat {seat} sells {kind} {item} t{tier} for {gold} Gold and {dividend} Dividend [900.36c, 800.47d]"
+                )
             }
+            Event::RuneUpgraded {
+                seat,
+                rune,
+                tier,
+                gold,
+                dividend,
+                profit,
+                ..
+            } => format!(
+                "  seat {seat} upgrades rune {rune} to t{tier} for {gold} Gold + {dividend} Dividend (+{profit} Profit) [200.1b, 800.15c]"
+            ),
+            Event::RuneMoved {
+                seat,
+                rune,
+                from_board,
+                from_cell,
+                board,
+                cell,
+                ..
+            } => format!(
+                "  seat {seat} moves rune {rune} from {from_board} {from_cell} to {board} {cell} [200.1b, 900.24a]"
+            ),
             Event::Rerolled {
                 seat, gold, dividend, ..
             } => {

@@ -13,6 +13,7 @@ mod log;
 mod play;
 pub mod rescue;
 pub mod shop;
+pub mod values;
 
 pub use fights::*;
 pub use log::*;
@@ -25,6 +26,7 @@ use crate::scrip::{ResonanceSlot, Wallet};
 use crate::settings::Rules;
 use crate::spec::{BoardSpec, Forge, InitialState, Placement, RunePlacement, Side};
 use shop::{Destination, Sold, Visit};
+pub use values::Values;
 
 /// How many of the greedy ranking's best buys the planner tries in fights.
 pub const PLANNER_CANDIDATES: usize = 3;
@@ -42,17 +44,33 @@ pub enum Policy {
     Greedy,
     /// [`bots::Planner`].
     Planner,
+    /// [`bots::RandomLegal`].
+    Random,
+    /// [`bots::Synergy`].
+    Synergy,
+    /// [`bots::Economy`].
+    Economy,
+    /// [`bots::Tempo`].
+    Tempo,
+    /// [`bots::Measured`].
+    Measured,
 }
 
 impl Policy {
-    pub const NAMES: [&'static str; 2] = ["greedy", "planner"];
+    /// Every policy, in the order of `NAMES`.
+    pub const ALL: [Policy; 7] = [
+        Policy::Greedy,
+        Policy::Planner,
+        Policy::Random,
+        Policy::Synergy,
+        Policy::Economy,
+        Policy::Tempo,
+        Policy::Measured,
+    ];
+    pub const NAMES: [&'static str; 7] = ["greedy", "planner", "random", "synergy", "economy", "tempo", "measured"];
 
     pub fn parse(name: &str) -> Option<Policy> {
-        match name {
-            "greedy" => Some(Policy::Greedy),
-            "planner" => Some(Policy::Planner),
-            _ => None,
-        }
+        Policy::NAMES.iter().position(|&n| n == name).map(|k| Policy::ALL[k])
     }
 
     pub fn name(self) -> &'static str {
@@ -93,7 +111,7 @@ pub struct MatchSuite {
     pub matches: u64,
     /// Players per match, 1 (solo) to `round.max_players`.
     pub players: u8,
-    /// One per seat, repeated when shorter than the party.
+    /// The bots, dealt to the run's seats in turn (`policy_of`).
     pub policies: Vec<Policy>,
     pub bosses: Vec<BossOption>,
     /// The first matches of the run, played with an empty ghost pool (a bye
@@ -108,6 +126,18 @@ pub struct MatchSuite {
     /// How seats start, when the suite says (by seat; the rest start empty
     /// with `shop.starting_gold`).
     pub seats: Vec<SeatStart>,
+}
+
+impl MatchSuite {
+    /// The bot at `seat` of match `index`: the policies dealt in turn to
+    /// the run's seats, match by match, so a list as long as the party (or
+    /// a divisor of it) seats the same bots in every match, and a longer
+    /// one (a roster in solo matches) gives each bot its share of matches.
+    pub fn policy_of(&self, index: u64, seat: u8) -> Policy {
+        let n = self.policies.len().max(1) as u64;
+        let at = (index % n) * u64::from(self.players) + u64::from(seat);
+        self.policies.get((at % n) as usize).copied().unwrap_or(Policy::Greedy)
+    }
 }
 
 /// A seat's state at the start of a match: for hand-built openings and
@@ -133,13 +163,10 @@ pub struct MatchCtx<'a> {
     pub unit_pool: Vec<CardId>,
     /// Runes the shop offers: every rune that may be placed.
     pub rune_pool: Vec<RuneId>,
-    /// Value per tier of each card and rune, by id.
-    pub values: Vec<i32>,
-    pub rune_values: Vec<i32>,
-    /// What a free place on the board is worth to the greedy table: the
-    /// mean tier-1 value of the cards the shop offers, which a combine's
-    /// freed places are counted at.
-    pub place_value: i32,
+    /// The suite's value table, which most bots read.
+    pub values: Values,
+    /// The table measured by fights, when a seat plays the `measured` bot.
+    pub measured: Option<Values>,
 }
 
 impl<'a> MatchCtx<'a> {
@@ -160,42 +187,21 @@ impl<'a> MatchCtx<'a> {
             .map(RuneId)
             .filter(|&r| !catalog.rune(r).innate_only)
             .collect();
-        let mut values: Vec<i32> = catalog.cards.iter().map(default_value).collect();
-        for &(c, v) in &suite.values {
-            values[c.0 as usize] = v;
-        }
-        let mut rune_values: Vec<i32> = catalog.runes.iter().map(|_| DEFAULT_RUNE_VALUE).collect();
-        for &(r, v) in &suite.rune_values {
-            rune_values[r.0 as usize] = v;
-        }
-        let place_value = if unit_pool.is_empty() {
-            0
-        } else {
-            let total: i64 = unit_pool.iter().map(|c| i64::from(values[c.0 as usize])).sum();
-            (total / unit_pool.len() as i64) as i32
-        };
-        MatchCtx {
+        let values = Values::table(catalog, suite, &unit_pool);
+        let mut ctx = MatchCtx {
             catalog,
             rules,
             suite,
             unit_pool,
             rune_pool,
             values,
-            rune_values,
-            place_value,
+            measured: None,
+        };
+        if suite.policies.contains(&Policy::Measured) {
+            ctx.measured = Some(Values::measured(&ctx, &ctx.values));
         }
+        ctx
     }
-}
-
-/// A rune's worth per tier when the suite's table does not say.
-const DEFAULT_RUNE_VALUE: i32 = 8;
-
-/// A card's worth per tier when the suite's table does not say: its
-/// tier-1 numbers, Vitality weighed as one tenth (docs/matches.md).
-fn default_value(card: &crate::catalog::Card) -> i32 {
-    let s = card.at_tier(1);
-    let keywords = card.keywords.names().len() as i32;
-    (s.vitality / 10 + s.power + s.armor / 4 + s.focus / 10 + s.speed / 5 + 3 * keywords + s.settle).max(1)
 }
 
 /// A unit a player owns, where it stands, and what it carries between
@@ -251,10 +257,9 @@ pub struct Player {
 
 impl Player {
     fn new(ctx: &MatchCtx, index: u64, seat: u8) -> Player {
-        let policies = &ctx.suite.policies;
         let mut p = Player {
             seat,
-            policy: policies[usize::from(seat) % policies.len().max(1)],
+            policy: ctx.suite.policy_of(index, seat),
             wallet: Wallet {
                 gold: ctx.rules.shop.starting_gold,
                 dividend: 0,
@@ -480,20 +485,6 @@ pub fn boss_entrant(ctx: &MatchCtx, option: &BossOption, round: u8) -> Carried {
         boss.armor_bonus = Some(ctx.rules.round.boss_armor_per_round * grown);
     }
     c
-}
-
-/// A board's worth by the value table: what the greedy bot compares.
-pub fn board_strength(ctx: &MatchCtx, board: &BoardSpec) -> i64 {
-    board
-        .units
-        .iter()
-        .map(|p| i64::from(shop::unit_value(ctx, p.card, p.tier)))
-        .sum::<i64>()
-        + board
-            .runes
-            .iter()
-            .map(|r| i64::from(shop::rune_value(ctx, r.rune, r.tier)))
-            .sum::<i64>()
 }
 
 /// Wins count 2 and draws 1 over the planner's trial fights.

@@ -1,7 +1,7 @@
 //! A match, phase by phase (200.1): each phase a function over the state
 //! that carries from one phase to the next, in the rule book's order.
 
-use super::bots::Claim;
+use super::bots::{Claim, Reason};
 use super::*;
 
 /// Plays match `index` of the suite against `pool`.
@@ -46,16 +46,13 @@ impl OpenDraft<'_> {
         log: &mut Vec<Event>,
     ) -> usize {
         let choices: Vec<&Carried> = open.iter().map(|&k| &self.boards[k]).collect();
-        let pick = open.remove(
-            p.policy
-                .bot()
-                .claim(ctx, engine, p, self.round, self.index, &choices)
-                .min(open.len() - 1),
-        );
+        let (choice, reason) = p.policy.bot().claim(ctx, engine, p, self.round, self.index, &choices);
+        let pick = open.remove(choice.min(open.len() - 1));
         log.push(Event::BossClaimed {
             round: self.round,
             seat: p.seat,
             boss: ctx.suite.bosses[self.offered[pick]].name.clone(),
+            reason,
         });
         pick
     }
@@ -171,8 +168,8 @@ impl InPlay {
             .iter()
             .zip(&claimed)
             .map(|(p, &k)| Claim {
-                board: board_strength(ctx, &p.board(String::new())),
-                boss: board_strength(ctx, &boards[k].board),
+                board: ctx.values.board(&p.board(String::new())),
+                boss: ctx.values.board(&boards[k].board),
             })
             .collect();
         let mut cancelled: Vec<usize> = (0..n)
@@ -184,6 +181,7 @@ impl InPlay {
                 round,
                 seat: seat as u8,
                 boss: suite.bosses[offered[claimed[seat]]].name.clone(),
+                reason: Reason::Swap,
             });
         }
         open.sort_unstable();
@@ -344,12 +342,13 @@ impl InPlay {
         self.phase(round, Phase::Shop2);
         for p in &mut self.players {
             let offered = shop::offer_destinations(ctx, &mut p.rng);
-            let chosen = p.policy.bot().choose_destination(ctx, p, &offered);
+            let (chosen, reason) = p.policy.bot().choose_destination(ctx, p, &offered);
             self.log.push(Event::Destinations {
                 round,
                 seat: p.seat,
                 offered,
                 chosen,
+                reason,
             });
             let mut sold = Vec::new();
             let v = Visit {
@@ -379,6 +378,7 @@ impl InPlay {
         // Solo: up to two distinct boards offered; a party: one distinct
         // source per player (200.1g). A seat the pool cannot serve has a bye.
         let mut sources: Vec<Option<usize>> = vec![None; n];
+        let mut reasons = vec![Reason::Assigned; n];
         if n == 1 {
             let want = ctx.rules.round.solo_nemesis_options.max(0) as usize;
             let offered = draw_distinct(&mut self.draft, ghosts.len(), want);
@@ -390,12 +390,10 @@ impl InPlay {
                 });
                 let boards: Vec<Carried> = offered.iter().map(|&k| ghost_entrant(&ghosts[k])).collect();
                 let refs: Vec<&Carried> = boards.iter().collect();
-                sources[0] = Some(
-                    offered[{
-                        let p = &mut self.players[0];
-                        p.policy.bot().claim(ctx, engine, p, round, self.index, &refs)
-                    }],
-                );
+                let p = &mut self.players[0];
+                let (choice, reason) = p.policy.bot().claim(ctx, engine, p, round, self.index, &refs);
+                sources[0] = Some(offered[choice.min(offered.len() - 1)]);
+                reasons[0] = reason;
             }
         } else {
             let drawn = draw_distinct(&mut self.draft, ghosts.len(), n);
@@ -414,6 +412,7 @@ impl InPlay {
                     round,
                     seat: seat as u8,
                     source: ghosts[*k].label(),
+                    reason: reasons[seat],
                 }),
                 None => self.log.push(Event::Bye {
                     round,

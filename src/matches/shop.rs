@@ -5,8 +5,8 @@
 //! chooses (`bots.rs`). Every number is a
 //! `[shop]` or `[round]` setting (docs/rules-reconstruction.md, "The match").
 
-use super::bots::{ShopAction, ShopView};
-use super::{Event, MatchCtx, Owned, Player};
+use super::bots::{Decision, Reason, ShopAction, ShopView};
+use super::{Event, MatchCtx, Owned, Player, Values};
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, RuneId};
 use crate::engine::{Engine, FightRng};
@@ -91,7 +91,28 @@ pub fn gain_xp(ctx: &MatchCtx, p: &mut Player, xp: i32, round: u8, log: &mut Vec
     }
 }
 
-fn draw_offers(ctx: &MatchCtx, rng: &mut FightRng, destination: Destination) -> Offers {
+/// The tier of one unit offer to a buyer at `level` (200.1b, reconstructed):
+/// tier 1 until the level reaches the first tier-2 offers; after that one
+/// roll picks tier 3, tier 2 or tier 1 by the level's odds, capped at the
+/// card's top tier.
+fn offer_tier(ctx: &MatchCtx, rng: &mut FightRng, level: i32, card: CardId) -> u8 {
+    let s = ctx.rules.shop;
+    let (two, three) = (s.tier_two_offer_percent(level), s.tier_three_offer_percent(level));
+    if two + three <= 0 {
+        return 1;
+    }
+    let roll = i64::from(rng.below(100));
+    let tier = if roll < three {
+        3
+    } else if roll < three + two {
+        2
+    } else {
+        1
+    };
+    tier.min(ctx.catalog.card(card).tiers())
+}
+
+fn draw_offers(ctx: &MatchCtx, rng: &mut FightRng, destination: Destination, level: i32) -> Offers {
     let s = ctx.rules.shop;
     let (units, runes) = match destination {
         Destination::Store => (s.unit_offers, s.rune_offers),
@@ -101,10 +122,9 @@ fn draw_offers(ctx: &MatchCtx, rng: &mut FightRng, destination: Destination) -> 
     let mut items = Vec::new();
     if !ctx.unit_pool.is_empty() {
         for _ in 0..units {
-            items.push(Item::Unit(
-                ctx.unit_pool[rng.below(ctx.unit_pool.len() as u32) as usize],
-                1,
-            ));
+            let card = ctx.unit_pool[rng.below(ctx.unit_pool.len() as u32) as usize];
+            let tier = offer_tier(ctx, rng, level, card);
+            items.push(Item::Unit(card, tier));
         }
     }
     if !ctx.rune_pool.is_empty() {
@@ -145,62 +165,106 @@ pub fn free_cell(ctx: &MatchCtx, units: &[Owned], card: CardId) -> Option<(u8, u
 /// A free place for a rune on either rune board (900.24a): the row board
 /// first, then the column board.
 pub fn free_rune_place(ctx: &MatchCtx, runes: &[RunePlacement]) -> Option<(RuneBoard, u8)> {
+    free_rune_places(ctx, runes, None).next()
+}
+
+/// Every free place for a rune, the row board first, then the column
+/// board, each in cell order; the rune at `moving`, when given, counts as
+/// lifted off its board.
+pub fn free_rune_places<'r>(
+    ctx: &MatchCtx,
+    runes: &'r [RunePlacement],
+    moving: Option<usize>,
+) -> impl Iterator<Item = (RuneBoard, u8)> + 'r {
     let r = ctx.rules.runes;
-    for (board, cells) in [
+    [
         (RuneBoard::Rows, r.row_board_cells),
         (RuneBoard::Columns, r.column_board_cells),
-    ] {
-        for cell in 0..=(cells - r.cells_per_rune) {
-            if !runes
-                .iter()
-                .any(|o| o.board == board && (i32::from(o.cell) - cell).abs() < r.cells_per_rune)
-            {
-                return Some((board, cell as u8));
-            }
-        }
-    }
-    None
+    ]
+    .into_iter()
+    .flat_map(move |(board, cells)| (0..=(cells - r.cells_per_rune)).map(move |cell| (board, cell)))
+    .filter(move |&(board, cell)| {
+        !runes
+            .iter()
+            .enumerate()
+            .any(|(k, o)| Some(k) != moving && o.board == board && (i32::from(o.cell) - cell).abs() < r.cells_per_rune)
+    })
+    .map(|(board, cell)| (board, cell as u8))
 }
 
-/// The greedy bot's worth of a unit at a tier: the suite's value table, or
-/// the card's own numbers at that tier (docs/matches.md).
-pub fn unit_value(ctx: &MatchCtx, card: CardId, tier: u8) -> i32 {
-    ctx.values[card.0 as usize].saturating_mul(i32::from(tier))
+/// The value of the units a rune at `(board, cell)` reaches: every unit
+/// whose footprint meets one of the rows (or columns) it faces (900.24a).
+pub fn rune_reach(ctx: &MatchCtx, values: &Values, units: &[Owned], board: RuneBoard, cell: u8) -> i64 {
+    let (first, last) = (i32::from(cell), i32::from(cell) + ctx.rules.runes.cells_per_rune - 1);
+    units
+        .iter()
+        .filter(|o| {
+            let side = i32::from(ctx.catalog.card(o.card).footprint.side());
+            let start = match board {
+                RuneBoard::Rows => i32::from(o.row),
+                RuneBoard::Columns => i32::from(o.column),
+            };
+            start <= last && start + side > first
+        })
+        .map(|o| i64::from(values.unit(o.card, o.tier)))
+        .sum()
 }
 
-pub fn rune_value(ctx: &MatchCtx, rune: RuneId, tier: u8) -> i32 {
-    ctx.rune_values[rune.0 as usize].saturating_mul(i32::from(tier))
+/// Whether the rune at `i` can rise a tier (its ladder goes higher).
+pub fn upgradable(ctx: &MatchCtx, p: &Player, i: usize) -> bool {
+    p.runes
+        .get(i)
+        .is_some_and(|r| r.tier < ctx.catalog.rune(r.rune).tiers())
 }
 
-/// What buying `item` would do to `p`'s board: its gain in value, and
-/// whether it needs room (it combines otherwise).
-pub(super) fn gain(ctx: &MatchCtx, p: &Player, item: Item) -> Option<i32> {
+/// What a free place is worth at `level`: a free place's worth in the
+/// table times the mean tier of a unit offer at that level, so that a
+/// place freed late, when offers come at higher tiers, is worth more.
+pub fn place_worth(ctx: &MatchCtx, values: &Values, level: i32) -> i32 {
+    let s = ctx.rules.shop;
+    let percent_tiers = 100 + s.tier_two_offer_percent(level) + 2 * s.tier_three_offer_percent(level);
+    (i64::from(values.place()) * percent_tiers / 100).clamp(0, i64::from(i32::MAX)) as i32
+}
+
+/// What buying `item` would add to `p`'s board by `values`; none when it
+/// has no place (and does not combine).
+pub fn gain(ctx: &MatchCtx, values: &Values, p: &Player, item: Item) -> Option<i32> {
     match item {
         Item::Unit(card, tier) => {
             let copies = copies_held(p, card, tier);
             if completes_combine(ctx, p, item) {
                 // Combining: the copies become one of the next tier, and
                 // every place but one is free again, worth what a typical
-                // unit would bring to it.
+                // offer at the buyer's level would bring to it.
                 let freed = copies - 1;
-                Some(unit_value(ctx, card, tier + 1) - copies * unit_value(ctx, card, tier) + freed * ctx.place_value)
+                Some(
+                    values.unit(card, tier + 1) - copies * values.unit(card, tier)
+                        + freed * place_worth(ctx, values, p.level),
+                )
             } else if p.units.len() < capacity(ctx, p.level) && free_cell(ctx, &p.units, card).is_some() {
-                Some(unit_value(ctx, card, tier))
+                // A copy that joins copies already held is a step towards a
+                // combine: half a place more.
+                let towards = if copies > 0 {
+                    place_worth(ctx, values, p.level)
+                } else {
+                    0
+                };
+                Some(values.unit(card, tier) + towards)
             } else {
                 None
             }
         }
-        Item::Rune(rune, tier) => free_rune_place(ctx, &p.runes).map(|_| rune_value(ctx, rune, tier)),
+        Item::Rune(rune, tier) => free_rune_place(ctx, &p.runes).map(|_| values.rune(rune, tier)),
     }
 }
 
 /// How many copies of `card` at `tier` the player holds.
-fn copies_held(p: &Player, card: CardId, tier: u8) -> i32 {
+pub fn copies_held(p: &Player, card: CardId, tier: u8) -> i32 {
     p.units.iter().filter(|o| o.card == card && o.tier == tier).count() as i32
 }
 
 /// Whether buying `item` completes a combine of `p`'s copies (200.1b).
-pub(super) fn completes_combine(ctx: &MatchCtx, p: &Player, item: Item) -> bool {
+pub fn completes_combine(ctx: &MatchCtx, p: &Player, item: Item) -> bool {
     match item {
         Item::Unit(card, tier) => {
             copies_held(p, card, tier) + 1 >= ctx.rules.shop.copies_to_combine && tier < ctx.catalog.card(card).tiers()
@@ -209,7 +273,7 @@ pub(super) fn completes_combine(ctx: &MatchCtx, p: &Player, item: Item) -> bool 
     }
 }
 
-pub(super) fn cost(ctx: &MatchCtx, item: Item) -> i32 {
+pub fn cost(ctx: &MatchCtx, item: Item) -> i32 {
     match item {
         Item::Unit(_, tier) => ctx.rules.shop.unit_cost * i32::from(tier),
         Item::Rune(_, tier) => ctx.rules.shop.rune_cost * i32::from(tier),
@@ -219,12 +283,13 @@ pub(super) fn cost(ctx: &MatchCtx, item: Item) -> i32 {
 /// Buys `item` for `p`: pays Dividend first (900.36), then places it,
 /// combining copies into the next tier (200.1b; a combined unit is placed
 /// above the tier it was bought at, 800.32a).
-pub(super) fn buy(
+pub fn buy(
     ctx: &MatchCtx,
     p: &mut Player,
     item: Item,
     round: u8,
     from_seat: Option<u8>,
+    reason: Reason,
     log: &mut Vec<Event>,
 ) -> bool {
     let buyback = from_seat.is_some();
@@ -299,6 +364,7 @@ pub(super) fn buy(
                 combined_to: combined.then_some(card_tier),
                 buyback,
                 from_seat,
+                reason,
             });
         }
         Item::Rune(rune, tier) => {
@@ -324,6 +390,7 @@ pub(super) fn buy(
                 combined_to: None,
                 buyback,
                 from_seat,
+                reason,
             });
         }
     }
@@ -332,7 +399,8 @@ pub(super) fn buy(
 
 /// Sells `p`'s unit `i` for Gold (900.36c) into the party's buyback; the
 /// card's `sold` lines add their Dividend (800.15d, 800.47d).
-fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
+fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, at: (u8, Reason), sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
+    let (round, reason) = at;
     let o = p.units.remove(i);
     let crate::scrip::Sale { gold, dividend } =
         p.wallet
@@ -345,10 +413,90 @@ fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, round: u8, sold: &mut Vec
         round,
         seat: p.seat,
         item: ctx.catalog.card(o.card).key.clone(),
+        kind: "unit",
         tier: o.tier,
         gold,
         dividend,
+        reason,
     });
+}
+
+/// Sells `p`'s rune `i` for Gold (900.36c) into the party's buyback.
+fn sell_rune(ctx: &MatchCtx, p: &mut Player, i: usize, at: (u8, Reason), sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
+    let (round, reason) = at;
+    let r = p.runes.remove(i);
+    let gold = ctx.rules.shop.sell_gold_per_tier.saturating_mul(i32::from(r.tier));
+    p.wallet.sell(gold);
+    sold.push(Sold {
+        item: Item::Rune(r.rune, r.tier),
+        seller: p.seat,
+    });
+    log.push(Event::Sold {
+        round,
+        seat: p.seat,
+        item: ctx.catalog.rune(r.rune).key.clone(),
+        kind: "rune",
+        tier: r.tier,
+        gold,
+        dividend: 0,
+        reason,
+    });
+}
+
+/// Raises `p`'s rune `i` one tier in its place (200.1b, reconstructed: the
+/// difference between the two tiers' offer prices, `shop.rune_cost`, paid
+/// Dividend first, 800.15c). False when the rules refuse it.
+fn upgrade_rune(ctx: &MatchCtx, p: &mut Player, i: usize, at: (u8, Reason), log: &mut Vec<Event>) -> bool {
+    let (round, reason) = at;
+    if !upgradable(ctx, p, i) {
+        return false;
+    }
+    let Ok(paid) = p.wallet.pay(ctx.rules.shop.rune_cost) else {
+        return false;
+    };
+    let r = &mut p.runes[i];
+    r.tier += 1;
+    log.push(Event::RuneUpgraded {
+        round,
+        seat: p.seat,
+        rune: ctx.catalog.rune(r.rune).key.clone(),
+        tier: r.tier,
+        gold: paid.gold,
+        dividend: paid.dividend,
+        profit: paid.profit,
+        reason,
+    });
+    true
+}
+
+/// Moves `p`'s rune `i` to a free place (200.1b: managing the rune boards
+/// is free). False when the place is not free.
+fn move_rune(
+    ctx: &MatchCtx,
+    p: &mut Player,
+    i: usize,
+    to: (RuneBoard, u8),
+    at: (u8, Reason),
+    log: &mut Vec<Event>,
+) -> bool {
+    let (round, reason) = at;
+    if i >= p.runes.len() || !free_rune_places(ctx, &p.runes, Some(i)).any(|place| place == to) {
+        return false;
+    }
+    let r = &mut p.runes[i];
+    let from = (r.board, r.cell);
+    (r.board, r.cell) = to;
+    log.push(Event::RuneMoved {
+        round,
+        seat: p.seat,
+        rune: ctx.catalog.rune(r.rune).key.clone(),
+        from_board: from.0.name(),
+        from_cell: from.1,
+        board: to.0.name(),
+        cell: to.1,
+        reason,
+    });
+    true
 }
 
 /// The most a bot does in one visit, so a visit always ends.
@@ -370,7 +518,7 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
         });
         return;
     }
-    let mut offers = draw_offers(ctx, &mut p.rng, destination);
+    let mut offers = draw_offers(ctx, &mut p.rng, destination, p.level);
     log_offers(ctx, p.seat, round, destination, &offers, log);
     let mut rerolls = 0;
     let bot = p.policy.bot();
@@ -383,7 +531,9 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
             rerolls,
         };
         // The bot chooses; the rules carry it out or end the visit.
-        match bot.shop_action(ctx, engine, p, &view) {
+        let Decision { action, reason } = bot.shop_action(ctx, engine, p, &view);
+        let at = (round, reason);
+        match action {
             ShopAction::Buy { index, from_buyback } => {
                 let (item, from_seat) = if from_buyback {
                     let Some(list) = buyback.as_deref_mut().filter(|l| index < l.len()) else {
@@ -396,11 +546,22 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                 } else {
                     break;
                 };
-                if !buy(ctx, p, item, round, from_seat, log) {
+                if !buy(ctx, p, item, round, from_seat, reason, log) {
                     break;
                 }
             }
-            ShopAction::Sell(i) if i < p.units.len() => sell_unit(ctx, p, i, round, sold, log),
+            ShopAction::Sell(i) if i < p.units.len() => sell_unit(ctx, p, i, at, sold, log),
+            ShopAction::SellRune(i) if i < p.runes.len() => sell_rune(ctx, p, i, at, sold, log),
+            ShopAction::UpgradeRune(i) => {
+                if !upgrade_rune(ctx, p, i, at, log) {
+                    break;
+                }
+            }
+            ShopAction::MoveRune { index, board, cell } => {
+                if !move_rune(ctx, p, index, (board, cell), at, log) {
+                    break;
+                }
+            }
             // 800.15c: XP is a shop purchase, so Dividend pays first.
             ShopAction::BuyXp if p.level < ctx.rules.shop.max_level => {
                 let Ok(paid) = p.wallet.pay(ctx.rules.shop.xp_cost) else {
@@ -412,6 +573,7 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     gold: paid.gold,
                     dividend: paid.dividend,
                     xp: ctx.rules.shop.xp_per_purchase,
+                    reason,
                 });
                 gain_xp(ctx, p, ctx.rules.shop.xp_per_purchase, round, log);
             }
@@ -425,11 +587,12 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     seat: p.seat,
                     gold: paid.gold,
                     dividend: paid.dividend,
+                    reason,
                 });
-                offers = draw_offers(ctx, &mut p.rng, destination);
+                offers = draw_offers(ctx, &mut p.rng, destination, p.level);
                 log_offers(ctx, p.seat, round, destination, &offers, log);
             }
-            ShopAction::Sell(_) | ShopAction::BuyXp | ShopAction::Leave => break,
+            ShopAction::Sell(_) | ShopAction::SellRune(_) | ShopAction::BuyXp | ShopAction::Leave => break,
         }
     }
 }
@@ -448,6 +611,14 @@ fn log_offers(ctx: &MatchCtx, seat: u8, round: u8, destination: Destination, off
             .iter()
             .filter(|i| matches!(i, Item::Unit(..)))
             .map(name)
+            .collect(),
+        unit_tiers: offers
+            .items
+            .iter()
+            .filter_map(|i| match *i {
+                Item::Unit(_, t) => Some(t),
+                Item::Rune(..) => None,
+            })
             .collect(),
         runes: offers
             .items

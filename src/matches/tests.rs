@@ -95,23 +95,70 @@ fn the_planner_buys_back_what_it_sold_without_reading_past_the_offers() {
 
 #[test]
 fn each_policy_names_its_own_bot() {
-    // The suite's names are the bots' names, and the two bots answer a
-    // one-option claim alike (no trial fights for a single option).
+    // The suite's names are the bots' names, and every bot answers a
+    // one-option claim with that option; the planner plays no trial fight
+    // for it.
     for (k, name) in Policy::NAMES.iter().enumerate() {
         let policy = Policy::parse(name).expect("a shipped name parses");
         assert_eq!(policy.name(), *name);
         assert_eq!(policy as usize, k);
+        assert_eq!(Policy::ALL[k], policy);
     }
     let l = loaded();
     let ctx = l.ctx();
     let mut engine = Engine::new(&l.catalog, l.rules);
     let boss = boss_entrant(&ctx, &ctx.suite.bosses[0], 1);
     let mut p = Player::new(&ctx, 0, 0);
-    for policy in [Policy::Greedy, Policy::Planner] {
+    for policy in Policy::ALL {
         let planned = p.planned;
-        assert_eq!(policy.bot().claim(&ctx, &mut engine, &mut p, 1, 0, &[&boss]), 0);
+        assert_eq!(policy.bot().claim(&ctx, &mut engine, &mut p, 1, 0, &[&boss]).0, 0);
         assert_eq!(p.planned, planned, "{}: one option needs no trial", policy.name());
     }
+}
+
+#[test]
+fn a_roster_deals_its_bots_to_the_runs_seats_in_turn() {
+    // A list as long as the party seats the same bots in every match; a
+    // longer one, in solo matches, gives each bot its turn.
+    let mut l = loaded();
+    l.suite.policies = Policy::ALL.to_vec();
+    l.suite.players = 1;
+    let dealt: Vec<Policy> = (0..7).map(|i| l.suite.policy_of(i, 0)).collect();
+    assert_eq!(dealt, Policy::ALL.to_vec());
+    l.suite.players = 3;
+    l.suite.policies = vec![Policy::Tempo, Policy::Random, Policy::Economy];
+    for index in 0..5 {
+        let seats: Vec<Policy> = (0..3).map(|s| l.suite.policy_of(index, s)).collect();
+        assert_eq!(seats, l.suite.policies, "match {index}");
+    }
+}
+
+#[test]
+fn the_measured_table_comes_from_fights() {
+    // The measured bot's table is each card's record alone against the
+    // pool: a card that beats more of the pool is worth more, whatever its
+    // printed numbers add up to, and the same inputs give the same table.
+    let mut l = loaded();
+    l.suite.policies = vec![Policy::Measured];
+    let ctx = l.ctx();
+    let measured = ctx.measured.as_ref().expect("a measured seat builds the table");
+    let again = l.ctx();
+    assert_eq!(Some(measured), again.measured.as_ref());
+    let worths: Vec<i32> = ctx.unit_pool.iter().map(|&c| measured.unit(c, 1)).collect();
+    let (lo, hi) = (worths.iter().min().copied(), worths.iter().max().copied());
+    assert!(
+        lo < hi,
+        "the measured worths differ from card to card: {lo:?} to {hi:?}"
+    );
+    // Not the stat formula in disguise: the two tables order the pool
+    // differently somewhere.
+    let table: Vec<i32> = ctx.unit_pool.iter().map(|&c| ctx.values.unit(c, 1)).collect();
+    let disagree = (0..worths.len())
+        .flat_map(|a| (0..worths.len()).map(move |b| (a, b)))
+        .any(|(a, b)| worths[a] > worths[b] && table[a] < table[b]);
+    assert!(disagree, "the measured table orders the pool as the stat formula does");
+    // Without a measured seat no fight is spent on it.
+    assert!(loaded().ctx().measured.is_none());
 }
 
 /// Each seat's wallet rebuilt from the match log alone, checked after every
@@ -130,6 +177,13 @@ fn wallets_from_log(index: u64, events: &[Event], seats: usize) -> Vec<crate::sc
                 continue;
             }
             Event::Bought {
+                seat,
+                gold,
+                dividend,
+                profit,
+                ..
+            }
+            | Event::RuneUpgraded {
                 seat,
                 gold,
                 dividend,
@@ -171,14 +225,17 @@ fn every_wallet_rebuilds_from_the_log() {
     // and in a party.
     let mut l = loaded();
     let mut checked = 0;
-    let mut seen = [0u32; 5];
-    for (policy, players, matches) in [
-        (Policy::Greedy, 1, 1000),
-        (Policy::Greedy, 3, 300),
-        (Policy::Planner, 1, 100),
-        (Policy::Planner, 3, 30),
+    let mut seen = [0u32; 7];
+    let everyone = Policy::ALL.to_vec();
+    for (policies, players, matches) in [
+        (vec![Policy::Greedy], 1, 1000),
+        (vec![Policy::Greedy], 3, 300),
+        (vec![Policy::Planner], 1, 100),
+        (vec![Policy::Planner], 3, 30),
+        (everyone.clone(), 1, 700),
+        (everyone, 3, 140),
     ] {
-        l.suite.policies = vec![policy];
+        l.suite.policies = policies.clone();
         l.suite.players = players;
         let ctx = l.ctx();
         let mut engine = Engine::new(&l.catalog, l.rules);
@@ -187,7 +244,7 @@ fn every_wallet_rebuilds_from_the_log() {
             let rebuilt = wallets_from_log(index, &m.events, usize::from(players));
             assert_eq!(
                 rebuilt, m.final_wallets,
-                "match {index} ({policy:?}, {players} players)"
+                "match {index} ({policies:?}, {players} players)"
             );
             checked += 1;
             for e in &m.events {
@@ -196,17 +253,173 @@ fn every_wallet_rebuilds_from_the_log() {
                     Event::Fight { dividend, .. } if *dividend > 0 => 1,
                     Event::Rerolled { dividend, .. } | Event::BoughtXp { dividend, .. } if *dividend > 0 => 2,
                     Event::Reward { signature: Some(s), .. } if s.ends_with("gold") => 3,
-                    Event::Sold { .. } => 4,
+                    Event::Sold { kind: "unit", .. } => 4,
+                    Event::Sold { kind: "rune", .. } => 5,
+                    Event::RuneUpgraded { .. } => 6,
                     _ => continue,
                 };
                 seen[kind] += 1;
             }
         }
     }
-    assert_eq!(checked, 1430);
+    assert_eq!(checked, 2270);
     // Each kind of change the log must carry happened, so each was checked.
     assert!(
         seen.iter().all(|&n| n > 0),
-        "vault, banked, Dividend-paid, Gold signature, sale: {seen:?}"
+        "vault, banked, Dividend-paid, Gold signature, unit sale, rune sale, rune upgrade: {seen:?}"
+    );
+}
+
+/// Plays `count` matches of `ctx` from `first` on both cores, each checked:
+/// its wallets rebuilt from its log never below zero and equal to its own
+/// (in debug builds every fight's engine invariants are checked too).
+fn play_checked(ctx: &MatchCtx, first: u64, count: u64) -> u64 {
+    let seeds = crate::batch::play_matches(ctx, &GhostPool::default(), 0, ctx.suite.pool_matches, 2).expect("seed");
+    let pool = GhostPool::from_results(&seeds);
+    let played = crate::batch::play_matches(ctx, &pool, first, count, 2).expect("matches");
+    for m in &played {
+        let rebuilt = wallets_from_log(m.index, &m.events, usize::from(m.players));
+        assert_eq!(rebuilt, m.final_wallets, "match {}", m.index);
+        assert!(
+            m.final_levels
+                .iter()
+                .all(|&l| (1..=ctx.rules.shop.max_level).contains(&l))
+        );
+    }
+    played.len() as u64
+}
+
+#[test]
+fn the_roster_plays_ten_thousand_matches_without_a_panic() {
+    // Every bot of the roster, solo and in parties, over several master
+    // seeds: no panic, no wallet below zero. A release build plays 10,000
+    // matches; a debug build, whose every fight checks the engine's
+    // invariants, plays fewer.
+    let total: u64 = if cfg!(debug_assertions) { 120 } else { 10_000 };
+    let mut l = loaded();
+    l.suite.policies = Policy::ALL.to_vec();
+    let mut played = 0;
+    for (k, (seed, players)) in [(20261201u64, 1u8), (7, 1), (99, 3), (12345, 5)]
+        .into_iter()
+        .enumerate()
+    {
+        l.suite.master_seed = seed;
+        l.suite.players = players;
+        l.suite.pool_matches = 8;
+        let share = if k == 0 { total - 3 * (total / 4) } else { total / 4 };
+        played += play_checked(&l.ctx(), 8, share);
+    }
+    assert_eq!(played, total);
+}
+
+#[test]
+fn any_match_suite_the_loader_accepts_plays_without_a_panic() {
+    // A fuzz over match suites: random parties, rosters, boss options with
+    // random minions and signatures, value tables, and seats that start
+    // with random Gold, units at any tier (the largest footprints among
+    // them), runes and a resonance. Every suite the loader accepts plays
+    // its matches with no panic and no wallet below zero; every suite it
+    // refuses says why with a key.
+    let l = loaded();
+    let (catalog, rules) = (&l.catalog, l.rules);
+    let names = |keep: &dyn Fn(&crate::catalog::Card) -> bool| -> Vec<String> {
+        catalog
+            .cards
+            .iter()
+            .filter(|c| keep(c))
+            .map(|c| c.key.clone())
+            .collect()
+    };
+    use crate::ability::CardKind;
+    let bosses = names(&|c| c.kind == CardKind::Boss && c.phase_of.is_none());
+    let placeable = names(&|c| c.kind != CardKind::Boss && c.phase_of.is_none());
+    // Every eighth suite draws from every card, phases and bosses among
+    // them, which the loader must refuse with a key.
+    let anything = names(&|_| true);
+    let runes: Vec<String> = catalog.runes.iter().map(|r| r.key.clone()).collect();
+    let resonances: Vec<String> = catalog.resonances.iter().map(|r| r.key.clone()).collect();
+    let suites = if cfg!(debug_assertions) { 12 } else { 60 };
+    let (mut accepted, mut refused) = (0, 0);
+    for case in 0..suites {
+        let mut rng = FightRng::for_fight(0xF022, case);
+        let cards = if case % 8 == 7 { &anything } else { &placeable };
+        let mut pick = |list: &[String]| list[rng.below(list.len() as u32) as usize].clone();
+        let players = 1 + (case % 5) as u8;
+        let roster: Vec<String> = (0..1 + case % 4)
+            .map(|k| format!("\"{}\"", Policy::NAMES[((case * 3 + k) % 7) as usize]))
+            .collect();
+        let mut text = format!(
+            "name = \"fuzz{case}\"\nmaster_seed = {case}\nmatches = 6\nplayers = {players}\npolicies = [{}]\npool_matches = {}\nplanner_fights = {}\n",
+            roster.join(", "),
+            case % 3,
+            1 + case % 3
+        );
+        for b in 0..6 {
+            let mut minions = Vec::new();
+            for _ in 0..(b + case) % 4 {
+                minions.push(format!("\"{}\"", pick(cards)));
+            }
+            let signature = match (b + case) % 3 {
+                0 => format!("{{ gold = {} }}", (case % 9) as i32 - 2),
+                1 => format!("{{ resonance = \"{}\" }}", pick(&resonances)),
+                _ => format!(
+                    "{{ forge_core = \"Core {b}\", crush_bonus = {}, tick_reduction = {} }}",
+                    case % 4,
+                    b % 3
+                ),
+            };
+            text += &format!(
+                "[[boss]]\nname = \"Option {b}\"\nboss = \"{}\"\nminions = [{}]\nsignature = {signature}\n",
+                pick(&bosses),
+                minions.join(", ")
+            );
+        }
+        text += &format!("[values]\n\"{}\" = {}\n", pick(cards), (case % 50) as i32 - 10);
+        for _ in 0..players {
+            let mut units = Vec::new();
+            for k in 0..case % 6 {
+                units.push(format!(
+                    "{{ card = \"{}\", tier = {} }}",
+                    pick(cards),
+                    1 + (case + k) % 3
+                ));
+            }
+            let mut seat_runes = Vec::new();
+            for k in 0..case % 4 {
+                seat_runes.push(format!("{{ rune = \"{}\", tier = {} }}", pick(&runes), 1 + k % 3));
+            }
+            text += &format!(
+                "[[seat]]\ngold = {}\ndividend = {}\nunits = [{}]\nrunes = [{}]\n",
+                (case % 40) as i32 - 3,
+                case % 7,
+                units.join(", "),
+                seat_runes.join(", ")
+            );
+            if case % 2 == 0 {
+                text += &format!("resonance = \"{}\"\n", pick(&resonances));
+            }
+        }
+        match crate::config::parse_match_suite(Path::new("fuzz.toml"), &text, catalog, &rules) {
+            Ok(suite) => {
+                accepted += 1;
+                let mut fuzzed = crate::match_runs::LoadedMatches { suite, ..loaded() };
+                fuzzed.suite.matches = 6;
+                let ctx = fuzzed.ctx();
+                play_checked(&ctx, ctx.suite.pool_matches, 6 - ctx.suite.pool_matches);
+            }
+            Err(errors) => {
+                refused += 1;
+                for e in &errors {
+                    assert!(
+                        !e.key.is_empty() && e.line > 0,
+                        "case {case}: a refusal names its line and key: {e:?}\n{text}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        accepted >= suites / 3,
+        "the fuzz reaches the matches: {accepted} accepted, {refused} refused"
     );
 }
