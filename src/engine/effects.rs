@@ -140,9 +140,15 @@ impl Engine<'_> {
         let decay = super::damage::percent_of(burn, b.decay_percent).max(b.decay_minimum);
         let left = (burn - decay).max(0);
         self.emit(EventKind::BurnTick, u, source, tick, left, "800.8b");
+        // The appliers' parts as the tick lands: a revival within it
+        // builds the unit again.
+        let (deaths, shares) = (self.u.deaths[i], self.u.burn_shares[i]);
         let landed = self.deal_damage(source, u, tick, DamageKind::Burn).vitality_lost;
-        self.feast_shares(self.u.burn_shares[i], landed);
-        if !self.u.alive[i] {
+        self.feast_shares(shares, landed);
+        // A tick that killed the unit ends its Burn, even when a Vessel
+        // revived it within the tick: the revived unit is built again with
+        // nothing suffered (800.49l, 500.9 as reconstructed).
+        if !self.u.alive[i] || self.u.deaths[i] != deaths {
             return;
         }
         self.u.burn[i] = left;
@@ -237,9 +243,14 @@ impl Engine<'_> {
         let source = self.u.venom_source[i];
         let tick = self.reduced_tick(u, self.amplified_tick(u, stacks));
         self.emit(EventKind::VenomTick, u, source, tick, left, "800.73a");
+        // The appliers' parts as the tick lands: a revival within it
+        // builds the unit again.
+        let (deaths, shares) = (self.u.deaths[i], self.u.venom_shares[i]);
         let landed = self.deal_damage(source, u, tick, DamageKind::Venom).vitality_lost;
-        self.feast_shares(self.u.venom_shares[i], landed);
-        if !self.u.alive[i] {
+        self.feast_shares(shares, landed);
+        // As for Burn: a tick that killed the unit ends its Venom, a
+        // revival within the tick notwithstanding (800.49l, 500.9).
+        if !self.u.alive[i] || self.u.deaths[i] != deaths {
             return;
         }
         self.u.venom[i] = left;
