@@ -302,9 +302,31 @@ pub enum MatchItem {
     Resonance,
 }
 
-/// A match run's tallies.
+/// What the match report counts of one bot's players, as sums over
+/// matches (the clusters).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BotTally {
+    /// Per match: the bot's players, and how many won.
+    pub won: ClusterSums,
+    /// Per match: the bot's players, and the bosses and nemeses their team beat.
+    pub boss_wins: ClusterSums,
+    pub nemesis_wins: ClusterSums,
+    /// Per match: the bot's players, and how many combined at least once.
+    pub combined: ClusterSums,
+    /// Per match: the bot's players, and how many ended with a tier-3 unit.
+    pub tier_three: ClusterSums,
+    /// Per match: the bot's players, and how many ended with 10 Gold or more.
+    pub gold_left: ClusterSums,
+}
+
+/// Gold left at the end of a match that counts as unspent in the report.
+pub const GOLD_LEFT: i32 = 10;
+
+/// A match run's tallies, its seed matches left out.
 #[derive(Debug, Clone, Default)]
 pub struct MatchTallies {
+    /// Seed matches (played against an empty ghost pool) left out.
+    pub seed_matches: u64,
     /// Matches, and rows of the matches table (one per player).
     pub matches: u64,
     pub players: u64,
@@ -314,6 +336,12 @@ pub struct MatchTallies {
     pub boss_wins: ClusterSums,
     pub nemesis_wins: ClusterSums,
     pub items: BTreeMap<(MatchItem, String), MatchItemTally>,
+    /// By bot (its policy's name).
+    pub bots: BTreeMap<String, BotTally>,
+    /// The part being folded: its seed matches, and each player's bot, by
+    /// (match, seat), for its picks.
+    seeds: std::collections::BTreeSet<u64>,
+    seats: BTreeMap<(u64, u32), String>,
 }
 
 use crate::stats::ClusterSums;
@@ -371,6 +399,11 @@ impl MatchTallies {
     /// is one cluster.
     fn add_matches(&mut self, df: &DataFrame) -> PolarsResult<()> {
         let ids = u64s(df, "match_id")?;
+        let seed = bools(df, "seed_match")?;
+        let seat = u32s(df, "seat")?;
+        let policy = texts(df, "policy")?;
+        let gold = df.column("gold")?.i32()?.into_no_null_iter().collect::<Vec<i32>>();
+        let tiers = df.column("tiers")?.list()?.clone();
         let won = bools(df, "won")?;
         let bosses = u32s(df, "boss_wins")?;
         let nemeses = u32s(df, "nemesis_wins")?;
@@ -378,9 +411,43 @@ impl MatchTallies {
         let runes = text_lists(df, "runes")?;
         let keywords = text_lists(df, "keywords")?;
         let resonance = texts(df, "resonance")?;
+        self.seeds.clear();
+        self.seats.clear();
         for rows in runs_of(&ids) {
+            if seed[rows.start] {
+                // A seed match meets only byes: its figures describe another
+                // game (docs/report.md, "Match runs").
+                self.seed_matches += 1;
+                self.seeds.insert(ids[rows.start]);
+                continue;
+            }
             let n = rows.len() as f64;
             let wins = rows.clone().filter(|&i| won[i]).count() as f64;
+            // Each bot's players in this match, one cluster per match:
+            // (players, wins, bosses, nemeses, tier 3, Gold left).
+            let mut per_bot: BTreeMap<&str, [f64; 6]> = BTreeMap::new();
+            for i in rows.clone() {
+                self.seats.insert((ids[i], seat[i]), policy[i].clone());
+                let top = tiers
+                    .get_as_series(i)
+                    .and_then(|t| t.i32().ok().and_then(|t| t.max()))
+                    .unwrap_or(0);
+                let e = per_bot.entry(policy[i].as_str()).or_default();
+                e[0] += 1.0;
+                e[1] += f64::from(u8::from(won[i]));
+                e[2] += f64::from(bosses[i]);
+                e[3] += f64::from(nemeses[i]);
+                e[4] += f64::from(u8::from(top >= 3));
+                e[5] += f64::from(u8::from(gold[i] >= GOLD_LEFT));
+            }
+            for (bot, [players, wins, beaten, nemeses_beaten, tier_three, gold_left]) in per_bot {
+                let t = self.bots.entry(bot.to_string()).or_default();
+                t.won.add(wins, players);
+                t.boss_wins.add(beaten, players);
+                t.nemesis_wins.add(nemeses_beaten, players);
+                t.tier_three.add(tier_three, players);
+                t.gold_left.add(gold_left, players);
+            }
             self.matches += 1;
             self.players += rows.len() as u64;
             self.won.add(wins, n);
@@ -421,11 +488,37 @@ impl MatchTallies {
     fn add_picks(&mut self, df: &DataFrame) -> PolarsResult<()> {
         let ids = u64s(df, "match_id")?;
         let round = u32s(df, "round")?;
+        let seat = u32s(df, "seat")?;
         let item = texts(df, "item")?;
         let kind = texts(df, "kind")?;
         let offered = bools(df, "offered")?;
+        let buyable = bools(df, "buyable")?;
         let bought = bools(df, "bought")?;
+        let combined: Vec<bool> = df.column("combined_to")?.u32()?.iter().map(|c| c.is_some()).collect();
         for rows in runs_of(&ids) {
+            if self.seeds.contains(&ids[rows.start]) {
+                continue;
+            }
+            // Each bot's players in this match, and those that combined.
+            let mut per_bot: BTreeMap<&str, [f64; 2]> = BTreeMap::new();
+            let mut seats_combined = std::collections::BTreeSet::new();
+            for i in rows.clone() {
+                if bought[i] && combined[i] {
+                    seats_combined.insert(seat[i]);
+                }
+            }
+            for ((_, s), bot) in self.seats.range((ids[rows.start], 0)..=(ids[rows.start], u32::MAX)) {
+                let e = per_bot.entry(bot.as_str()).or_default();
+                e[0] += 1.0;
+                e[1] += f64::from(u8::from(seats_combined.contains(s)));
+            }
+            for (bot, [players, combiners]) in per_bot {
+                self.bots
+                    .entry(bot.to_string())
+                    .or_default()
+                    .combined
+                    .add(combiners, players);
+            }
             // (offered, offered and bought, purchases, sum of their rounds)
             let mut per: BTreeMap<(MatchItem, &str), [f64; 4]> = BTreeMap::new();
             for i in rows {
@@ -435,7 +528,10 @@ impl MatchTallies {
                     MatchItem::Card
                 };
                 let e = per.entry((k, item[i].as_str())).or_default();
-                if offered[i] {
+                // The pick rate counts the offers the player could pay for
+                // and place: an offer it could not take says nothing of
+                // the card.
+                if offered[i] && buyable[i] {
                     e[0] += 1.0;
                     e[1] += f64::from(u8::from(bought[i]));
                 }
@@ -467,6 +563,11 @@ pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, Strin
         let df = scan_parts(std::slice::from_ref(matches))?
             .select([
                 col("match_id"),
+                col("seed_match"),
+                col("seat"),
+                col("policy"),
+                col("gold"),
+                col("tiers"),
                 col("won"),
                 col("boss_wins"),
                 col("nemesis_wins"),
@@ -482,10 +583,13 @@ pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, Strin
             .select([
                 col("match_id"),
                 col("round"),
+                col("seat"),
                 col("item"),
                 col("kind"),
                 col("offered"),
+                col("buyable"),
                 col("bought"),
+                col("combined_to"),
             ])
             .collect()
             .map_err(err)?;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::analysis::{MatchItem, MatchItemTally, MatchTallies};
+use crate::analysis::{BotTally, MatchItem, MatchItemTally, MatchTallies};
 use crate::report::ReportSettings;
 use crate::stats::ClusterSums;
 
@@ -82,16 +82,54 @@ impl MatchRow {
     }
 }
 
+/// One bot's players: how they fared and how they played, each a share of
+/// the bot's players (or a mean per player) with its interval over matches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BotRow {
+    pub bot: String,
+    pub players: u64,
+    pub matches: u64,
+    pub win_rate: Option<Figure>,
+    pub bosses_per_player: Option<Figure>,
+    pub nemeses_per_player: Option<Figure>,
+    /// Players who combined copies at least once.
+    pub combined: Option<Figure>,
+    /// Players whose final board holds a tier-3 unit.
+    pub tier_three: Option<Figure>,
+    /// Players who ended the match with `analysis::GOLD_LEFT` Gold or more.
+    pub gold_left: Option<Figure>,
+}
+
+impl BotRow {
+    fn new(bot: &str, t: &BotTally) -> BotRow {
+        BotRow {
+            bot: bot.to_string(),
+            players: t.won.n as u64,
+            matches: t.won.clusters,
+            win_rate: Figure::proportion(&t.won),
+            bosses_per_player: Figure::mean(&t.boss_wins),
+            nemeses_per_player: Figure::mean(&t.nemesis_wins),
+            combined: Figure::proportion(&t.combined),
+            tier_three: Figure::proportion(&t.tier_three),
+            gold_left: Figure::proportion(&t.gold_left),
+        }
+    }
+}
+
 /// The report of a match run (or of its shards).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MatchReport {
     pub runs: Vec<String>,
+    /// The run's seed matches, left out of every figure: they meet only byes.
+    pub seed_matches: u64,
     pub matches: u64,
     pub players: u64,
     pub min_sample: u64,
     pub win_rate: Option<Figure>,
     pub bosses_per_player: Option<Figure>,
     pub nemeses_per_player: Option<Figure>,
+    /// One row per bot, by name.
+    pub bots: Vec<BotRow>,
     /// Each table sorted by match win rate, highest first; small samples last.
     pub cards: Vec<MatchRow>,
     pub runes: Vec<MatchRow>,
@@ -101,7 +139,7 @@ pub struct MatchReport {
     pub method: String,
 }
 
-pub const METHOD: &str = "A match is the unit: its players share the team result (200.2d) and its purchases come from one board, so every figure is a ratio over matches with a cluster-robust standard error (k/(k-1) · Σ(y_i − r·n_i)² / (Σn)², k the matches involved). Match win rate: players whose final board holds the item and won the match, over players whose final board holds it (an item counts once per board however many copies). Pick rate: copies offered in a shop that were bought, over copies offered. Average round: the mean round of its purchases, buybacks included. Rates carry Wilson 95% intervals on the effective sample size r(1−r)/se²; the average round carries ±1.96 standard errors. Rows with fewer players than the minimum sample are greyed and listed last.";
+pub const METHOD: &str = "The run's seed matches, played against an empty ghost pool (a bye in every nemesis fight), are left out of every figure. A match is the unit: its players share the team result (200.2d) and its purchases come from one board, so every figure is a ratio over matches with a cluster-robust standard error (k/(k-1) · Σ(y_i − r·n_i)² / (Σn)², k the matches involved). Match win rate: players whose final board holds the item and won the match, over players whose final board holds it (an item counts once per board however many copies). Pick rate: copies offered in a shop that the player could pay for and place (or combine) when they were offered and that it bought, over those copies; an offer it could not take says nothing of the card. Bots: per bot, the share of its players who won, combined copies at least once, ended with a tier-3 unit, or ended with 10 Gold or more unspent, and the bosses and nemeses beaten per player. Average round: the mean round of its purchases, buybacks included. Rates carry Wilson 95% intervals on the effective sample size r(1−r)/se²; the average round carries ±1.96 standard errors. Rows with fewer players than the minimum sample are greyed and listed last.";
 
 /// Builds the report from a match run's tallies; `printed` names cards.
 pub fn build(
@@ -131,12 +169,14 @@ pub fn build(
     };
     MatchReport {
         runs,
+        seed_matches: t.seed_matches,
         matches: t.matches,
         players: t.players,
         min_sample: s.min_sample,
         win_rate: Figure::proportion(&t.won),
         bosses_per_player: Figure::mean(&t.boss_wins),
         nemeses_per_player: Figure::mean(&t.nemesis_wins),
+        bots: t.bots.iter().map(|(bot, tally)| BotRow::new(bot, tally)).collect(),
         cards: table(MatchItem::Card),
         runes: table(MatchItem::Rune),
         keywords: table(MatchItem::Keyword),

@@ -159,6 +159,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 units,
                 unit_tiers,
                 runes,
+                buyable,
             } => {
                 let s = usize::from(*seat);
                 destination[s] = d.name();
@@ -168,7 +169,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                     .zip(unit_tiers)
                     .map(|(u, &t)| (u, "unit", t))
                     .chain(runes.iter().map(|u| (u, "rune", 1)));
-                for (item, kind, tier) in items {
+                for ((item, kind, tier), &open) in items.zip(buyable) {
                     offers[s].push(p.match_id.len());
                     p.match_id.push(r.index);
                     p.round.push(u32::from(*round));
@@ -177,6 +178,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                     p.item.push(item.clone());
                     p.kind.push(kind);
                     p.offered.push(true);
+                    p.buyable.push(open);
                     p.bought.push(false);
                     p.buyback.push(false);
                     p.tier.push(Some(u32::from(tier)));
@@ -224,6 +226,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                         p.item.push(item.clone());
                         p.kind.push(kind);
                         p.offered.push(false);
+                        p.buyable.push(true);
                         p.bought.push(false);
                         p.buyback.push(*buyback);
                         p.tier.push(None);
@@ -377,6 +380,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
         keywords.dedup();
         m.match_id.push(r.index);
         m.master_seed.push(ctx.suite.master_seed);
+        m.seed_match.push(r.index < ctx.suite.pool_matches);
         m.players.push(u32::from(r.players));
         m.seat.push(seat as u32);
         m.policy

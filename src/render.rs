@@ -692,11 +692,32 @@ pub fn match_html(r: &crate::match_report::MatchReport) -> String {
     let (bosses, bosses_ci) = figure_num(r.bosses_per_player);
     let (nemeses, nemeses_ci) = figure_num(r.nemeses_per_player);
     let mut body = format!(
-        "<h1>Match report: {}</h1><p class=\"lead\">{} matches, {} players. Match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}); nemeses beaten {nemeses} ({nemeses_ci}).</p><p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, rune, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>",
+        "<h1>Match report: {}</h1><p class=\"lead\">{} matches, {} players ({} seed matches left out). Match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}); nemeses beaten {nemeses} ({nemeses_ci}).</p><p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, rune, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>",
         esc(&r.runs.join(", ")),
         r.matches,
-        r.players
+        r.players,
+        r.seed_matches
     );
+    body.push_str("<h2>Bots</h2><table class=\"sortable\"><thead><tr><th>bot</th><th>players</th><th>match win rate</th><th>95% interval</th><th>bosses per player</th><th>nemeses per player</th><th>combined</th><th>tier 3 on the final board</th><th>10+ Gold unspent</th></tr></thead><tbody>");
+    for b in &r.bots {
+        let cell = |f: Option<crate::match_report::Figure>, pct_of: bool| {
+            let (v, ci) = if pct_of { figure_pct(f) } else { figure_num(f) };
+            format!("<td>{v} <span class=\"note\">({ci})</span></td>")
+        };
+        let (w, wci) = figure_pct(b.win_rate);
+        body.push_str(&format!(
+            "<tr data-search=\"{}\"><td>{}</td><td>{}</td><td>{w}</td><td>{wci}</td>{}{}{}{}{}</tr>",
+            esc(&b.bot),
+            esc(&b.bot),
+            b.players,
+            cell(b.bosses_per_player, false),
+            cell(b.nemeses_per_player, false),
+            cell(b.combined, true),
+            cell(b.tier_three, true),
+            cell(b.gold_left, true),
+        ));
+    }
+    body.push_str("</tbody></table>");
     for (title, rows) in r.tables() {
         body.push_str(&format!(
             "<h2>{title}</h2><table class=\"sortable\"><thead><tr><th>#</th><th>name</th><th>players</th><th>matches</th><th>match win rate</th><th>95% interval</th><th>offered</th><th>pick rate</th><th>95% interval</th><th>bought</th><th>average round</th><th>95% interval</th></tr></thead><tbody>"
@@ -733,11 +754,25 @@ pub fn match_markdown(r: &crate::match_report::MatchReport) -> String {
     let (rate, rate_ci) = figure_pct(r.win_rate);
     let (bosses, bosses_ci) = figure_num(r.bosses_per_player);
     let mut out = format!(
-        "# Match report: {}\n\n{} matches, {} players; match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}).\n",
+        "# Match report: {}\n\n{} matches, {} players ({} seed matches left out); match win rate {rate} ({rate_ci}); bosses beaten per player {bosses} ({bosses_ci}).\n",
         r.runs.join(", "),
         r.matches,
-        r.players
+        r.players,
+        r.seed_matches
     );
+    out.push_str("\n## Bots\n\n| bot | players | match win rate | 95% interval | bosses per player | combined | tier 3 on the final board | 10+ Gold unspent |\n|---|---:|---:|---|---:|---:|---:|---:|\n");
+    for b in &r.bots {
+        let (w, wci) = figure_pct(b.win_rate);
+        out.push_str(&format!(
+            "| {} | {} | {w} | {wci} | {} | {} | {} | {} |\n",
+            b.bot,
+            b.players,
+            figure_num(b.bosses_per_player).0,
+            figure_pct(b.combined).0,
+            figure_pct(b.tier_three).0,
+            figure_pct(b.gold_left).0,
+        ));
+    }
     for (title, rows) in r.tables() {
         out.push_str(&format!(
             "\n## {title}\n\n| name | id | players | match win rate | 95% interval | pick rate | 95% interval | average round |\n|---|---|---:|---:|---|---:|---|---:|\n"

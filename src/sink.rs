@@ -399,6 +399,8 @@ columns! {
     MatchColumns {
         match_id: u64,
         master_seed: u64,
+        // One of the run's seed matches, played against an empty pool.
+        seed_match: bool,
         players: u32,
         seat: u32,
         policy: String,
@@ -473,6 +475,8 @@ columns! {
         item: String,
         kind: &'static str,
         offered: bool,
+        // Offered when the player could pay for it and place it.
+        buyable: bool,
         bought: bool,
         buyback: bool,
         tier: Option<u32>,
@@ -573,6 +577,7 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
     let matches = Table::default()
         .u64("match_id", &m.match_id)
         .u64("master_seed", &m.master_seed)
+        .bool("seed_match", &m.seed_match)
         .u32("players", &m.players)
         .u32("seat", &m.seat)
         .string("policy", &m.policy)
@@ -634,6 +639,7 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
         .string("item", &p.item)
         .str("kind", &p.kind)
         .bool("offered", &p.offered)
+        .bool("buyable", &p.buyable)
         .bool("bought", &p.bought)
         .bool("buyback", &p.buyback)
         .opt_u32("tier", &p.tier)
@@ -688,6 +694,7 @@ pub fn read_match(path: &Path, match_id: u64) -> Result<MatchColumns, String> {
         for i in (0..batch.num_rows()).filter(|&i| ids.value(i) == match_id) {
             m.match_id.push(match_id);
             m.master_seed.push(u64s("master_seed")?.value(i));
+            m.seed_match.push(bools("seed_match")?.value(i));
             m.players.push(u32s("players")?.value(i));
             m.seat.push(u32s("seat")?.value(i));
             m.policy.push(texts("policy")?.value(i).to_string());

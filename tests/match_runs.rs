@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use gridsim::dataset::Manifest;
-use gridsim::matches::{Event, GhostPool};
+use gridsim::matches::Event;
 use gridsim::report::ReportSettings;
 use gridsim::runs::RunInputs;
 
@@ -143,9 +143,16 @@ fn replay_reproduces_a_recorded_match_from_any_directory() {
     );
 }
 
-/// Per card on final boards: (players, wins); per card offered: (offered,
-/// bought); counted from the match logs of the same suite played in memory.
-type Counts = (BTreeMap<String, (u64, u64)>, BTreeMap<String, (u64, u64)>);
+/// Per card on final boards: (players, wins); per card offered when the
+/// player could pay for and place it: (offered, bought); and per bot:
+/// (players, wins, combined, tier 3 on the final board); counted from the
+/// match logs of the same suite played in memory, its seed matches left
+/// out.
+type Counts = (
+    BTreeMap<String, (u64, u64)>,
+    BTreeMap<String, (u64, u64)>,
+    BTreeMap<String, (u64, u64, u64, u64)>,
+);
 
 fn counted_in_memory(matches: u64) -> Counts {
     let mut loaded = gridsim::match_runs::LoadedMatches::from_files(
@@ -158,10 +165,24 @@ fn counted_in_memory(matches: u64) -> Counts {
     let ctx = loaded.ctx();
     let pool = gridsim::match_runs::ghost_pool(&ctx, 2).expect("pool");
     let seeds = ctx.suite.pool_matches;
-    let mut results = gridsim::batch::play_matches(&ctx, &GhostPool::default(), 0, seeds, 2).expect("seeds");
-    results.extend(gridsim::batch::play_matches(&ctx, &pool, seeds, matches - seeds, 2).expect("rest"));
-    let (mut boards, mut picks): Counts = Default::default();
+    let results = gridsim::batch::play_matches(&ctx, &pool, seeds, matches - seeds, 2).expect("rest");
+    let (mut boards, mut picks, mut bots): Counts = Default::default();
     for r in &results {
+        let bot = bots
+            .entry(ctx.suite.policy_of(r.index, 0).name().to_string())
+            .or_default();
+        bot.0 += 1;
+        bot.1 += u64::from(r.won);
+        bot.2 += u64::from(r.events.iter().any(|e| {
+            matches!(
+                e,
+                Event::Bought {
+                    combined_to: Some(_),
+                    ..
+                }
+            )
+        }));
+        bot.3 += u64::from(r.final_boards[0].units.iter().any(|u| u.tier >= 3));
         let mut held: Vec<String> = r.final_boards[0]
             .units
             .iter()
@@ -174,32 +195,55 @@ fn counted_in_memory(matches: u64) -> Counts {
             e.0 += 1;
             e.1 += u64::from(r.won);
         }
+        let mut open: Vec<(String, u8)> = Vec::new();
         for e in &r.events {
             match e {
-                Event::Offers { units, .. } => {
-                    for u in units {
+                Event::Offers {
+                    units,
+                    unit_tiers,
+                    buyable,
+                    ..
+                } => {
+                    // Units come first among the offers.
+                    open = units
+                        .iter()
+                        .zip(unit_tiers)
+                        .zip(buyable)
+                        .filter(|(_, b)| **b)
+                        .map(|((u, t), _)| (u.clone(), *t))
+                        .collect();
+                    for (u, _) in &open {
                         picks.entry(u.clone()).or_default().0 += 1;
                     }
                 }
                 Event::Bought {
                     item,
                     kind: "unit",
+                    tier,
                     buyback: false,
                     ..
-                } => picks.entry(item.clone()).or_default().1 += 1,
+                } => {
+                    // A purchase counts against its offer when that offer
+                    // was open (one copy per open offer).
+                    if let Some(k) = open.iter().position(|(u, t)| u == item && t == tier) {
+                        open.remove(k);
+                        picks.entry(item.clone()).or_default().1 += 1;
+                    }
+                }
                 _ => {}
             }
         }
     }
-    (boards, picks)
+    (boards, picks, bots)
 }
 
 #[test]
 fn the_match_report_counts_what_the_matches_did() {
     let dir = match_run(&scratch("m-report"), &[]);
     let report = gridsim::runs::match_report_of(&[dir], &ReportSettings::default()).expect("report");
-    let (boards, picks) = counted_in_memory(300);
-    assert_eq!(report.matches, 300);
+    let (boards, picks, bots) = counted_in_memory(300);
+    // The suite's 64 seed matches meet only byes: left out of every figure.
+    assert_eq!((report.matches, report.seed_matches), (236, 64));
     for row in &report.cards {
         let (players, wins) = boards.get(&row.item).copied().unwrap_or_default();
         assert_eq!((row.players, row.wins), (players, wins), "{} on final boards", row.item);
@@ -220,7 +264,17 @@ fn the_match_report_counts_what_the_matches_did() {
         assert!(report.cards.iter().any(|r| &r.item == card), "{card} missing");
     }
     // Solo matches: a player per match, the win rate the share of matches won.
-    assert_eq!(report.players, 300);
+    assert_eq!(report.players, 236);
+    // The bots' table: one row per bot seated, counted as the logs say.
+    assert_eq!(report.bots.len(), bots.len());
+    for row in &report.bots {
+        let (players, wins, combined, tier_three) = bots[&row.bot];
+        let share = |f: Option<gridsim::match_report::Figure>| f.map_or(0.0, |f| f.value);
+        assert_eq!(row.players, players, "{}", row.bot);
+        assert!((share(row.win_rate) - wins as f64 / players as f64).abs() < 1e-12);
+        assert!((share(row.combined) - combined as f64 / players as f64).abs() < 1e-12);
+        assert!((share(row.tier_three) - tier_three as f64 / players as f64).abs() < 1e-12);
+    }
 }
 
 #[test]
@@ -238,8 +292,13 @@ fn the_match_report_command_writes_its_three_files() {
     let html = std::fs::read_to_string(page.join("index.html")).expect("index.html");
     assert!(html.contains("match win rate") && html.contains("pick rate") && html.contains("average round"));
     let md = std::fs::read_to_string(page.join("summary.md")).expect("summary.md");
-    assert!(md.contains("## Cards") && md.contains("## Runes") && md.contains("## Keywords"));
+    assert!(md.contains("## Bots") && md.contains("## Cards") && md.contains("## Runes") && md.contains("## Keywords"));
+    assert!(html.contains("<h2>Bots</h2>") && md.contains("| greedy | 236 |"));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(page.join("summary.json")).expect("json")).expect("parses");
-    assert_eq!(json["matches"], 300);
+    assert_eq!(
+        (json["matches"].as_u64(), json["seed_matches"].as_u64()),
+        (Some(236), Some(64))
+    );
+    assert_eq!(json["bots"][0]["bot"], "greedy");
 }

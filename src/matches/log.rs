@@ -90,6 +90,9 @@ pub enum Event {
         /// tier with the buyer's level).
         unit_tiers: Vec<u8>,
         runes: Vec<String>,
+        /// Each offer, units then runes: whether the player could pay for
+        /// it and place it (or combine it) when the set was drawn.
+        buyable: Vec<bool>,
     },
     Bought {
         round: u8,

@@ -519,7 +519,7 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
         return;
     }
     let mut offers = draw_offers(ctx, &mut p.rng, destination, p.level);
-    log_offers(ctx, p.seat, round, destination, &offers, log);
+    log_offers(ctx, p, round, destination, &offers, log);
     let mut rerolls = 0;
     let bot = p.policy.bot();
     for _ in 0..ACTIONS_PER_VISIT {
@@ -590,21 +590,22 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     reason,
                 });
                 offers = draw_offers(ctx, &mut p.rng, destination, p.level);
-                log_offers(ctx, p.seat, round, destination, &offers, log);
+                log_offers(ctx, p, round, destination, &offers, log);
             }
             ShopAction::Sell(_) | ShopAction::SellRune(_) | ShopAction::BuyXp | ShopAction::Leave => break,
         }
     }
 }
 
-fn log_offers(ctx: &MatchCtx, seat: u8, round: u8, destination: Destination, offers: &Offers, log: &mut Vec<Event>) {
+fn log_offers(ctx: &MatchCtx, p: &Player, round: u8, destination: Destination, offers: &Offers, log: &mut Vec<Event>) {
+    let funds = p.wallet.gold.saturating_add(p.wallet.dividend);
     let name = |i: &Item| match *i {
         Item::Unit(c, _) => ctx.catalog.card(c).key.clone(),
         Item::Rune(r, _) => ctx.catalog.rune(r).key.clone(),
     };
     log.push(Event::Offers {
         round,
-        seat,
+        seat: p.seat,
         destination,
         units: offers
             .items
@@ -625,6 +626,12 @@ fn log_offers(ctx: &MatchCtx, seat: u8, round: u8, destination: Destination, off
             .iter()
             .filter(|i| matches!(i, Item::Rune(..)))
             .map(name)
+            .collect(),
+        // Units then runes, as the offers stand.
+        buyable: offers
+            .items
+            .iter()
+            .map(|&i| cost(ctx, i) <= funds && gain(ctx, &ctx.values, p, i).is_some())
             .collect(),
     });
 }
