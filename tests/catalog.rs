@@ -177,7 +177,8 @@ fn boss_boards_are_the_matchs_bosses_in_round_seven() {
         let mut expected = format!(
             "# {} as the match's boss draft fields it in round {BOSS_SUITE_ROUND} (configs/matches/solo.toml,\n\
              # 200.1d): boss and minions at tier 3, a copy of the minions for every two\n\
-             # rounds as they fit, the boss's Power and Armor grown by the round.\n\
+             # rounds as they fit, the boss's Power and Armor grown by the round and\n\
+             # by one round more for each minion copy the grid cannot hold.\n\
              # tests/catalog.rs checks it against the match's own boss_entrant\n\
              # (GRIDSIM_BLESS=1 rewrites it). The boss suite (configs/suites/bosses.toml)\n\
              # pits random boards against it.\nname = \"{}\"\n",
@@ -209,8 +210,12 @@ fn boss_boards_are_the_matchs_bosses_in_round_seven() {
         let states: Vec<_> = entrant.states.iter().map(|s| (s.power_bonus, s.armor_bonus)).collect();
         let loaded: Vec<_> = board.states.iter().map(|s| (s.power_bonus, s.armor_bonus)).collect();
         assert_eq!(loaded, states, "{}: expected\n{expected}", file.display());
-        // 200.1d, reconstructed: the boss's growth is the round's.
-        let grown = i32::from(BOSS_SUITE_ROUND) - 1;
+        // 200.1d, reconstructed: the boss's growth is the round's, and a
+        // round's more for each minion copy without a cell.
+        let every = rules.round.extra_minion_every_rounds;
+        let copies = option.minions.len() as i32 * (1 + (i32::from(BOSS_SUITE_ROUND) - 1) / every);
+        let placed = entrant.board.units.len() as i32 - 1;
+        let grown = i32::from(BOSS_SUITE_ROUND) - 1 + (copies - placed);
         assert_eq!(
             states[0],
             (

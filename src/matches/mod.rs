@@ -438,11 +438,19 @@ pub fn boss_tier(rules: &Rules, round: u8) -> u8 {
 /// ([`boss_tier`]), with another copy of the minions every
 /// `round.extra_minion_every_rounds` rounds (200.1d, reconstructed).
 pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
+    boss_board_placed(ctx, option, round).0
+}
+
+/// The boss board of `round`, and how many minion copies found no free
+/// cell on it (docs/rules-reconstruction.md, "The boss draft and combat":
+/// each grows the boss instead).
+fn boss_board_placed(ctx: &MatchCtx, option: &BossOption, round: u8) -> (BoardSpec, i32) {
     let tier = boss_tier(&ctx.rules, round);
     let every = ctx.rules.round.extra_minion_every_rounds;
     let copies = 1 + if every > 0 { (i32::from(round) - 1) / every } else { 0 };
     let minions = (0..copies).flat_map(|_| option.minions.iter());
     let mut units: Vec<Owned> = Vec::new();
+    let mut unplaced = 0;
     for &card in std::iter::once(&option.boss).chain(minions) {
         if let Some((column, row)) = shop::free_cell(ctx, &units, card) {
             units.push(Owned {
@@ -453,9 +461,11 @@ pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
                 combined: false,
                 kept: Kept::default(),
             });
+        } else {
+            unplaced += 1;
         }
     }
-    BoardSpec {
+    let board = BoardSpec {
         name: option.name.clone(),
         units: units
             .iter()
@@ -472,14 +482,19 @@ pub fn boss_board(ctx: &MatchCtx, option: &BossOption, round: u8) -> BoardSpec {
         resonance: None,
         // The round's growth is the entrant's state ([`boss_entrant`]).
         states: Vec::new(),
-    }
+    };
+    (board, unplaced)
 }
 
 /// A boss option as a fighter in `round`: its board, the boss (unit 0)
 /// strengthened by the round (200.1d, reconstructed).
 pub fn boss_entrant(ctx: &MatchCtx, option: &BossOption, round: u8) -> Carried {
-    let mut c = Carried::fresh(boss_board(ctx, option, round), 0, 0, &[]);
-    let grown = i32::from(round) - 1;
+    let (board, unplaced) = boss_board_placed(ctx, option, round);
+    let mut c = Carried::fresh(board, 0, 0, &[]);
+    // A round's growth each round after the first, and one more for each
+    // minion copy the grid cannot hold, so a boss whose board is full keeps
+    // growing instead of losing its copies without a word.
+    let grown = i32::from(round) - 1 + unplaced;
     if let Some(boss) = c.states.first_mut() {
         boss.power_bonus = Some(ctx.rules.round.boss_power_per_round * grown);
         boss.armor_bonus = Some(ctx.rules.round.boss_armor_per_round * grown);
