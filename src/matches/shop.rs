@@ -400,45 +400,45 @@ pub fn buy(
 /// Sells `p`'s unit `i` for Gold (900.36c) into the party's buyback; the
 /// card's `sold` lines add their Dividend (800.15d, 800.47d).
 fn sell_unit(ctx: &MatchCtx, p: &mut Player, i: usize, at: (u8, Reason), sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
-    let (round, reason) = at;
     let o = p.units.remove(i);
-    let crate::scrip::Sale { gold, dividend } =
-        p.wallet
-            .sell_card(ctx.catalog, ctx.rules.shop.sell_gold_per_tier, o.card, o.tier);
-    sold.push(Sold {
-        item: Item::Unit(o.card, o.tier),
-        seller: p.seat,
-    });
-    log.push(Event::Sold {
-        round,
-        seat: p.seat,
-        item: ctx.catalog.card(o.card).key.clone(),
-        kind: "unit",
-        tier: o.tier,
-        gold,
-        dividend,
-        reason,
-    });
+    let sale = p
+        .wallet
+        .sell_card(ctx.catalog, ctx.rules.shop.sell_gold_per_tier, o.card, o.tier);
+    record_sale(ctx, p, Item::Unit(o.card, o.tier), sale, at, sold, log);
 }
 
 /// Sells `p`'s rune `i` for Gold (900.36c) into the party's buyback.
 fn sell_rune(ctx: &MatchCtx, p: &mut Player, i: usize, at: (u8, Reason), sold: &mut Vec<Sold>, log: &mut Vec<Event>) {
-    let (round, reason) = at;
     let r = p.runes.remove(i);
     let gold = ctx.rules.shop.sell_gold_per_tier.saturating_mul(i32::from(r.tier));
     p.wallet.sell(gold);
-    sold.push(Sold {
-        item: Item::Rune(r.rune, r.tier),
-        seller: p.seat,
-    });
+    let sale = crate::scrip::Sale { gold, dividend: 0 };
+    record_sale(ctx, p, Item::Rune(r.rune, r.tier), sale, at, sold, log);
+}
+
+/// A sale's item joins the party's buyback (200.1f) and the log.
+fn record_sale(
+    ctx: &MatchCtx,
+    p: &Player,
+    item: Item,
+    sale: crate::scrip::Sale,
+    (round, reason): (u8, Reason),
+    sold: &mut Vec<Sold>,
+    log: &mut Vec<Event>,
+) {
+    sold.push(Sold { item, seller: p.seat });
+    let (key, kind, tier) = match item {
+        Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
+        Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
+    };
     log.push(Event::Sold {
         round,
         seat: p.seat,
-        item: ctx.catalog.rune(r.rune).key.clone(),
-        kind: "rune",
-        tier: r.tier,
-        gold,
-        dividend: 0,
+        item: key,
+        kind,
+        tier,
+        gold: sale.gold,
+        dividend: sale.dividend,
         reason,
     });
 }
