@@ -64,6 +64,20 @@ fn scenario_format_documents_every_event_and_field() {
     assert!(gaps.is_empty(), "docs/scenarios.md does not mention: {gaps:?}");
 }
 
+#[test]
+fn match_docs_name_every_bot_reason_and_log_event() {
+    // A designer reads the log's reasons and events, and seats bots by
+    // name, from docs/matches.md.
+    use gridsim::matches::bots::Reason;
+    use gridsim::matches::{Event, Policy};
+    let doc = std::fs::read_to_string("docs/matches.md").expect("docs/matches.md");
+    let mut names: Vec<&str> = Reason::ALL.iter().map(|r| r.name()).collect();
+    names.extend(Event::NAMES);
+    names.extend(Policy::NAMES);
+    let gaps = missing(&doc, &names);
+    assert!(gaps.is_empty(), "docs/matches.md does not mention: {gaps:?}");
+}
+
 /// The catalog pages are what `gridsim catalog` writes from the card files
 /// today: a changed card shows up as a stale page.
 #[test]
