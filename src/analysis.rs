@@ -280,17 +280,29 @@ pub fn tally(fight_files: &[PathBuf], fights: u64, boards: u32) -> Result<Tallie
     })
 }
 
-/// What the match report counts of one card, rune, keyword or resonance,
+/// What the match report counts of one card, rune, keyword or reward,
 /// each as sums over matches (the clusters, [`ClusterSums`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct MatchItemTally {
-    /// Per match: players whose final board holds the item, and how many
+    /// Per match: players whose board held the item as it fought the last
+    /// round's boss (for a reward: earned before that fight), and how many
     /// of them won the match.
-    pub final_board: ClusterSums,
+    pub deciding: ClusterSums,
+    /// Per match: boss and nemesis fights of boards that held the item as
+    /// they entered them, and the fights won (a draw half).
+    pub fought: ClusterSums,
     /// Per match: copies offered in a shop, and how many of those were bought.
     pub picks: ClusterSums,
     /// Per match: purchases (offers and buybacks), and the sum of their rounds.
     pub rounds: ClusterSums,
+    /// Per match: probes of the item, and the sum over them of the next
+    /// fight's result with it less its result without it; split by
+    /// whether the player took the offer.
+    pub effect: ClusterSums,
+    pub effect_taken: ClusterSums,
+    pub effect_passed: ClusterSums,
+    /// Times earned (rewards).
+    pub earned: u64,
 }
 
 /// The four kinds of item the match report ranks.
@@ -299,7 +311,8 @@ pub enum MatchItem {
     Card,
     Rune,
     Keyword,
-    Resonance,
+    /// A boss reward's signature: a Forge Core or a resonance (200.1e).
+    Reward,
 }
 
 /// What the match report counts of one bot's players, as sums over
@@ -338,10 +351,41 @@ pub struct MatchTallies {
     pub items: BTreeMap<(MatchItem, String), MatchItemTally>,
     /// By bot (its policy's name).
     pub bots: BTreeMap<String, BotTally>,
-    /// The part being folded: its seed matches, and each player's bot, by
-    /// (match, seat), for its picks.
+    /// The part being folded: its seed matches, and each player's bot and
+    /// match result, by (match, seat), for its other tables.
     seeds: std::collections::BTreeSet<u64>,
     seats: BTreeMap<(u64, u32), String>,
+    won_of: BTreeMap<(u64, u32), bool>,
+}
+
+/// One finished part of a match run: its four tables' files.
+#[derive(Debug, Clone)]
+pub struct MatchPart {
+    pub matches: PathBuf,
+    pub rounds: PathBuf,
+    pub fights: PathBuf,
+    pub picks: PathBuf,
+}
+
+/// A fight's result as a score: won 1, a draw one half, lost 0.
+fn score(outcome: &str) -> f64 {
+    match outcome {
+        "won" | "player" => 1.0,
+        "draw" => 0.5,
+        _ => 0.0,
+    }
+}
+
+/// Adds each match's per-item sums to the report's tallies, `add` picking
+/// the figure.
+fn fold_items(
+    items: &mut BTreeMap<(MatchItem, String), MatchItemTally>,
+    per: BTreeMap<(MatchItem, &str), (f64, f64)>,
+    add: impl Fn(&mut MatchItemTally, f64, f64),
+) {
+    for ((kind, key), (y, n)) in per {
+        add(items.entry((kind, key.to_string())).or_default(), y, n);
+    }
 }
 
 use crate::stats::ClusterSums;
@@ -407,12 +451,9 @@ impl MatchTallies {
         let won = bools(df, "won")?;
         let bosses = u32s(df, "boss_wins")?;
         let nemeses = u32s(df, "nemesis_wins")?;
-        let cards = text_lists(df, "cards")?;
-        let runes = text_lists(df, "runes")?;
-        let keywords = text_lists(df, "keywords")?;
-        let resonance = texts(df, "resonance")?;
         self.seeds.clear();
         self.seats.clear();
+        self.won_of.clear();
         for rows in runs_of(&ids) {
             if seed[rows.start] {
                 // A seed match meets only byes: its figures describe another
@@ -428,6 +469,7 @@ impl MatchTallies {
             let mut per_bot: BTreeMap<&str, [f64; 6]> = BTreeMap::new();
             for i in rows.clone() {
                 self.seats.insert((ids[i], seat[i]), policy[i].clone());
+                self.won_of.insert((ids[i], seat[i]), won[i]);
                 let top = tiers
                     .get_as_series(i)
                     .and_then(|t| t.i32().ok().and_then(|t| t.max()))
@@ -454,32 +496,116 @@ impl MatchTallies {
             self.boss_wins.add(rows.clone().map(|i| f64::from(bosses[i])).sum(), n);
             self.nemesis_wins
                 .add(rows.clone().map(|i| f64::from(nemeses[i])).sum(), n);
-            // Players holding each item, and their wins: an item counts once
-            // per player however many copies the board holds.
-            let mut held: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+        }
+        Ok(())
+    }
+
+    /// Folds one part's `match_fights` table: the board each player
+    /// fought with, a match at a time. An item counts once per board
+    /// however many copies it holds.
+    fn add_fights(&mut self, df: &DataFrame) -> PolarsResult<()> {
+        let ids = u64s(df, "match_id")?;
+        let round = u32s(df, "round")?;
+        let seat = u32s(df, "seat")?;
+        let stage = texts(df, "stage")?;
+        let winner = texts(df, "winner")?;
+        let cards = text_lists(df, "cards")?;
+        let runes = text_lists(df, "runes")?;
+        let keywords = text_lists(df, "keywords")?;
+        let resonance = texts(df, "resonance")?;
+        let items_of = |i: usize| {
+            let mut items: Vec<(MatchItem, &str)> = cards[i]
+                .iter()
+                .map(|c| (MatchItem::Card, c.as_str()))
+                .chain(runes[i].iter().map(|r| (MatchItem::Rune, r.as_str())))
+                .chain(keywords[i].iter().map(|k| (MatchItem::Keyword, k.as_str())))
+                .chain((!resonance[i].is_empty()).then_some((MatchItem::Reward, resonance[i].as_str())))
+                .collect();
+            items.sort();
+            items.dedup();
+            items
+        };
+        for rows in runs_of(&ids) {
+            let id = ids[rows.start];
+            if self.seeds.contains(&id) {
+                continue;
+            }
+            // A rescue continues the boss fight's board; the battles are
+            // the boss and nemesis fights.
+            let mut fought: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+            let mut last_boss: BTreeMap<u32, usize> = BTreeMap::new();
             for i in rows {
-                let mut items: Vec<(MatchItem, &str)> = cards[i]
-                    .iter()
-                    .map(|c| (MatchItem::Card, c.as_str()))
-                    .chain(runes[i].iter().map(|r| (MatchItem::Rune, r.as_str())))
-                    .chain(keywords[i].iter().map(|k| (MatchItem::Keyword, k.as_str())))
-                    .chain((!resonance[i].is_empty()).then_some((MatchItem::Resonance, resonance[i].as_str())))
-                    .collect();
-                items.sort();
-                items.dedup();
-                for item in items {
-                    let e = held.entry(item).or_default();
-                    e.0 += f64::from(u8::from(won[i]));
+                if stage[i] == "rescue" {
+                    continue;
+                }
+                if stage[i] == "boss" && last_boss.get(&seat[i]).is_none_or(|&k| round[k] <= round[i]) {
+                    last_boss.insert(seat[i], i);
+                }
+                for item in items_of(i) {
+                    let e = fought.entry(item).or_default();
+                    e.0 += score(&winner[i]);
                     e.1 += 1.0;
                 }
             }
-            for ((kind, key), (y, n)) in held {
-                self.items
-                    .entry((kind, key.to_string()))
-                    .or_default()
-                    .final_board
-                    .add(y, n);
+            fold_items(&mut self.items, fought, |t, y, n| t.fought.add(y, n));
+            let mut deciding: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+            for (s, &i) in &last_boss {
+                let won = self.won_of.get(&(id, *s)).copied().unwrap_or(false);
+                for item in items_of(i).into_iter().filter(|(k, _)| *k != MatchItem::Reward) {
+                    let e = deciding.entry(item).or_default();
+                    e.0 += f64::from(u8::from(won));
+                    e.1 += 1.0;
+                }
             }
+            fold_items(&mut self.items, deciding, |t, y, n| t.deciding.add(y, n));
+        }
+        Ok(())
+    }
+
+    /// Folds one part's `rounds` table: the boss rewards earned and their
+    /// probes, a match at a time.
+    fn add_rounds(&mut self, df: &DataFrame) -> PolarsResult<()> {
+        let ids = u64s(df, "match_id")?;
+        let round = u32s(df, "round")?;
+        let seat = u32s(df, "seat")?;
+        let reward = texts(df, "reward")?;
+        let with = texts(df, "reward_with")?;
+        let without = texts(df, "reward_without")?;
+        for rows in runs_of(&ids) {
+            let id = ids[rows.start];
+            if self.seeds.contains(&id) {
+                continue;
+            }
+            let last = rows.clone().map(|i| round[i]).max().unwrap_or(0);
+            let mut effect: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+            let mut held: std::collections::BTreeSet<(u32, &str)> = std::collections::BTreeSet::new();
+            for i in rows {
+                // A Gold signature is Gold: what it buys is in the purchases.
+                if reward[i].is_empty() || reward[i].ends_with(" gold") {
+                    continue;
+                }
+                self.items
+                    .entry((MatchItem::Reward, reward[i].clone()))
+                    .or_default()
+                    .earned += 1;
+                if round[i] < last {
+                    held.insert((seat[i], reward[i].as_str()));
+                }
+                if !with[i].is_empty() && !without[i].is_empty() {
+                    let e = effect.entry((MatchItem::Reward, reward[i].as_str())).or_default();
+                    e.0 += score(&with[i]) - score(&without[i]);
+                    e.1 += 1.0;
+                }
+            }
+            fold_items(&mut self.items, effect, |t, y, n| t.effect.add(y, n));
+            let mut deciding: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+            for (s, item) in held {
+                let won = self.won_of.get(&(id, s)).copied().unwrap_or(false);
+                let e = deciding.entry((MatchItem::Reward, item)).or_default();
+                e.0 += f64::from(u8::from(won));
+                e.1 += 1.0;
+            }
+            fold_items(&mut self.items, deciding, |t, y, n| t.deciding.add(y, n));
         }
         Ok(())
     }
@@ -495,6 +621,9 @@ impl MatchTallies {
         let buyable = bools(df, "buyable")?;
         let bought = bools(df, "bought")?;
         let combined: Vec<bool> = df.column("combined_to")?.u32()?.iter().map(|c| c.is_some()).collect();
+        let probed = bools(df, "probed")?;
+        let with = texts(df, "probe_with")?;
+        let without = texts(df, "probe_without")?;
         for rows in runs_of(&ids) {
             if self.seeds.contains(&ids[rows.start]) {
                 continue;
@@ -519,8 +648,9 @@ impl MatchTallies {
                     .combined
                     .add(combiners, players);
             }
-            // (offered, offered and bought, purchases, sum of their rounds)
-            let mut per: BTreeMap<(MatchItem, &str), [f64; 4]> = BTreeMap::new();
+            // (offered, offered and bought, purchases, sum of their rounds,
+            // probes and their effects: all, taken, passed)
+            let mut per: BTreeMap<(MatchItem, &str), [f64; 10]> = BTreeMap::new();
             for i in rows {
                 let k = if kind[i] == "rune" {
                     MatchItem::Rune
@@ -539,60 +669,96 @@ impl MatchTallies {
                     e[2] += 1.0;
                     e[3] += f64::from(round[i]);
                 }
+                // A probe that met a bye fought nothing.
+                if probed[i] && !with[i].is_empty() && !without[i].is_empty() {
+                    let d = score(&with[i]) - score(&without[i]);
+                    let at = if bought[i] { 6 } else { 8 };
+                    e[4] += 1.0;
+                    e[5] += d;
+                    e[at] += 1.0;
+                    e[at + 1] += d;
+                }
             }
-            for ((k, key), [offers, picked, purchases, rounds]) in per {
+            for ((k, key), e) in per {
                 let t = self.items.entry((k, key.to_string())).or_default();
-                t.picks.add(picked, offers);
-                t.rounds.add(rounds, purchases);
+                t.picks.add(e[1], e[0]);
+                t.rounds.add(e[3], e[2]);
+                t.effect.add(e[5], e[4]);
+                t.effect_taken.add(e[7], e[6]);
+                t.effect_passed.add(e[9], e[8]);
             }
         }
         Ok(())
     }
 }
 
-/// Tallies a match run (or its shards) part by part: each part's
-/// `matches` and `shop_picks` files, read whole (a part holds a few
-/// hundred matches) and folded into sums, so memory does not grow with
-/// the number of parts.
-pub fn match_tallies(parts: &[(PathBuf, PathBuf)]) -> Result<MatchTallies, String> {
+/// Tallies a match run (or its shards) part by part: each part's four
+/// tables, read whole (a part holds a few hundred matches) and folded
+/// into sums, so memory does not grow with the number of parts.
+pub fn match_tallies(parts: &[MatchPart]) -> Result<MatchTallies, String> {
     if parts.is_empty() {
         return Err("the run holds no finished parts".into());
     }
+    let read = |file: &PathBuf, columns: &[&str]| {
+        scan_parts(std::slice::from_ref(file))?
+            .select(columns.iter().map(|c| col(*c)).collect::<Vec<_>>())
+            .collect()
+            .map_err(err)
+    };
     let mut t = MatchTallies::default();
-    for (matches, picks) in parts {
-        let df = scan_parts(std::slice::from_ref(matches))?
-            .select([
-                col("match_id"),
-                col("seed_match"),
-                col("seat"),
-                col("policy"),
-                col("gold"),
-                col("tiers"),
-                col("won"),
-                col("boss_wins"),
-                col("nemesis_wins"),
-                col("cards"),
-                col("runes"),
-                col("keywords"),
-                col("resonance"),
-            ])
-            .collect()
-            .map_err(err)?;
+    for part in parts {
+        let df = read(
+            &part.matches,
+            &[
+                "match_id",
+                "seed_match",
+                "seat",
+                "policy",
+                "gold",
+                "tiers",
+                "won",
+                "boss_wins",
+                "nemesis_wins",
+            ],
+        )?;
         t.add_matches(&df).map_err(err)?;
-        let df = scan_parts(std::slice::from_ref(picks))?
-            .select([
-                col("match_id"),
-                col("round"),
-                col("seat"),
-                col("item"),
-                col("kind"),
-                col("offered"),
-                col("buyable"),
-                col("bought"),
-                col("combined_to"),
-            ])
-            .collect()
-            .map_err(err)?;
+        let df = read(
+            &part.fights,
+            &[
+                "match_id",
+                "round",
+                "seat",
+                "stage",
+                "winner",
+                "cards",
+                "runes",
+                "keywords",
+                "resonance",
+            ],
+        )?;
+        t.add_fights(&df).map_err(err)?;
+        let df = read(
+            &part.rounds,
+            &["match_id", "round", "seat", "reward", "reward_with", "reward_without"],
+        )?;
+        t.add_rounds(&df).map_err(err)?;
+        let df = read(
+            &part.picks,
+            &[
+                "match_id",
+                "round",
+                "seat",
+                "item",
+                "kind",
+                "offered",
+                "buyable",
+                "bought",
+                "combined_to",
+                "probed",
+                "probe_with",
+                "probe_without",
+            ],
+        )?;
         t.add_picks(&df).map_err(err)?;
     }
     Ok(t)

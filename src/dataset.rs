@@ -61,7 +61,7 @@ impl RunKind {
     fn unread_tables(self) -> &'static [&'static str] {
         match self {
             RunKind::Fights => &["units"],
-            RunKind::Matches => &["rounds", "match_fights"],
+            RunKind::Matches => &[],
         }
     }
 

@@ -1,7 +1,8 @@
-//! The report of a match run: how often a player whose final board holds a
-//! card (rune, keyword, resonance) wins the match, how often a card is
-//! bought when a shop offers it, and in which round it is bought, each with
-//! a 95% interval that counts matches, not rows (`docs/report.md`, "Match
+//! The report of a match run: how often a player whose board held a card
+//! (rune, keyword, reward) as it fought wins the fight and the match, what
+//! buying the card does to the next fight against passing it (probes), how
+//! often a card is bought when a shop offers it, and in which round, each
+//! with a 95% interval that counts matches, not rows (`docs/report.md`, "Match
 //! runs"). Built from [`crate::analysis::match_tallies`]; drawn by
 //! [`crate::render`].
 
@@ -31,9 +32,11 @@ impl Figure {
         })
     }
 
+    /// A mean and its interval; none from fewer than two matches, which
+    /// cannot say how far the mean would move.
     fn mean(c: &ClusterSums) -> Option<Figure> {
         let (low, high) = c.mean_interval();
-        (c.n > 0.0).then(|| Figure {
+        (c.n > 0.0 && c.clusters >= 2).then(|| Figure {
             value: c.ratio(),
             low,
             high,
@@ -41,18 +44,32 @@ impl Figure {
     }
 }
 
-/// One card, rune, keyword or resonance of a match run.
+/// One card, rune, keyword or reward of a match run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MatchRow {
     pub item: String,
     /// The printed name (cards), or the id.
     pub name: String,
-    /// Players whose final board held it, and the matches they played.
+    /// Players whose board held it as it fought the last round's boss (a
+    /// reward: earned before that fight), and the matches they played.
     pub players: u64,
     pub matches: u64,
     pub wins: u64,
     /// Match win rate of those players.
     pub win_rate: Option<Figure>,
+    /// Boss and nemesis fights of boards that held it as they entered
+    /// them, and the share won (a draw half).
+    pub fights: u64,
+    pub fight_win_rate: Option<Figure>,
+    /// Probes: the next fight's result with the item less its result
+    /// without it, on the same opponent and stream (docs/matches.md,
+    /// "Probes"); over all probes, and over those the player took or passed.
+    pub probes: u64,
+    pub effect: Option<Figure>,
+    pub effect_taken: Option<Figure>,
+    pub effect_passed: Option<Figure>,
+    /// Times earned (rewards).
+    pub earned: u64,
     /// Copies offered in shops, and the share bought (cards and runes).
     pub offered: u64,
     pub pick_rate: Option<Figure>,
@@ -65,14 +82,21 @@ pub struct MatchRow {
 
 impl MatchRow {
     fn new(item: &str, name: String, t: &MatchItemTally, min_sample: u64) -> MatchRow {
-        let players = t.final_board.n as u64;
+        let players = t.deciding.n as u64;
         MatchRow {
             item: item.to_string(),
             name,
             players,
-            matches: t.final_board.clusters,
-            wins: t.final_board.y as u64,
-            win_rate: Figure::proportion(&t.final_board),
+            matches: t.deciding.clusters,
+            wins: t.deciding.y as u64,
+            win_rate: Figure::proportion(&t.deciding),
+            fights: t.fought.n as u64,
+            fight_win_rate: Figure::proportion(&t.fought),
+            probes: t.effect.n as u64,
+            effect: Figure::mean(&t.effect),
+            effect_taken: Figure::mean(&t.effect_taken),
+            effect_passed: Figure::mean(&t.effect_passed),
+            earned: t.earned,
             offered: t.picks.n as u64,
             pick_rate: Figure::proportion(&t.picks),
             bought: t.rounds.n as u64,
@@ -134,12 +158,13 @@ pub struct MatchReport {
     pub cards: Vec<MatchRow>,
     pub runes: Vec<MatchRow>,
     pub keywords: Vec<MatchRow>,
-    pub resonances: Vec<MatchRow>,
+    /// Boss rewards (Forge Cores and resonances), apart from purchases.
+    pub rewards: Vec<MatchRow>,
     /// How every figure was computed, for the page.
     pub method: String,
 }
 
-pub const METHOD: &str = "The run's seed matches, played against an empty ghost pool (a bye in every nemesis fight), are left out of every figure. A match is the unit: its players share the team result (200.2d) and its purchases come from one board, so every figure is a ratio over matches with a cluster-robust standard error (k/(k-1) · Σ(y_i − r·n_i)² / (Σn)², k the matches involved). Match win rate: players whose final board holds the item and won the match, over players whose final board holds it (an item counts once per board however many copies). Pick rate: copies offered in a shop that the player could pay for and place (or combine) when they were offered and that it bought, over those copies; an offer it could not take says nothing of the card. Bots: per bot, the share of its players who won, combined copies at least once, ended with a tier-3 unit, or ended with 10 Gold or more unspent, and the bosses and nemeses beaten per player. Average round: the mean round of its purchases, buybacks included. Rates carry Wilson 95% intervals on the effective sample size r(1−r)/se²; the average round carries ±1.96 standard errors. Rows with fewer players than the minimum sample are greyed and listed last.";
+pub const METHOD: &str = "The run's seed matches, played against an empty ghost pool (a bye in every nemesis fight), are left out of every figure. A match is the unit: its players share the team result (200.2d) and its purchases come from one board, so every figure is a ratio over matches with a cluster-robust standard error (k/(k-1) · Σ(y_i − r·n_i)² / (Σn)², k the matches involved). Match win rate: players whose board held the item as it fought the last round's boss, and won the match, over those players (an item counts once per board however many copies; a reward counts when earned before that fight). Fight win rate: the boss and nemesis fights of boards that held the item as they entered them, won (a draw half), over those fights. Both describe the boards that held the item, not what the item did: a strong board buys more, and a reward comes to those who beat its boss. Effect: the cause. A probe takes one shop offer the player could pay for and place (in probe_percent of the visits, drawn on a stream of its own) and fights the player's next opponent, on the same stream, twice: with the board as the visit opened plus that offer, and without it; a reward is probed at the round's nemesis fight, the board as it fought against the same board less the reward. The effect is the mean of (result with it − result without it), won 1, draw one half, lost 0, with ±1.96 cluster-robust standard errors; taken and passed split it by what the player did with the offer. Pick rate: copies offered in a shop that the player could pay for and place (or combine) when they were offered and that it bought, over those copies; an offer it could not take says nothing of the card. Bots: per bot, the share of its players who won, combined copies at least once, ended with a tier-3 unit, or ended with 10 Gold or more unspent, and the bosses and nemeses beaten per player. Average round: the mean round of its purchases, buybacks included. Rates carry Wilson 95% intervals on the effective sample size r(1−r)/se²; the average round carries ±1.96 standard errors. Rows with fewer players than the minimum sample are greyed and listed last.";
 
 /// Builds the report from a match run's tallies; `printed` names cards.
 pub fn build(
@@ -180,7 +205,7 @@ pub fn build(
         cards: table(MatchItem::Card),
         runes: table(MatchItem::Rune),
         keywords: table(MatchItem::Keyword),
-        resonances: table(MatchItem::Resonance),
+        rewards: table(MatchItem::Reward),
         method: METHOD.to_string(),
     }
 }
@@ -192,7 +217,7 @@ impl MatchReport {
             ("Cards", &self.cards),
             ("Runes", &self.runes),
             ("Keywords", &self.keywords),
-            ("Resonances", &self.resonances),
+            ("Rewards", &self.rewards),
         ]
     }
 }

@@ -91,6 +91,9 @@ struct RoundRow {
     runes: u32,
     dividend: i32,
     profit: i32,
+    reward: String,
+    reward_with: Option<&'static str>,
+    reward_without: Option<&'static str>,
 }
 
 impl Default for RoundRow {
@@ -112,6 +115,9 @@ impl Default for RoundRow {
             runes: 0,
             dividend: 0,
             profit: 0,
+            reward: String::new(),
+            reward_with: None,
+            reward_without: None,
         }
     }
 }
@@ -144,6 +150,9 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
     // The picks rows of each seat's current offers, to mark what it buys.
     let mut offers: Vec<Vec<usize>> = vec![Vec::new(); players];
     let mut destination: Vec<&'static str> = vec!["store"; players];
+    // Each seat's probed offer's picks row, until its probe's fights.
+    let mut probed_row: Vec<Option<usize>> = vec![None; players];
+    let cat = ctx.catalog;
     let p = &mut t.picks;
     for e in &r.events {
         match e {
@@ -160,10 +169,14 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 unit_tiers,
                 runes,
                 buyable,
+                probed,
             } => {
                 let s = usize::from(*seat);
                 destination[s] = d.name();
                 offers[s].clear();
+                if let Some(k) = probed {
+                    probed_row[s] = Some(p.match_id.len() + k);
+                }
                 let items = units
                     .iter()
                     .zip(unit_tiers)
@@ -186,6 +199,12 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                     p.dividend.push(0);
                     p.profit.push(0);
                     p.combined_to.push(None);
+                    p.probed.push(false);
+                    p.probe_with.push(None);
+                    p.probe_without.push(None);
+                }
+                if let Some(row) = probed_row[s].filter(|_| probed.is_some()) {
+                    p.probed[row] = true;
                 }
             }
             Event::Bought {
@@ -234,6 +253,9 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                         p.dividend.push(0);
                         p.profit.push(0);
                         p.combined_to.push(None);
+                        p.probed.push(false);
+                        p.probe_with.push(None);
+                        p.probe_without.push(None);
                         p.match_id.len() - 1
                     }
                 };
@@ -283,6 +305,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 survivors,
                 opponent_survivors,
                 carried_units,
+                board,
                 ..
             } => {
                 let row = &mut grid[at(*round, *seat)];
@@ -305,7 +328,37 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 f.survivors.push(*survivors);
                 f.opponent_survivors.push(*opponent_survivors);
                 f.carried_units.push(*carried_units);
+                f.cards.push(board.cards.clone());
+                f.tiers.push(board.tiers.iter().map(|&t| i32::from(t)).collect());
+                f.runes.push(board.runes.clone());
+                f.resonance.push(board.resonance.clone().unwrap_or_default());
+                f.keywords.push(board.keywords.clone());
             }
+            Event::Probe {
+                round,
+                seat,
+                source,
+                with_it,
+                without_it,
+                ..
+            } => {
+                let (with, without) = (Some(outcome(with_it)), Some(outcome(without_it)));
+                if *source == "reward" {
+                    let row = &mut grid[at(*round, *seat)];
+                    row.reward_with = with;
+                    row.reward_without = without;
+                } else if let Some(k) = probed_row[usize::from(*seat)].take() {
+                    p.probe_with[k] = with;
+                    p.probe_without[k] = without;
+                }
+            }
+            Event::Reward {
+                round,
+                seat,
+                stage: Stage::Boss,
+                signature: Some(signature),
+                ..
+            } => grid[at(*round, *seat)].reward = signature.clone(),
             Event::TeamResult {
                 round,
                 stage: Stage::Boss,
@@ -365,19 +418,15 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
         rt.runes.push(row.runes);
         rt.dividend.push(row.dividend);
         rt.profit.push(row.profit);
+        rt.reward.push(row.reward);
+        rt.reward_with.push(row.reward_with);
+        rt.reward_without.push(row.reward_without);
     }
     let m = &mut t.matches;
-    let cat = ctx.catalog;
     for (seat, board) in r.final_boards.iter().enumerate() {
         let wallet = r.final_wallets.get(seat).copied().unwrap_or_default();
-        let mut keywords: Vec<String> = board
-            .units
-            .iter()
-            .flat_map(|u| cat.carried_keywords(u.card))
-            .map(str::to_string)
-            .collect();
-        keywords.sort();
-        keywords.dedup();
+        let cards: Vec<String> = board.units.iter().map(|u| cat.card(u.card).key.clone()).collect();
+        let keywords = crate::matches::keywords_of(cat, board.units.iter().map(|u| u.card));
         m.match_id.push(r.index);
         m.master_seed.push(ctx.suite.master_seed);
         m.seed_match.push(r.index < ctx.suite.pool_matches);
@@ -392,8 +441,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
         m.gold.push(wallet.gold);
         m.dividend.push(wallet.dividend);
         m.profit.push(wallet.profit);
-        m.cards
-            .push(board.units.iter().map(|u| cat.card(u.card).key.clone()).collect());
+        m.cards.push(cards);
         m.tiers.push(board.units.iter().map(|u| i32::from(u.tier)).collect());
         m.runes
             .push(board.runes.iter().map(|u| cat.rune(u.rune).key.clone()).collect());

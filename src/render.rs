@@ -679,6 +679,14 @@ fn figure_pct(f: Option<crate::match_report::Figure>) -> (String, String) {
     })
 }
 
+/// A difference of two rates, in percentage points with its sign.
+fn figure_points(f: Option<crate::match_report::Figure>) -> (String, String) {
+    let points = |x: f64| format!("{:+.1}", x * 100.0);
+    f.map_or(("–".into(), String::new()), |f| {
+        (points(f.value), format!("{} to {}", points(f.low), points(f.high)))
+    })
+}
+
 fn figure_num(f: Option<crate::match_report::Figure>) -> (String, String) {
     f.map_or(("–".into(), String::new()), |f| {
         (format!("{:.2}", f.value), format!("{:.2}–{:.2}", f.low, f.high))
@@ -719,25 +727,48 @@ pub fn match_html(r: &crate::match_report::MatchReport) -> String {
     }
     body.push_str("</tbody></table>");
     for (title, rows) in r.tables() {
+        let reward = title == "Rewards";
+        body.push_str(&format!("<h2>{title}</h2>"));
+        if reward {
+            body.push_str("<p class=\"note\">Boss rewards, apart from purchases: their holders beat the boss that gave them, so their win rates describe strong boards; the effect is what the reward did to the round's nemesis fight.</p>");
+        }
         body.push_str(&format!(
-            "<h2>{title}</h2><table class=\"sortable\"><thead><tr><th>#</th><th>name</th><th>players</th><th>matches</th><th>match win rate</th><th>95% interval</th><th>offered</th><th>pick rate</th><th>95% interval</th><th>bought</th><th>average round</th><th>95% interval</th></tr></thead><tbody>"
+            "<table class=\"sortable\"><thead><tr><th>#</th><th>name</th>{}<th>players</th><th>match win rate</th><th>95% interval</th><th>fights</th><th>fight win rate</th><th>95% interval</th><th>probes</th><th>effect</th><th>95% interval</th>{}</tr></thead><tbody>",
+            if reward { "<th>earned</th>" } else { "" },
+            if reward {
+                ""
+            } else {
+                "<th>effect taken</th><th>effect passed</th><th>offered</th><th>pick rate</th><th>95% interval</th><th>bought</th><th>average round</th><th>95% interval</th>"
+            }
         ));
         for (k, row) in rows.iter().enumerate() {
             let (w, wci) = figure_pct(row.win_rate);
-            let (p, pci) = figure_pct(row.pick_rate);
-            let (a, aci) = figure_num(row.average_round);
+            let (fw, fwci) = figure_pct(row.fight_win_rate);
+            let (e, eci) = figure_points(row.effect);
+            let mut tail = String::new();
+            if !reward {
+                let (p, pci) = figure_pct(row.pick_rate);
+                let (a, aci) = figure_num(row.average_round);
+                tail = format!(
+                    "<td>{}</td><td>{}</td><td>{}</td><td>{p}</td><td>{pci}</td><td>{}</td><td>{a}</td><td>{aci}</td>",
+                    figure_points(row.effect_taken).0,
+                    figure_points(row.effect_passed).0,
+                    row.offered,
+                    row.bought
+                );
+            }
             body.push_str(&format!(
-                "<tr{} data-search=\"{} {}\"><td>{}</td><td>{} <code>{}</code></td><td>{}</td><td>{}</td><td>{w}</td><td>{wci}</td><td>{}</td><td>{p}</td><td>{pci}</td><td>{}</td><td>{a}</td><td>{aci}</td></tr>",
+                "<tr{} data-search=\"{} {}\"><td>{}</td><td>{} <code>{}</code></td>{}<td>{}</td><td>{w}</td><td>{wci}</td><td>{}</td><td>{fw}</td><td>{fwci}</td><td>{}</td><td>{e}</td><td>{eci}</td>{tail}</tr>",
                 if row.small_sample { " class=\"low\"" } else { "" },
                 esc(&row.name.to_lowercase()),
                 esc(&row.item),
                 k + 1,
                 esc(&row.name),
                 esc(&row.item),
+                if reward { format!("<td>{}</td>", row.earned) } else { String::new() },
                 row.players,
-                row.matches,
-                row.offered,
-                row.bought,
+                row.fights,
+                row.probes,
             ));
         }
         body.push_str("</tbody></table>");
@@ -775,16 +806,21 @@ pub fn match_markdown(r: &crate::match_report::MatchReport) -> String {
     }
     for (title, rows) in r.tables() {
         out.push_str(&format!(
-            "\n## {title}\n\n| name | id | players | match win rate | 95% interval | pick rate | 95% interval | average round |\n|---|---|---:|---:|---|---:|---|---:|\n"
+            "\n## {title}\n\n| name | id | players | match win rate | 95% interval | fight win rate | probes | effect | 95% interval | pick rate | 95% interval | average round |\n|---|---|---:|---:|---|---:|---:|---:|---|---:|---|---:|\n"
         ));
         for row in rows {
             let (w, wci) = figure_pct(row.win_rate);
             let (p, pci) = figure_pct(row.pick_rate);
+            let (e, eci) = figure_points(row.effect);
             let (a, _) = figure_num(row.average_round);
             let low = if row.small_sample { " (small sample)" } else { "" };
             out.push_str(&format!(
-                "| {}{low} | `{}` | {} | {w} | {wci} | {p} | {pci} | {a} |\n",
-                row.name, row.item, row.players
+                "| {}{low} | `{}` | {} | {w} | {wci} | {} | {} | {e} | {eci} | {p} | {pci} | {a} |\n",
+                row.name,
+                row.item,
+                row.players,
+                figure_pct(row.fight_win_rate).0,
+                row.probes
             ));
         }
     }

@@ -726,7 +726,12 @@ pub fn match_report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<crate::ma
                         .map(|f| d.join(&f.path))
                         .ok_or_else(|| format!("{}: part {} has no {table} file", d.display(), p.index))
                 };
-                parts.push((file("matches")?, file("shop_picks")?));
+                parts.push(crate::analysis::MatchPart {
+                    matches: file("matches")?,
+                    rounds: file("rounds")?,
+                    fights: file("match_fights")?,
+                    picks: file("shop_picks")?,
+                });
             }
         }
         let tallies = crate::analysis::match_tallies(&parts)?;

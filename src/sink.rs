@@ -442,6 +442,11 @@ columns! {
         runes: u32,
         dividend: i32,
         profit: i32,
+        // The boss reward's signature earned this round, empty for none.
+        reward: String,
+        // The next nemesis fight with the reward and without it (a probe).
+        reward_with: Option<&'static str>,
+        reward_without: Option<&'static str>,
     }
 }
 
@@ -461,6 +466,12 @@ columns! {
         survivors: u32,
         opponent_survivors: u32,
         carried_units: u32,
+        // The player's board as it entered the fight.
+        cards: Vec<String>,
+        tiers: Vec<i32>,
+        runes: Vec<String>,
+        resonance: String,
+        keywords: Vec<String>,
     }
 }
 
@@ -484,6 +495,10 @@ columns! {
         dividend: i32,
         profit: i32,
         combined_to: Option<u32>,
+        // The offer a probe measured, and its next fight with and without it.
+        probed: bool,
+        probe_with: Option<&'static str>,
+        probe_without: Option<&'static str>,
     }
 }
 
@@ -535,6 +550,9 @@ impl Table {
     }
     fn str(self, name: &str, v: &[&'static str]) -> Table {
         self.add(name, false, strs(v))
+    }
+    fn opt_str(self, name: &str, v: &[Option<&'static str>]) -> Table {
+        self.add(name, true, Arc::new(StringArray::from(v.to_vec())))
     }
     fn string(self, name: &str, v: &[String]) -> Table {
         self.add(
@@ -614,7 +632,10 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
         .u32("units", &r.units)
         .u32("runes", &r.runes)
         .i32("dividend", &r.dividend)
-        .i32("profit", &r.profit);
+        .i32("profit", &r.profit)
+        .string("reward", &r.reward)
+        .opt_str("reward_with", &r.reward_with)
+        .opt_str("reward_without", &r.reward_without);
     let f = &t.fights;
     let fights = Table::default()
         .u64("match_id", &f.match_id)
@@ -629,7 +650,12 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
         .i32("end_ms", &f.end_ms)
         .u32("survivors", &f.survivors)
         .u32("opponent_survivors", &f.opponent_survivors)
-        .u32("carried_units", &f.carried_units);
+        .u32("carried_units", &f.carried_units)
+        .strings("cards", &f.cards)
+        .ints("tiers", &f.tiers)
+        .strings("runes", &f.runes)
+        .string("resonance", &f.resonance)
+        .strings("keywords", &f.keywords);
     let p = &t.picks;
     let picks = Table::default()
         .u64("match_id", &p.match_id)
@@ -646,7 +672,10 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
         .i32("gold", &p.gold)
         .i32("dividend", &p.dividend)
         .i32("profit", &p.profit)
-        .opt_u32("combined_to", &p.combined_to);
+        .opt_u32("combined_to", &p.combined_to)
+        .bool("probed", &p.probed)
+        .opt_str("probe_with", &p.probe_with)
+        .opt_str("probe_without", &p.probe_without);
     [
         (matches, "matches"),
         (rounds, "rounds"),

@@ -143,15 +143,17 @@ fn replay_reproduces_a_recorded_match_from_any_directory() {
     );
 }
 
-/// Per card on final boards: (players, wins); per card offered when the
-/// player could pay for and place it: (offered, bought); and per bot:
-/// (players, wins, combined, tier 3 on the final board); counted from the
-/// match logs of the same suite played in memory, its seed matches left
-/// out.
+/// Per card on the board that fought the last round's boss: (players,
+/// wins); per card offered when the player could pay for and place it:
+/// (offered, bought); per bot: (players, wins, combined, tier 3 on the
+/// final board); and per card probed: (probes, sum of the result with it
+/// less the result without it); counted from the match logs of the same
+/// suite played in memory, its seed matches left out.
 type Counts = (
     BTreeMap<String, (u64, u64)>,
     BTreeMap<String, (u64, u64)>,
     BTreeMap<String, (u64, u64, u64, u64)>,
+    BTreeMap<String, (u64, f64)>,
 );
 
 fn counted_in_memory(matches: u64) -> Counts {
@@ -166,7 +168,12 @@ fn counted_in_memory(matches: u64) -> Counts {
     let pool = gridsim::match_runs::ghost_pool(&ctx, 2).expect("pool");
     let seeds = ctx.suite.pool_matches;
     let results = gridsim::batch::play_matches(&ctx, &pool, seeds, matches - seeds, 2).expect("rest");
-    let (mut boards, mut picks, mut bots): Counts = Default::default();
+    let (mut boards, mut picks, mut bots, mut effects): Counts = Default::default();
+    let score = |w: &str| match w {
+        "player" => 1.0,
+        "draw" => 0.5,
+        _ => 0.0,
+    };
     for r in &results {
         let bot = bots
             .entry(ctx.suite.policy_of(r.index, 0).name().to_string())
@@ -183,11 +190,20 @@ fn counted_in_memory(matches: u64) -> Counts {
             )
         }));
         bot.3 += u64::from(r.final_boards[0].units.iter().any(|u| u.tier >= 3));
-        let mut held: Vec<String> = r.final_boards[0]
-            .units
+        // The board as it fought the deciding fight, the last boss fight.
+        let mut held: Vec<String> = r
+            .events
             .iter()
-            .map(|u| loaded.catalog.card(u.card).key.clone())
-            .collect();
+            .rev()
+            .find_map(|e| match e {
+                Event::Fight {
+                    stage: gridsim::matches::Stage::Boss,
+                    board,
+                    ..
+                } => Some(board.cards.clone()),
+                _ => None,
+            })
+            .expect("a boss fight every round");
         held.sort();
         held.dedup();
         for card in held {
@@ -216,6 +232,18 @@ fn counted_in_memory(matches: u64) -> Counts {
                         picks.entry(u.clone()).or_default().0 += 1;
                     }
                 }
+                Event::Probe {
+                    source: "offer",
+                    kind: "unit",
+                    item,
+                    with_it,
+                    without_it,
+                    ..
+                } => {
+                    let e = effects.entry(item.clone()).or_default();
+                    e.0 += 1;
+                    e.1 += score(with_it) - score(without_it);
+                }
                 Event::Bought {
                     item,
                     kind: "unit",
@@ -234,14 +262,14 @@ fn counted_in_memory(matches: u64) -> Counts {
             }
         }
     }
-    (boards, picks, bots)
+    (boards, picks, bots, effects)
 }
 
 #[test]
 fn the_match_report_counts_what_the_matches_did() {
     let dir = match_run(&scratch("m-report"), &[]);
     let report = gridsim::runs::match_report_of(&[dir], &ReportSettings::default()).expect("report");
-    let (boards, picks, bots) = counted_in_memory(300);
+    let (boards, picks, bots, effects) = counted_in_memory(300);
     // The suite's 64 seed matches meet only byes: left out of every figure.
     assert_eq!((report.matches, report.seed_matches), (236, 64));
     for row in &report.cards {
@@ -258,7 +286,28 @@ fn the_match_report_counts_what_the_matches_did() {
         if let Some(f) = row.win_rate {
             assert!(f.low <= f.value && f.value <= f.high, "{} interval", row.item);
         }
+        // The effect: the mean over the card's probes of the result with
+        // it less the result without it.
+        let (probes, sum) = effects.get(&row.item).copied().unwrap_or_default();
+        assert_eq!(row.probes, probes, "{} probes", row.item);
+        if let Some(f) = row.effect {
+            assert!((f.value - sum / probes as f64).abs() < 1e-12, "{} effect", row.item);
+            assert!(f.low <= f.value && f.value <= f.high, "{} effect interval", row.item);
+        }
     }
+    // Adding a unit the player could take helps its next fight more often
+    // than it hurts: over every probe of every card, the mean is above 0.
+    let (n, sum) = effects.values().fold((0, 0.0), |(n, s), e| (n + e.0, s + e.1));
+    assert!(n > 500 && sum / n as f64 > 0.05, "{n} probes, mean {}", sum / n as f64);
+    // Rewards are apart from purchases: every Forge Core and resonance a
+    // boss gave is a row of its own, with its effect probed.
+    assert!(
+        report
+            .rewards
+            .iter()
+            .any(|r| r.item == "overpower" && r.earned > 0 && r.probes > 0)
+    );
+    assert!(report.rewards.iter().all(|r| r.offered == 0 && r.earned > 0));
     // Every card that ended on a board is in the report.
     for card in boards.keys() {
         assert!(report.cards.iter().any(|r| &r.item == card), "{card} missing");

@@ -39,6 +39,11 @@ struct MatchSuiteFile {
     #[serde(default = "four")]
     #[schemars(with = "u32")]
     planner_fights: Spanned<u32>,
+    /// The share of shop visits, in percent, whose offer a probe measures:
+    /// one offer the player could take, fought with and without it.
+    #[serde(default = "fifty")]
+    #[schemars(with = "u32")]
+    probe_percent: Spanned<u32>,
     #[serde(default)]
     boss: Vec<BossDef>,
     /// Greedy value per tier by card id.
@@ -97,6 +102,10 @@ fn one() -> Spanned<u8> {
 
 fn four() -> Spanned<u32> {
     Spanned::new(0..0, 4)
+}
+
+fn fifty() -> Spanned<u32> {
+    Spanned::new(0..0, 50)
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -369,6 +378,14 @@ fn lower(
             format!("expected 1..=64 trial fights, found {planner_fights}"),
         ));
     }
+    let probe_percent = *parsed.probe_percent.get_ref();
+    if probe_percent > 100 {
+        bad.push(at(
+            parsed.probe_percent.span(),
+            &format!("{prefix}probe_percent"),
+            format!("expected a share of shop visits from 0 to 100 percent, found {probe_percent}"),
+        ));
+    }
     let mut policies = Vec::new();
     for (i, p) in parsed.policies.iter().enumerate() {
         match Policy::parse(p.get_ref()) {
@@ -561,6 +578,7 @@ fn lower(
         bosses,
         pool_matches: *parsed.pool_matches.get_ref(),
         planner_fights,
+        probe_percent: probe_percent.min(100) as u8,
         values,
         rune_values,
     })

@@ -16,6 +16,17 @@ pub struct Carried {
 }
 
 impl Carried {
+    /// A player's board as it enters a fight of its own: nothing carried
+    /// but its Scrip and kept progress.
+    pub(super) fn of(p: &Player) -> Carried {
+        Carried::fresh(
+            p.board(format!("seat {}", p.seat)),
+            p.wallet.dividend,
+            p.wallet.profit,
+            &p.kept(),
+        )
+    }
+
     /// A fresh board: nothing carried (200.3c).
     pub(super) fn fresh(board: BoardSpec, dividend: i32, profit: i32, kept: &[Kept]) -> Carried {
         let n = board.units.len();
@@ -157,6 +168,7 @@ pub(super) fn log_fight(
     f: &Fought,
     carried_units: u32,
     opponent_forge_cores: &[String],
+    board: FoughtBoard,
 ) {
     log.push(Event::Fight {
         round,
@@ -173,5 +185,32 @@ pub(super) fn log_fight(
         carried_units,
         opponent_forge_cores: opponent_forge_cores.to_vec(),
         dividend: f.dividend_gained,
+        board,
     });
+}
+
+/// A probe's two fights (docs/matches.md, "Probes"): `with` and `without`
+/// against `opponent` on the real fight's stream `s`, so that the item is
+/// all that differs; each fight's winner's name. Nothing is kept.
+pub(super) fn probe_fights(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    round: u8,
+    opponent: &Carried,
+    s: u64,
+    with: Option<&Carried>,
+    without: &Carried,
+) -> [Option<&'static str>; 2] {
+    let mut run = |me: &Carried| {
+        let f = fight(
+            ctx,
+            engine,
+            round,
+            me,
+            opponent,
+            FightRng::for_fight(ctx.suite.master_seed, s),
+        );
+        winner_name(&f.outcome)
+    };
+    [with.map(&mut run), Some(run(without))]
 }

@@ -93,6 +93,10 @@ pub enum Event {
         /// Each offer, units then runes: whether the player could pay for
         /// it and place it (or combine it) when the set was drawn.
         buyable: Vec<bool>,
+        /// The offer a probe measures, by its place among the offers
+        /// (units then runes): the next fight fought with it and without
+        /// it (docs/matches.md, "Probes"). The first set of a visit only.
+        probed: Option<usize>,
     },
     Bought {
         round: u8,
@@ -212,6 +216,29 @@ pub enum Event {
         /// The Dividend the player's side gained in the fight and banked:
         /// authored gains and what its Hubs settled (800.15b, 800.61c).
         dividend: i32,
+        /// The player's board as it entered the fight (a rescuer's, its
+        /// own board).
+        board: FoughtBoard,
+    },
+    /// A probe's two fights, beside the real one: the same opponent and
+    /// stream, the player's board with the item and without it. Nothing
+    /// of the match depends on them (docs/matches.md, "Probes").
+    Probe {
+        round: u8,
+        seat: u8,
+        stage: Stage,
+        /// `offer` (a shop offer the player could take) or `reward` (a boss
+        /// reward's signature, probed at the round's nemesis fight).
+        source: &'static str,
+        item: String,
+        /// `unit`, `rune`, `forge_core` or `resonance`.
+        kind: &'static str,
+        tier: u8,
+        /// The player bought the offer (a reward is always taken).
+        bought: bool,
+        /// `player`, `opponent` or `draw`, with the item and without it.
+        with_it: &'static str,
+        without_it: &'static str,
     },
     /// The vault's Gold (200.1f).
     Vault {
@@ -285,7 +312,7 @@ pub enum Event {
 
 impl Event {
     /// Every event's name, as logged (`event = "..."`).
-    pub const NAMES: [&'static str; 24] = [
+    pub const NAMES: [&'static str; 25] = [
         "seated",
         "phase",
         "offers",
@@ -300,6 +327,7 @@ impl Event {
         "boss_claimed",
         "boss_cancelled",
         "fight",
+        "probe",
         "rescue_chain",
         "team_result",
         "reward",
@@ -504,6 +532,21 @@ impl Event {
                 signature.as_ref().map_or(String::new(), |s| format!(", signature {s}")),
                 if *stage == Stage::Boss { "200.1e" } else { "200.1i" }
             ),
+            Event::Probe {
+                seat,
+                stage,
+                source,
+                item,
+                tier,
+                bought,
+                with_it,
+                without_it,
+                ..
+            } => format!(
+                "  seat {seat} probe of the {source} {item} t{tier} ({}) at the {} fight: {with_it} wins with it, {without_it} without it [200.1b]",
+                if *bought { "taken" } else { "passed" },
+                stage.name()
+            ),
             Event::Destinations {
                 seat, offered, chosen, ..
             } => format!(
@@ -556,6 +599,41 @@ impl Event {
             ),
         }
     }
+}
+
+/// A player's board as it entered a fight: its units and their tiers in
+/// placement order, its runes and its resonance.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct FoughtBoard {
+    pub cards: Vec<String>,
+    pub tiers: Vec<u8>,
+    pub runes: Vec<String>,
+    pub resonance: Option<String>,
+    /// Every keyword its cards carry, sorted, once each.
+    pub keywords: Vec<String>,
+}
+
+impl FoughtBoard {
+    pub fn of(catalog: &crate::catalog::Catalog, board: &BoardSpec) -> FoughtBoard {
+        FoughtBoard {
+            cards: board.units.iter().map(|u| catalog.card(u.card).key.clone()).collect(),
+            tiers: board.units.iter().map(|u| u.tier).collect(),
+            runes: board.runes.iter().map(|r| catalog.rune(r.rune).key.clone()).collect(),
+            resonance: board.resonance.map(|id| catalog.resonance(id).key.clone()),
+            keywords: keywords_of(catalog, board.units.iter().map(|u| u.card)),
+        }
+    }
+}
+
+/// Every keyword `cards` carry (as in `boards`), sorted, once each.
+pub fn keywords_of(catalog: &crate::catalog::Catalog, cards: impl Iterator<Item = CardId>) -> Vec<String> {
+    let mut keywords: Vec<String> = cards
+        .flat_map(|c| catalog.carried_keywords(c))
+        .map(str::to_string)
+        .collect();
+    keywords.sort();
+    keywords.dedup();
+    keywords
 }
 
 /// A payment as the log reads it: Gold, and the Dividend that paid first.

@@ -33,6 +33,9 @@ pub const PLANNER_CANDIDATES: usize = 3;
 /// Keys of the match's own random streams, apart from its fights'.
 const SHOP_KEY: u64 = 0x5348_4f50_0000_0001;
 const DRAFT_KEY: u64 = 0x4452_4146_0000_0002;
+/// The probes' stream, apart from the shop's, so that probing a visit
+/// changes nothing the match does.
+const PROBE_KEY: u64 = 0x5052_4f42_0000_0003;
 const PLANNER_KEY: u64 = 0x504c_414e_0000_0003;
 
 /// The bot a seat plays, by the name a match suite gives it: balance
@@ -120,6 +123,9 @@ pub struct MatchSuite {
     pub pool_matches: u64,
     /// Trial fights the planner plays per option.
     pub planner_fights: u32,
+    /// The share of shop visits, in percent, that probe one offer: the
+    /// next fight fought with it and without it (docs/matches.md, "Probes").
+    pub probe_percent: u8,
     /// The greedy value table's entries the suite gives (per tier).
     pub values: Vec<(CardId, i32)>,
     pub rune_values: Vec<(RuneId, i32)>,
@@ -251,6 +257,9 @@ pub struct Player {
     pub forge_cores: Vec<ForgeCore>,
     /// The seat's shop stream: offers, rerolls, destinations.
     rng: FightRng,
+    /// Which visits a probe measures, and which offer (docs/matches.md,
+    /// "Probes").
+    probe_rng: FightRng,
     /// Trial fights the planner has used, numbering its streams.
     planned: u64,
 }
@@ -272,6 +281,7 @@ impl Player {
             resonance: ResonanceSlot::default(),
             forge_cores: Vec::new(),
             rng: FightRng::for_fight(ctx.suite.master_seed ^ SHOP_KEY, (index << 3) | u64::from(seat)),
+            probe_rng: FightRng::for_fight(ctx.suite.master_seed ^ PROBE_KEY, (index << 3) | u64::from(seat)),
             planned: 0,
         };
         if let Some(start) = ctx.suite.seats.get(usize::from(seat)) {

@@ -2,6 +2,7 @@
 //! that carries from one phase to the next, in the rule book's order.
 
 use super::bots::{Claim, Reason};
+use super::shop::{Item, OfferProbe};
 use super::*;
 
 /// Plays match `index` of the suite against `pool`.
@@ -72,6 +73,18 @@ struct InPlay {
     boss_wins: u32,
     nemesis_wins: u32,
     last_boss_won: bool,
+    /// Each seat's probed offer, waiting for the next fight.
+    offer_probes: Vec<Option<OfferProbe>>,
+    /// Each seat's boss reward this round, waiting for the nemesis fight.
+    reward_probes: Vec<Option<RewardProbe>>,
+}
+
+/// A boss reward's signature as a probe sees it (docs/matches.md,
+/// "Probes"): what the player's board was before it.
+struct RewardProbe {
+    item: String,
+    kind: &'static str,
+    resonance_before: ResonanceSlot,
 }
 
 /// The boss draft's outcome: the options offered, as fighters, and each
@@ -94,6 +107,8 @@ impl InPlay {
             boss_wins: 0,
             nemesis_wins: 0,
             last_boss_won: false,
+            offer_probes: (0..ctx.suite.players).map(|_| None).collect(),
+            reward_probes: (0..ctx.suite.players).map(|_| None).collect(),
         }
     }
 
@@ -117,7 +132,7 @@ impl InPlay {
     /// 200.1b: Shop 1, the General Store.
     fn shop_one(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8) {
         self.phase(round, Phase::Shop1);
-        for p in &mut self.players {
+        for (seat, p) in self.players.iter_mut().enumerate() {
             let mut sold = Vec::new();
             let v = Visit {
                 round,
@@ -125,7 +140,7 @@ impl InPlay {
                 buyback: None,
                 sold: &mut sold,
             };
-            shop::visit(ctx, engine, p, v, self.index, &mut self.log);
+            self.offer_probes[seat] = shop::visit(ctx, engine, p, v, self.index, &mut self.log);
             self.buyback.extend(sold);
         }
     }
@@ -202,7 +217,7 @@ impl InPlay {
         self.phase(round, Phase::BossCombat);
         let mut natural: Vec<Fought> = Vec::with_capacity(self.players.len());
         for (seat, p) in self.players.iter_mut().enumerate() {
-            let me = entrant(p, seat);
+            let me = Carried::of(p);
             let s = stream(self.index, round, Stage::Boss, seat as u32);
             let boss = &draft.boards[draft.claimed[seat]];
             let f = fight(
@@ -225,7 +240,12 @@ impl InPlay {
                 &f,
                 0,
                 &[],
+                FoughtBoard::of(ctx.catalog, &me.board),
             );
+            if let Some(probe) = self.offer_probes[seat].take() {
+                let [with, without] = probe_fights(ctx, engine, round, boss, s, Some(&probe.with), &probe.without);
+                log_offer_probe(ctx, &mut self.log, round, seat, Stage::Boss, &probe, with, without);
+            }
             natural.push(f);
         }
         natural
@@ -279,6 +299,7 @@ impl InPlay {
                     &f,
                     state.standing() as u32,
                     &[],
+                    FoughtBoard::of(ctx.catalog, &p.board(String::new())),
                 );
                 if f.outcome.winner != Some(Side::Left) {
                     break;
@@ -306,16 +327,31 @@ impl InPlay {
         let r = &ctx.rules.round;
         for (seat, p) in self.players.iter_mut().enumerate() {
             let mut gold = r.boss_gold;
+            let resonance_before = p.resonance;
+            let probes = &mut self.reward_probes;
             let signature = team_won.then(|| {
                 let option = &ctx.suite.bosses[draft.offered[draft.claimed[seat]]];
+                let mut probe = |item: &str, kind| {
+                    if ctx.suite.probe_percent == 0 {
+                        return;
+                    }
+                    probes[seat] = Some(RewardProbe {
+                        item: item.to_string(),
+                        kind,
+                        resonance_before,
+                    });
+                };
                 match &option.signature {
                     Signature::Forge(core) => {
                         p.forge_cores.push(core.clone());
+                        probe(&core.name, "forge_core");
                         core.name.clone()
                     }
                     Signature::Resonance(id) => {
                         p.resonance.claim(*id);
-                        ctx.catalog.resonance(*id).key.clone()
+                        let key = &ctx.catalog.resonance(*id).key;
+                        probe(key, "resonance");
+                        key.clone()
                     }
                     Signature::Gold(g) => {
                         gold += g;
@@ -340,7 +376,7 @@ impl InPlay {
     /// 200.1f: Shop 2, at a destination drawn by weight, with buyback.
     fn shop_two(&mut self, ctx: &MatchCtx, engine: &mut Engine, round: u8) {
         self.phase(round, Phase::Shop2);
-        for p in &mut self.players {
+        for (seat, p) in self.players.iter_mut().enumerate() {
             let offered = shop::offer_destinations(ctx, &mut p.rng);
             let (chosen, reason) = p.policy.bot().choose_destination(ctx, p, &offered);
             self.log.push(Event::Destinations {
@@ -357,7 +393,7 @@ impl InPlay {
                 buyback: Some(&mut self.buyback),
                 sold: &mut sold,
             };
-            shop::visit(ctx, engine, p, v, self.index, &mut self.log);
+            self.offer_probes[seat] = shop::visit(ctx, engine, p, v, self.index, &mut self.log);
             self.buyback.extend(sold);
         }
     }
@@ -483,7 +519,22 @@ impl InPlay {
         for (seat, p) in self.players.iter_mut().enumerate() {
             let Some(k) = sources[seat] else { continue };
             let ghost = ghost_entrant(&ghosts[k]);
-            let me = entrant(p, seat);
+            let me = Carried::of(p);
+            // The board as it fights, less this round's reward: a Forge
+            // Core is the last won (200.3d), a resonance the slot as it was.
+            let less_reward = self.reward_probes[seat].take().map(|reward| {
+                let mut before = p.clone();
+                match reward.kind {
+                    "forge_core" => {
+                        if let Some(i) = before.forge_cores.iter().rposition(|c| c.name == reward.item) {
+                            before.forge_cores.remove(i);
+                        }
+                    }
+                    _ => before.resonance = reward.resonance_before,
+                }
+                let without = Carried::of(&before);
+                (reward, without)
+            });
             let s = stream(self.index, round, Stage::Nemesis, seat as u32);
             let f = fight(
                 ctx,
@@ -505,7 +556,27 @@ impl InPlay {
                 &f,
                 0,
                 &ghosts[k].forge_cores,
+                FoughtBoard::of(ctx.catalog, &me.board),
             );
+            if let Some(probe) = self.offer_probes[seat].take() {
+                let [with, without] = probe_fights(ctx, engine, round, &ghost, s, Some(&probe.with), &probe.without);
+                log_offer_probe(ctx, &mut self.log, round, seat, Stage::Nemesis, &probe, with, without);
+            }
+            if let Some((reward, without)) = less_reward {
+                let [_, without] = probe_fights(ctx, engine, round, &ghost, s, None, &without);
+                self.log.push(Event::Probe {
+                    round,
+                    seat: seat as u8,
+                    stage: Stage::Nemesis,
+                    source: "reward",
+                    item: reward.item,
+                    kind: reward.kind,
+                    tier: 1,
+                    bought: true,
+                    with_it: winner_name(&f.outcome),
+                    without_it: without.unwrap_or("draw"),
+                });
+            }
             fought += 1;
             if f.outcome.winner == Some(Side::Left) {
                 self.nemesis_wins += 1;
@@ -513,6 +584,9 @@ impl InPlay {
                 all_won = false;
             }
         }
+        // A bye fights nothing: its seat's probes measure nothing.
+        self.offer_probes.iter_mut().for_each(|p| *p = None);
+        self.reward_probes.iter_mut().for_each(|p| *p = None);
         (fought, all_won)
     }
 
@@ -570,13 +644,32 @@ impl InPlay {
     }
 }
 
-/// A player's board as it enters a fight of its own: nothing carried but
-/// its Scrip and kept progress.
-fn entrant(p: &Player, seat: usize) -> Carried {
-    Carried::fresh(
-        p.board(format!("seat {seat}")),
-        p.wallet.dividend,
-        p.wallet.profit,
-        &p.kept(),
-    )
+/// Logs an offer probe's two fights.
+#[allow(clippy::too_many_arguments)]
+fn log_offer_probe(
+    ctx: &MatchCtx,
+    log: &mut Vec<Event>,
+    round: u8,
+    seat: usize,
+    stage: Stage,
+    probe: &OfferProbe,
+    with: Option<&'static str>,
+    without: Option<&'static str>,
+) {
+    let (item, kind, tier) = match probe.item {
+        Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
+        Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
+    };
+    log.push(Event::Probe {
+        round,
+        seat: seat as u8,
+        stage,
+        source: "offer",
+        item,
+        kind,
+        tier,
+        bought: probe.bought,
+        with_it: with.unwrap_or("draw"),
+        without_it: without.unwrap_or("draw"),
+    });
 }

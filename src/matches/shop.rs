@@ -6,7 +6,7 @@
 //! `[shop]` or `[round]` setting (docs/rules-reconstruction.md, "The match").
 
 use super::bots::{Decision, Reason, ShopAction, ShopView};
-use super::{Event, MatchCtx, Owned, Player, Values};
+use super::{Carried, Event, MatchCtx, Owned, Player, Values};
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, RuneId};
 use crate::engine::{Engine, FightRng};
@@ -54,6 +54,16 @@ pub struct Sold {
 /// The offers of one visit.
 struct Offers {
     items: Vec<Item>,
+}
+
+/// One offer a probe measures (docs/matches.md, "Probes"): the player's
+/// board as the visit opened, with the offer bought and without it.
+pub struct OfferProbe {
+    pub item: Item,
+    /// The player bought this very offer during the visit.
+    pub bought: bool,
+    pub with: Carried,
+    pub without: Carried,
 }
 
 /// What one visit may do.
@@ -502,7 +512,15 @@ fn move_rune(
 /// The most a bot does in one visit, so a visit always ends.
 const ACTIONS_PER_VISIT: usize = 24;
 /// One shop visit of one bot player.
-pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, match_index: u64, log: &mut Vec<Event>) {
+/// Returns the visit's probe, when one measured an offer.
+pub fn visit(
+    ctx: &MatchCtx,
+    engine: &mut Engine,
+    p: &mut Player,
+    v: Visit,
+    match_index: u64,
+    log: &mut Vec<Event>,
+) -> Option<OfferProbe> {
     let Visit {
         round,
         destination,
@@ -516,10 +534,14 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
             seat: p.seat,
             gold: ctx.rules.round.vault_gold,
         });
-        return;
+        return None;
     }
     let mut offers = draw_offers(ctx, &mut p.rng, destination, p.level);
-    log_offers(ctx, p, round, destination, &offers, log);
+    let (mut probe, mut probed) = match probe_offer(ctx, p, round, &offers) {
+        Some((at, pr)) => (Some(pr), Some(at)),
+        None => (None, None),
+    };
+    log_offers(ctx, p, round, destination, &offers, probed, log);
     let mut rerolls = 0;
     let bot = p.policy.bot();
     for _ in 0..ACTIONS_PER_VISIT {
@@ -542,6 +564,17 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     let s = list.remove(index);
                     (s.item, Some(s.seller))
                 } else if index < offers.items.len() {
+                    // Follow the probed offer as the offers before it go.
+                    match probed {
+                        Some(k) if k == index => {
+                            if let Some(pr) = probe.as_mut() {
+                                pr.bought = true;
+                            }
+                            probed = None;
+                        }
+                        Some(k) if index < k => probed = Some(k - 1),
+                        _ => {}
+                    }
                     (offers.items.remove(index), None)
                 } else {
                     break;
@@ -590,15 +623,63 @@ pub fn visit(ctx: &MatchCtx, engine: &mut Engine, p: &mut Player, v: Visit, matc
                     reason,
                 });
                 offers = draw_offers(ctx, &mut p.rng, destination, p.level);
-                log_offers(ctx, p, round, destination, &offers, log);
+                probed = None;
+                log_offers(ctx, p, round, destination, &offers, None, log);
             }
             ShopAction::Sell(_) | ShopAction::SellRune(_) | ShopAction::BuyXp | ShopAction::Leave => break,
         }
     }
+    probe
 }
 
-fn log_offers(ctx: &MatchCtx, p: &Player, round: u8, destination: Destination, offers: &Offers, log: &mut Vec<Event>) {
-    let funds = p.wallet.gold.saturating_add(p.wallet.dividend);
+/// Whether `p` could pay for `item` and place it (or combine it).
+fn can_take(ctx: &MatchCtx, p: &Player, item: Item) -> bool {
+    cost(ctx, item) <= p.wallet.gold.saturating_add(p.wallet.dividend) && gain(ctx, &ctx.values, p, item).is_some()
+}
+
+/// Draws, from the probe stream alone, whether this visit is probed
+/// (`probe_percent`) and which offer the player could take it measures;
+/// builds the board with that offer bought and the board as it stands.
+/// The offer's place, and the probe.
+fn probe_offer(ctx: &MatchCtx, p: &mut Player, round: u8, offers: &Offers) -> Option<(usize, OfferProbe)> {
+    let percent = u32::from(ctx.suite.probe_percent);
+    if percent == 0 || p.probe_rng.below(100) >= percent {
+        return None;
+    }
+    let open: Vec<usize> = (0..offers.items.len())
+        .filter(|&i| can_take(ctx, p, offers.items[i]))
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    let at = open[p.probe_rng.below(open.len() as u32) as usize];
+    let item = offers.items[at];
+    let mut buyer = p.clone();
+    // The purchase as the shop makes it, its log lines dropped.
+    let mut unlogged = Vec::new();
+    if !buy(ctx, &mut buyer, item, round, None, Reason::Random, &mut unlogged) {
+        return None;
+    }
+    Some((
+        at,
+        OfferProbe {
+            item,
+            bought: false,
+            with: Carried::of(&buyer),
+            without: Carried::of(p),
+        },
+    ))
+}
+
+fn log_offers(
+    ctx: &MatchCtx,
+    p: &Player,
+    round: u8,
+    destination: Destination,
+    offers: &Offers,
+    probed: Option<usize>,
+    log: &mut Vec<Event>,
+) {
     let name = |i: &Item| match *i {
         Item::Unit(c, _) => ctx.catalog.card(c).key.clone(),
         Item::Rune(r, _) => ctx.catalog.rune(r).key.clone(),
@@ -628,11 +709,8 @@ fn log_offers(ctx: &MatchCtx, p: &Player, round: u8, destination: Destination, o
             .map(name)
             .collect(),
         // Units then runes, as the offers stand.
-        buyable: offers
-            .items
-            .iter()
-            .map(|&i| cost(ctx, i) <= funds && gain(ctx, &ctx.values, p, i).is_some())
-            .collect(),
+        buyable: offers.items.iter().map(|&i| can_take(ctx, p, i)).collect(),
+        probed,
     });
 }
 

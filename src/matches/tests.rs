@@ -423,3 +423,153 @@ fn any_match_suite_the_loader_accepts_plays_without_a_panic() {
         "the fuzz reaches the matches: {accepted} accepted, {refused} refused"
     );
 }
+
+/// The events of a match with its probes taken out: the probe events, and
+/// the `offers` event's note of which offer a probe measured.
+fn unprobed(events: &[Event]) -> Vec<Event> {
+    events
+        .iter()
+        .filter(|e| !matches!(e, Event::Probe { .. }))
+        .cloned()
+        .map(|mut e| {
+            if let Event::Offers { probed, .. } = &mut e {
+                *probed = None;
+            }
+            e
+        })
+        .collect()
+}
+
+#[test]
+fn probes_change_nothing_the_match_does() {
+    // A probe draws on a stream of its own and fights on copies: a match
+    // probed at every visit plays exactly as one never probed. A probe that
+    // drew from the shop's stream, or bought on the player itself, would
+    // change the offers and the boards that follow.
+    let mut l = loaded();
+    l.suite.policies = Policy::ALL.to_vec();
+    let mut probes = 0;
+    for players in [1u8, 3] {
+        l.suite.players = players;
+        let mut logs: Vec<Vec<MatchResult>> = Vec::new();
+        for percent in [0u8, 100] {
+            l.suite.probe_percent = percent;
+            let ctx = l.ctx();
+            let pool = crate::match_runs::ghost_pool(&ctx, 2).expect("pool");
+            logs.push(crate::batch::play_matches(&ctx, &pool, 4, 14, 2).expect("matches"));
+        }
+        for (off, on) in logs[0].iter().zip(&logs[1]) {
+            assert!(!off.events.iter().any(|e| matches!(e, Event::Probe { .. })));
+            assert_eq!(unprobed(&on.events), off.events, "match {}", off.index);
+            assert_eq!(on.final_wallets, off.final_wallets);
+            probes += on.events.iter().filter(|e| matches!(e, Event::Probe { .. })).count();
+        }
+    }
+    assert!(probes > 200, "{probes} probes");
+}
+
+#[test]
+fn a_probe_fights_the_board_as_the_visit_opened_with_and_without_its_offer() {
+    // Where the visit did nothing but buy the probed offer, the board with
+    // it is the board that fought, so the probe's fight with it must end as
+    // the real fight did; where the visit did nothing at all, the same holds
+    // for the fight without it. A probe on another stream, against another
+    // opponent, or from the board after the visit, fails this.
+    let mut l = loaded();
+    l.suite.probe_percent = 100;
+    l.suite.policies = Policy::ALL.to_vec();
+    l.suite.matches = 200;
+    let ctx = l.ctx();
+    let pool = crate::match_runs::ghost_pool(&ctx, 2).expect("pool");
+    let played = crate::batch::play_matches(&ctx, &pool, 4, 196, 2).expect("matches");
+    let (mut taken, mut passed) = (0, 0);
+    for m in &played {
+        // Solo: each shop runs from its `offers` to the next phase, and the
+        // probe follows that shop's fight.
+        let mut acts: Vec<&Event> = Vec::new();
+        let mut in_shop = false;
+        let mut fights: Vec<(&'static str, Stage)> = Vec::new();
+        let mut shop_acts: Vec<Vec<&Event>> = Vec::new();
+        for e in &m.events {
+            match e {
+                Event::Phase { phase, .. } => {
+                    if in_shop {
+                        shop_acts.push(std::mem::take(&mut acts));
+                    }
+                    in_shop = matches!(phase, Phase::Shop1 | Phase::Shop2);
+                }
+                Event::Offers { .. } | Event::Destinations { .. } | Event::Vault { .. } => {}
+                Event::Fight { stage, winner, .. } if *stage != Stage::Rescue => fights.push((winner, *stage)),
+                Event::Probe {
+                    source: "offer",
+                    stage,
+                    bought,
+                    with_it,
+                    without_it,
+                    item,
+                    ..
+                } => {
+                    let (real, fought) = *fights.last().expect("a probe follows a fight");
+                    assert_eq!(fought, *stage);
+                    let visit = shop_acts.last().expect("a probe follows a shop");
+                    let only_the_purchase = visit.len() == 1
+                        && matches!(visit[0], Event::Bought { item: i, buyback: false, .. } if i == item);
+                    if *bought && only_the_purchase {
+                        assert_eq!(with_it, &real, "match {} {item} taken", m.index);
+                        taken += 1;
+                    }
+                    if !*bought && visit.is_empty() {
+                        assert_eq!(without_it, &real, "match {} {item} passed", m.index);
+                        passed += 1;
+                    }
+                }
+                _ if in_shop => acts.push(e),
+                _ => {}
+            }
+        }
+    }
+    assert!(taken >= 20 && passed >= 20, "taken {taken}, passed {passed}");
+}
+
+#[test]
+fn a_reward_probe_takes_away_only_the_reward() {
+    // 200.1e: a resonance claimed again replaces itself, so the board less
+    // that reward is the board with it and both probe fights end alike; a
+    // probe that emptied the slot instead of restoring it would differ. A
+    // Forge Core probe fights without the last core won.
+    let mut l = loaded();
+    l.suite.matches = 1000;
+    l.suite.probe_percent = 50;
+    l.suite.policies = Policy::ALL.to_vec();
+    let ctx = l.ctx();
+    let pool = crate::match_runs::ghost_pool(&ctx, 2).expect("pool");
+    let played = crate::batch::play_matches(&ctx, &pool, 4, 996, 2).expect("matches");
+    let (mut again, mut first, mut cores) = (0, 0, 0);
+    for m in &played {
+        let mut claimed: Vec<String> = Vec::new();
+        for e in &m.events {
+            if let Event::Probe {
+                source: "reward",
+                kind,
+                item,
+                with_it,
+                without_it,
+                ..
+            } = e
+            {
+                match *kind {
+                    "resonance" if claimed.contains(item) => {
+                        assert_eq!(with_it, without_it, "match {} {item} again", m.index);
+                        again += 1;
+                    }
+                    "resonance" => {
+                        claimed.push(item.clone());
+                        first += 1;
+                    }
+                    _ => cores += 1,
+                }
+            }
+        }
+    }
+    assert!(again >= 20 && first >= 50 && cores >= 500, "{again} {first} {cores}");
+}
