@@ -332,7 +332,7 @@ pub fn append(ctx: &MatchCtx, r: &MatchResult, t: &mut MatchTables) {
                 f.tiers.push(board.tiers.iter().map(|&t| i32::from(t)).collect());
                 f.runes.push(board.runes.clone());
                 f.resonance.push(board.resonance.clone().unwrap_or_default());
-                f.keywords.push(board.keywords.clone());
+                f.keywords.push(board.keywords.iter().map(|k| k.to_string()).collect());
             }
             Event::Probe {
                 round,

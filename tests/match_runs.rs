@@ -298,7 +298,7 @@ fn the_match_report_counts_what_the_matches_did() {
     // Adding a unit the player could take helps its next fight more often
     // than it hurts: over every probe of every card, the mean is above 0.
     let (n, sum) = effects.values().fold((0, 0.0), |(n, s), e| (n + e.0, s + e.1));
-    assert!(n > 500 && sum / n as f64 > 0.05, "{n} probes, mean {}", sum / n as f64);
+    assert!(n > 300 && sum / n as f64 > 0.05, "{n} probes, mean {}", sum / n as f64);
     // Rewards are apart from purchases: every Forge Core and resonance a
     // boss gave is a row of its own, with its effect probed.
     assert!(

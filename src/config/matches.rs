@@ -41,7 +41,7 @@ struct MatchSuiteFile {
     planner_fights: Spanned<u32>,
     /// The share of shop visits, in percent, whose offer a probe measures:
     /// one offer the player could take, fought with and without it.
-    #[serde(default = "fifty")]
+    #[serde(default = "quarter")]
     #[schemars(with = "u32")]
     probe_percent: Spanned<u32>,
     #[serde(default)]
@@ -104,8 +104,8 @@ fn four() -> Spanned<u32> {
     Spanned::new(0..0, 4)
 }
 
-fn fifty() -> Spanned<u32> {
-    Spanned::new(0..0, 50)
+fn quarter() -> Spanned<u32> {
+    Spanned::new(0..0, 25)
 }
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]

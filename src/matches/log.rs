@@ -610,17 +610,25 @@ pub struct FoughtBoard {
     pub runes: Vec<String>,
     pub resonance: Option<String>,
     /// Every keyword its cards carry, sorted, once each.
-    pub keywords: Vec<String>,
+    pub keywords: Vec<&'static str>,
 }
 
 impl FoughtBoard {
-    pub fn of(catalog: &crate::catalog::Catalog, board: &BoardSpec) -> FoughtBoard {
+    pub fn of(ctx: &MatchCtx, board: &BoardSpec) -> FoughtBoard {
+        let catalog = ctx.catalog;
+        let mut keywords: Vec<&'static str> = board
+            .units
+            .iter()
+            .flat_map(|u| ctx.keywords_by_card[usize::from(u.card.0)].iter().copied())
+            .collect();
+        keywords.sort_unstable();
+        keywords.dedup();
         FoughtBoard {
             cards: board.units.iter().map(|u| catalog.card(u.card).key.clone()).collect(),
             tiers: board.units.iter().map(|u| u.tier).collect(),
             runes: board.runes.iter().map(|r| catalog.rune(r.rune).key.clone()).collect(),
             resonance: board.resonance.map(|id| catalog.resonance(id).key.clone()),
-            keywords: keywords_of(catalog, board.units.iter().map(|u| u.card)),
+            keywords,
         }
     }
 }

@@ -173,6 +173,9 @@ pub struct MatchCtx<'a> {
     pub values: Values,
     /// The table measured by fights, when a seat plays the `measured` bot.
     pub measured: Option<Values>,
+    /// Each card's carried keywords (`Catalog::carried_keywords`), by id,
+    /// for the board logged with every fight.
+    pub keywords_by_card: Vec<Vec<&'static str>>,
 }
 
 impl<'a> MatchCtx<'a> {
@@ -202,6 +205,9 @@ impl<'a> MatchCtx<'a> {
             rune_pool,
             values,
             measured: None,
+            keywords_by_card: (0..catalog.cards.len() as u16)
+                .map(|c| catalog.carried_keywords(CardId(c)))
+                .collect(),
         };
         if suite.policies.contains(&Policy::Measured) {
             ctx.measured = Some(Values::measured(&ctx, &ctx.values));

@@ -240,7 +240,7 @@ impl InPlay {
                 &f,
                 0,
                 &[],
-                FoughtBoard::of(ctx.catalog, &me.board),
+                FoughtBoard::of(ctx, &me.board),
             );
             if let Some(probe) = self.offer_probes[seat].take() {
                 let [with, without] = probe_fights(ctx, engine, round, boss, s, Some(&probe.with), &probe.without);
@@ -299,7 +299,7 @@ impl InPlay {
                     &f,
                     state.standing() as u32,
                     &[],
-                    FoughtBoard::of(ctx.catalog, &p.board(String::new())),
+                    FoughtBoard::of(ctx, &p.board(String::new())),
                 );
                 if f.outcome.winner != Some(Side::Left) {
                     break;
@@ -556,7 +556,7 @@ impl InPlay {
                 &f,
                 0,
                 &ghosts[k].forge_cores,
-                FoughtBoard::of(ctx.catalog, &me.board),
+                FoughtBoard::of(ctx, &me.board),
             );
             if let Some(probe) = self.offer_probes[seat].take() {
                 let [with, without] = probe_fights(ctx, engine, round, &ghost, s, Some(&probe.with), &probe.without);

@@ -349,10 +349,12 @@ fn any_match_suite_the_loader_accepts_plays_without_a_panic() {
             .map(|k| format!("\"{}\"", Policy::NAMES[((case * 3 + k) % 7) as usize]))
             .collect();
         let mut text = format!(
-            "name = \"fuzz{case}\"\nmaster_seed = {case}\nmatches = 6\nplayers = {players}\npolicies = [{}]\npool_matches = {}\nplanner_fights = {}\n",
+            "name = \"fuzz{case}\"\nmaster_seed = {case}\nmatches = 6\nplayers = {players}\npolicies = [{}]\npool_matches = {}\nplanner_fights = {}\nprobe_percent = {}\n",
             roster.join(", "),
             case % 3,
-            1 + case % 3
+            1 + case % 3,
+            // Every share of visits probed, and past 100, which is refused.
+            (case * 17) % 111
         );
         for b in 0..6 {
             let mut minions = Vec::new();
