@@ -548,18 +548,30 @@ impl MatchTallies {
                 }
             }
             fold_items(&mut self.items, fought, |t, y, n| t.fought.add(y, n));
-            let mut deciding: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
-            for (s, &i) in &last_boss {
-                let won = self.won_of.get(&(id, *s)).copied().unwrap_or(false);
-                for item in items_of(i).into_iter().filter(|(k, _)| *k != MatchItem::Reward) {
-                    let e = deciding.entry(item).or_default();
-                    e.0 += f64::from(u8::from(won));
-                    e.1 += 1.0;
-                }
-            }
-            fold_items(&mut self.items, deciding, |t, y, n| t.deciding.add(y, n));
+            self.add_deciding(
+                id,
+                last_boss.iter().flat_map(|(&s, &i)| {
+                    items_of(i)
+                        .into_iter()
+                        .filter(|(k, _)| *k != MatchItem::Reward)
+                        .map(move |item| (s, item))
+                }),
+            );
         }
         Ok(())
+    }
+
+    /// Adds match `id`'s players holding each item in the deciding fight,
+    /// `(seat, item)` once each, and how many of them won the match.
+    fn add_deciding<'a>(&mut self, id: u64, held: impl IntoIterator<Item = (u32, (MatchItem, &'a str))>) {
+        let mut per: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
+        for (s, item) in held {
+            let won = self.won_of.get(&(id, s)).copied().unwrap_or(false);
+            let e = per.entry(item).or_default();
+            e.0 += f64::from(u8::from(won));
+            e.1 += 1.0;
+        }
+        fold_items(&mut self.items, per, |t, y, n| t.deciding.add(y, n));
     }
 
     /// Folds one part's `rounds` table: the boss rewards earned and their
@@ -598,14 +610,7 @@ impl MatchTallies {
                 }
             }
             fold_items(&mut self.items, effect, |t, y, n| t.effect.add(y, n));
-            let mut deciding: BTreeMap<(MatchItem, &str), (f64, f64)> = BTreeMap::new();
-            for (s, item) in held {
-                let won = self.won_of.get(&(id, s)).copied().unwrap_or(false);
-                let e = deciding.entry((MatchItem::Reward, item)).or_default();
-                e.0 += f64::from(u8::from(won));
-                e.1 += 1.0;
-            }
-            fold_items(&mut self.items, deciding, |t, y, n| t.deciding.add(y, n));
+            self.add_deciding(id, held.into_iter().map(|(s, item)| (s, (MatchItem::Reward, item))));
         }
         Ok(())
     }
