@@ -2,7 +2,7 @@
 //! that carries from one phase to the next, in the rule book's order.
 
 use super::bots::{Claim, Reason};
-use super::shop::{Item, OfferProbe};
+use super::shop::OfferProbe;
 use super::*;
 
 /// Plays match `index` of the suite against `pool`.
@@ -656,10 +656,7 @@ fn log_offer_probe(
     with: Option<&'static str>,
     without: Option<&'static str>,
 ) {
-    let (item, kind, tier) = match probe.item {
-        Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
-        Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
-    };
+    let (item, kind, tier) = probe.item.logged(ctx);
     log.push(Event::Probe {
         round,
         seat: seat as u8,

@@ -43,6 +43,17 @@ pub enum Item {
     Rune(RuneId, u8),
 }
 
+impl Item {
+    /// The item as the log names it: its card or rune id, its kind
+    /// (`unit` or `rune`) and its tier.
+    pub fn logged(self, ctx: &MatchCtx) -> (String, &'static str, u8) {
+        match self {
+            Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
+            Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
+        }
+    }
+}
+
 /// An item sold by a player, which any player of the party may buy back
 /// in Shop 2 (200.1f).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -437,10 +448,7 @@ fn record_sale(
     log: &mut Vec<Event>,
 ) {
     sold.push(Sold { item, seller: p.seat });
-    let (key, kind, tier) = match item {
-        Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
-        Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
-    };
+    let (key, kind, tier) = item.logged(ctx);
     log.push(Event::Sold {
         round,
         seat: p.seat,
@@ -680,10 +688,7 @@ fn log_offers(
     probed: Option<usize>,
     log: &mut Vec<Event>,
 ) {
-    let name = |i: &Item| match *i {
-        Item::Unit(c, _) => ctx.catalog.card(c).key.clone(),
-        Item::Rune(r, _) => ctx.catalog.rune(r).key.clone(),
-    };
+    let name = |i: &Item| i.logged(ctx).0;
     log.push(Event::Offers {
         round,
         seat: p.seat,
