@@ -189,28 +189,24 @@ pub(super) fn log_fight(
     });
 }
 
-/// A probe's two fights (docs/matches.md, "Probes"): `with` and `without`
-/// against `opponent` on the real fight's stream `s`, so that the item is
-/// all that differs; each fight's winner's name. Nothing is kept.
-pub(super) fn probe_fights(
+/// One of a probe's fights (docs/matches.md, "Probes"): `me` against
+/// `opponent` on the real fight's stream `s`, so that the item is all that
+/// differs between the probe's boards; the winner's name. Nothing is kept.
+pub(super) fn probe_fight(
     ctx: &MatchCtx,
     engine: &mut Engine,
     round: u8,
     opponent: &Carried,
     s: u64,
-    with: Option<&Carried>,
-    without: &Carried,
-) -> [Option<&'static str>; 2] {
-    let mut run = |me: &Carried| {
-        let f = fight(
-            ctx,
-            engine,
-            round,
-            me,
-            opponent,
-            FightRng::for_fight(ctx.suite.master_seed, s),
-        );
-        winner_name(&f.outcome)
-    };
-    [with.map(&mut run), Some(run(without))]
+    me: &Carried,
+) -> &'static str {
+    let f = fight(
+        ctx,
+        engine,
+        round,
+        me,
+        opponent,
+        FightRng::for_fight(ctx.suite.master_seed, s),
+    );
+    winner_name(&f.outcome)
 }

@@ -80,11 +80,41 @@ struct InPlay {
 }
 
 /// A boss reward's signature as a probe sees it (docs/matches.md,
-/// "Probes"): what the player's board was before it.
-struct RewardProbe {
-    item: String,
-    kind: &'static str,
-    resonance_before: ResonanceSlot,
+/// "Probes"): what to take away to have the board without it.
+enum RewardProbe {
+    /// The last Forge Core won, by name (200.3d).
+    ForgeCore(String),
+    /// A resonance claimed (its id), and the slot as it was before.
+    Resonance(String, ResonanceSlot),
+}
+
+impl RewardProbe {
+    fn item(&self) -> &str {
+        match self {
+            RewardProbe::ForgeCore(name) | RewardProbe::Resonance(name, _) => name,
+        }
+    }
+
+    fn kind(&self) -> &'static str {
+        match self {
+            RewardProbe::ForgeCore(_) => "forge_core",
+            RewardProbe::Resonance(..) => "resonance",
+        }
+    }
+
+    /// `p`'s board as it fights, less this reward.
+    fn without(&self, p: &Player) -> Carried {
+        let mut before = p.clone();
+        match self {
+            RewardProbe::ForgeCore(name) => {
+                if let Some(i) = before.forge_cores.iter().rposition(|c| &c.name == name) {
+                    before.forge_cores.remove(i);
+                }
+            }
+            RewardProbe::Resonance(_, slot) => before.resonance = *slot,
+        }
+        Carried::of(&before)
+    }
 }
 
 /// The boss draft's outcome: the options offered, as fighters, and each
@@ -243,7 +273,8 @@ impl InPlay {
                 FoughtBoard::of(ctx, &me.board),
             );
             if let Some(probe) = self.offer_probes[seat].take() {
-                let [with, without] = probe_fights(ctx, engine, round, boss, s, Some(&probe.with), &probe.without);
+                let with = probe_fight(ctx, engine, round, boss, s, &probe.with);
+                let without = probe_fight(ctx, engine, round, boss, s, &probe.without);
                 log_offer_probe(ctx, &mut self.log, round, seat, Stage::Boss, &probe, with, without);
             }
             natural.push(f);
@@ -327,31 +358,25 @@ impl InPlay {
         let r = &ctx.rules.round;
         for (seat, p) in self.players.iter_mut().enumerate() {
             let mut gold = r.boss_gold;
-            let resonance_before = p.resonance;
             let probes = &mut self.reward_probes;
             let signature = team_won.then(|| {
                 let option = &ctx.suite.bosses[draft.offered[draft.claimed[seat]]];
-                let mut probe = |item: &str, kind| {
-                    if ctx.suite.probe_percent == 0 {
-                        return;
+                let mut probe = |reward: RewardProbe| {
+                    if ctx.suite.probe_percent > 0 {
+                        probes[seat] = Some(reward);
                     }
-                    probes[seat] = Some(RewardProbe {
-                        item: item.to_string(),
-                        kind,
-                        resonance_before,
-                    });
                 };
                 match &option.signature {
                     Signature::Forge(core) => {
                         p.forge_cores.push(core.clone());
-                        probe(&core.name, "forge_core");
+                        probe(RewardProbe::ForgeCore(core.name.clone()));
                         core.name.clone()
                     }
                     Signature::Resonance(id) => {
+                        let key = ctx.catalog.resonance(*id).key.clone();
+                        probe(RewardProbe::Resonance(key.clone(), p.resonance));
                         p.resonance.claim(*id);
-                        let key = &ctx.catalog.resonance(*id).key;
-                        probe(key, "resonance");
-                        key.clone()
+                        key
                     }
                     Signature::Gold(g) => {
                         gold += g;
@@ -520,19 +545,10 @@ impl InPlay {
             let Some(k) = sources[seat] else { continue };
             let ghost = ghost_entrant(&ghosts[k]);
             let me = Carried::of(p);
-            // The board as it fights, less this round's reward: a Forge
-            // Core is the last won (200.3d), a resonance the slot as it was.
+            // The board as it fights less this round's reward, taken before
+            // the fight moves the player's kept progress on.
             let less_reward = self.reward_probes[seat].take().map(|reward| {
-                let mut before = p.clone();
-                match reward.kind {
-                    "forge_core" => {
-                        if let Some(i) = before.forge_cores.iter().rposition(|c| c.name == reward.item) {
-                            before.forge_cores.remove(i);
-                        }
-                    }
-                    _ => before.resonance = reward.resonance_before,
-                }
-                let without = Carried::of(&before);
+                let without = reward.without(p);
                 (reward, without)
             });
             let s = stream(self.index, round, Stage::Nemesis, seat as u32);
@@ -559,22 +575,24 @@ impl InPlay {
                 FoughtBoard::of(ctx, &me.board),
             );
             if let Some(probe) = self.offer_probes[seat].take() {
-                let [with, without] = probe_fights(ctx, engine, round, &ghost, s, Some(&probe.with), &probe.without);
+                let with = probe_fight(ctx, engine, round, &ghost, s, &probe.with);
+                let without = probe_fight(ctx, engine, round, &ghost, s, &probe.without);
                 log_offer_probe(ctx, &mut self.log, round, seat, Stage::Nemesis, &probe, with, without);
             }
             if let Some((reward, without)) = less_reward {
-                let [_, without] = probe_fights(ctx, engine, round, &ghost, s, None, &without);
+                // The real fight is the fight with the reward.
+                let without = probe_fight(ctx, engine, round, &ghost, s, &without);
                 self.log.push(Event::Probe {
                     round,
                     seat: seat as u8,
                     stage: Stage::Nemesis,
                     source: "reward",
-                    item: reward.item,
-                    kind: reward.kind,
+                    item: reward.item().to_string(),
+                    kind: reward.kind(),
                     tier: 1,
                     bought: true,
                     with_it: winner_name(&f.outcome),
-                    without_it: without.unwrap_or("draw"),
+                    without_it: without,
                 });
             }
             fought += 1;
@@ -653,8 +671,8 @@ fn log_offer_probe(
     seat: usize,
     stage: Stage,
     probe: &OfferProbe,
-    with: Option<&'static str>,
-    without: Option<&'static str>,
+    with: &'static str,
+    without: &'static str,
 ) {
     let (item, kind, tier) = probe.item.logged(ctx);
     log.push(Event::Probe {
@@ -666,7 +684,7 @@ fn log_offer_probe(
         kind,
         tier,
         bought: probe.bought,
-        with_it: with.unwrap_or("draw"),
-        without_it: without.unwrap_or("draw"),
+        with_it: with,
+        without_it: without,
     });
 }
