@@ -201,7 +201,7 @@ impl<'a> Workload for Fights<'a> {
 }
 
 /// `threads`, or one per core for 0.
-fn thread_count(threads: usize) -> usize {
+pub fn thread_count(threads: usize) -> usize {
     if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {

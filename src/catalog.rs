@@ -23,6 +23,96 @@ pub struct StatLine {
     pub settle: i32,
 }
 
+/// A number of a card's printed line, named as its ladder is in a card file
+/// (docs/card-format.md): what `gridsim tune` may move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StatField {
+    Vitality,
+    Power,
+    Speed,
+    Armor,
+    Focus,
+    Durability,
+    Settle,
+}
+
+impl StatField {
+    pub const ALL: [StatField; 7] = [
+        StatField::Vitality,
+        StatField::Power,
+        StatField::Speed,
+        StatField::Armor,
+        StatField::Focus,
+        StatField::Durability,
+        StatField::Settle,
+    ];
+
+    /// The ladder's key in a card file.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatField::Vitality => "vitality",
+            StatField::Power => "power",
+            StatField::Speed => "speed",
+            StatField::Armor => "armor",
+            StatField::Focus => "focus",
+            StatField::Durability => "durability",
+            StatField::Settle => "settle",
+        }
+    }
+
+    /// Whether a card of `kind` prints this ladder: a Tool only Durability,
+    /// a Hub only Settle (800.18a, 800.61a), any other kind the five combat
+    /// stats.
+    pub fn printed_by(self, kind: CardKind) -> bool {
+        match kind {
+            CardKind::Tool => self == StatField::Durability,
+            CardKind::Hub => self == StatField::Settle,
+            _ => !matches!(self, StatField::Durability | StatField::Settle),
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<StatField> {
+        StatField::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// This number of `line`.
+    pub fn of(self, line: &StatLine) -> i32 {
+        match self {
+            StatField::Vitality => line.vitality,
+            StatField::Power => line.power,
+            StatField::Speed => line.speed,
+            StatField::Armor => line.armor,
+            StatField::Focus => line.focus,
+            StatField::Durability => line.durability,
+            StatField::Settle => line.settle,
+        }
+    }
+
+    pub fn of_mut(self, line: &mut StatLine) -> &mut i32 {
+        match self {
+            StatField::Vitality => &mut line.vitality,
+            StatField::Power => &mut line.power,
+            StatField::Speed => &mut line.speed,
+            StatField::Armor => &mut line.armor,
+            StatField::Focus => &mut line.focus,
+            StatField::Durability => &mut line.durability,
+            StatField::Settle => &mut line.settle,
+        }
+    }
+}
+
+impl StatLine {
+    /// The line with `by` added to every number: a unit whose card is
+    /// printed differently for one fight (`gridsim tune`'s perturbations).
+    pub fn shifted(self, by: StatLine) -> StatLine {
+        let mut out = self;
+        for f in StatField::ALL {
+            *f.of_mut(&mut out) = f.of(&self).saturating_add(f.of(&by));
+        }
+        out
+    }
+}
+
 /// Innate keywords, one slot per [`KeywordName`]: `None` when the card does
 /// not print the keyword, `Some(None)` for a printed flag keyword (one that
 /// takes no amount), `Some(Some(amount))` for a printed keyword with its

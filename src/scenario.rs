@@ -381,6 +381,7 @@ fn begin_battle(
             side: u.side,
             units: std::slice::from_ref(&u.placement),
             states: std::slice::from_ref(state),
+            shifts: &[],
         })
         .collect();
     let start = FightStart {

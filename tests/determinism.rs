@@ -211,6 +211,7 @@ fn every_fight_begins_by_one_path_in_the_order_of_its_groups() {
             side: Side::Right,
             units: &r.units[..1],
             states: std::slice::from_ref(&state),
+            shifts: &[],
         },
         UnitGroup::board(Side::Left, &l),
     ];
@@ -228,6 +229,7 @@ fn every_fight_begins_by_one_path_in_the_order_of_its_groups() {
         side: Side::Left,
         units: &many,
         states: &[],
+        shifts: &[],
     }];
     let why = e
         .begin(&FightStart::boards(&too_many, &l, &r), FightRng::for_fight(1, 0))

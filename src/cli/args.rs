@@ -54,6 +54,13 @@ pub enum Command {
     /// suite_best.toml, search.md, search.json and archive.csv under
     /// OUT/search_SUITE_SEED/.
     Search(SearchArgs),
+    /// Move the catalog's numbers so that every ranked row of the report
+    /// lies in the band: one perturbation run gives every number's effect
+    /// on every row, a proposal of the fewest whole-number changes is run
+    /// on the suite's own fights and compared paired with the catalog as
+    /// it is. Writes cards/, cards.diff, tune.md and tune.json under
+    /// OUT/tune_SUITE_SEED/; a second call resumes what the first finished.
+    Tune(TuneArgs),
     /// Check rules, card, board and scenario files; non-zero exit on any error.
     Validate(ValidateArgs),
     /// Write the JSON Schemas of card, rune, board and suite files, which
@@ -264,6 +271,33 @@ pub struct SweepArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Folder that receives the sweep.
+    #[arg(long, default_value = "datasets")]
+    pub out: PathBuf,
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The arguments of `gridsim tune`.
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The suite whose report is tuned (default: configs/suites/default.toml).
+    pub suite: Option<PathBuf>,
+    /// The band in percent, `LOW,HIGH`.
+    #[arg(long, default_value = "45,55")]
+    pub band: String,
+    /// The numbers that may move: fields (every card's) or `card.field`,
+    /// comma-separated, e.g. `power,vitality` or `grohm.vitality`.
+    #[arg(long, default_value = crate::tune::DEFAULT_LEVERS)]
+    pub levers: String,
+    /// Fights to spend in all: the perturbation run (each pair twice), the
+    /// run as it is and the verified rounds (default: a perturbation run of
+    /// as many pairs as the suite has fights, and two rounds).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// The perturbation run's seed (default: derived from the suite's).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Folder that receives the tune.
     #[arg(long, default_value = "datasets")]
     pub out: PathBuf,
     #[arg(long)]

@@ -26,6 +26,7 @@ pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Verify(args) => verify(args),
         Command::Sweep(args) => sweep(files, args),
         Command::Search(args) => search(files, args),
+        Command::Tune(args) => tune(files, args),
         Command::Bench(args) => bench(files, args),
         Command::Match(args) => play_matches(files, args),
         Command::Scenario(args) => scenario(files, args),
@@ -156,6 +157,19 @@ fn replay(args: ReplayArgs) -> Result<ExitCode, Error> {
     }
 }
 
+/// `--band LOW,HIGH` in percent, as fractions: within 0–100, LOW below HIGH.
+fn parse_band(band: &str) -> Result<(f64, f64), Error> {
+    band.split_once(',')
+        .and_then(|(l, h)| Some((l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?)))
+        .filter(|(l, h)| 0.0 <= *l && l < h && *h <= 100.0)
+        .map(|(l, h)| (l / 100.0, h / 100.0))
+        .ok_or_else(|| {
+            whole(format!(
+                "--band `{band}`: expected LOW,HIGH in percent within 0–100, LOW below HIGH, e.g. 45,55"
+            ))
+        })
+}
+
 /// `gridsim report`.
 fn report(args: ReportArgs) -> Result<ExitCode, Error> {
     let ReportArgs {
@@ -166,15 +180,11 @@ fn report(args: ReportArgs) -> Result<ExitCode, Error> {
         band,
         alarm,
     } = args;
-    let (low, high) = band
-        .split_once(',')
-        .and_then(|(l, h)| Some((l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?)))
-        .filter(|(l, h)| 0.0 <= *l && l < h && *h <= 100.0)
-        .ok_or_else(|| whole(format!("--band `{band}`: expected LOW,HIGH in percent, e.g. 45,55")))?;
+    let (low, high) = parse_band(&band)?;
     let settings = crate::report::ReportSettings {
         min_sample,
-        band_low: low / 100.0,
-        band_high: high / 100.0,
+        band_low: low,
+        band_high: high,
         ..crate::report::ReportSettings::default()
     };
     let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
@@ -327,6 +337,34 @@ fn search(cli: RulesAndCards, args: SearchArgs) -> Result<ExitCode, Error> {
     })?;
     out!("{}", crate::search::markdown(&s));
     outln!("written: {}", s.dir.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridsim tune`.
+fn tune(cli: RulesAndCards, args: TuneArgs) -> Result<ExitCode, Error> {
+    let TuneArgs {
+        suite,
+        band,
+        levers,
+        budget,
+        seed,
+        out,
+        threads,
+    } = args;
+    let t = crate::tune::run(&crate::tune::TuneRequest {
+        rules: cli.rules,
+        cards: cli.cards,
+        suite: suite.unwrap_or_else(default_suite),
+        band: parse_band(&band)?,
+        levers,
+        budget,
+        seed,
+        out,
+        threads: threads.unwrap_or(0),
+        progress: true,
+    })?;
+    out!("{}", crate::tune::markdown(&t));
+    outln!("written: {}", t.dir.display());
     Ok(ExitCode::SUCCESS)
 }
 

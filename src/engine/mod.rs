@@ -586,6 +586,10 @@ pub struct UnitGroup<'a> {
     pub units: &'a [Placement],
     /// Fewer states than units leaves the rest as placed; more are ignored.
     pub states: &'a [InitialState],
+    /// Each unit's printed line shifted for this fight, as if its card
+    /// printed other numbers at its tier; fewer than units leaves the rest
+    /// as printed.
+    pub shifts: &'a [StatLine],
 }
 
 impl<'a> UnitGroup<'a> {
@@ -595,6 +599,7 @@ impl<'a> UnitGroup<'a> {
             side,
             units: &board.units,
             states: &board.states,
+            shifts: &[],
         }
     }
 }
@@ -715,6 +720,11 @@ pub struct Engine<'c> {
     /// through. A clause it sets off sets its own.
     through_entrap: bool,
     outcome: Option<Outcome>,
+    /// Per unit, what its printed line is shifted by in this fight (its
+    /// card printed otherwise for it alone: `gridsim tune`'s
+    /// perturbations); zero for a unit placed without one. Kept across the
+    /// unit's revivals, as a printed number would be.
+    line_shift: Box<[StatLine; MAX_UNITS]>,
 }
 
 impl<'c> Engine<'c> {
@@ -759,13 +769,24 @@ impl<'c> Engine<'c> {
         self.order.as_slice()
     }
 
+    /// The line unit `i` reads for `card` at `tier`: the card's, shifted by
+    /// the unit's own shift when it is the card and tier it was placed as.
+    pub(crate) fn printed_line(&self, i: usize, card: CardId, tier: u8) -> StatLine {
+        let line = self.catalog.card(card).at_tier(tier);
+        if card == self.u.printed[i] && tier == self.u.native_tier[i] {
+            line.shifted(self.line_shift[i])
+        } else {
+            line
+        }
+    }
+
     /// Changes a unit's tier, keeping current Vitality as the same fraction
     /// of maximum (800.65c), rounded up so a living unit stays alive.
     fn set_tier(&mut self, u: UnitIdx, tier: u8) {
         let i = u.i();
         let old_max = i64::from(self.u.max_vitality[i].max(1));
         self.u.tier[i] = tier;
-        self.u.line[i] = self.catalog.card(self.u.card[i]).at_tier(tier);
+        self.u.line[i] = self.printed_line(i, self.u.card[i], tier);
         self.touch_clock(u);
         let new_max = self.line(u).vitality.max(1);
         let vit = i64::from(self.u.vitality[i]);

@@ -51,6 +51,7 @@ impl<'c> Engine<'c> {
             vessel_batch: VesselBatch::default(),
             through_entrap: false,
             outcome: None,
+            line_shift: Box::new([StatLine::default(); MAX_UNITS]),
         }
     }
 
@@ -100,11 +101,18 @@ impl<'c> Engine<'c> {
 
     /// Places one unit at full Vitality. Returns `None` when the fight is full.
     pub fn add_unit(&mut self, side: Side, p: Placement) -> Option<UnitIdx> {
+        self.add_unit_shifted(side, p, StatLine::default())
+    }
+
+    /// Places one unit whose printed line is shifted by `shift` for this
+    /// fight (see [`UnitGroup::shifts`]).
+    fn add_unit_shifted(&mut self, side: Side, p: Placement, shift: StatLine) -> Option<UnitIdx> {
         if self.u.count >= MAX_UNITS {
             return None;
         }
         let idx = UnitIdx(self.u.count as u8);
         self.u.count += 1;
+        self.line_shift[idx.i()] = shift;
         self.build_unit(idx, side, p);
         self.refresh_targetable(idx.i());
         if self.u.kind[idx.i()] == CardKind::Tool {
@@ -120,7 +128,7 @@ impl<'c> Engine<'c> {
         let i = idx.i();
         let card = self.catalog.card(p.card);
         let tier = p.tier.clamp(1, card.tiers().max(1));
-        let line = card.at_tier(tier);
+        let line = card.at_tier(tier).shifted(self.line_shift[i]);
         let u = &mut self.u;
         u.reset_unit(i);
         u.printed[i] = p.card;
@@ -202,9 +210,10 @@ impl<'c> Engine<'c> {
             }
         }
         let grants = self.rune_grants[i];
+        let line = self.printed_line(i, card_id, tier);
         let u = &mut self.u;
         u.card[i] = card_id;
-        u.line[i] = card.at_tier(tier);
+        u.line[i] = line;
         u.has_ability[i] = card.has_ability() && !card.kind.is_object();
         u.relentless[i] = (u.relentless[i] || kw.has(K::Relentless)) && !u.relentless_suppressed[i];
         u.rabid[i] |= kw.has(K::Rabid);
@@ -294,8 +303,9 @@ impl<'c> Engine<'c> {
         let mut refused = None;
         for g in start.groups {
             let first = self.u.count;
-            for p in g.units {
-                if self.add_unit(g.side, *p).is_none() && refused.is_none() {
+            for (k, p) in g.units.iter().enumerate() {
+                let shift = g.shifts.get(k).copied().unwrap_or_default();
+                if self.add_unit_shifted(g.side, *p, shift).is_none() && refused.is_none() {
                     refused = Some(format!("more than {MAX_UNITS} units in one fight"));
                 }
             }
@@ -489,6 +499,30 @@ impl<'c> Engine<'c> {
     /// Runs one whole fight and returns its outcome.
     pub fn fight(&mut self, left: &BoardSpec, right: &BoardSpec, rng: FightRng) -> Outcome {
         self.setup(left, right, rng);
+        self.play_out()
+    }
+
+    /// Runs one whole fight in which each side's units have their printed
+    /// lines shifted (`shifts[side][unit]`, see [`UnitGroup::shifts`]): the
+    /// fight as if the cards printed other numbers for this fight alone.
+    pub fn fight_shifted(
+        &mut self,
+        left: &BoardSpec,
+        right: &BoardSpec,
+        shifts: [&[StatLine]; 2],
+        rng: FightRng,
+    ) -> Outcome {
+        let mut groups = [UnitGroup::board(Side::Left, left), UnitGroup::board(Side::Right, right)];
+        groups[0].shifts = shifts[0];
+        groups[1].shifts = shifts[1];
+        let start = FightStart::boards(&groups, left, right);
+        let placed = self.begin(&start, rng);
+        debug_assert!(placed.is_ok(), "a validated board did not fit: {placed:?}");
+        self.play_out()
+    }
+
+    /// Runs a set-up fight to its end.
+    fn play_out(&mut self) -> Outcome {
         self.run_until(self.rules.overtime.cap_ms);
         let outcome = self.finish();
         #[cfg(debug_assertions)]

@@ -73,11 +73,13 @@ pub(super) fn fight(
             side: Side::Left,
             units: &left.board.units,
             states: &left.states,
+            shifts: &[],
         },
         UnitGroup {
             side: Side::Right,
             units: &right.board.units,
             states: &right.states,
+            shifts: &[],
         },
     ];
     let start = FightStart {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Acc, VersusCell, rune_items};
+use super::{Acc, VersusCell, rate_keys};
 use crate::analysis::{MatchupTally, Tallies};
 use crate::board_table::{BoardTable, Names};
 use crate::dyadic::{self, Dyad, ItemLists, ItemRates};
@@ -53,7 +53,6 @@ impl Holdings {
         let mut of_board = ItemLists::empty();
         let mut held: Vec<u32> = Vec::new();
         let mut ids: [Vec<u32>; 5] = Default::default();
-        let mut tiered: Vec<String> = Vec::new();
         for t in &tallies.boards {
             let (Some(&b), Some(d)) = (by_id.get(&t.board_id), dense.get(t.board_id)) else {
                 continue;
@@ -70,15 +69,7 @@ impl Holdings {
             };
             // A board counts once per card, card and tier, rune, keyword or
             // footprint it holds, however many copies it holds.
-            tiered.clear();
-            tiered.extend(boards.names(b.cards).zip(b.tiers).map(|(c, t)| format!("{c} t{t}")));
-            let rune_keys = rune_items(b, boards);
-            let mut lists: [Vec<&str>; 5] = Default::default();
-            for (list, keys) in lists.iter_mut().zip([b.cards, &[], &[], b.keywords, b.footprints]) {
-                list.extend(boards.names(keys));
-            }
-            lists[1].extend(tiered.iter().map(String::as_str));
-            lists[2].extend(rune_keys.iter().map(String::as_str));
+            let lists = rate_keys(b, boards);
             for (table, (keys, out)) in lists.iter().zip(&mut ids).enumerate() {
                 out.clear();
                 out.extend(keys.iter().map(|k| names.id(k)));

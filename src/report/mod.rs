@@ -598,6 +598,26 @@ fn flag_outliers(report: &mut Report, q: f64) {
 
 /// A board's rows of the rune table: each rune it places, each rune at
 /// its tier (`ember_rune t2`), and its resonance (`resonance overpower`).
+/// The rows of the rate tables a board counts in, table by table in the
+/// order of [`RATE_SECTIONS`] (a key once per copy held; the tables count a
+/// board once per key): its cards, each card at its tier (`ember_fox t2`),
+/// its runes with their tiers and resonance, keywords and footprints.
+pub fn rate_keys<'a>(b: Board<'a>, boards: &'a BoardTable) -> [Vec<std::borrow::Cow<'a, str>>; 5] {
+    use std::borrow::Cow;
+    let names = |list: &'a [u32]| boards.names(list).map(Cow::Borrowed).collect::<Vec<_>>();
+    [
+        names(b.cards),
+        boards
+            .names(b.cards)
+            .zip(b.tiers)
+            .map(|(c, t)| Cow::Owned(format!("{c} t{t}")))
+            .collect(),
+        rune_items(b, boards).into_iter().map(Cow::Owned).collect(),
+        names(b.keywords),
+        names(b.footprints),
+    ]
+}
+
 fn rune_items(b: Board, boards: &BoardTable) -> Vec<String> {
     let mut keys: Vec<String> = boards.names(b.runes).map(str::to_string).collect();
     keys.extend(

@@ -303,11 +303,7 @@ pub(super) fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Ve
     let mut tiers: Option<(usize, &str)> = None;
     for (name, ladder) in named {
         let is_combat_stat = !matches!(name, "durability" | "settle");
-        let allowed = match def.kind {
-            CardKind::Tool => name == "durability",
-            CardKind::Hub => name == "settle",
-            _ => is_combat_stat,
-        };
+        let allowed = StatField::parse(name).is_some_and(|f| f.printed_by(def.kind));
         match ladder {
             Some(l) if !allowed => bad.push(Diagnostic::at(
                 src.file,

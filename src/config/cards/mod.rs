@@ -11,7 +11,7 @@ use super::schema::{self, CardDef, CardFile, ResonanceDef, RuneDef};
 use super::{Diagnostic, parse_toml, read, toml_files};
 use crate::ability::{Amount, CardKind, Effect, Scope};
 use crate::catalog::{
-    Card, CardId, Catalog, Keywords, Op, OpRange, Resonance, ResonanceLine, Rune, RuneId, RuneLine, StatLine,
+    Card, CardId, Catalog, Keywords, Op, OpRange, Resonance, ResonanceLine, Rune, RuneId, RuneLine, StatField, StatLine,
 };
 
 mod lowering;

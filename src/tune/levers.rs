@@ -1,0 +1,206 @@
+//! The numbers a tune may move: each a card's ladder at one tier
+//! (`power` of `ember_fox` at tier 2), named on the command line by field
+//! (`power`: every card's) or by card and field (`ember_fox.power`).
+
+use crate::catalog::{CardId, Catalog, StatField};
+use crate::diagnostics;
+use crate::spec::BoardSpec;
+
+/// The fields a tune moves when none are named.
+pub const DEFAULT_LEVERS: &str = "power,vitality";
+
+/// The perturbation's step, as a share of the printed number (at least 1):
+/// large enough that a budget of a few hundred thousand fight pairs tells
+/// a card's own effect from zero, small enough that the win rate is close
+/// to linear over it (docs/tune.md, "How large the steps are").
+pub const STEP_PERCENT: i32 = 8;
+
+/// What the command line asked to move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeverSpec {
+    /// `None`: every card that prints the field.
+    pub card: Option<String>,
+    pub field: StatField,
+}
+
+/// Reads `--levers`: fields, or `card.field`, comma-separated. An unknown
+/// field or card is an error naming the nearest valid one.
+pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
+    let fields: Vec<&str> = StatField::ALL.iter().map(|f| f.name()).collect();
+    let cards: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (card, field) = match part.split_once('.') {
+            Some((c, f)) => (Some(c), f),
+            None => (None, part),
+        };
+        let Some(field) = StatField::parse(field) else {
+            return Err(format!(
+                "--levers `{part}`: no field `{field}`{}; the fields are {}",
+                diagnostics::suggestion(field, &fields),
+                diagnostics::backticked(&fields)
+            ));
+        };
+        if let Some(card) = card {
+            let Some(c) = catalog.cards.iter().find(|c| c.key == card) else {
+                return Err(format!(
+                    "--levers `{part}`: no card `{card}` in the catalog{}",
+                    diagnostics::suggestion(card, &cards)
+                ));
+            };
+            if !field.printed_by(c.kind) {
+                let printed: Vec<&str> = StatField::ALL
+                    .iter()
+                    .filter(|f| f.printed_by(c.kind))
+                    .map(|f| f.name())
+                    .collect();
+                return Err(format!(
+                    "--levers `{part}`: a {} card prints no `{}`; it prints {}",
+                    c.kind,
+                    field.name(),
+                    diagnostics::backticked(&printed)
+                ));
+            }
+        }
+        out.push(LeverSpec {
+            card: card.map(str::to_string),
+            field,
+        });
+    }
+    if out.is_empty() {
+        return Err(format!("--levers `{text}`: name at least one field, such as `power`"));
+    }
+    Ok(out)
+}
+
+/// One number a tune may move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lever {
+    pub card: CardId,
+    /// The card's id, as its file names it.
+    pub key: String,
+    pub tier: u8,
+    pub field: StatField,
+    /// The printed number.
+    pub value: i32,
+    /// The perturbation's step.
+    pub step: i32,
+}
+
+impl Lever {
+    /// Its path in the card file, as `gridsim sweep` reads one:
+    /// `power[1]` for tier 2.
+    pub fn path(&self) -> String {
+        format!("{}[{}]", self.field.name(), self.tier - 1)
+    }
+
+    /// `ember_fox power[1]`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.key, self.path())
+    }
+}
+
+/// The levers of a run, and each board's.
+#[derive(Debug, Clone)]
+pub struct Levers {
+    pub list: Vec<Lever>,
+    /// Per card and tier (`card · TIERS + tier − 1`), the lever of each
+    /// field, in the order of [`StatField::ALL`].
+    by_unit: Vec<[Option<u32>; 7]>,
+}
+
+const TIERS: usize = 9;
+
+impl Levers {
+    /// The levers `specs` name among the cards the boards hold: a card no
+    /// board holds moves no row.
+    pub fn of(catalog: &Catalog, specs: &[LeverSpec], boards: &[BoardSpec]) -> Levers {
+        let mut held = vec![[false; TIERS]; catalog.cards.len()];
+        for b in boards {
+            for p in &b.units {
+                held[usize::from(p.card.0)][usize::from(p.tier.clamp(1, TIERS as u8)) - 1] = true;
+            }
+        }
+        let mut list = Vec::new();
+        let mut by_unit = vec![[None; 7]; catalog.cards.len() * TIERS];
+        for (c, card) in catalog.cards.iter().enumerate() {
+            for (k, field) in StatField::ALL.into_iter().enumerate() {
+                let named = specs
+                    .iter()
+                    .any(|s| s.field == field && s.card.as_ref().is_none_or(|key| *key == card.key));
+                if !named || !field.printed_by(card.kind) {
+                    continue;
+                }
+                for (t, line) in card.stats.iter().enumerate().take(TIERS) {
+                    if !held[c][t] {
+                        continue;
+                    }
+                    let value = field.of(line);
+                    by_unit[c * TIERS + t][k] = Some(list.len() as u32);
+                    list.push(Lever {
+                        card: CardId(c as u16),
+                        key: card.key.clone(),
+                        tier: t as u8 + 1,
+                        field,
+                        value,
+                        step: step(field, value),
+                    });
+                }
+            }
+        }
+        Levers { list, by_unit }
+    }
+
+    /// The levers of a unit of `card` at `tier`, with their fields.
+    pub fn of_unit(&self, card: CardId, tier: u8) -> impl Iterator<Item = (u32, StatField)> + '_ {
+        let t = usize::from(tier.clamp(1, TIERS as u8)) - 1;
+        let slots = self.by_unit.get(usize::from(card.0) * TIERS + t);
+        slots
+            .into_iter()
+            .flat_map(|s| s.iter().zip(StatField::ALL))
+            .filter_map(|(l, f)| l.map(|l| (l, f)))
+    }
+
+    /// Each board's levers, sorted and distinct.
+    pub fn of_boards(&self, boards: &[BoardSpec]) -> Vec<Vec<u32>> {
+        boards
+            .iter()
+            .map(|b| {
+                let mut ls: Vec<u32> = b
+                    .units
+                    .iter()
+                    .flat_map(|p| self.of_unit(p.card, p.tier).map(|(l, _)| l))
+                    .collect();
+                ls.sort_unstable();
+                ls.dedup();
+                ls
+            })
+            .collect()
+    }
+}
+
+/// A lever's step: [`STEP_PERCENT`] of the printed number, at least 1, and
+/// never so large that the number leaves the card format's range (a
+/// Vitality stays above 0).
+fn step(field: StatField, value: i32) -> i32 {
+    let s = (value.abs() * STEP_PERCENT + 50) / 100;
+    let s = s.max(1);
+    if matches!(field, StatField::Vitality | StatField::Durability) && value > 1 {
+        s.min(value - 1)
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_is_a_share_of_the_number_and_keeps_vitality_above_zero() {
+        assert_eq!(step(StatField::Power, 50), 4);
+        assert_eq!(step(StatField::Power, 0), 1, "a zero still moves");
+        assert_eq!(step(StatField::Speed, -30), 2, "a negative Speed moves by its size");
+        assert_eq!(step(StatField::Vitality, 2), 1);
+    }
+}

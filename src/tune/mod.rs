@@ -1,0 +1,644 @@
+//! `gridsim tune`: the catalog's numbers moved so that every ranked row of
+//! the report lies in the band, from one perturbation run
+//! (docs/tune.md). The stages, each kept on disk so an interrupted tune
+//! resumes from what it finished:
+//!
+//! 1. the suite on the catalog as it is (`runs/current`): the rows and
+//!    their rates now;
+//! 2. the perturbation run (`perturbation.bin`): every lever's effect on
+//!    every row (`lever_effects.rs`);
+//! 3. a proposal (`propose.rs`), written as card files
+//!    (`round_K/cards/`) and run on the suite's own seed, the same boards
+//!    and fight streams as stage 1 (`runs/round_K`), so each row's change
+//!    is paired; repeated from the measured rates while the budget lasts
+//!    and rows are outside;
+//! 4. the best round's card files, their diff, tune.md and tune.json.
+
+mod edit;
+mod levers;
+mod output;
+mod perturb;
+mod propose;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::board_table::BoardTable;
+use crate::dataset;
+use crate::lever_effects::{self, Design, Effects, PerturbedFight};
+use crate::report::{RATE_SECTIONS, RateRow, Report, ReportSettings};
+use crate::runs::{self, Error, RunInputs};
+
+pub use levers::{DEFAULT_LEVERS, Lever, LeverSpec};
+pub use output::markdown;
+
+/// What to tune, as asked for on the command line.
+#[derive(Debug, Clone)]
+pub struct TuneRequest {
+    pub rules: PathBuf,
+    pub cards: Vec<PathBuf>,
+    pub suite: PathBuf,
+    /// The band, as fractions.
+    pub band: (f64, f64),
+    /// `--levers`: fields or `card.field`, comma-separated.
+    pub levers: String,
+    /// Fights to spend in all; `None` for [`default_budget`].
+    pub budget: Option<u64>,
+    /// The perturbation run's seed; `None` derives it from the suite's.
+    pub seed: Option<u64>,
+    /// Folder that receives the tune's folder.
+    pub out: PathBuf,
+    pub threads: usize,
+    pub progress: bool,
+}
+
+/// The rate tables a tune brings into the band (the report's footprints
+/// are a consequence of the cards, not a thing a designer tunes).
+const SECTIONS: [usize; 4] = [0, 1, 2, 3];
+
+/// A row's rate against the band: the rate against boards without the
+/// item (mirrors out, as the report's outliers are judged) when it has the
+/// minimum sample, else over all its fights.
+fn band_rate(r: &RateRow, s: &ReportSettings) -> f64 {
+    if r.apart_fights >= s.min_sample {
+        r.apart_win_rate
+    } else {
+        r.win_rate
+    }
+}
+
+/// Every ranked row of a report's tables: `(section, key, name, rate)`.
+fn ranked_rows(rep: &Report, s: &ReportSettings) -> Vec<(usize, String, String, f64)> {
+    let tables = rep.rate_tables();
+    SECTIONS
+        .iter()
+        .flat_map(|&t| {
+            tables[t]
+                .iter()
+                .filter(|r| r.ranked)
+                .map(move |r| (t, r.key.clone(), r.name.clone(), band_rate(r, s)))
+        })
+        .collect()
+}
+
+/// The budget a tune of `fights`-fight verification runs spends when none
+/// is given: a perturbation run of as many fight pairs as the suite has
+/// fights, the run as it is, and two rounds of proposals.
+pub fn default_budget(suite_fights: u64, boards: u64) -> u64 {
+    2 * suite_fights.max(min_pairs(boards)) + 3 * suite_fights
+}
+
+/// The fewest fight pairs the perturbation run needs: each board on a
+/// side of about eight fights, so that a row's holders each carry a few
+/// signs of every lever.
+fn min_pairs(boards: u64) -> u64 {
+    (4 * boards).max(10_000)
+}
+
+/// How a budget is spent: the perturbation's fight pairs and the rounds of
+/// verification after the run as it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Spending {
+    pub budget: u64,
+    pub perturbation_pairs: u64,
+    pub verification_fights: u64,
+    pub rounds: u64,
+}
+
+/// Splits `budget`: the run as it is and two verified rounds when the
+/// budget allows (else one), the rest to the perturbation run. Too small a
+/// budget is an error saying what it needs.
+pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending, String> {
+    let least = min_pairs(boards);
+    let need = 2 * least + 2 * suite_fights;
+    if budget < need {
+        return Err(format!(
+            "--budget {budget}: too few fights to estimate any effect and verify it; this suite needs at least {need} \
+             ({least} fight pairs for the perturbation run, fought twice each, and two runs of its {suite_fights} fights: the catalog as it is and one proposal)"
+        ));
+    }
+    let rounds = if budget >= 2 * least + 3 * suite_fights { 2 } else { 1 };
+    Ok(Spending {
+        budget,
+        perturbation_pairs: (budget - (1 + rounds) * suite_fights) / 2,
+        verification_fights: suite_fights,
+        rounds,
+    })
+}
+
+/// One row before and after.
+#[derive(Debug, Clone, Serialize)]
+pub struct TunedRow {
+    pub section: &'static str,
+    pub key: String,
+    pub name: String,
+    pub before: f64,
+    /// What the effects predicted for the catalog verified.
+    pub predicted: f64,
+    /// Measured on the verification run.
+    pub after: f64,
+    /// The paired change of the row's rate over all its fights, with its
+    /// 95% interval half-width.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change_uncertainty: Option<f64>,
+    pub in_band: bool,
+    /// Why a row left outside could not be brought in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<String>,
+}
+
+/// One number changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub item: String,
+    /// As `gridsim sweep` names it: `power[1]` is tier 2.
+    pub field: String,
+    pub tier: u8,
+    pub old: i32,
+    pub new: i32,
+}
+
+/// The rows of a run against the band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Verified {
+    pub in_band: usize,
+    pub ranked: usize,
+    pub outside_40_60: usize,
+}
+
+/// One round: its changes from the catalog as it was, and what the run
+/// measured.
+#[derive(Debug, Clone, Serialize)]
+pub struct Round {
+    pub round: usize,
+    pub changes: usize,
+    pub predicted_in_band: usize,
+    pub verified: Verified,
+}
+
+/// A finished tune: what tune.json holds.
+#[derive(Debug, Clone, Serialize)]
+pub struct Tune {
+    pub suite: String,
+    pub band: [f64; 2],
+    pub levers: Vec<String>,
+    pub spending: Spending,
+    pub perturbation_seed: u64,
+    /// The catalog as it was.
+    pub before: Verified,
+    pub changes: Vec<Change>,
+    pub verified: Verified,
+    /// The round whose catalog is proposed.
+    pub chosen_round: usize,
+    pub rounds: Vec<Round>,
+    pub rows: Vec<TunedRow>,
+    /// Effects read per row on average, and how many stood clear of noise.
+    pub effects_estimated: usize,
+    pub effects_clear: usize,
+    #[serde(skip)]
+    pub dir: PathBuf,
+}
+
+/// Runs a tune into `out/tune_<suite>_<seed>/`.
+pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
+    let whole = |m: String| Error::file(&req.out, m);
+    let (low, high) = req.band;
+    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low >= high {
+        return Err(whole(format!(
+            "--band {},{}: a band is LOW,HIGH within 0–100%, LOW below HIGH",
+            low * 100.0,
+            high * 100.0
+        )));
+    }
+    let say = |m: String| {
+        if req.progress {
+            eprintln!("{m}");
+        }
+    };
+    let loaded = runs::Loaded::from_files(&req.rules, &req.cards, &req.suite)?;
+    let specs = levers::parse(&req.levers, &loaded.catalog).map_err(|m| Error::file(&req.out, m))?;
+    let levers = levers::Levers::of(&loaded.catalog, &specs, &loaded.suite.boards);
+    if levers.list.is_empty() {
+        return Err(whole(format!(
+            "--levers `{}`: no card the suite's boards hold prints these numbers",
+            req.levers
+        )));
+    }
+    let suite = &loaded.suite;
+    let boards = suite.boards.len() as u64;
+    let budget = req.budget.unwrap_or_else(|| default_budget(suite.fights, boards));
+    let spending = spending(budget, suite.fights, boards).map_err(whole)?;
+    let perturbation_seed = req.seed.unwrap_or_else(|| suite.master_seed ^ PERTURBATION_SALT);
+    let dir = req.out.join(format!("tune_{}_{perturbation_seed}", suite.name));
+    std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
+    let settings = ReportSettings {
+        band_low: low,
+        band_high: high,
+        ..ReportSettings::default()
+    };
+
+    // 1. The catalog as it is.
+    say("the suite on the catalog as it is".to_string());
+    let current = run_suite(req, &req.cards, &dir.join("runs").join("current"), suite)?;
+    let base_report = runs::report_of(std::slice::from_ref(&current), &settings).map_err(whole)?;
+    let rows = ranked_rows(&base_report, &settings);
+    let before = verify_rows(&rows, low, high);
+    say(format!(
+        "as it is: {} of {} ranked rows in the band, {} outside 40–60%",
+        before.in_band, before.ranked, before.outside_40_60
+    ));
+
+    // 2. The perturbation run and the effects.
+    let mut perturbed_suite = suite.clone();
+    perturbed_suite.master_seed = perturbation_seed;
+    let key = perturbation_key(&loaded, &levers.list, perturbation_seed, spending.perturbation_pairs);
+    let fights = match read_perturbation(&dir.join(PERTURBATION_FILE), &key) {
+        Some(f) => {
+            say("perturbation run: finished before, read back".to_string());
+            f
+        }
+        None => {
+            let f = perturb::run(
+                &perturbed_suite,
+                &loaded.catalog,
+                &loaded.rules,
+                &levers,
+                spending.perturbation_pairs,
+                crate::batch::thread_count(req.threads),
+                &say,
+            )
+            .map_err(whole)?;
+            write_perturbation(&dir.join(PERTURBATION_FILE), &key, &f).map_err(whole)?;
+            f
+        }
+    };
+    let table = BoardTable::from_rows(&crate::batch::board_rows(suite, &loaded.catalog));
+    let row_index: std::collections::HashMap<(usize, &str), u32> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (t, k, _, _))| ((*t, k.as_str()), i as u32))
+        .collect();
+    let row_index = &row_index;
+    let board_rows: Vec<Vec<u32>> = table
+        .iter()
+        .map(|b| {
+            let keys = crate::report::rate_keys(b, &table);
+            let mut held: Vec<u32> = SECTIONS
+                .iter()
+                .flat_map(|&t| {
+                    keys[t]
+                        .iter()
+                        .filter_map(move |k| row_index.get(&(t, k.as_ref())).copied())
+                })
+                .collect();
+            held.sort_unstable();
+            held.dedup();
+            held
+        })
+        .collect();
+    let steps: Vec<f64> = levers.list.iter().map(|l| f64::from(l.step)).collect();
+    let board_levers = levers.of_boards(&suite.boards);
+    say("estimating every lever's effect on every row".to_string());
+    let effects = lever_effects::estimate(&Design {
+        seed: perturbation_seed,
+        steps: &steps,
+        board_levers: &board_levers,
+        board_rows: &board_rows,
+        rows: rows.len(),
+        fights: &fights,
+    });
+    let effects_clear = (0..rows.len())
+        .flat_map(|r| (0..levers.list.len()).map(move |l| (r, l)))
+        .filter(|&(r, l)| propose::clear(&effects, r, l))
+        .count();
+
+    // 3. Rounds of proposals, each verified on the suite's own fights.
+    let margin = ((high - low) * 0.1).min(0.01);
+    let files = runs::read_card_files(&req.cards)?;
+    let mut total = vec![0i32; levers.list.len()];
+    let mut rates: Vec<f64> = rows.iter().map(|r| r.3).collect();
+    let mut rounds = Vec::new();
+    let mut best: Option<(Verified, usize, Vec<i32>, Vec<f64>, Report)> = None;
+    for round in 1..=spending.rounds as usize {
+        let now: Vec<Lever> = levers
+            .list
+            .iter()
+            .zip(&total)
+            .map(|(l, d)| Lever {
+                value: l.value + d,
+                ..l.clone()
+            })
+            .collect();
+        let ladders: Vec<Vec<i32>> = now
+            .iter()
+            .map(|l| ladder_now(&loaded.catalog, &levers.list, &total, l))
+            .collect();
+        let proposal = propose::propose(&propose::Problem {
+            rates: &rates,
+            effects: &effects,
+            levers: &now,
+            ladders: &ladders,
+            low: low + margin,
+            high: high - margin,
+        });
+        for (t, d) in total.iter_mut().zip(&proposal.changes) {
+            *t += d;
+        }
+        let predicted_in_band = proposal.predicted.iter().filter(|p| (low..=high).contains(*p)).count();
+        let cards_dir = dir.join(format!("round_{round}")).join("cards");
+        edit::write_catalog(&files, &levers.list, &total, &cards_dir).map_err(whole)?;
+        say(format!(
+            "round {round}: {} numbers changed from the catalog as it was; {predicted_in_band} of {} rows predicted in the band",
+            total.iter().filter(|d| **d != 0).count(),
+            rows.len()
+        ));
+        let run_dir = run_suite(
+            req,
+            std::slice::from_ref(&cards_dir),
+            &dir.join("runs").join(format!("round_{round}")),
+            suite,
+        )?;
+        let (rep, _) = runs::write_report(
+            std::slice::from_ref(&run_dir),
+            Some(&current),
+            &dir.join("reports").join(format!("round_{round}")),
+            &settings,
+        )?;
+        let measured = rows_of(&rep, &rows, &settings);
+        let verified = verify_rows(&ranked_rows(&rep, &settings), low, high);
+        say(format!(
+            "round {round} verified: {} of {} ranked rows in the band, {} outside 40–60%",
+            verified.in_band, verified.ranked, verified.outside_40_60
+        ));
+        rounds.push(Round {
+            round,
+            changes: total.iter().filter(|d| **d != 0).count(),
+            predicted_in_band,
+            verified,
+        });
+        let better = best.as_ref().is_none_or(|(b, ..)| {
+            (verified.outside_40_60, b.in_band * verified.ranked.max(1))
+                < (b.outside_40_60, verified.in_band * b.ranked.max(1))
+        });
+        // The next round starts from what this one measured.
+        rates = measured
+            .iter()
+            .map(|m| m.unwrap_or(f64::NAN))
+            .zip(&rates)
+            .map(|(m, r)| if m.is_nan() { *r } else { m })
+            .collect();
+        if better {
+            best = Some((verified, round, total.clone(), proposal.predicted.clone(), rep));
+        }
+        if verified.in_band == verified.ranked {
+            break;
+        }
+    }
+    let Some((verified, chosen_round, chosen, predicted, rep)) = best else {
+        return Err(whole("the budget left no round to verify".to_string()));
+    };
+
+    // 4. What a designer reviews.
+    let changes: Vec<Change> = levers
+        .list
+        .iter()
+        .zip(&chosen)
+        .filter(|(_, d)| **d != 0)
+        .map(|(l, d)| Change {
+            item: l.key.clone(),
+            field: l.path(),
+            tier: l.tier,
+            old: l.value,
+            new: l.value + d,
+        })
+        .collect();
+    let tuned_rows = tuned_rows(&rows, &predicted, &rep, &settings, &effects, &levers.list, low, high);
+    let tune = Tune {
+        suite: suite.name.clone(),
+        band: [low, high],
+        levers: specs
+            .iter()
+            .map(|s| match &s.card {
+                Some(c) => format!("{c}.{}", s.field.name()),
+                None => s.field.name().to_string(),
+            })
+            .collect(),
+        spending,
+        perturbation_seed,
+        before,
+        changes,
+        verified,
+        chosen_round,
+        rounds,
+        rows: tuned_rows,
+        effects_estimated: effects.effect.len(),
+        effects_clear,
+        dir: dir.clone(),
+    };
+    let chosen_cards = dir.join(format!("round_{chosen_round}")).join("cards");
+    output::write(&tune, &files, &levers.list, &chosen, &chosen_cards, &dir).map_err(whole)?;
+    Ok(tune)
+}
+
+/// The printed ladder of lever `l`'s card and field with the changes so
+/// far.
+fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l: &Lever) -> Vec<i32> {
+    let card = &catalog.cards[usize::from(l.card.0)];
+    let mut ladder: Vec<i32> = card.stats.iter().map(|line| l.field.of(line)).collect();
+    for (m, d) in all.iter().zip(total) {
+        if m.card == l.card && m.field == l.field {
+            ladder[usize::from(m.tier) - 1] += d;
+        }
+    }
+    ladder
+}
+
+/// Runs the suite on `cards` into `runs_dir`, or reads back a run
+/// finished there before, or resumes one left unfinished.
+fn run_suite(
+    req: &TuneRequest,
+    cards: &[PathBuf],
+    runs_dir: &Path,
+    suite: &crate::suite::Suite,
+) -> Result<PathBuf, Error> {
+    let run_dir = dataset::run_dir(runs_dir, &suite.name, suite.master_seed, dataset::Shard::WHOLE);
+    if let Ok(m) = dataset::Manifest::read(&run_dir) {
+        if m.complete {
+            return Ok(run_dir);
+        }
+        let summary = runs::resume::<runs::Loaded>(&run_dir, req.threads, req.progress, &mut |m| {
+            if req.progress {
+                eprintln!("{m}");
+            }
+        })?;
+        return Ok(summary.dir);
+    }
+    if run_dir.exists() {
+        std::fs::remove_dir_all(&run_dir).map_err(|e| Error::file(&run_dir, format!("cannot clear: {e}")))?;
+    }
+    let summary = runs::start::<runs::Loaded>(&runs::NewRun {
+        rules: req.rules.clone(),
+        cards: cards.to_vec(),
+        suite: req.suite.clone(),
+        count: None,
+        seed: None,
+        out: runs_dir.to_path_buf(),
+        shard: dataset::Shard::WHOLE,
+        part_size: dataset::DEFAULT_PART_SIZE,
+        threads: req.threads,
+        progress: req.progress,
+    })?;
+    Ok(summary.dir)
+}
+
+/// The rows against the band.
+fn verify_rows(rows: &[(usize, String, String, f64)], low: f64, high: f64) -> Verified {
+    Verified {
+        in_band: rows.iter().filter(|r| (low..=high).contains(&r.3)).count(),
+        ranked: rows.len(),
+        outside_40_60: rows.iter().filter(|r| !(0.40..=0.60).contains(&r.3)).count(),
+    }
+}
+
+/// Each of `rows`' rate in `rep`, where it is ranked there.
+fn rows_of(rep: &Report, rows: &[(usize, String, String, f64)], s: &ReportSettings) -> Vec<Option<f64>> {
+    let tables = rep.rate_tables();
+    rows.iter()
+        .map(|(t, k, _, _)| {
+            tables[*t]
+                .iter()
+                .find(|r| r.key == *k && r.ranked)
+                .map(|r| band_rate(r, s))
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tuned_rows(
+    rows: &[(usize, String, String, f64)],
+    predicted: &[f64],
+    rep: &Report,
+    s: &ReportSettings,
+    effects: &Effects,
+    levers: &[Lever],
+    low: f64,
+    high: f64,
+) -> Vec<TunedRow> {
+    let tables = rep.rate_tables();
+    rows.iter()
+        .enumerate()
+        .map(|(i, (t, k, name, before))| {
+            let now = tables[*t].iter().find(|r| r.key == *k);
+            let after = now.map_or(f64::NAN, |r| band_rate(r, s));
+            let in_band = (low..=high).contains(&after);
+            let why_not = (!in_band).then(|| why_not(i, effects, levers, predicted[i], low, high));
+            TunedRow {
+                section: RATE_SECTIONS[*t].0,
+                key: k.clone(),
+                name: name.clone(),
+                before: *before,
+                predicted: predicted[i],
+                after,
+                change: now.and_then(|r| r.change.as_ref()).map(|c| c.delta),
+                change_uncertainty: now.and_then(|r| r.change.as_ref()).map(|c| c.combined_uncertainty),
+                in_band,
+                why_not,
+            }
+        })
+        .collect()
+}
+
+/// Why row `i` is left outside: no lever clearly moves it, or the
+/// prediction put it inside and the run did not bear it out, or the
+/// levers that move it could not go further.
+fn why_not(i: usize, effects: &Effects, levers: &[Lever], predicted: f64, low: f64, high: f64) -> String {
+    let clear: Vec<&Lever> = (0..levers.len())
+        .filter(|&l| propose::clear(effects, i, l))
+        .map(|l| &levers[l])
+        .collect();
+    if clear.is_empty() {
+        "no lever moves it clearly: none of the numbers tuned has an effect on it that stands out of the perturbation run's noise".to_string()
+    } else if (low..=high).contains(&predicted) {
+        format!(
+            "predicted in the band ({:.1}%) but measured outside: the effects of the {} levers that move it are linear estimates, and the verification's own noise is about a point",
+            predicted * 100.0,
+            clear.len()
+        )
+    } else {
+        format!(
+            "predicted at {:.1}%: the {} levers that move it could not go further without taking other rows out of the band, leaving a ladder out of order, or leaving the card format's range",
+            predicted * 100.0,
+            clear.len()
+        )
+    }
+}
+
+const PERTURBATION_FILE: &str = "perturbation.bin";
+
+/// The perturbation run's seed when none is given: the suite's, changed,
+/// so its fights are fresh against the verification's.
+const PERTURBATION_SALT: u64 = 0x7475_6E65_7475_6E65;
+
+/// What a saved perturbation run must match to be read back: the inputs,
+/// the levers and their steps, the seed and the number of pairs.
+fn perturbation_key(loaded: &runs::Loaded, levers: &[Lever], seed: u64, pairs: u64) -> String {
+    let mut text = format!(
+        "gridsim tune perturbation 1\n{}\n{:016x}\n{}\n{seed}\n{pairs}\n",
+        crate::atomic::sha256(loaded.rules_text.as_bytes()),
+        loaded.catalog.fingerprint(),
+        crate::atomic::sha256(loaded.suite_text.as_bytes()),
+    );
+    for l in levers {
+        text.push_str(&format!("{} {} {}\n", l.label(), l.value, l.step));
+    }
+    crate::atomic::sha256(text.as_bytes())
+}
+
+fn write_perturbation(path: &Path, key: &str, fights: &[PerturbedFight]) -> Result<(), String> {
+    let mut bytes = Vec::with_capacity(key.len() + 1 + fights.len() * 10);
+    bytes.extend_from_slice(key.as_bytes());
+    bytes.push(b'\n');
+    for f in fights {
+        bytes.extend_from_slice(&f.left.to_le_bytes());
+        bytes.extend_from_slice(&f.right.to_le_bytes());
+        bytes.push(f.left_diff as u8);
+        bytes.push(f.right_diff as u8);
+    }
+    crate::atomic::write(path, &bytes).map(|_| ())
+}
+
+fn read_perturbation(path: &Path, key: &str) -> Option<Vec<PerturbedFight>> {
+    let bytes = std::fs::read(path).ok()?;
+    let body = bytes.strip_prefix(key.as_bytes())?.strip_prefix(b"\n")?;
+    if body.len() % 10 != 0 {
+        return None;
+    }
+    Some(
+        body.chunks_exact(10)
+            .map(|c| PerturbedFight {
+                left: u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                right: u32::from_le_bytes([c[4], c[5], c[6], c[7]]),
+                left_diff: c[8] as i8,
+                right_diff: c[9] as i8,
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_too_small_says_what_it_needs() {
+        let e = spending(1_000, 100_000, 1_000).unwrap_err();
+        assert!(e.contains("at least 210000"), "{e}");
+        let s = spending(default_budget(100_000, 1_000), 100_000, 1_000).unwrap();
+        assert_eq!(s.perturbation_pairs, 100_000);
+        assert_eq!(s.rounds, 2);
+        assert!(2 * s.perturbation_pairs + (s.rounds + 1) * 100_000 <= s.budget);
+    }
+}

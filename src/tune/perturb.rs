@@ -1,0 +1,108 @@
+//! The perturbation run: the suite's boards paired under a seed of the
+//! tune's own, every fight fought twice on its stream, with each side's
+//! levers moved up by their signed steps and then down
+//! (`lever_effects.rs`).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::levers::Levers;
+use crate::catalog::{Catalog, StatLine};
+use crate::engine::Engine;
+use crate::lever_effects::{PerturbedFight, sign};
+use crate::settings::Rules;
+use crate::spec::Side;
+use crate::suite::Suite;
+
+/// Fights per part: the unit of work a worker takes.
+const PART: u64 = 4096;
+
+/// Fights `pairs` pairs of fights of `suite` (whose master seed is the
+/// perturbation's) and returns each fight's boards and outcome
+/// differences, in fight order: the same at any thread count.
+pub fn run(
+    suite: &Suite,
+    catalog: &Catalog,
+    rules: &Rules,
+    levers: &Levers,
+    pairs: u64,
+    threads: usize,
+    progress: &(dyn Fn(String) + Sync),
+) -> Result<Vec<PerturbedFight>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let parts: Vec<u64> = (0..pairs.div_ceil(PART)).collect();
+    let done = AtomicU64::new(0);
+    let reported = AtomicU64::new(0);
+    let started = Instant::now();
+    let seed = suite.master_seed;
+    let results: Vec<Vec<PerturbedFight>> = pool.install(|| {
+        parts
+            .par_iter()
+            .map_init(
+                || (Engine::new(catalog, *rules), [Vec::new(), Vec::new()]),
+                |(engine, shifts), &part| {
+                    let first = part * PART;
+                    let count = PART.min(pairs - first);
+                    let mut out = Vec::with_capacity(count as usize);
+                    for i in first..first + count {
+                        let (l, r) = suite.pairing(i);
+                        let boards = [&suite.boards[l as usize], &suite.boards[r as usize]];
+                        let mut won = [[false; 2]; 2];
+                        for (k, direction) in [1, -1].into_iter().enumerate() {
+                            for (side, shift) in shifts.iter_mut().enumerate() {
+                                fill_shifts(shift, boards[side], levers, seed, i, side, direction);
+                            }
+                            let o =
+                                engine.fight_shifted(boards[0], boards[1], [&shifts[0], &shifts[1]], suite.stream(i));
+                            won[k] = [o.winner == Some(Side::Left), o.winner == Some(Side::Right)];
+                        }
+                        out.push(PerturbedFight {
+                            left: l,
+                            right: r,
+                            left_diff: i8::from(won[0][0]) - i8::from(won[1][0]),
+                            right_diff: i8::from(won[0][1]) - i8::from(won[1][1]),
+                        });
+                    }
+                    let now = done.fetch_add(count, Ordering::Relaxed) + count;
+                    // A line about every tenth of the run.
+                    let tenth = (now * 10 / pairs.max(1)).min(10);
+                    if reported.fetch_max(tenth, Ordering::Relaxed) < tenth {
+                        progress(format!(
+                            "perturbation run: {now} of {pairs} fight pairs, {:.0} s",
+                            started.elapsed().as_secs_f64()
+                        ));
+                    }
+                    out
+                },
+            )
+            .collect()
+    });
+    Ok(results.into_iter().flatten().collect())
+}
+
+/// Each unit's shift on `board` in fight `fight`: every lever of its card
+/// and tier moved by its sign times its step, in `direction`.
+fn fill_shifts(
+    out: &mut Vec<StatLine>,
+    board: &crate::spec::BoardSpec,
+    levers: &Levers,
+    seed: u64,
+    fight: u64,
+    side: usize,
+    direction: i32,
+) {
+    out.clear();
+    for p in &board.units {
+        let mut shift = StatLine::default();
+        for (l, field) in levers.of_unit(p.card, p.tier) {
+            let s = sign(seed, fight, side, l) as i32;
+            *field.of_mut(&mut shift) += direction * s * levers.list[l as usize].step;
+        }
+        out.push(shift);
+    }
+}

@@ -1,0 +1,378 @@
+//! The proposal: the smallest set of whole-number changes to the levers
+//! that brings every row's predicted win rate into the band, from the
+//! effects of one perturbation run (docs/tune.md, "The proposal").
+//!
+//! Predicted rates are linear in the changes: `p = w + G·Δ`, with `G` the
+//! effects that stand clear of their noise ([`clear`]; the rest are read
+//! as 0, so a proposal never leans on an effect the data cannot tell from
+//! none). The distance of a row from the band (narrowed by a margin for
+//! the verification's noise) is what is minimised, with a ridge on each
+//! change relative to its number, reweighted so that small changes are
+//! driven to zero (an iteratively reweighted least-squares approach to the
+//! fewest changes). The solution is rounded to whole numbers within the
+//! card format's range with every ladder keeping its order, then pruned of
+//! changes the rows do not need and repaired one step at a time where the
+//! rounding left a row outside.
+
+use nalgebra::{DMatrix, DVector};
+
+use super::levers::Lever;
+use crate::catalog::StatField;
+use crate::lever_effects::Effects;
+
+/// How many standard errors an effect must stand from zero to be read:
+/// where the row's holders carry the lever on at least [`NEAR`] of their
+/// boards (a card's own ladder, a keyword's carriers), two; elsewhere, where
+/// the lever reaches the row only through opponents and neighbours, the
+/// Bonferroni bound over every effect of the run at 5%, so that of the
+/// hundred thousand or so effects no more than one noise is read as an
+/// effect, on average, in twenty runs.
+pub fn clear(effects: &Effects, row: usize, lever: usize) -> bool {
+    let (g, se) = effects.at(row, lever);
+    if !se.is_finite() || se <= 0.0 {
+        return false;
+    }
+    let z = if effects.exposure(row, lever) >= NEAR {
+        2.0
+    } else {
+        bonferroni_z(effects.effect.len())
+    };
+    g.abs() >= z * se
+}
+
+/// The share of a row's fights whose holder carries a lever for the lever
+/// to count as the row's own.
+pub const NEAR: f64 = 0.25;
+
+/// The normal quantile of a two-sided 5% test over `m` tests.
+fn bonferroni_z(m: usize) -> f64 {
+    let tail = 0.025 / m.max(1) as f64;
+    crate::stats::normal_quantile_upper(tail)
+}
+
+/// What a proposal is asked.
+pub struct Problem<'a> {
+    /// Each row's win rate now (as a fraction).
+    pub rates: &'a [f64],
+    pub effects: &'a Effects,
+    pub levers: &'a [Lever],
+    /// Each lever's whole printed ladder (every tier of its card's field).
+    pub ladders: &'a [Vec<i32>],
+    /// The band the predicted rates are brought into, already narrowed by
+    /// the margin.
+    pub low: f64,
+    pub high: f64,
+}
+
+/// A proposal: each lever's change (0 for most) and each row's predicted
+/// rate after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proposal {
+    pub changes: Vec<i32>,
+    pub predicted: Vec<f64>,
+}
+
+/// The ridge's weight against a row's squared distance from the band, per
+/// squared relative change of a number.
+const RIDGE: f64 = 2e-5;
+/// Reweighting rounds of the least squares.
+const ROUNDS: usize = 40;
+/// A number's scale for the ridge: its printed size, at least this.
+const MIN_SCALE: f64 = 5.0;
+
+impl Problem<'_> {
+    /// An effect the proposal reads: clear of its noise, else 0.
+    fn g(&self, row: usize, lever: usize) -> f64 {
+        if clear(self.effects, row, lever) {
+            self.effects.at(row, lever).0
+        } else {
+            0.0
+        }
+    }
+
+    fn scale(&self, l: usize) -> f64 {
+        f64::from(self.levers[l].value.abs()).max(MIN_SCALE)
+    }
+
+    /// Whether lever `l` may print `value`: the card format's range, and
+    /// Vitality or Durability above 0.
+    fn in_range(&self, l: usize, value: i32) -> bool {
+        let floor = if matches!(self.levers[l].field, StatField::Vitality | StatField::Durability) {
+            1
+        } else {
+            -100_000
+        };
+        (floor..=1_000_000).contains(&value)
+    }
+}
+
+/// The changes, the rows' predictions under them and their miss, kept up
+/// to date one lever at a time: each lever's column holds only the rows it
+/// clearly moves.
+struct State<'a> {
+    p: &'a Problem<'a>,
+    columns: Vec<Vec<(usize, f64)>>,
+    changes: Vec<i32>,
+    predicted: Vec<f64>,
+}
+
+impl<'a> State<'a> {
+    fn new(p: &'a Problem<'a>) -> State<'a> {
+        let columns = (0..p.levers.len())
+            .map(|l| {
+                (0..p.rates.len())
+                    .filter_map(|r| Some((r, p.g(r, l))).filter(|(_, g)| *g != 0.0))
+                    .collect()
+            })
+            .collect();
+        State {
+            p,
+            columns,
+            changes: vec![0; p.levers.len()],
+            predicted: p.rates.to_vec(),
+        }
+    }
+
+    fn distance(&self, x: f64) -> f64 {
+        (x - x.clamp(self.p.low, self.p.high)).powi(2)
+    }
+
+    /// The sum of squared distances of the rows from the band.
+    fn miss(&self) -> f64 {
+        self.predicted.iter().map(|&x| self.distance(x)).sum()
+    }
+
+    /// How the miss would move if lever `l` moved by `step`.
+    fn miss_change(&self, l: usize, step: i32) -> f64 {
+        self.columns[l]
+            .iter()
+            .map(|&(r, g)| {
+                let x = self.predicted[r];
+                self.distance(x + g * f64::from(step)) - self.distance(x)
+            })
+            .sum()
+    }
+
+    fn apply(&mut self, l: usize, step: i32) {
+        self.changes[l] += step;
+        for &(r, g) in &self.columns[l] {
+            self.predicted[r] += g * f64::from(step);
+        }
+    }
+
+    /// Whether lever `l` may move by `step`: in range, its ladder in order.
+    fn legal(&mut self, l: usize, step: i32) -> bool {
+        if !self.p.in_range(l, self.p.levers[l].value + self.changes[l] + step) {
+            return false;
+        }
+        self.changes[l] += step;
+        let ok = ladder_ok(self.p, &self.changes, l);
+        self.changes[l] -= step;
+        ok
+    }
+}
+
+pub fn propose(p: &Problem) -> Proposal {
+    let rows = p.rates.len();
+    let mut state = State::new(p);
+    // Only levers some row reads a clear effect of.
+    let active: Vec<usize> = (0..p.levers.len()).filter(|&l| !state.columns[l].is_empty()).collect();
+    let mut continuous = vec![0.0; p.levers.len()];
+    if !active.is_empty() && rows > 0 {
+        let g = DMatrix::from_fn(rows, active.len(), |r, k| p.g(r, active[k]));
+        let gtg = g.transpose() * &g;
+        let rates = DVector::from_column_slice(p.rates);
+        let mut weight = vec![1.0; active.len()];
+        let mut delta = DVector::<f64>::zeros(active.len());
+        for _ in 0..ROUNDS {
+            let predicted = &rates + &g * &delta;
+            let target = predicted.map(|x| x.clamp(p.low, p.high));
+            // Solve for the change from the rates now: G·Δ ≈ target − w.
+            let rhs = g.transpose() * (target - &rates);
+            let mut m = gtg.clone();
+            for (k, &l) in active.iter().enumerate() {
+                m[(k, k)] += RIDGE * weight[k] / p.scale(l).powi(2);
+            }
+            let Some(chol) = m.cholesky() else { break };
+            delta = chol.solve(&rhs);
+            for (k, &l) in active.iter().enumerate() {
+                let relative = (delta[k] / p.scale(l)).abs();
+                weight[k] = 0.05 / relative.max(0.005);
+            }
+        }
+        for (k, &l) in active.iter().enumerate() {
+            continuous[l] = delta[k];
+        }
+    }
+    // Rounded, each lever as far towards its change as its range and
+    // ladder let it go.
+    for &l in &active {
+        let want = continuous[l].round() as i32;
+        let unit = want.signum();
+        let mut step = want;
+        while step != 0 && !state.legal(l, step) {
+            step -= unit;
+        }
+        state.apply(l, step);
+    }
+    prune(&mut state);
+    repair(&mut state, &active);
+    prune(&mut state);
+    Proposal {
+        predicted: state.predicted.clone(),
+        changes: state.changes,
+    }
+}
+
+/// The levers of the same card and field as lever `l`.
+fn same_ladder<'a>(p: &'a Problem<'a>, l: usize) -> impl Iterator<Item = usize> + 'a {
+    let a = &p.levers[l];
+    (0..p.levers.len()).filter(move |&m| p.levers[m].card == a.card && p.levers[m].field == a.field)
+}
+
+/// Whether lever `l`'s ladder keeps its printed order with `changes`: a
+/// rise stays a rise, a fall a fall, and a step that printed equal does
+/// not turn against the ladder's direction.
+fn ladder_ok(p: &Problem, changes: &[i32], l: usize) -> bool {
+    let printed = &p.ladders[l];
+    let mut now = printed.clone();
+    for m in same_ladder(p, l) {
+        let t = usize::from(p.levers[m].tier) - 1;
+        if let Some(v) = now.get_mut(t) {
+            *v += changes[m];
+        }
+    }
+    let rising = printed.last() >= printed.first();
+    printed
+        .windows(2)
+        .zip(now.windows(2))
+        .all(|(was, is)| match was[0].cmp(&was[1]) {
+            std::cmp::Ordering::Less => is[0] < is[1],
+            std::cmp::Ordering::Greater => is[0] > is[1],
+            std::cmp::Ordering::Equal => {
+                if rising {
+                    is[0] <= is[1]
+                } else {
+                    is[0] >= is[1]
+                }
+            }
+        })
+}
+
+/// Drops every change the rows do not need, smallest first: one whose
+/// removal leaves the miss no larger.
+fn prune(state: &mut State) {
+    let p = state.p;
+    let mut order: Vec<usize> = (0..state.changes.len()).filter(|&l| state.changes[l] != 0).collect();
+    order.sort_by(|&a, &b| {
+        let rel = |l: usize| f64::from(state.changes[l].abs()) / p.scale(l);
+        rel(a).total_cmp(&rel(b)).then(a.cmp(&b))
+    });
+    for l in order {
+        let back = -state.changes[l];
+        if state.miss_change(l, back) <= 1e-12 && state.legal(l, back) {
+            state.apply(l, back);
+        }
+    }
+}
+
+/// Where rows are still predicted outside, one whole-number step at a
+/// time on the lever and size that lowers the miss the most.
+fn repair(state: &mut State, active: &[usize]) {
+    for _ in 0..2000 {
+        if state.miss() <= 0.0 {
+            return;
+        }
+        let mut best: Option<(f64, usize, i32)> = None;
+        for &l in active {
+            let scale = state.p.scale(l);
+            for size in [1.0, 0.02 * scale, 0.05 * scale, 0.1 * scale] {
+                let size = size.round().max(1.0) as i32;
+                for step in [size, -size] {
+                    let gain = state.miss_change(l, step);
+                    if gain < -1e-12 && best.is_none_or(|(b, _, _)| gain < b) && state.legal(l, step) {
+                        best = Some((gain, l, step));
+                    }
+                }
+            }
+        }
+        let Some((_, l, step)) = best else { return };
+        state.apply(l, step);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::CardId;
+
+    fn lever(card: u16, tier: u8, value: i32) -> Lever {
+        Lever {
+            card: CardId(card),
+            key: format!("card{card}"),
+            tier,
+            field: StatField::Power,
+            value,
+            step: 2,
+        }
+    }
+
+    /// Two rows, each moved by its own card's lever: the low one is raised
+    /// by its lever, the one in the band is left alone.
+    #[test]
+    fn a_row_below_the_band_is_raised_by_its_own_lever_and_nothing_else_moves() {
+        let levers = vec![lever(0, 1, 20), lever(1, 1, 20)];
+        let effects = Effects {
+            levers: 2,
+            // Row 0 rises 1 point per Power of card 0; row 1, 1 point per
+            // Power of card 1; the cross effects are noise.
+            effect: vec![0.01, 0.0001, 0.0001, 0.01],
+            se: vec![0.001, 0.001, 0.001, 0.001],
+            exposure: vec![1.0, 0.0, 0.0, 1.0],
+            fights: vec![1000, 1000],
+            holders: vec![100, 100],
+        };
+        let ladders = vec![vec![20, 30, 40], vec![20, 30, 40]];
+        let p = Problem {
+            rates: &[0.40, 0.50],
+            effects: &effects,
+            levers: &levers,
+            ladders: &ladders,
+            low: 0.46,
+            high: 0.54,
+        };
+        let out = propose(&p);
+        assert_eq!(out.changes[1], 0, "the row in the band needs nothing");
+        assert!(
+            (6..=9).contains(&out.changes[0]),
+            "6 points up needs 6 Power: {:?}",
+            out.changes
+        );
+        assert!(out.predicted[0] >= 0.46 - 1e-9);
+    }
+
+    /// A ladder keeps its order: tier 1 cannot rise past tier 2.
+    #[test]
+    fn a_ladder_keeps_its_order() {
+        let levers = vec![lever(0, 1, 28)];
+        let effects = Effects {
+            levers: 1,
+            effect: vec![0.01],
+            se: vec![0.001],
+            exposure: vec![1.0],
+            fights: vec![1000],
+            holders: vec![100],
+        };
+        let ladders = vec![vec![28, 30, 40]];
+        let p = Problem {
+            rates: &[0.30],
+            effects: &effects,
+            levers: &levers,
+            ladders: &ladders,
+            low: 0.46,
+            high: 0.54,
+        };
+        let out = propose(&p);
+        assert!(28 + out.changes[0] < 30, "tier 1 stays below tier 2: {:?}", out.changes);
+    }
+}
