@@ -195,6 +195,10 @@ impl Cluster {
     }
 }
 
+/// Which cluster a sample side falls in, from its holder's and its
+/// opponent's boards.
+type ClusterKey = fn(u32, u32) -> u64;
+
 fn row_effects(d: &Design, obs: &[Obs], levers: usize) -> RowEffects {
     let n = obs.len() as f64;
     let boards = |o: &Obs| {
@@ -238,7 +242,7 @@ fn row_effects(d: &Design, obs: &[Obs], levers: usize) -> RowEffects {
     let (mut xx, mut xn, mut nn) = (vec![0.0; levers], vec![0.0; levers], 0.0);
     let mut cluster = Cluster::new(levers);
     let mut order: Vec<(u64, u32)> = Vec::with_capacity(obs.len());
-    let keys: [(f64, fn(u32, u32) -> u64); 3] = [
+    let keys: [(f64, ClusterKey); 3] = [
         (1.0, |own, _| u64::from(own)),
         (1.0, |_, opp| u64::from(opp)),
         (-1.0, |own, opp| u64::from(own.min(opp)) << 32 | u64::from(own.max(opp))),
@@ -300,9 +304,11 @@ mod tests {
     fn a_known_slope_is_recovered_and_a_dead_lever_reads_zero() {
         let boards = 400u32;
         let board_levers: Vec<Vec<u32>> = (0..boards)
-            .map(|b| if b % 2 == 0 { vec![0, 1] } else { vec![1] })
+            .map(|b| if b.is_multiple_of(2) { vec![0, 1] } else { vec![1] })
             .collect();
-        let board_rows: Vec<Vec<u32>> = (0..boards).map(|b| if b % 2 == 0 { vec![0] } else { vec![] }).collect();
+        let board_rows: Vec<Vec<u32>> = (0..boards)
+            .map(|b| if b.is_multiple_of(2) { vec![0] } else { vec![] })
+            .collect();
         let (seed, h, slope) = (11u64, 2.0, 0.05);
         let mut fights = Vec::new();
         let mut state = 1u64;
@@ -322,7 +328,7 @@ mod tests {
             // The holder's lever 0 moves its chance by slope per unit; the
             // opponent's by -slope. Lever 1 does nothing.
             let shift = |board: u32, side: usize| {
-                if board % 2 == 0 {
+                if board.is_multiple_of(2) {
                     sign(seed, index, side, 0) * h * slope
                 } else {
                     0.0

@@ -249,3 +249,56 @@ fn a_threshold_near_the_integer_limit_still_ends_by_the_cap() {
     let o = e.fight(&l, &r, FightRng::for_fight(3, 0));
     assert!(o.end_ms <= rules.overtime.cap_ms, "ended at {}", o.end_ms);
 }
+
+/// A fight whose units are shifted (`Engine::fight_shifted`, `gridsim
+/// tune`'s perturbations) is the fight of a catalog that prints those
+/// numbers: the same winner, end and log, event for event. The misreading
+/// this would catch: a shift applied after the battle-start pass, or to
+/// Vitality but not to the maximum it is measured against, or to a copy of
+/// the card at another tier.
+#[test]
+fn a_shifted_fight_is_the_fight_of_a_catalog_that_prints_the_shift() {
+    let (catalog, rules, l, r) = setup();
+    let shift = gridsim::catalog::StatLine {
+        power: 7,
+        vitality: -11,
+        armor: 3,
+        ..Default::default()
+    };
+    // The card and tier of the left board's first unit, changed in a copy
+    // of the catalog; every unit of that card at that tier shifted.
+    let first = l.units[0];
+    let mut printed = catalog.clone();
+    let line = &mut printed.cards[usize::from(first.card.0)].stats[usize::from(first.tier) - 1];
+    *line = line.shifted(shift);
+    let shifts = |b: &BoardSpec| -> Vec<gridsim::catalog::StatLine> {
+        b.units
+            .iter()
+            .map(|p| {
+                if p.card == first.card && p.tier == first.tier {
+                    shift
+                } else {
+                    Default::default()
+                }
+            })
+            .collect()
+    };
+    let (ls, rs) = (shifts(&l), shifts(&r));
+    for seed in 0..40 {
+        let mut a = Engine::new(&catalog, rules);
+        a.enable_log();
+        let shifted = a.fight_shifted(&l, &r, [&ls, &rs], FightRng::for_fight(seed, 0));
+        let mut b = Engine::new(&printed, rules);
+        b.enable_log();
+        let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
+        assert_eq!(shifted, reprinted, "seed {seed}");
+        let log = |e: &Engine| format!("{:?}", e.log.events);
+        assert_eq!(log(&a), log(&b), "seed {seed}");
+        // No shift is the fight as printed.
+        let plain = a.fight_shifted(&l, &r, [&[], &[]], FightRng::for_fight(seed, 0));
+        assert_eq!(
+            plain,
+            Engine::new(&catalog, rules).fight(&l, &r, FightRng::for_fight(seed, 0))
+        );
+    }
+}

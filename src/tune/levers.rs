@@ -6,8 +6,9 @@ use crate::catalog::{CardId, Catalog, StatField};
 use crate::diagnostics;
 use crate::spec::BoardSpec;
 
-/// The fields a tune moves when none are named.
-pub const DEFAULT_LEVERS: &str = "power,vitality";
+/// The fields a tune moves when none are named: every printed line (a
+/// Tool's Durability and a Hub's Settle in place of the combat stats).
+pub const DEFAULT_LEVERS: &str = "power,vitality,speed,armor,focus,durability,settle";
 
 /// The perturbation's step, as a share of the printed number (at least 1):
 /// large enough that a budget of a few hundred thousand fight pairs tells

@@ -82,12 +82,23 @@ fn ranked_rows(rep: &Report, s: &ReportSettings) -> Vec<(usize, String, String, 
         .collect()
 }
 
-/// The budget a tune of `fights`-fight verification runs spends when none
-/// is given: a perturbation run of as many fight pairs as the suite has
-/// fights, the run as it is, and two rounds of proposals.
+/// The budget a tune of `suite_fights`-fight verification runs spends when
+/// none is given: a perturbation run of as many fight pairs as the suite
+/// has fights, the run as it is, and [`MAX_ROUNDS`] rounds of proposals.
 pub fn default_budget(suite_fights: u64, boards: u64) -> u64 {
-    2 * suite_fights.max(min_pairs(boards)) + 3 * suite_fights
+    2 * suite_fights.max(min_pairs(boards)) + (1 + MAX_ROUNDS) * suite_fights
 }
+
+/// A row's effects are corrected after a round only where the round's
+/// prediction moved it at least this far (a fraction: a point), so that
+/// the ratio of measured to predicted is not noise over noise.
+const SECANT_MIN_MOVE: f64 = 0.01;
+/// The correction stays within these factors.
+const SECANT_RANGE: (f64, f64) = (0.25, 4.0);
+
+/// The most verified rounds a tune runs: each goes on from the rates the
+/// one before measured, with the same effects.
+pub const MAX_ROUNDS: u64 = 3;
 
 /// The fewest fight pairs the perturbation run needs: each board on a
 /// side of about eight fights, so that a row's holders each carry a few
@@ -106,9 +117,10 @@ pub struct Spending {
     pub rounds: u64,
 }
 
-/// Splits `budget`: the run as it is and two verified rounds when the
-/// budget allows (else one), the rest to the perturbation run. Too small a
-/// budget is an error saying what it needs.
+/// Splits `budget`: the run as it is and as many verified rounds as fit
+/// beside the perturbation run's least (up to [`MAX_ROUNDS`]), the rest to
+/// the perturbation run. Too small a budget is an error saying what it
+/// needs.
 pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending, String> {
     let least = min_pairs(boards);
     let need = 2 * least + 2 * suite_fights;
@@ -118,7 +130,7 @@ pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending,
              ({least} fight pairs for the perturbation run, fought twice each, and two runs of its {suite_fights} fights: the catalog as it is and one proposal)"
         ));
     }
-    let rounds = if budget >= 2 * least + 3 * suite_fights { 2 } else { 1 };
+    let rounds = ((budget - 2 * least - suite_fights) / suite_fights.max(1)).clamp(1, MAX_ROUNDS);
     Ok(Spending {
         budget,
         perturbation_pairs: (budget - (1 + rounds) * suite_fights) / 2,
@@ -231,7 +243,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let boards = suite.boards.len() as u64;
     let budget = req.budget.unwrap_or_else(|| default_budget(suite.fights, boards));
     let spending = spending(budget, suite.fights, boards).map_err(whole)?;
-    let perturbation_seed = req.seed.unwrap_or_else(|| suite.master_seed ^ PERTURBATION_SALT);
+    let perturbation_seed = req.seed.unwrap_or(suite.master_seed ^ PERTURBATION_SALT);
     let dir = req.out.join(format!("tune_{}_{perturbation_seed}", suite.name));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
     let settings = ReportSettings {
@@ -320,8 +332,10 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let files = runs::read_card_files(&req.cards)?;
     let mut total = vec![0i32; levers.list.len()];
     let mut rates: Vec<f64> = rows.iter().map(|r| r.3).collect();
+    let mut row_scale = vec![1.0; rows.len()];
+    let base = rates.clone();
     let mut rounds = Vec::new();
-    let mut best: Option<(Verified, usize, Vec<i32>, Vec<f64>, Report)> = None;
+    let mut best: Option<Chosen> = None;
     for round in 1..=spending.rounds as usize {
         let now: Vec<Lever> = levers
             .list
@@ -338,11 +352,14 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             .collect();
         let proposal = propose::propose(&propose::Problem {
             rates: &rates,
+            base: &base,
+            row_scale: &row_scale,
             effects: &effects,
             levers: &now,
             ladders: &ladders,
             low: low + margin,
             high: high - margin,
+            band: (low, high),
         });
         for (t, d) in total.iter_mut().zip(&proposal.changes) {
             *t += d;
@@ -379,25 +396,45 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             predicted_in_band,
             verified,
         });
-        let better = best.as_ref().is_none_or(|(b, ..)| {
+        let better = best.as_ref().is_none_or(|Chosen { verified: b, .. }| {
             (verified.outside_40_60, b.in_band * verified.ranked.max(1))
                 < (b.outside_40_60, verified.in_band * b.ranked.max(1))
         });
-        // The next round starts from what this one measured.
-        rates = measured
-            .iter()
-            .map(|m| m.unwrap_or(f64::NAN))
-            .zip(&rates)
-            .map(|(m, r)| if m.is_nan() { *r } else { m })
-            .collect();
+        // The next round starts from what this one measured, and reads
+        // each row's effects times what the run measured of its change
+        // over what they predicted, where the prediction moved it a point
+        // or more (a secant step: the rows bend away from the printed
+        // numbers).
+        for r in 0..rows.len() {
+            let Some(m) = measured[r] else { continue };
+            if (proposal.predicted[r] - rates[r]).abs() >= SECANT_MIN_MOVE {
+                let unscaled = (propose::logit(proposal.predicted[r]) - propose::logit(rates[r])) / row_scale[r];
+                let measured_move = propose::logit(m) - propose::logit(rates[r]);
+                row_scale[r] = (measured_move / unscaled).clamp(SECANT_RANGE.0, SECANT_RANGE.1);
+            }
+            rates[r] = m;
+        }
         if better {
-            best = Some((verified, round, total.clone(), proposal.predicted.clone(), rep));
+            best = Some(Chosen {
+                verified,
+                round,
+                changes: total.clone(),
+                predicted: proposal.predicted.clone(),
+                report: rep,
+            });
         }
         if verified.in_band == verified.ranked {
             break;
         }
     }
-    let Some((verified, chosen_round, chosen, predicted, rep)) = best else {
+    let Some(Chosen {
+        verified,
+        round: chosen_round,
+        changes: chosen,
+        predicted,
+        report: rep,
+    }) = best
+    else {
         return Err(whole("the budget left no round to verify".to_string()));
     };
 
@@ -441,6 +478,16 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let chosen_cards = dir.join(format!("round_{chosen_round}")).join("cards");
     output::write(&tune, &files, &levers.list, &chosen, &chosen_cards, &dir).map_err(whole)?;
     Ok(tune)
+}
+
+/// The best round so far: what it verified, its catalog's changes, what
+/// it predicted and its report.
+struct Chosen {
+    verified: Verified,
+    round: usize,
+    changes: Vec<i32>,
+    predicted: Vec<f64>,
+    report: Report,
 }
 
 /// The printed ladder of lever `l`'s card and field with the changes so
@@ -638,7 +685,7 @@ mod tests {
         assert!(e.contains("at least 210000"), "{e}");
         let s = spending(default_budget(100_000, 1_000), 100_000, 1_000).unwrap();
         assert_eq!(s.perturbation_pairs, 100_000);
-        assert_eq!(s.rounds, 2);
+        assert_eq!(s.rounds, MAX_ROUNDS);
         assert!(2 * s.perturbation_pairs + (s.rounds + 1) * 100_000 <= s.budget);
     }
 }

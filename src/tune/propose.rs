@@ -5,16 +5,25 @@
 //! Predicted rates are linear in the changes: `p = w + G·Δ`, with `G` the
 //! effects that stand clear of their noise ([`clear`]; the rest are read
 //! as 0, so a proposal never leans on an effect the data cannot tell from
-//! none). The distance of a row from the band (narrowed by a margin for
-//! the verification's noise) is what is minimised, with a ridge on each
-//! change relative to its number, reweighted so that small changes are
-//! driven to zero (an iteratively reweighted least-squares approach to the
-//! fewest changes). The solution is rounded to whole numbers within the
-//! card format's range with every ladder keeping its order, then pruned of
-//! changes the rows do not need and repaired one step at a time where the
-//! rounding left a row outside.
-
-use nalgebra::{DMatrix, DVector};
+//! none). The objective is an L1-regularised least squares (a lasso) on the
+//! rows' distances from the band (narrowed by a margin for the
+//! verification's noise):
+//!
+//! ```text
+//! minimise  Σ_rows dist(p_r, band)²  +  Σ_levers (μ · |Δ_L| / scale_L + κ · [Δ_L ≠ 0])
+//! ```
+//!
+//! where `scale_L` is the printed number (at least [`MIN_SCALE`]), so a
+//! change costs in proportion to its share of what it changes, and `κ` is
+//! the price of touching a number at all. These terms are what make the set
+//! small: a lever moves only when it buys more than it costs. Predictions
+//! add in logits (`Problem::base`), so a row moves as a win rate does. It is solved over whole numbers by greedy coordinate descent:
+//! from no change, the one step (of 1, or 2%, 5%, 10%, 25% or 50% of the number,
+//! either way) that lowers the objective most, again and again, within the
+//! card format's range, every ladder keeping its printed order, and each
+//! change within a trust region of [`TRUST`] of its number, where the
+//! linear prediction holds; then each change the rows do not need is
+//! dropped, smallest first.
 
 use super::levers::Lever;
 use crate::catalog::StatField;
@@ -54,6 +63,16 @@ fn bonferroni_z(m: usize) -> f64 {
 pub struct Problem<'a> {
     /// Each row's win rate now (as a fraction).
     pub rates: &'a [f64],
+    /// Each row's rate where the effects were measured: an effect `g`
+    /// there is `g / (b (1 − b))` in logits, and predictions add in logits,
+    /// so a row far from a half moves as a win rate does, slower towards
+    /// its ends.
+    pub base: &'a [f64],
+    /// Each row's effects are read times this: 1 at first; after a
+    /// verified round, what the run measured of the row's change in logits
+    /// over what the effects predicted (a secant correction, where the
+    /// rows bend).
+    pub row_scale: &'a [f64],
     pub effects: &'a Effects,
     pub levers: &'a [Lever],
     /// Each lever's whole printed ladder (every tier of its card's field).
@@ -62,6 +81,8 @@ pub struct Problem<'a> {
     /// the margin.
     pub low: f64,
     pub high: f64,
+    /// The band itself.
+    pub band: (f64, f64),
 }
 
 /// A proposal: each lever's change (0 for most) and each row's predicted
@@ -72,19 +93,32 @@ pub struct Proposal {
     pub predicted: Vec<f64>,
 }
 
-/// The ridge's weight against a row's squared distance from the band, per
-/// squared relative change of a number.
-const RIDGE: f64 = 2e-5;
-/// Reweighting rounds of the least squares.
-const ROUNDS: usize = 40;
-/// A number's scale for the ridge: its printed size, at least this.
+/// The L1 weight `μ`: a change of a tenth of its number must lower the
+/// rows' summed squared distance from the band by 1e-5 (a row a third of
+/// a point outside) to be worth making.
+const L1: f64 = 1e-4;
+/// What moving a number at all costs, over and above its size (an L0
+/// term): as much as a row 0.7 points into the band's margin (and 0.07
+/// points outside the band), so that a change already made goes further
+/// before a new number is touched, and the set of changes stays small.
+const L0: f64 = 5e-5;
+/// How much more a row's distance outside the band itself weighs than its
+/// distance inside the band's margin.
+const OUTSIDE: f64 = 100.0;
+/// The largest change one round proposes to a number, as a share of it:
+/// the effects are slopes at the printed number, and far from it the rows
+/// bend; a later round, from the rates the run measured, goes further.
+pub const TRUST: f64 = 0.5;
+/// A number's scale: its printed size, at least this.
 const MIN_SCALE: f64 = 5.0;
 
 impl Problem<'_> {
-    /// An effect the proposal reads: clear of its noise, else 0.
+    /// An effect the proposal reads, in logits per unit: clear of its
+    /// noise, else 0.
     fn g(&self, row: usize, lever: usize) -> f64 {
         if clear(self.effects, row, lever) {
-            self.effects.at(row, lever).0
+            let b = self.base[row].clamp(0.02, 0.98);
+            self.effects.at(row, lever).0 * self.row_scale[row] / (b * (1.0 - b))
         } else {
             0.0
         }
@@ -106,7 +140,7 @@ impl Problem<'_> {
     }
 }
 
-/// The changes, the rows' predictions under them and their miss, kept up
+/// The changes, the rows' predictions (in logits) under them and their miss, kept up
 /// to date one lever at a time: each lever's column holds only the rows it
 /// clearly moves.
 struct State<'a> {
@@ -129,12 +163,18 @@ impl<'a> State<'a> {
             p,
             columns,
             changes: vec![0; p.levers.len()],
-            predicted: p.rates.to_vec(),
+            predicted: p.rates.iter().map(|&w| logit(w)).collect(),
         }
     }
 
+    /// A row's squared distance from the narrowed band at logit `x`, and
+    /// [`OUTSIDE`] times its squared distance from the band itself: a row
+    /// outside the band is what a tune is for, a row inside it but within
+    /// the margin of its edge only a risk.
     fn distance(&self, x: f64) -> f64 {
-        (x - x.clamp(self.p.low, self.p.high)).powi(2)
+        let p = sigmoid(x);
+        let (low, high) = (self.p.band.0, self.p.band.1);
+        (p - p.clamp(self.p.low, self.p.high)).powi(2) + OUTSIDE * (p - p.clamp(low, high)).powi(2)
     }
 
     /// The sum of squared distances of the rows from the band.
@@ -173,55 +213,24 @@ impl<'a> State<'a> {
 }
 
 pub fn propose(p: &Problem) -> Proposal {
-    let rows = p.rates.len();
     let mut state = State::new(p);
     // Only levers some row reads a clear effect of.
     let active: Vec<usize> = (0..p.levers.len()).filter(|&l| !state.columns[l].is_empty()).collect();
-    let mut continuous = vec![0.0; p.levers.len()];
-    if !active.is_empty() && rows > 0 {
-        let g = DMatrix::from_fn(rows, active.len(), |r, k| p.g(r, active[k]));
-        let gtg = g.transpose() * &g;
-        let rates = DVector::from_column_slice(p.rates);
-        let mut weight = vec![1.0; active.len()];
-        let mut delta = DVector::<f64>::zeros(active.len());
-        for _ in 0..ROUNDS {
-            let predicted = &rates + &g * &delta;
-            let target = predicted.map(|x| x.clamp(p.low, p.high));
-            // Solve for the change from the rates now: G·Δ ≈ target − w.
-            let rhs = g.transpose() * (target - &rates);
-            let mut m = gtg.clone();
-            for (k, &l) in active.iter().enumerate() {
-                m[(k, k)] += RIDGE * weight[k] / p.scale(l).powi(2);
-            }
-            let Some(chol) = m.cholesky() else { break };
-            delta = chol.solve(&rhs);
-            for (k, &l) in active.iter().enumerate() {
-                let relative = (delta[k] / p.scale(l)).abs();
-                weight[k] = 0.05 / relative.max(0.005);
-            }
-        }
-        for (k, &l) in active.iter().enumerate() {
-            continuous[l] = delta[k];
-        }
-    }
-    // Rounded, each lever as far towards its change as its range and
-    // ladder let it go.
-    for &l in &active {
-        let want = continuous[l].round() as i32;
-        let unit = want.signum();
-        let mut step = want;
-        while step != 0 && !state.legal(l, step) {
-            step -= unit;
-        }
-        state.apply(l, step);
-    }
-    prune(&mut state);
-    repair(&mut state, &active);
+    descend(&mut state, &active);
     prune(&mut state);
     Proposal {
-        predicted: state.predicted.clone(),
+        predicted: state.predicted.iter().map(|&x| sigmoid(x)).collect(),
         changes: state.changes,
     }
+}
+
+pub fn logit(p: f64) -> f64 {
+    let p = p.clamp(1e-4, 1.0 - 1e-4);
+    (p / (1.0 - p)).ln()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }
 
 /// The levers of the same card and field as lever `l`.
@@ -260,7 +269,7 @@ fn ladder_ok(p: &Problem, changes: &[i32], l: usize) -> bool {
 }
 
 /// Drops every change the rows do not need, smallest first: one whose
-/// removal leaves the miss no larger.
+/// removal raises the miss by less than the change costs.
 fn prune(state: &mut State) {
     let p = state.p;
     let mut order: Vec<usize> = (0..state.changes.len()).filter(|&l| state.changes[l] != 0).collect();
@@ -270,26 +279,41 @@ fn prune(state: &mut State) {
     });
     for l in order {
         let back = -state.changes[l];
-        if state.miss_change(l, back) <= 1e-12 && state.legal(l, back) {
+        let saved = L1 * f64::from(back.abs()) / p.scale(l) + L0;
+        if state.miss_change(l, back) <= saved && state.legal(l, back) {
             state.apply(l, back);
         }
     }
 }
 
-/// Where rows are still predicted outside, one whole-number step at a
-/// time on the lever and size that lowers the miss the most.
-fn repair(state: &mut State, active: &[usize]) {
-    for _ in 0..2000 {
+/// Greedy coordinate descent on the objective: the best single step,
+/// again and again, while one lowers it.
+fn descend(state: &mut State, active: &[usize]) {
+    for _ in 0..10_000 {
         if state.miss() <= 0.0 {
             return;
         }
         let mut best: Option<(f64, usize, i32)> = None;
         for &l in active {
             let scale = state.p.scale(l);
-            for size in [1.0, 0.02 * scale, 0.05 * scale, 0.1 * scale] {
+            let limit = (TRUST * scale).floor() as i32;
+            for size in [
+                1.0,
+                0.02 * scale,
+                0.05 * scale,
+                0.1 * scale,
+                0.25 * scale,
+                TRUST * scale,
+            ] {
                 let size = size.round().max(1.0) as i32;
                 for step in [size, -size] {
-                    let gain = state.miss_change(l, step);
+                    let now = state.changes[l];
+                    if (now + step).abs() > limit.max(1) {
+                        continue;
+                    }
+                    let cost = L1 * f64::from((now + step).abs() - now.abs()) / scale + if now == 0 { L0 } else { 0.0 }
+                        - if now + step == 0 { L0 } else { 0.0 };
+                    let gain = state.miss_change(l, step) + cost;
                     if gain < -1e-12 && best.is_none_or(|(b, _, _)| gain < b) && state.legal(l, step) {
                         best = Some((gain, l, step));
                     }
@@ -335,11 +359,14 @@ mod tests {
         let ladders = vec![vec![20, 30, 40], vec![20, 30, 40]];
         let p = Problem {
             rates: &[0.40, 0.50],
+            base: &[0.40, 0.50],
+            row_scale: &[1.0, 1.0],
             effects: &effects,
             levers: &levers,
             ladders: &ladders,
             low: 0.46,
             high: 0.54,
+            band: (0.45, 0.55),
         };
         let out = propose(&p);
         assert_eq!(out.changes[1], 0, "the row in the band needs nothing");
@@ -366,11 +393,14 @@ mod tests {
         let ladders = vec![vec![28, 30, 40]];
         let p = Problem {
             rates: &[0.30],
+            base: &[0.30],
+            row_scale: &[1.0],
             effects: &effects,
             levers: &levers,
             ladders: &ladders,
             low: 0.46,
             high: 0.54,
+            band: (0.45, 0.55),
         };
         let out = propose(&p);
         assert!(28 + out.changes[0] < 30, "tier 1 stays below tier 2: {:?}", out.changes);
