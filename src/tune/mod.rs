@@ -257,6 +257,12 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let current = run_suite(req, &req.cards, &dir.join("runs").join("current"), suite)?;
     let base_report = runs::report_of(std::slice::from_ref(&current), &settings).map_err(whole)?;
     let rows = ranked_rows(&base_report, &settings);
+    if rows.is_empty() {
+        return Err(whole(format!(
+            "suite `{}`: its report ranks no row (a row needs {} fights and {} boards holding it), so there is nothing to tune; a tune needs a suite of many boards, such as configs/suites/default.toml",
+            suite.name, settings.min_sample, settings.min_boards
+        )));
+    }
     let before = verify_rows(&rows, low, high);
     say(format!(
         "as it is: {} of {} ranked rows in the band, {} outside 40–60%",
@@ -333,6 +339,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let mut total = vec![0i32; levers.list.len()];
     let mut rates: Vec<f64> = rows.iter().map(|r| r.3).collect();
     let mut row_scale = vec![1.0; rows.len()];
+    let ranges: Vec<(i32, i32)> = levers.list.iter().map(|l| propose::range(l.field, l.value)).collect();
     let base = rates.clone();
     let mut rounds = Vec::new();
     let mut best: Option<Chosen> = None;
@@ -357,6 +364,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             effects: &effects,
             levers: &now,
             ladders: &ladders,
+            range: &ranges,
             low: low + margin,
             high: high - margin,
             band: (low, high),
@@ -682,7 +690,7 @@ mod tests {
     #[test]
     fn a_budget_too_small_says_what_it_needs() {
         let e = spending(1_000, 100_000, 1_000).unwrap_err();
-        assert!(e.contains("at least 210000"), "{e}");
+        assert!(e.contains("at least 220000"), "{e}");
         let s = spending(default_budget(100_000, 1_000), 100_000, 1_000).unwrap();
         assert_eq!(s.perturbation_pairs, 100_000);
         assert_eq!(s.rounds, MAX_ROUNDS);

@@ -77,6 +77,8 @@ pub struct Problem<'a> {
     pub levers: &'a [Lever],
     /// Each lever's whole printed ladder (every tier of its card's field).
     pub ladders: &'a [Vec<i32>],
+    /// Each lever's allowed values ([`range`] of the catalog as it was).
+    pub range: &'a [(i32, i32)],
     /// The band the predicted rates are brought into, already narrowed by
     /// the margin.
     pub low: f64,
@@ -128,16 +130,27 @@ impl Problem<'_> {
         f64::from(self.levers[l].value.abs()).max(MIN_SCALE)
     }
 
-    /// Whether lever `l` may print `value`: the card format's range, and
-    /// Vitality or Durability above 0.
+    /// Whether lever `l` may print `value`: within its range.
     fn in_range(&self, l: usize, value: i32) -> bool {
-        let floor = if matches!(self.levers[l].field, StatField::Vitality | StatField::Durability) {
-            1
-        } else {
-            -100_000
-        };
-        (floor..=1_000_000).contains(&value)
+        let (low, high) = self.range[l];
+        (low..=high).contains(&value)
     }
+}
+
+/// The values a lever printing `printed` in the catalog as it was may take
+/// over every round of a tune: the card format's range (−100,000 to
+/// 1,000,000, Vitality and Durability above 0), and no further from the
+/// printed number than its own size (at least [`MIN_SCALE`]): a number at
+/// most doubles, so a proposal stays a retuning of the card a designer
+/// wrote.
+pub fn range(field: StatField, printed: i32) -> (i32, i32) {
+    let floor = if matches!(field, StatField::Vitality | StatField::Durability) {
+        1
+    } else {
+        -100_000
+    };
+    let reach = printed.abs().max(MIN_SCALE as i32);
+    ((printed - reach).max(floor), (printed + reach).min(1_000_000))
 }
 
 /// The changes, the rows' predictions (in logits) under them and their miss, kept up
@@ -367,6 +380,7 @@ mod tests {
             low: 0.46,
             high: 0.54,
             band: (0.45, 0.55),
+            range: &[(0, 40), (0, 40)][..levers.len()],
         };
         let out = propose(&p);
         assert_eq!(out.changes[1], 0, "the row in the band needs nothing");
@@ -401,6 +415,7 @@ mod tests {
             low: 0.46,
             high: 0.54,
             band: (0.45, 0.55),
+            range: &[(0, 40), (0, 40)][..levers.len()],
         };
         let out = propose(&p);
         assert!(28 + out.changes[0] < 30, "tier 1 stays below tier 2: {:?}", out.changes);
