@@ -359,30 +359,11 @@ mod tests {
     #[test]
     fn a_row_below_the_band_is_raised_by_its_own_lever_and_nothing_else_moves() {
         let levers = vec![lever(0, 1, 20), lever(1, 1, 20)];
-        let effects = Effects {
-            levers: 2,
-            // Row 0 rises 1 point per Power of card 0; row 1, 1 point per
-            // Power of card 1; the cross effects are noise.
-            effect: vec![0.01, 0.0001, 0.0001, 0.01],
-            se: vec![0.001, 0.001, 0.001, 0.001],
-            exposure: vec![1.0, 0.0, 0.0, 1.0],
-            fights: vec![1000, 1000],
-            holders: vec![100, 100],
-        };
+        // Row 0 rises 1 point per Power of card 0; row 1, 1 point per Power
+        // of card 1; the cross effects are noise.
+        let effects = effects(2, vec![0.01, 0.0001, 0.0001, 0.01], vec![1.0, 0.0, 0.0, 1.0]);
         let ladders = vec![vec![20, 30, 40], vec![20, 30, 40]];
-        let p = Problem {
-            rates: &[0.40, 0.50],
-            base: &[0.40, 0.50],
-            row_scale: &[1.0, 1.0],
-            effects: &effects,
-            levers: &levers,
-            ladders: &ladders,
-            low: 0.46,
-            high: 0.54,
-            band: (0.45, 0.55),
-            range: &[(0, 40), (0, 40)][..levers.len()],
-        };
-        let out = propose(&p);
+        let out = solve(&[0.40, 0.50], &effects, &levers, &ladders);
         assert_eq!(out.changes[1], 0, "the row in the band needs nothing");
         assert!(
             (6..=9).contains(&out.changes[0]),
@@ -396,28 +377,39 @@ mod tests {
     #[test]
     fn a_ladder_keeps_its_order() {
         let levers = vec![lever(0, 1, 28)];
-        let effects = Effects {
-            levers: 1,
-            effect: vec![0.01],
-            se: vec![0.001],
-            exposure: vec![1.0],
-            fights: vec![1000],
-            holders: vec![100],
-        };
         let ladders = vec![vec![28, 30, 40]];
-        let p = Problem {
-            rates: &[0.30],
-            base: &[0.30],
-            row_scale: &[1.0],
-            effects: &effects,
-            levers: &levers,
-            ladders: &ladders,
+        let out = solve(&[0.30], &effects(1, vec![0.01], vec![1.0]), &levers, &ladders);
+        assert!(28 + out.changes[0] < 30, "tier 1 stays below tier 2: {:?}", out.changes);
+    }
+
+    /// Effects of `levers` levers on `effect.len() / levers` rows, each
+    /// with a standard error of 0.001.
+    fn effects(levers: usize, effect: Vec<f64>, exposure: Vec<f32>) -> Effects {
+        let rows = effect.len() / levers;
+        Effects {
+            levers,
+            se: vec![0.001; effect.len()],
+            effect,
+            exposure,
+            fights: vec![1000; rows],
+            holders: vec![100; rows],
+        }
+    }
+
+    /// The proposal for rows at `rates` into 45–55% (46–54% with the
+    /// margin), every number free within 0–40.
+    fn solve(rates: &[f64], effects: &Effects, levers: &[Lever], ladders: &[Vec<i32>]) -> Proposal {
+        propose(&Problem {
+            rates,
+            base: rates,
+            row_scale: &vec![1.0; rates.len()],
+            effects,
+            levers,
+            ladders,
             low: 0.46,
             high: 0.54,
             band: (0.45, 0.55),
-            range: &[(0, 40), (0, 40)][..levers.len()],
-        };
-        let out = propose(&p);
-        assert!(28 + out.changes[0] < 30, "tier 1 stays below tier 2: {:?}", out.changes);
+            range: &vec![(0, 40); levers.len()],
+        })
     }
 }
