@@ -99,6 +99,16 @@ fn a_halved_ladder_is_raised_and_the_verified_run_is_in_the_band() {
     let cards = dir.join("cards");
     let check = gridsim(&["validate", "--cards", &cards.to_string_lossy()]);
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    // The effects read: Fen Guard's own Power raises its row, with an
+    // interval clear of zero.
+    let csv = std::fs::read_to_string(dir.join("effects.csv")).expect("effects.csv");
+    let own = csv
+        .lines()
+        .find(|l| l.starts_with("cards,fen_guard,fen_guard,power[0],1,"))
+        .unwrap_or_else(|| panic!("{csv}"));
+    let cells: Vec<&str> = own.split(',').collect();
+    let low: f64 = cells[7].parse().expect("low");
+    assert!(low > 0.0, "{own}");
     let md = std::fs::read_to_string(dir.join("tune.md")).expect("tune.md");
     assert!(md.contains("| fen_guard | power[0] | 1 | 10 |"), "{md}");
 

@@ -291,7 +291,9 @@ pub struct TuneArgs {
     pub levers: String,
     /// Fights to spend in all: the perturbation run (each pair twice), the
     /// run as it is and the verified rounds (default: a perturbation run of
-    /// as many pairs as the suite has fights, and two rounds).
+    /// as many pairs as the suite has fights, and three rounds; a larger
+    /// budget pays for more rounds, up to ten, then a larger perturbation
+    /// run).
     #[arg(long)]
     pub budget: Option<u64>,
     /// The perturbation run's seed (default: derived from the suite's).

@@ -84,10 +84,14 @@ fn ranked_rows(rep: &Report, s: &ReportSettings) -> Vec<(usize, String, String, 
 
 /// The budget a tune of `suite_fights`-fight verification runs spends when
 /// none is given: a perturbation run of as many fight pairs as the suite
-/// has fights, the run as it is, and [`MAX_ROUNDS`] rounds of proposals.
+/// has fights, the run as it is, and [`DEFAULT_ROUNDS`] rounds of
+/// proposals.
 pub fn default_budget(suite_fights: u64, boards: u64) -> u64 {
-    2 * suite_fights.max(min_pairs(boards)) + (1 + MAX_ROUNDS) * suite_fights
+    2 * suite_fights.max(min_pairs(boards)) + (1 + DEFAULT_ROUNDS) * suite_fights
 }
+
+/// The rounds the default budget pays for.
+pub const DEFAULT_ROUNDS: u64 = 3;
 
 /// A row's effects are corrected after a round only where the round's
 /// prediction moved it at least this far (a fraction: a point), so that
@@ -97,8 +101,9 @@ const SECANT_MIN_MOVE: f64 = 0.01;
 const SECANT_RANGE: (f64, f64) = (0.25, 4.0);
 
 /// The most verified rounds a tune runs: each goes on from the rates the
-/// one before measured, with the same effects.
-pub const MAX_ROUNDS: u64 = 3;
+/// one before measured, with the same effects, and a budget beyond what
+/// they need goes to the perturbation run.
+pub const MAX_ROUNDS: u64 = 10;
 
 /// The fewest fight pairs the perturbation run needs: each board on a
 /// side of about eight fights, so that a row's holders each carry a few
@@ -117,10 +122,13 @@ pub struct Spending {
     pub rounds: u64,
 }
 
-/// Splits `budget`: the run as it is and as many verified rounds as fit
-/// beside the perturbation run's least (up to [`MAX_ROUNDS`]), the rest to
-/// the perturbation run. Too small a budget is an error saying what it
-/// needs.
+/// Splits `budget`: the run as it is; a perturbation run of as many fight
+/// pairs as the suite has fights (at least [`min_pairs`]); as many
+/// verified rounds as the rest pays for, up to [`MAX_ROUNDS`]; anything
+/// left to the perturbation run. A budget short of one round beside the
+/// full perturbation run gives one round and a smaller perturbation run;
+/// short of that, an error saying what it needs. A tune stops early when
+/// every row is in the band.
 pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending, String> {
     let least = min_pairs(boards);
     let need = 2 * least + 2 * suite_fights;
@@ -130,7 +138,12 @@ pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending,
              ({least} fight pairs for the perturbation run, fought twice each, and two runs of its {suite_fights} fights: the catalog as it is and one proposal)"
         ));
     }
-    let rounds = ((budget - 2 * least - suite_fights) / suite_fights.max(1)).clamp(1, MAX_ROUNDS);
+    let pairs = suite_fights.max(least);
+    let rounds = if budget >= 2 * pairs + 2 * suite_fights {
+        ((budget - 2 * pairs - suite_fights) / suite_fights.max(1)).clamp(1, MAX_ROUNDS)
+    } else {
+        1
+    };
     Ok(Spending {
         budget,
         perturbation_pairs: (budget - (1 + rounds) * suite_fights) / 2,
@@ -484,7 +497,17 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
         dir: dir.clone(),
     };
     let chosen_cards = dir.join(format!("round_{chosen_round}")).join("cards");
-    output::write(&tune, &files, &levers.list, &chosen, &chosen_cards, &dir).map_err(whole)?;
+    let effects_table = effects_csv(&rows, &effects, &levers.list);
+    output::write(
+        &tune,
+        &files,
+        &levers.list,
+        &chosen,
+        &chosen_cards,
+        &effects_table,
+        &dir,
+    )
+    .map_err(whole)?;
     Ok(tune)
 }
 
@@ -496,6 +519,37 @@ struct Chosen {
     changes: Vec<i32>,
     predicted: Vec<f64>,
     report: Report,
+}
+
+/// `effects.csv`: every effect a designer reads, each lever's on each row
+/// where the row's holders carry the lever (its own ladders, a keyword's
+/// carriers) or where it stands clear of its noise: in win-rate points per
+/// unit of the number, with its two-way standard error and 95% interval.
+fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers: &[Lever]) -> String {
+    let mut out = String::from("section,row,card,field,tier,points_per_unit,se,low,high,exposure,clear\n");
+    for (r, (t, key, _, _)) in rows.iter().enumerate() {
+        for (l, lever) in levers.iter().enumerate() {
+            let clear = propose::clear(effects, r, l);
+            let exposure = effects.exposure(r, l);
+            if !clear && exposure < propose::NEAR {
+                continue;
+            }
+            let (g, se) = effects.at(r, l);
+            let z = 1.959_963_984_540_054 * se;
+            out.push_str(&format!(
+                "{},{key},{},{},{},{:.4},{:.4},{:.4},{:.4},{exposure:.3},{clear}\n",
+                RATE_SECTIONS[*t].1,
+                lever.key,
+                lever.path(),
+                lever.tier,
+                g * 100.0,
+                se * 100.0,
+                (g - z) * 100.0,
+                (g + z) * 100.0,
+            ));
+        }
+    }
+    out
 }
 
 /// The printed ladder of lever `l`'s card and field with the changes so
@@ -693,7 +747,14 @@ mod tests {
         assert!(e.contains("at least 220000"), "{e}");
         let s = spending(default_budget(100_000, 1_000), 100_000, 1_000).unwrap();
         assert_eq!(s.perturbation_pairs, 100_000);
-        assert_eq!(s.rounds, MAX_ROUNDS);
+        assert_eq!(s.rounds, DEFAULT_ROUNDS);
         assert!(2 * s.perturbation_pairs + (s.rounds + 1) * 100_000 <= s.budget);
+        // Just above the least: one round, the rest to the perturbation run.
+        let s = spending(230_000, 100_000, 1_000).unwrap();
+        assert_eq!((s.rounds, s.perturbation_pairs), (1, 15_000));
+        // A large budget: the rounds up to their cap, then more pairs.
+        let s = spending(100_000_000, 1_000_000, 100_000).unwrap();
+        assert_eq!(s.rounds, MAX_ROUNDS);
+        assert_eq!(s.perturbation_pairs, (100_000_000 - 11_000_000) / 2);
     }
 }

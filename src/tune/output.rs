@@ -1,5 +1,6 @@
 //! What a tune leaves for a designer: the proposed card files
-//! (`cards/`), their diff (`cards.diff`), `tune.md` and `tune.json`.
+//! (`cards/`), their diff (`cards.diff`), the effects it read
+//! (`effects.csv`), `tune.md` and `tune.json`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ pub fn write(
     levers: &[Lever],
     changes: &[i32],
     chosen_cards: &Path,
+    effects_csv: &str,
     dir: &Path,
 ) -> Result<(), String> {
     let edited = edit::edit(files, levers, changes)?;
@@ -28,6 +30,7 @@ pub fn write(
         crate::atomic::write(&cards.join(entry.file_name()), &text)?;
     }
     crate::atomic::write(&dir.join("cards.diff"), edit::diff(&edited).as_bytes())?;
+    crate::atomic::write(&dir.join("effects.csv"), effects_csv.as_bytes())?;
     crate::atomic::write(&dir.join("tune.md"), markdown(tune).as_bytes())?;
     let json = serde_json::to_string_pretty(tune).map_err(|e| e.to_string())?;
     crate::atomic::write(&dir.join("tune.json"), json.as_bytes())?;
