@@ -126,8 +126,23 @@ fn a_halved_ladder_is_raised_and_the_verified_run_is_in_the_band() {
     let said = String::from_utf8_lossy(&resumed.stderr);
     assert!(said.contains("finished before, read back"), "{said}");
     assert_eq!(read_json(&dir.join("tune.json"))["changes"], json["changes"]);
+    // Other levers in the same folder: the rounds' runs of the first
+    // proposal are not taken for the new one's (the same result as from
+    // scratch).
+    let other = tune(&out, &["--levers", "power,vitality", "--threads", "2"]);
+    assert!(other.status.success(), "{}", String::from_utf8_lossy(&other.stderr));
+    let fresh_dir = scratch("planted-fresh");
+    let fresh = tune(&fresh_dir, &["--levers", "power,vitality", "--threads", "2"]);
+    assert!(fresh.status.success());
+    let (a, b) = (
+        read_json(&dir.join("tune.json")),
+        read_json(&fresh_dir.join("tune_planted_17").join("tune.json")),
+    );
+    assert_eq!(a["changes"], b["changes"]);
+    assert_eq!(a["rows"], b["rows"]);
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&again);
+    let _ = std::fs::remove_dir_all(&fresh_dir);
 }
 
 /// Input a tune refuses, each with what would be accepted.

@@ -574,7 +574,17 @@ fn run_suite(
     suite: &crate::suite::Suite,
 ) -> Result<PathBuf, Error> {
     let run_dir = dataset::run_dir(runs_dir, &suite.name, suite.master_seed, dataset::Shard::WHOLE);
-    if let Ok(m) = dataset::Manifest::read(&run_dir) {
+    // A run left there by a tune of other inputs (another catalog, rules or
+    // suite: a round of an earlier proposal) is not this run: it starts
+    // again.
+    let inputs = runs::Loaded::from_files(&req.rules, cards, &req.suite)?;
+    let existing = dataset::Manifest::read(&run_dir).ok().filter(|m| {
+        inputs
+            .identity(m.identity.part_size)
+            .same_run("these inputs", &m.identity, "the run there")
+            .is_ok()
+    });
+    if let Some(m) = existing {
         if m.complete {
             return Ok(run_dir);
         }
