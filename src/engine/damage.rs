@@ -75,10 +75,6 @@ impl DamageKind {
 /// What one instance did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DamageReport {
-    /// The instance met the pipeline (not refused by a gate).
-    pub dealt: bool,
-    pub after_armor: i32,
-    pub insurance_absorbed: i32,
     pub shield_absorbed: i32,
     pub vitality_lost: i32,
     pub killed: bool,
@@ -236,7 +232,6 @@ impl Engine<'_> {
         if amount <= 0 {
             return report;
         }
-        report.dealt = true;
         // The two sections this reads, not a copy of every rule.
         let (armor_rules, insurance_rules) = (self.rules.armor, self.rules.insurance);
         let mut dmg = amount;
@@ -247,7 +242,6 @@ impl Engine<'_> {
         if self.u.damage_cap[t] > 0 {
             dmg = dmg.min(self.u.damage_cap[t]);
         }
-        report.after_armor = dmg;
         if dmg <= 0 {
             // 900.26c: nothing is left for any reaction to answer.
             self.emit(
@@ -281,7 +275,6 @@ impl Engine<'_> {
             let plain_absorbed = dmg.min(plain_spent.saturating_mul(capacity));
             self.u.insurance[t] -= plain_spent;
             dmg -= plain_absorbed;
-            report.insurance_absorbed = sub_absorbed + plain_absorbed;
             // The insured stat layer leaves with the last point: its Speed
             // is what the clock reads.
             if self.insurance_moves_clock(target) {
