@@ -713,6 +713,17 @@ pub enum Amount {
     /// `P% restored`: a share of the Vitality the Feast that set off a
     /// `feasted` line actually restored (800.22f); 0 elsewhere.
     RestoredPercent(i32),
+    /// `[9, 13, 16]`: one number per tier, printed as a stat ladder is.
+    Ladder(LadderRef),
+}
+
+/// Where a per-tier amount's numbers sit in the catalog's
+/// `amount_ladders`: `tiers` of them from `start`, tier `t` at
+/// `start + t - 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LadderRef {
+    pub start: u32,
+    pub tiers: u8,
 }
 
 impl Amount {

@@ -30,12 +30,16 @@ pub struct Page {
 
 /// An amount at every tier of the card: `9/18/27` for `9 x tier` on a
 /// three-tier card, `3 per Burning enemy` for a count.
-fn amount_text(amount: Amount, card: &Card) -> String {
+fn amount_text(catalog: &Catalog, amount: Amount, card: &Card) -> String {
     let tiers = card.tiers().max(1);
     match amount {
         Amount::Const(n) => n.to_string(),
         Amount::PerTier(n) => (1..=i32::from(tiers))
             .map(|t| (n * t).to_string())
+            .collect::<Vec<_>>()
+            .join("/"),
+        Amount::Ladder(l) => (1..=tiers)
+            .map(|t| catalog.ladder_amount(l, t).to_string())
             .collect::<Vec<_>>()
             .join("/"),
         Amount::Per { each, count } => format!("{each} per {}", count_text(count, card)),
@@ -70,8 +74,8 @@ fn count_text(count: Count, card: &Card) -> String {
 }
 
 /// The effect with its amount: `Maim 9/18/27`, `+4 Power`, `Cull`.
-fn effect_text(op: &Op, card: &Card) -> String {
-    let a = op.amount.map(|a| amount_text(a, card)).unwrap_or_default();
+fn effect_text(catalog: &Catalog, op: &Op, card: &Card) -> String {
+    let a = op.amount.map(|a| amount_text(catalog, a, card)).unwrap_or_default();
     let gain = |stat: &str| match op.amount {
         Some(Amount::Per { each, count }) => format!("{each:+} {stat} per {}", count_text(count, card)),
         _ if a.starts_with('-') => format!("{a} {stat}"),
@@ -87,7 +91,7 @@ fn effect_text(op: &Op, card: &Card) -> String {
     match op.effect {
         Effect::Damage => match op.amount {
             Some(Amount::Per { each, count }) => format!("{each} damage per {}", count_text(count, card)),
-            Some(Amount::Const(_) | Amount::PerTier(_)) => format!("{a} damage"),
+            Some(Amount::Const(_) | Amount::PerTier(_) | Amount::Ladder(_)) => format!("{a} damage"),
             _ => format!("damage equal to {a}"),
         },
         Effect::Aoe => format!("AoE {a}, split across every enemy by Focus"),
@@ -162,12 +166,12 @@ fn seconds(ms: i32) -> String {
 
 /// One clause as a sentence fragment: `Fleeting +3 Power on itself, if the
 /// hit landed (once per battle)`.
-pub fn clause_text(op: &Op, card: &Card) -> String {
+pub fn clause_text(catalog: &Catalog, op: &Op, card: &Card) -> String {
     let mut s = String::new();
     if op.fleeting {
         s.push_str("Fleeting ");
     }
-    s.push_str(&effect_text(op, card));
+    s.push_str(&effect_text(catalog, op, card));
     s.push_str(&scope_text(op));
     if op.drains_boss {
         s.push_str(", draining a boss's Power too");
@@ -190,8 +194,8 @@ pub fn clause_text(op: &Op, card: &Card) -> String {
     s
 }
 
-fn keyword_text(k: KeywordName, amount: Option<Amount>, card: &Card) -> String {
-    let a = amount.map(|a| amount_text(a, card)).unwrap_or_default();
+fn keyword_text(catalog: &Catalog, k: KeywordName, amount: Option<Amount>, card: &Card) -> String {
+    let a = amount.map(|a| amount_text(catalog, a, card)).unwrap_or_default();
     match k {
         KeywordName::Relentless => "Relentless".to_string(),
         KeywordName::Feast => "Feast".to_string(),
@@ -325,7 +329,7 @@ fn text_lines(catalog: &Catalog, id: CardId, boss: Option<&Card>, out: &mut Vec<
     let keywords: Vec<String> = KeywordName::ALL
         .iter()
         .filter(|&&k| card.keywords.has(k))
-        .map(|&k| keyword_text(k, card.keywords.amount(k), card))
+        .map(|&k| keyword_text(catalog, k, card.keywords.amount(k), card))
         .collect();
     if !keywords.is_empty() && boss.is_none_or(|b| b.keywords != card.keywords) {
         out.push(format!("**Keywords:** {}.", keywords.join(", ")));
@@ -334,7 +338,7 @@ fn text_lines(catalog: &Catalog, id: CardId, boss: Option<&Card>, out: &mut Vec<
         ranges
             .iter()
             .flat_map(|&r| catalog.ops(r).iter())
-            .map(|op| clause_text(op, card))
+            .map(|op| clause_text(catalog, op, card))
             .collect::<Vec<_>>()
             .join("; ")
     };
@@ -364,7 +368,7 @@ fn text_lines(catalog: &Catalog, id: CardId, boss: Option<&Card>, out: &mut Vec<
         if p.trigger == Trigger::BattleStart && card.kind == CardKind::Hub {
             when.push_str(" (Markup)");
         }
-        out.push(format!("**{when}:** {}.", clause_text(&p.op, card)));
+        out.push(format!("**{when}:** {}.", clause_text(catalog, &p.op, card)));
     }
     for p in catalog.packages_of(id) {
         let mut when = package_event_text(p.event, p.timing, p.adjacent);
@@ -374,7 +378,11 @@ fn text_lines(catalog: &Catalog, id: CardId, boss: Option<&Card>, out: &mut Vec<
         if let Some(c) = p.chance_percent {
             let _ = write!(when, ", {c}% of the time");
         }
-        let effects: Vec<String> = catalog.ops(p.ops).iter().map(|op| clause_text(op, card)).collect();
+        let effects: Vec<String> = catalog
+            .ops(p.ops)
+            .iter()
+            .map(|op| clause_text(catalog, op, card))
+            .collect();
         out.push(format!("**{when}:** {}.", effects.join("; ")));
     }
 }
@@ -403,7 +411,7 @@ pub fn card_markdown(catalog: &Catalog, id: CardId) -> String {
     if let Some(cost) = card.bloodletting {
         lines.push(format!(
             "**Bloodletting:** pays {} Vitality each activation.",
-            amount_text(cost, card)
+            amount_text(catalog, cost, card)
         ));
     }
     if let Some(wake) = card.wake {

@@ -411,6 +411,13 @@ impl Card {
     }
 }
 
+/// What a printed stat ladder may hold: the loader's bounds, which a
+/// tune's proposals keep too.
+pub const LADDER_VALUES: std::ops::RangeInclusive<i32> = -100_000..=1_000_000;
+
+/// What a per-tier amount (`amount = [9, 13, 16]`) may hold.
+pub const AMOUNT_LADDER_VALUES: std::ops::RangeInclusive<i32> = 0..=1_000_000;
+
 /// Every card of a run, with the ability IR in flat arenas.
 #[derive(Debug, Clone, Default)]
 pub struct Catalog {
@@ -420,6 +427,9 @@ pub struct Catalog {
     pub packages: Vec<Package>,
     pub runes: Vec<Rune>,
     pub resonances: Vec<Resonance>,
+    /// The numbers of every per-tier amount (`amount = [9, 13, 16]`),
+    /// one run per amount, addressed by [`crate::ability::LadderRef`].
+    pub amount_ladders: Vec<i32>,
 }
 
 /// Index of a rune in [`Catalog::runes`].
@@ -534,6 +544,25 @@ impl Catalog {
         }
     }
 
+    /// An amount that reads no board state (a whole number, `N x tier`, one
+    /// number per tier) at `tier`; any other is 0. Keywords, `sold` lines
+    /// and `while_insured` layers hold only these.
+    pub fn fixed_amount(&self, amount: Amount, tier: u8) -> i32 {
+        match amount {
+            Amount::Const(n) => n,
+            Amount::PerTier(n) => n.saturating_mul(i32::from(tier)),
+            Amount::Ladder(l) => self.ladder_amount(l, tier),
+            _ => 0,
+        }
+    }
+
+    /// A per-tier amount at `tier`. A unit above the card's last printed
+    /// tier reads the last number, as a stat ladder's last rung.
+    pub fn ladder_amount(&self, ladder: crate::ability::LadderRef, tier: u8) -> i32 {
+        let t = usize::from(tier.clamp(1, ladder.tiers.max(1))) - 1;
+        self.amount_ladders[ladder.start as usize + t]
+    }
+
     pub fn passives_of(&self, id: CardId) -> &[Passive] {
         &self.passives[self.card(id).passives.indices()]
     }
@@ -545,11 +574,7 @@ impl Catalog {
         self.passives_of(id)
             .iter()
             .filter(|p| p.trigger == Trigger::Sold && p.op.effect == Effect::GainDividend)
-            .map(|p| match p.op.amount {
-                Some(Amount::Const(n)) => n,
-                Some(Amount::PerTier(n)) => n.saturating_mul(i32::from(tier)),
-                _ => 0,
-            })
+            .map(|p| p.op.amount.map_or(0, |a| self.fixed_amount(a, tier)))
             .fold(0, i32::saturating_add)
     }
 

@@ -817,3 +817,73 @@ fn suite_errors_name_the_key() {
         );
     }
 }
+
+/// `amount = [9, 13, 16]`: one number per tier, read at the unit's tier,
+/// written as the ladder it is; a list of the wrong length or with a
+/// number below 0 is refused with its key.
+#[test]
+fn a_per_tier_amount_is_read_at_the_units_tier() {
+    let card = GOOD_CARD.replace("amount = \"9 x tier\"", "amount = [7, 19]");
+    let mut b = CatalogBuilder::new();
+    b.add_file(Path::new("cards.toml"), &card)
+        .expect("a per-tier amount loads");
+    let catalog = b.finish();
+    let crab = CardId(0);
+    assert_eq!(
+        gridsim::card_text::card_markdown(&catalog, crab)
+            .matches("7/19")
+            .count(),
+        1,
+        "the card text prints the ladder"
+    );
+    // A damage clause of [5, 12] at tier 1 and at tier 2 (a scenario, so
+    // the engine's own evaluation is what is read).
+    let scenario = r#"
+name = "per-tier amount"
+# 900.5a: an amount is worked out when its clause resolves, at the
+# unit's tier then.
+covers = ["900.5a"]
+[[unit]]
+name = "low"
+side = "left"
+cell = [0, 0]
+define = { vitality = [100, 100], power = [0, 0], speed = [0, 0], armor = [0, 0], focus = [10, 10], base_hit = false, ability = [{ effect = "damage", amount = [5, 12] }] }
+[[unit]]
+name = "high"
+side = "left"
+cell = [2, 0]
+tier = 2
+define = { vitality = [100, 100], power = [0, 0], speed = [0, 0], armor = [0, 0], focus = [10, 10], base_hit = false, ability = [{ effect = "damage", amount = [5, 12] }] }
+[[unit]]
+name = "dummy"
+side = "right"
+cell = [0, 0]
+define = { vitality = [500], power = [0], speed = [0], armor = [0], focus = [10], base_hit = false }
+[[step]]
+activate = "low"
+target = "dummy"
+events = [{ kind = "damage", unit = "dummy", other = "low", amount = 5, detail = 495 }]
+[[step]]
+activate = "high"
+target = "dummy"
+events = [{ kind = "damage", unit = "dummy", other = "high", amount = 12, detail = 483 }]
+"#;
+    let rules = config::load_rules(Path::new("configs/rules.toml")).expect("rules");
+    let frozen = config::load_catalog(&[std::path::PathBuf::from(gridsim::scenario::CATALOG_DIR)]).expect("catalog");
+    let report = gridsim::jobs::scenario_report(Path::new("per_tier.toml"), scenario, &frozen, &rules)
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    assert!(report.passed(), "{report:?}");
+
+    check_cards(
+        &GOOD_CARD.replace("amount = \"9 x tier\"", "amount = [9, 13, 16]"),
+        12,
+        "card[0].ability[0].amount",
+        &["one number per tier", "prints 2 tiers, the amount has 3"],
+    );
+    check_cards(
+        &GOOD_CARD.replace("amount = \"9 x tier\"", "amount = [9, -1]"),
+        12,
+        "card[0].ability[0].amount",
+        &["0..=1000000", "found -1"],
+    );
+}

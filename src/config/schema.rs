@@ -278,7 +278,7 @@ fn standard() -> Footprint {
 pub struct ClauseDef {
     pub effect: Effect,
     #[serde(default)]
-    pub amount: Option<Amount>,
+    pub amount: Option<AmountDef>,
     #[serde(default)]
     pub scope: Scope,
     /// How many units a count-limited scope picks (900.30e).
@@ -317,7 +317,7 @@ pub struct PassiveDef {
     pub on: Trigger,
     pub effect: Effect,
     #[serde(default)]
-    pub amount: Option<Amount>,
+    pub amount: Option<AmountDef>,
     #[serde(default = "self_scope")]
     pub scope: Scope,
     #[serde(default)]
@@ -427,6 +427,71 @@ impl KeywordDef {
     }
 }
 
+/// A clause's amount as a card file writes it: a whole number or a written
+/// form ([`Amount::parse`]), or one whole number per tier (`[9, 13, 16]`),
+/// which the loader checks against the card's tiers and stores in the
+/// catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AmountDef {
+    Amount(Amount),
+    Ladder(Vec<i32>),
+}
+
+impl AmountDef {
+    /// Reads no board state: a whole number, `N x tier`, or one number per
+    /// tier.
+    pub fn is_fixed(&self) -> bool {
+        match self {
+            AmountDef::Ladder(_) => true,
+            AmountDef::Amount(a) => matches!(a, Amount::Const(_) | Amount::PerTier(_)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AmountDef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> de::Visitor<'de> for V {
+            type Value = AmountDef;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an integer, an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\", or one integer per tier such as [9, 13, 16]")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<AmountDef, E> {
+                AmountVisitor.visit_i64(v).map(AmountDef::Amount)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<AmountDef, E> {
+                AmountVisitor.visit_u64(v).map(AmountDef::Amount)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<AmountDef, E> {
+                AmountVisitor.visit_str(v).map(AmountDef::Amount)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<AmountDef, A::Error> {
+                let mut out = Vec::new();
+                while let Some(n) = seq.next_element::<i64>()? {
+                    out.push(i32::try_from(n).map_err(|_| de::Error::custom(format!("amount {n} is out of range")))?);
+                }
+                Ok(AmountDef::Ladder(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl schemars::JsonSchema for AmountDef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AmountDef".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "an integer, an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\", or one integer per tier such as [9, 13, 16]",
+            "anyOf": [
+                { "type": ["integer", "string"] },
+                { "type": "array", "items": { "type": "integer" }, "minItems": 1, "maxItems": 9 },
+            ],
+        })
+    }
+}
+
 impl schemars::JsonSchema for Amount {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         "Amount".into()
@@ -439,29 +504,32 @@ impl schemars::JsonSchema for Amount {
     }
 }
 
+/// A single amount: a whole number or a written form.
+struct AmountVisitor;
+
+impl de::Visitor<'_> for AmountVisitor {
+    type Value = Amount;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an integer or an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\"")
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Amount, E> {
+        i32::try_from(v)
+            .map(Amount::Const)
+            .map_err(|_| E::custom(format!("amount {v} is out of range")))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Amount, E> {
+        i32::try_from(v)
+            .map(Amount::Const)
+            .map_err(|_| E::custom(format!("amount {v} is out of range")))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Amount, E> {
+        Amount::parse(v).map_err(E::custom)
+    }
+}
+
 impl<'de> Deserialize<'de> for Amount {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl de::Visitor<'_> for V {
-            type Value = Amount;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an integer or an amount such as \"9 x tier\", \"5 per burning_enemy\", \"75% power\"")
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Amount, E> {
-                i32::try_from(v)
-                    .map(Amount::Const)
-                    .map_err(|_| E::custom(format!("amount {v} is out of range")))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Amount, E> {
-                i32::try_from(v)
-                    .map(Amount::Const)
-                    .map_err(|_| E::custom(format!("amount {v} is out of range")))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Amount, E> {
-                Amount::parse(v).map_err(E::custom)
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(AmountVisitor)
     }
 }
 

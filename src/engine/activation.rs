@@ -361,6 +361,7 @@ impl Engine<'_> {
         match a {
             Amount::Const(n) => n,
             Amount::PerTier(n) => n.saturating_mul(tier),
+            Amount::Ladder(l) => self.catalog.ladder_amount(l, self.u.tier[u.i()]),
             // 800.62c, 900.4d: floors after multiplying, never below 0.
             Amount::Per {
                 each,

@@ -843,13 +843,3 @@ pub(crate) fn trigger_bit(t: Trigger) -> u32 {
 const _: () = assert!(Trigger::ALL.len() <= 32);
 // The clock's unit masks (`clock.stale`, `timed`) hold one bit per unit.
 const _: () = assert!(MAX_UNITS <= 64);
-
-/// Keyword amounts scale with tier but read no board state.
-fn keyword_amount(a: crate::ability::Amount, tier: u8) -> i32 {
-    use crate::ability::Amount;
-    match a {
-        Amount::Const(n) => n,
-        Amount::PerTier(n) => n.saturating_mul(i32::from(tier)),
-        _ => 0,
-    }
-}

@@ -161,7 +161,7 @@ impl Engine<'_> {
                 .keywords
                 .amount(KeywordName::Resonator);
             if let Some(a) = amount.filter(|_| !questing) {
-                level = level.saturating_add(super::keyword_amount(a, self.u.tier[i]));
+                level = level.saturating_add(self.catalog.fixed_amount(a, self.u.tier[i]));
             }
         }
         level.max(base)

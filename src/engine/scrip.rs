@@ -245,7 +245,7 @@ impl Engine<'_> {
                 let bonus = card
                     .keywords
                     .amount(KeywordName::SettlePerHub)
-                    .map_or(0, |a| super::keyword_amount(a, self.u.tier[i]))
+                    .map_or(0, |a| self.catalog.fixed_amount(a, self.u.tier[i]))
                     .saturating_mul(hubs);
                 let stock = self.stock[side.index()];
                 let converted = printed.saturating_add(bonus).min(stock).max(0);

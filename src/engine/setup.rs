@@ -162,7 +162,8 @@ impl<'c> Engine<'c> {
             }
         }
         let kw = card.keywords;
-        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        let catalog = self.catalog;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| catalog.fixed_amount(a, tier));
         u.insurance[i] = eval(kw.amount(crate::ability::KeywordName::Insurance));
         u.subrogated[i] = eval(kw.amount(crate::ability::KeywordName::Subrogated));
         u.stagger_size[i] = card.stagger;
@@ -195,11 +196,12 @@ impl<'c> Engine<'c> {
         let card = self.catalog.card(card_id);
         let tier = self.u.tier[i];
         let kw = card.keywords;
-        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| keyword_amount(a, tier));
+        let catalog = self.catalog;
+        let eval = |a: Option<crate::ability::Amount>| a.map_or(0, |a| catalog.fixed_amount(a, tier));
         let mut layer = [0; 4];
         for passive in self.catalog.passives_of(card_id) {
             if passive.trigger == Trigger::WhileInsured {
-                let amount = passive.op.amount.map_or(0, |a| keyword_amount(a, tier));
+                let amount = passive.op.amount.map_or(0, |a| catalog.fixed_amount(a, tier));
                 let slot = match passive.op.effect {
                     crate::ability::Effect::GainPower => 0,
                     crate::ability::Effect::GainSpeed => 1,
@@ -460,7 +462,7 @@ impl<'c> Engine<'c> {
     fn brace(&mut self, u: UnitIdx) {
         let card = self.catalog.card(self.u.card[u.i()]);
         if let Some(a) = card.keywords.amount(crate::ability::KeywordName::Braced) {
-            let per_tool = keyword_amount(a, self.u.tier[u.i()]);
+            let per_tool = self.catalog.fixed_amount(a, self.u.tier[u.i()]);
             let gain = per_tool.saturating_mul(self.adjacent_living_tools(u));
             if gain != 0 {
                 self.change_stat(UnitIdx::NONE, u, effects::Stat::Armor, gain);

@@ -147,10 +147,13 @@ pub fn range(field: StatField, printed: i32) -> (i32, i32) {
     let floor = if matches!(field, StatField::Vitality | StatField::Durability) {
         1
     } else {
-        -100_000
+        *crate::catalog::LADDER_VALUES.start()
     };
     let reach = printed.abs().max(MIN_SCALE as i32);
-    ((printed - reach).max(floor), (printed + reach).min(1_000_000))
+    (
+        (printed - reach).max(floor),
+        (printed + reach).min(*crate::catalog::LADDER_VALUES.end()),
+    )
 }
 
 /// The changes, the rows' predictions (in logits) under them and their miss, kept up

@@ -95,10 +95,19 @@ pub(super) fn push_ops(arena: &mut Vec<Op>, ops: Vec<Op>) -> OpRange {
     }
 }
 
+/// What the clauses of one card share while they are lowered: its
+/// once-per-battle slots, its tier count, and the catalog's store of
+/// per-tier amounts, which each `amount = [..]` adds its numbers to.
+pub(super) struct CardSlots<'a> {
+    pub once: u8,
+    pub tiers: usize,
+    pub ladders: &'a mut Vec<i32>,
+}
+
 /// The fields every clause shape shares.
 pub(super) struct ClauseParts {
     effect: Effect,
-    amount: Option<Amount>,
+    amount: Option<schema::AmountDef>,
     scope: Scope,
     count: Option<u8>,
     when: Option<crate::ability::Condition>,
@@ -114,7 +123,7 @@ impl From<&schema::ClauseDef> for ClauseParts {
     fn from(c: &schema::ClauseDef) -> Self {
         ClauseParts {
             effect: c.effect,
-            amount: c.amount,
+            amount: c.amount.clone(),
             scope: c.scope,
             count: c.count,
             when: c.when,
@@ -132,7 +141,7 @@ impl From<&schema::PassiveDef> for ClauseParts {
     fn from(c: &schema::PassiveDef) -> Self {
         ClauseParts {
             effect: c.effect,
-            amount: c.amount,
+            amount: c.amount.clone(),
             scope: c.scope,
             count: c.count,
             when: c.when,
@@ -151,12 +160,12 @@ pub(super) fn lower_op(
     key: &str,
     span: std::ops::Range<usize>,
     c: &ClauseParts,
-    once_slots: &mut u8,
+    slots: &mut CardSlots,
     bad: &mut Vec<Diagnostic>,
 ) -> Op {
     let ClauseParts {
         effect,
-        amount,
+        ref amount,
         scope,
         count,
         when,
@@ -264,15 +273,49 @@ pub(super) fn lower_op(
         );
     }
     let once_slot = if once {
-        if *once_slots >= 64 {
+        if slots.once >= 64 {
             err("once", "a card has at most 64 once-per-battle clauses".to_string());
             Op::NOT_ONCE
         } else {
-            *once_slots += 1;
-            *once_slots - 1
+            slots.once += 1;
+            slots.once - 1
         }
     } else {
         Op::NOT_ONCE
+    };
+    let amount = match amount {
+        None => None,
+        Some(schema::AmountDef::Amount(a)) => Some(*a),
+        Some(schema::AmountDef::Ladder(numbers)) => {
+            if numbers.len() != slots.tiers {
+                err(
+                    "amount",
+                    format!(
+                        "a per-tier amount has one number per tier: the card prints {} tier{}, the amount has {}",
+                        slots.tiers,
+                        if slots.tiers == 1 { "" } else { "s" },
+                        numbers.len()
+                    ),
+                );
+            }
+            let values = crate::catalog::AMOUNT_LADDER_VALUES;
+            if let Some(n) = numbers.iter().find(|n| !values.contains(*n)) {
+                err(
+                    "amount",
+                    format!(
+                        "a per-tier amount's numbers lie in {}..={}, found {n}",
+                        values.start(),
+                        values.end()
+                    ),
+                );
+            }
+            let start = slots.ladders.len() as u32;
+            slots.ladders.extend(numbers.iter().take(9));
+            Some(Amount::Ladder(crate::ability::LadderRef {
+                start,
+                tiers: numbers.len().clamp(1, 9) as u8,
+            }))
+        }
     };
     Op {
         effect,
@@ -330,7 +373,7 @@ pub(super) fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Ve
                         format!("a tier ladder has 1 to 9 entries, found {len}"),
                     ));
                 }
-                if l.get_ref().iter().any(|v| !(-100_000..=1_000_000).contains(v)) {
+                if l.get_ref().iter().any(|v| !crate::catalog::LADDER_VALUES.contains(v)) {
                     bad.push(Diagnostic::at(
                         src.file,
                         src.text,

@@ -17,7 +17,7 @@ use crate::catalog::{
 mod lowering;
 mod parts;
 use crate::catalog::Lanes;
-use lowering::{lower_keywords, lower_ladders, push_ops};
+use lowering::{CardSlots, lower_keywords, lower_ladders, push_ops};
 use parts::{
     check_kind, lower_awaken_into, lower_counter, lower_entrap, lower_lanes, lower_packages, lower_passives,
     lower_quest, lower_stagger, lower_wake,
@@ -328,17 +328,21 @@ impl CatalogBuilder {
         let keywords = lower_keywords(src, key, def, &mut bad);
         let innate_runes = self.lower_innate_runes(src, key, def, &mut bad);
 
-        let mut once_slots: u8 = 0;
+        let mut slots = CardSlots {
+            once: 0,
+            tiers: stats.len(),
+            ladders: &mut self.catalog.amount_ladders,
+        };
         let Lanes {
             hoisted,
             activation,
             lucid,
             initiative,
             post,
-        } = lower_lanes(src, key, def, &mut once_slots, &mut bad);
+        } = lower_lanes(src, key, def, &mut slots, &mut bad);
         check_kind(src, key, def, id_span.clone(), &mut bad);
-        let passives = lower_passives(src, key, def, &mut once_slots, &mut bad);
-        let packages = lower_packages(src, key, def, &mut once_slots, &mut bad);
+        let passives = lower_passives(src, key, def, &mut slots, &mut bad);
+        let packages = lower_packages(src, key, def, &mut slots, &mut bad);
         let armor_setup_tool = packages.iter().any(|(p, _)| p.armor_setup);
         let wake = lower_wake(src, key, def, &mut bad);
         let awaken_into = lower_awaken_into(src, key, def, &mut bad);

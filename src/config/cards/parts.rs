@@ -2,10 +2,10 @@
 //! definition, adds what is wrong to `bad` (in the order a reader meets
 //! it) and gives its part of the compiled card.
 
-use super::lowering::{ClauseParts, lower_op};
+use super::lowering::{CardSlots, ClauseParts, lower_op};
 use super::schema::{CardDef, WakeDef};
 use super::{Diagnostic, Source};
-use crate::ability::{Amount, CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use crate::ability::{CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
 use crate::catalog::{Lanes, Op, OpRange, Package, Passive, Wake};
 
 /// The ability clauses lowered, then split into lanes by the rules
@@ -14,7 +14,7 @@ pub(super) fn lower_lanes(
     src: &Source,
     key: &str,
     def: &CardDef,
-    once_slots: &mut u8,
+    slots: &mut CardSlots,
     bad: &mut Vec<Diagnostic>,
 ) -> Lanes {
     let clauses: Vec<(Op, Lane)> = def
@@ -25,7 +25,7 @@ pub(super) fn lower_lanes(
             let ck = format!("{key}.ability[{i}]");
             let c = clause.get_ref();
             (
-                lower_op(src, &ck, clause.span(), &ClauseParts::from(c), once_slots, bad),
+                lower_op(src, &ck, clause.span(), &ClauseParts::from(c), slots, bad),
                 c.lane,
             )
         })
@@ -90,14 +90,14 @@ pub(super) fn lower_passives(
     src: &Source,
     key: &str,
     def: &CardDef,
-    once_slots: &mut u8,
+    slots: &mut CardSlots,
     bad: &mut Vec<Diagnostic>,
 ) -> Vec<Passive> {
     let mut passives = Vec::new();
     for (i, p) in def.passive.iter().enumerate() {
         let pk = format!("{key}.passive[{i}]");
         let pd = p.get_ref();
-        let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), once_slots, bad);
+        let op = lower_op(src, &pk, p.span(), &ClauseParts::from(pd), slots, bad);
         if pd.when == Some(crate::ability::Condition::HitLanded) {
             bad.push(src.diag(
                 Some(p.span()),
@@ -109,7 +109,7 @@ pub(super) fn lower_passives(
         // resolve in: only a fixed Dividend gain answers it.
         if pd.on == Trigger::Sold
             && (pd.effect != Effect::GainDividend
-                || !matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)))
+                || !pd.amount.as_ref().is_some_and(|a| a.is_fixed())
                 || pd.when.is_some()
                 || pd.once
                 || pd.overmatch.is_some())
@@ -117,12 +117,12 @@ pub(super) fn lower_passives(
             bad.push(src.diag(
                 Some(p.span()),
                 format!("{pk}.effect"),
-                "a `sold` line resolves in the shop: only `gain_dividend` with a whole number or `N x tier`, no condition (800.15d, 800.47d)".into(),
+                "a `sold` line resolves in the shop: only `gain_dividend` with a whole number, `N x tier` or one number per tier, no condition (800.15d, 800.47d)".into(),
             ));
         }
         if pd.on == Trigger::WhileInsured {
             // 800.37h: a reversible stat layer, not an event.
-            let fixed = matches!(pd.amount, Some(Amount::Const(_) | Amount::PerTier(_)));
+            let fixed = pd.amount.as_ref().is_some_and(|a| a.is_fixed());
             let stat_gain = matches!(
                 pd.effect,
                 Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus
@@ -131,7 +131,7 @@ pub(super) fn lower_passives(
                 bad.push(src.diag(
                     Some(p.span()),
                     pk.clone(),
-                    "a `while_insured` line is a stat layer on the unit itself: a `gain_*` effect with a whole number or `N x tier`, scope `self`, no condition (800.37h)".into(),
+                    "a `while_insured` line is a stat layer on the unit itself: a `gain_*` effect with a whole number, `N x tier` or one number per tier, scope `self`, no condition (800.37h)".into(),
                 ));
             }
         }
@@ -145,7 +145,7 @@ pub(super) fn lower_packages(
     src: &Source,
     key: &str,
     def: &CardDef,
-    once_slots: &mut u8,
+    slots: &mut CardSlots,
     bad: &mut Vec<Diagnostic>,
 ) -> Vec<(Package, Vec<Op>)> {
     // Tool packages (800.71c): effects with Crush and Smash first
@@ -212,7 +212,7 @@ pub(super) fn lower_packages(
                 &ek,
                 e.span(),
                 &ClauseParts::from(e.get_ref()),
-                once_slots,
+                slots,
                 bad,
             ));
             if e.get_ref().overmatch.is_some() {
