@@ -727,6 +727,12 @@ pub struct LadderRef {
 }
 
 impl Amount {
+    /// Reads no board state: a whole number, `N x tier`, or one number per
+    /// tier.
+    pub fn is_fixed(self) -> bool {
+        matches!(self, Amount::Const(_) | Amount::PerTier(_) | Amount::Ladder(_))
+    }
+
     /// Counted amounts resolve to 0 on a count of 0; ordinary ones floor at 1 (900.4a).
     pub fn is_counted(self) -> bool {
         matches!(self, Amount::Per { .. })

@@ -21,6 +21,24 @@ pub struct StatLine {
     pub focus: i32,
     pub durability: i32,
     pub settle: i32,
+    /// The percent by which the fixed amounts of the card's clauses are
+    /// raised (lowered, when negative) at this tier: 0 in every catalog,
+    /// since a card prints its amounts in its clauses; only a tune's
+    /// perturbation shifts it ([`scale_amount`]).
+    pub amounts: i32,
+}
+
+/// An amount `n` raised by `percent`, rounded to the nearest whole number
+/// (a half away from zero): how a tune's perturbation shifts a clause's
+/// fixed amount, and how its proposal rewrites one, alike.
+pub fn scale_amount(n: i32, percent: i32) -> i32 {
+    let scaled = i64::from(n) * (100 + i64::from(percent));
+    let rounded = if scaled >= 0 {
+        (scaled + 50) / 100
+    } else {
+        (scaled - 50) / 100
+    };
+    rounded.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
 }
 
 /// A number of a card's printed line, named as its ladder is in a card file
@@ -34,10 +52,13 @@ pub enum StatField {
     Focus,
     Durability,
     Settle,
+    /// The fixed amounts of the card's clauses, as a percent of what they
+    /// print ([`StatLine::amounts`]).
+    Amounts,
 }
 
 impl StatField {
-    pub const ALL: [StatField; 7] = [
+    pub const ALL: [StatField; 8] = [
         StatField::Vitality,
         StatField::Power,
         StatField::Speed,
@@ -45,6 +66,7 @@ impl StatField {
         StatField::Focus,
         StatField::Durability,
         StatField::Settle,
+        StatField::Amounts,
     ];
 
     /// The ladder's key in a card file.
@@ -57,6 +79,7 @@ impl StatField {
             StatField::Focus => "focus",
             StatField::Durability => "durability",
             StatField::Settle => "settle",
+            StatField::Amounts => "amounts",
         }
     }
 
@@ -64,6 +87,10 @@ impl StatField {
     /// a Hub only Settle (800.18a, 800.61a), any other kind the five combat
     /// stats.
     pub fn printed_by(self, kind: CardKind) -> bool {
+        if self == StatField::Amounts {
+            // Any kind's clauses may print fixed amounts.
+            return true;
+        }
         match kind {
             CardKind::Tool => self == StatField::Durability,
             CardKind::Hub => self == StatField::Settle,
@@ -85,6 +112,7 @@ impl StatField {
             StatField::Focus => line.focus,
             StatField::Durability => line.durability,
             StatField::Settle => line.settle,
+            StatField::Amounts => line.amounts,
         }
     }
 
@@ -97,6 +125,7 @@ impl StatField {
             StatField::Focus => &mut line.focus,
             StatField::Durability => &mut line.durability,
             StatField::Settle => &mut line.settle,
+            StatField::Amounts => &mut line.amounts,
         }
     }
 }
@@ -580,6 +609,47 @@ impl Catalog {
 
     /// Every clause a card holds: its ability lanes, its passive lines and
     /// its Tool packages.
+    /// The clauses whose fixed amounts a unit's amount shift raises
+    /// ([`StatLine::amounts`]): every clause the card resolves in battle
+    /// with a fixed amount, so not its `while_insured` layers (set once at
+    /// placement) nor its `sold` lines (a shop event).
+    pub fn shifted_amount_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {
+        let card = self.card(id);
+        [
+            card.hoisted,
+            card.activation,
+            card.lucid,
+            card.initiative,
+            card.post_damage,
+        ]
+        .into_iter()
+        .flat_map(|r| self.ops(r).iter())
+        .chain(
+            self.passives_of(id)
+                .iter()
+                .filter(|p| !matches!(p.trigger, Trigger::WhileInsured | Trigger::Sold))
+                .map(|p| &p.op),
+        )
+        .chain(self.packages_of(id).iter().flat_map(|p| self.ops(p.ops).iter()))
+        .filter(|op| op.amount.is_some_and(Amount::is_fixed))
+    }
+
+    /// The card's amounts as one ladder, for a tune's ladder-order check:
+    /// at each tier, the largest of its shifted clauses' fixed amounts;
+    /// `None` when it has none.
+    pub fn amount_ladder(&self, id: CardId) -> Option<Vec<i32>> {
+        let tiers = self.card(id).tiers().max(1);
+        let mut out: Option<Vec<i32>> = None;
+        for op in self.shifted_amount_ops(id) {
+            let Some(a) = op.amount else { continue };
+            let ladder = out.get_or_insert_with(|| vec![i32::MIN; usize::from(tiers)]);
+            for (t, v) in ladder.iter_mut().enumerate() {
+                *v = (*v).max(self.fixed_amount(a, t as u8 + 1));
+            }
+        }
+        out
+    }
+
     fn all_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {
         let card = self.card(id);
         [

@@ -443,7 +443,7 @@ impl AmountDef {
     pub fn is_fixed(&self) -> bool {
         match self {
             AmountDef::Ladder(_) => true,
-            AmountDef::Amount(a) => matches!(a, Amount::Const(_) | Amount::PerTier(_)),
+            AmountDef::Amount(a) => a.is_fixed(),
         }
     }
 }

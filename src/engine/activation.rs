@@ -353,6 +353,18 @@ impl Engine<'_> {
         }
     }
 
+    /// A resolving clause's amount: a fixed one raised by the unit's amount
+    /// shift (0 outside a tune's perturbation, `StatLine::amounts`).
+    fn clause_amount(&self, a: Amount, ctx: &ActCtx) -> i32 {
+        let n = self.amount(a, ctx);
+        let shift = self.u.line[ctx.actor.i()].amounts;
+        if shift != 0 && a.is_fixed() {
+            crate::catalog::scale_amount(n, shift)
+        } else {
+            n
+        }
+    }
+
     /// Evaluates an amount expression now. Ordinary amounts floor at 1;
     /// counted ones may be 0 (900.4a, 900.4b).
     pub fn amount(&self, a: Amount, ctx: &ActCtx) -> i32 {
@@ -548,7 +560,7 @@ impl Engine<'_> {
             }
             *used |= bit;
         }
-        let amount = op.amount.map_or(0, |a| self.amount(a, ctx));
+        let amount = op.amount.map_or(0, |a| self.clause_amount(a, ctx));
         let source = ctx.actor;
         match op.effect {
             Effect::Aoe => return self.aoe(source, amount),

@@ -1,6 +1,7 @@
 //! The proposed card files: each changed ladder rewritten where it stands
 //! in its file, every other byte as it was, so the diff shows only the
-//! changed lines.
+//! changed lines. A card's changed `amounts` rewrite each of its clauses'
+//! fixed amounts as one number per tier (`amount = [10, 19, 29]`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::levers::Lever;
-use crate::catalog::StatField;
+use crate::catalog::{StatField, scale_amount};
 
 /// A card file as far as its ladders go, with where each stands.
 #[derive(Deserialize)]
@@ -28,6 +29,25 @@ struct LadderCard {
     focus: Option<Spanned<Vec<i64>>>,
     durability: Option<Spanned<Vec<i64>>>,
     settle: Option<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    ability: Vec<AmountClause>,
+    #[serde(default)]
+    passive: Vec<AmountClause>,
+    #[serde(default)]
+    package: Vec<AmountPackage>,
+}
+
+/// A clause as far as its amount goes, with where the amount stands.
+#[derive(Deserialize)]
+struct AmountClause {
+    on: Option<String>,
+    amount: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize)]
+struct AmountPackage {
+    #[serde(default)]
+    effects: Vec<AmountClause>,
 }
 
 impl LadderCard {
@@ -40,7 +60,50 @@ impl LadderCard {
             StatField::Focus => self.focus.as_ref(),
             StatField::Durability => self.durability.as_ref(),
             StatField::Settle => self.settle.as_ref(),
+            StatField::Amounts => None,
         }
+    }
+
+    /// The card's tier count, from its ladders.
+    fn tiers(&self) -> usize {
+        StatField::ALL
+            .into_iter()
+            .find_map(|f| self.ladder(f).map(|l| l.get_ref().len()))
+            .unwrap_or(1)
+            .max(1)
+    }
+
+    /// The clauses whose fixed amounts an `amounts` change rewrites: as
+    /// `Catalog::shifted_amount_ops`, every clause but `while_insured` and
+    /// `sold` lines.
+    fn amount_clauses(&self) -> impl Iterator<Item = &AmountClause> {
+        self.ability
+            .iter()
+            .chain(
+                self.passive
+                    .iter()
+                    .filter(|c| !matches!(c.on.as_deref(), Some("while_insured" | "sold"))),
+            )
+            .chain(self.package.iter().flat_map(|p| p.effects.iter()))
+    }
+}
+
+/// A fixed amount's number at each of `tiers` tiers, as written (a whole
+/// number, `N x tier` or one number per tier); `None` for any other form.
+fn fixed_values(value: &toml::Value, tiers: usize) -> Option<Vec<i64>> {
+    let amount = match value {
+        toml::Value::Integer(n) => crate::ability::Amount::Const(i32::try_from(*n).ok()?),
+        toml::Value::String(s) => crate::ability::Amount::parse(s).ok()?,
+        toml::Value::Array(a) => {
+            let v: Option<Vec<i64>> = a.iter().map(toml::Value::as_integer).collect();
+            return v.filter(|v| v.len() == tiers);
+        }
+        _ => return None,
+    };
+    match amount {
+        crate::ability::Amount::Const(n) => Some(vec![i64::from(n); tiers]),
+        crate::ability::Amount::PerTier(n) => Some((1..=tiers as i64).map(|t| i64::from(n) * t).collect()),
+        _ => None,
     }
 }
 
@@ -69,7 +132,33 @@ pub fn edit(files: &[(PathBuf, String)], levers: &[Lever], changes: &[i32]) -> R
             toml::from_str(text).map_err(|e| format!("{}: cannot read its ladders: {e}", path.display()))?;
         let mut replacements: Vec<(std::ops::Range<usize>, String)> = Vec::new();
         for card in &parsed.card {
+            if let Some(tiers) = wanted.remove(&(card.id.clone(), StatField::Amounts)) {
+                let count = card.tiers();
+                let mut percent = vec![0i64; count];
+                for (t, d) in tiers {
+                    if let Some(p) = percent.get_mut(t) {
+                        *p += d;
+                    }
+                }
+                for amount in card.amount_clauses().filter_map(|c| c.amount.as_ref()) {
+                    let Some(values) = fixed_values(amount.get_ref(), count) else {
+                        continue;
+                    };
+                    let new: Vec<i64> = values
+                        .iter()
+                        .zip(&percent)
+                        .map(|(&v, &p)| i64::from(scale_amount(v as i32, p as i32)))
+                        .collect();
+                    if new != values {
+                        let text: Vec<String> = new.iter().map(i64::to_string).collect();
+                        replacements.push((amount.span(), format!("[{}]", text.join(", "))));
+                    }
+                }
+            }
             for field in StatField::ALL {
+                if field == StatField::Amounts {
+                    continue;
+                }
                 let Some(tiers) = wanted.remove(&(card.id.clone(), field)) else {
                     continue;
                 };
@@ -195,5 +284,124 @@ mod tests {
             diff(&e),
             "--- a/configs/cards/x.toml\n+++ b/configs/cards/x.toml\n@@ -5,1 +5,1 @@\n-power = [10, 18, 26] # kept too\n+power = [10, 21, 26] # kept too\n"
         );
+    }
+
+    /// An `amounts` change of -20% at tier 2 rewrites each fixed clause
+    /// amount as one number per tier, the other tiers as printed; a
+    /// `sold` line and a share of Power are left as they are.
+    #[test]
+    fn an_amounts_change_rewrites_each_fixed_amount_as_a_ladder() {
+        let text = r#"[[card]]
+id = "crab"
+name = "Crab"
+vitality = [100, 120, 140]
+ability = [
+  { effect = "maim", amount = "9 x tier", lane = "post_damage" },
+  { effect = "shield", amount = 25, scope = "self" },
+  { effect = "damage", amount = "50% power" },
+  { effect = "heal", amount = [4, 6, 9], scope = "self" },
+]
+passive = [{ on = "sold", effect = "gain_dividend", amount = 3 }]
+"#;
+        let files = vec![(PathBuf::from("x.toml"), text.to_string())];
+        let lever = Lever {
+            card: CardId(0),
+            key: "crab".into(),
+            tier: 2,
+            field: StatField::Amounts,
+            value: 0,
+            step: 8,
+        };
+        let e = edit(&files, &[lever], &[-20]).unwrap();
+        let want = text
+            .replace("amount = \"9 x tier\"", "amount = [9, 14, 27]")
+            .replace("amount = 25,", "amount = [25, 20, 25],")
+            .replace("amount = [4, 6, 9]", "amount = [4, 5, 9]");
+        assert_eq!(e[0].after, want);
+    }
+
+    /// A unit whose amounts are shifted by 12% (`StatLine::amounts`, as the
+    /// perturbation shifts them) fights as the card files the proposal
+    /// writes for a change of 12% make it fight: the same outcome and log,
+    /// seed for seed. The misreading this catches: the engine and the
+    /// rewrite rounding differently, or the shift reaching clauses the
+    /// rewrite leaves alone (or the other way about).
+    #[test]
+    fn an_amounts_shift_fights_as_the_rewritten_card_files() {
+        use crate::engine::{Engine, FightRng};
+        let folders = [PathBuf::from("configs/cards"), PathBuf::from("configs/runes")];
+        let files = crate::runs::read_card_files(&folders).unwrap();
+        let load = |files: &[(PathBuf, String)]| {
+            let mut b = crate::config::CatalogBuilder::new();
+            for (path, text) in files {
+                b.add_runes_file(path, text).unwrap();
+            }
+            for (path, text) in files {
+                b.add_file(path, text).unwrap();
+            }
+            b.finish()
+        };
+        let catalog = load(&files);
+        let rules = crate::config::load_rules(Path::new("configs/rules.toml")).unwrap();
+        let board =
+            |name: &str| crate::config::load_board(&Path::new("configs/boards").join(name), &catalog, &rules).unwrap();
+        let (l, r) = (board("tidal_execution.toml"), board("wildfire.toml"));
+        let first = *l
+            .units
+            .iter()
+            .find(|p| catalog.amount_ladder(p.card).is_some())
+            .expect("a unit whose card prints fixed amounts");
+        let lever = Lever {
+            card: first.card,
+            key: catalog.card(first.card).key.clone(),
+            tier: first.tier,
+            field: StatField::Amounts,
+            value: 0,
+            step: 8,
+        };
+        let edited: Vec<(PathBuf, String)> = edit(&files, &[lever], &[12])
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.path, e.after))
+            .collect();
+        assert_ne!(edited, files, "the change rewrites some amount");
+        let printed = load(&edited);
+        let shift = crate::catalog::StatLine {
+            amounts: 12,
+            ..Default::default()
+        };
+        let shifts = |b: &crate::spec::BoardSpec| -> Vec<crate::catalog::StatLine> {
+            b.units
+                .iter()
+                .map(|p| {
+                    if p.card == first.card && p.tier == first.tier {
+                        shift
+                    } else {
+                        Default::default()
+                    }
+                })
+                .collect()
+        };
+        let (ls, rs) = (shifts(&l), shifts(&r));
+        let mut differs = false;
+        for seed in 0..40 {
+            let mut a = Engine::new(&catalog, rules);
+            a.enable_log();
+            let shifted = a.fight_shifted(&l, &r, [&ls, &rs], FightRng::for_fight(seed, 0));
+            let mut b = Engine::new(&printed, rules);
+            b.enable_log();
+            let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
+            assert_eq!(shifted, reprinted, "seed {seed}");
+            assert_eq!(
+                format!("{:?}", a.log.events),
+                format!("{:?}", b.log.events),
+                "seed {seed}"
+            );
+            let mut c = Engine::new(&catalog, rules);
+            c.enable_log();
+            c.fight(&l, &r, FightRng::for_fight(seed, 0));
+            differs |= format!("{:?}", c.log.events) != format!("{:?}", a.log.events);
+        }
+        assert!(differs, "the shift changes some fight");
     }
 }

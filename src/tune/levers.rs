@@ -7,8 +7,9 @@ use crate::diagnostics;
 use crate::spec::BoardSpec;
 
 /// The fields a tune moves when none are named: every printed line (a
-/// Tool's Durability and a Hub's Settle in place of the combat stats).
-pub const DEFAULT_LEVERS: &str = "power,vitality,speed,armor,focus,durability,settle";
+/// Tool's Durability and a Hub's Settle in place of the combat stats), and
+/// the fixed amounts of each card's clauses.
+pub const DEFAULT_LEVERS: &str = "power,vitality,speed,armor,focus,durability,settle,amounts";
 
 /// The perturbation's step, as a share of the printed number (at least 1):
 /// large enough that a budget of a few hundred thousand fight pairs tells
@@ -82,7 +83,8 @@ pub struct Lever {
     pub key: String,
     pub tier: u8,
     pub field: StatField,
-    /// The printed number.
+    /// The printed number; for `amounts`, the percent the clauses' amounts
+    /// are raised by (0 as printed).
     pub value: i32,
     /// The perturbation's step.
     pub step: i32,
@@ -93,6 +95,16 @@ impl Lever {
     /// `power[1]` for tier 2.
     pub fn path(&self) -> String {
         format!("{}[{}]", self.field.name(), self.tier - 1)
+    }
+
+    /// The number a designer reads for `value`: itself, or for `amounts`
+    /// the percent of the printed amounts (100 as printed).
+    pub fn shown(&self, value: i32) -> i32 {
+        if self.field == StatField::Amounts {
+            100 + value
+        } else {
+            value
+        }
     }
 
     /// `ember_fox power[1]`.
@@ -107,7 +119,7 @@ pub struct Levers {
     pub list: Vec<Lever>,
     /// Per card and tier (`card · TIERS + tier − 1`), the lever of each
     /// field, in the order of [`StatField::ALL`].
-    by_unit: Vec<[Option<u32>; 7]>,
+    by_unit: Vec<[Option<u32>; StatField::ALL.len()]>,
 }
 
 const TIERS: usize = 9;
@@ -123,13 +135,16 @@ impl Levers {
             }
         }
         let mut list = Vec::new();
-        let mut by_unit = vec![[None; 7]; catalog.cards.len() * TIERS];
+        let mut by_unit = vec![[None; StatField::ALL.len()]; catalog.cards.len() * TIERS];
         for (c, card) in catalog.cards.iter().enumerate() {
             for (k, field) in StatField::ALL.into_iter().enumerate() {
                 let named = specs
                     .iter()
                     .any(|s| s.field == field && s.card.as_ref().is_none_or(|key| *key == card.key));
-                if !named || !field.printed_by(card.kind) {
+                if !named
+                    || !field.printed_by(card.kind)
+                    || (field == StatField::Amounts && catalog.amount_ladder(CardId(c as u16)).is_none())
+                {
                     continue;
                 }
                 for (t, line) in card.stats.iter().enumerate().take(TIERS) {
@@ -184,6 +199,10 @@ impl Levers {
 /// never so large that the number leaves the card format's range (a
 /// Vitality stays above 0).
 fn step(field: StatField, value: i32) -> i32 {
+    if field == StatField::Amounts {
+        // The lever is itself a percent of the printed amounts.
+        return STEP_PERCENT;
+    }
     let s = (value.abs() * STEP_PERCENT + 50) / 100;
     let s = s.max(1);
     if matches!(field, StatField::Vitality | StatField::Durability) && value > 1 {
@@ -203,5 +222,10 @@ mod tests {
         assert_eq!(step(StatField::Power, 0), 1, "a zero still moves");
         assert_eq!(step(StatField::Speed, -30), 2, "a negative Speed moves by its size");
         assert_eq!(step(StatField::Vitality, 2), 1);
+        assert_eq!(
+            step(StatField::Amounts, 0),
+            STEP_PERCENT,
+            "amounts move by a share of themselves"
+        );
     }
 }

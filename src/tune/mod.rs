@@ -25,6 +25,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::board_table::BoardTable;
+use crate::catalog::StatField;
 use crate::dataset;
 use crate::lever_effects::{self, Design, Effects, PerturbedFight};
 use crate::report::{RATE_SECTIONS, RateRow, Report, ReportSettings};
@@ -469,8 +470,8 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             item: l.key.clone(),
             field: l.path(),
             tier: l.tier,
-            old: l.value,
-            new: l.value + d,
+            old: l.shown(l.value),
+            new: l.shown(l.value + d),
         })
         .collect();
     let tuned_rows = tuned_rows(&rows, &predicted, &rep, &settings, &effects, &levers.list, low, high);
@@ -555,6 +556,10 @@ fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers:
 /// The printed ladder of lever `l`'s card and field with the changes so
 /// far.
 fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l: &Lever) -> Vec<i32> {
+    if l.field == StatField::Amounts {
+        // As printed: the levers carry the percents so far.
+        return catalog.amount_ladder(l.card).unwrap_or_default();
+    }
     let card = &catalog.cards[usize::from(l.card.0)];
     let mut ladder: Vec<i32> = card.stats.iter().map(|line| l.field.of(line)).collect();
     for (m, d) in all.iter().zip(total) {

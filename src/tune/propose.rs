@@ -111,6 +111,9 @@ const OUTSIDE: f64 = 100.0;
 /// the effects are slopes at the printed number, and far from it the rows
 /// bend; a later round, from the rates the run measured, goes further.
 pub const TRUST: f64 = 0.5;
+/// How far a card's amounts may move, in percent of what they print: at
+/// most halved (so no clause is written out of the card) or doubled.
+pub const AMOUNTS_RANGE: (i32, i32) = (-50, 100);
 /// A number's scale: its printed size, at least this.
 const MIN_SCALE: f64 = 5.0;
 
@@ -127,6 +130,10 @@ impl Problem<'_> {
     }
 
     fn scale(&self, l: usize) -> f64 {
+        if self.levers[l].field == StatField::Amounts {
+            // A percent of the printed amounts: a change of 10 is a tenth.
+            return 100.0;
+        }
         f64::from(self.levers[l].value.abs()).max(MIN_SCALE)
     }
 
@@ -144,6 +151,9 @@ impl Problem<'_> {
 /// most doubles, so a proposal stays a retuning of the card a designer
 /// wrote.
 pub fn range(field: StatField, printed: i32) -> (i32, i32) {
+    if field == StatField::Amounts {
+        return AMOUNTS_RANGE;
+    }
     let floor = if matches!(field, StatField::Vitality | StatField::Durability) {
         1
     } else {
@@ -258,13 +268,22 @@ fn same_ladder<'a>(p: &'a Problem<'a>, l: usize) -> impl Iterator<Item = usize> 
 /// Whether lever `l`'s ladder keeps its printed order with `changes`: a
 /// rise stays a rise, a fall a fall, and a step that printed equal does
 /// not turn against the ladder's direction.
+///
+/// An `amounts` lever's ladder is the card's largest fixed amount at each
+/// tier as printed (`Catalog::amount_ladder`), raised by the tiers'
+/// percents.
 fn ladder_ok(p: &Problem, changes: &[i32], l: usize) -> bool {
     let printed = &p.ladders[l];
     let mut now = printed.clone();
+    let amounts = p.levers[l].field == StatField::Amounts;
     for m in same_ladder(p, l) {
         let t = usize::from(p.levers[m].tier) - 1;
         if let Some(v) = now.get_mut(t) {
-            *v += changes[m];
+            if amounts {
+                *v = crate::catalog::scale_amount(printed[t], p.levers[m].value + changes[m]);
+            } else {
+                *v += changes[m];
+            }
         }
     }
     let rising = printed.last() >= printed.first();

@@ -425,6 +425,7 @@ pub(super) fn lower_ladders(src: &Source, key: &str, def: &CardDef, bad: &mut Ve
             focus: at(&def.focus, i),
             durability: at(&def.durability, i),
             settle: at(&def.settle, i),
+            amounts: 0,
         })
         .collect()
 }
