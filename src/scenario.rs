@@ -389,6 +389,7 @@ fn begin_battle(
     let start = FightStart {
         groups: &groups,
         runes: [&s.runes[0].0, &s.runes[1].0],
+        rune_shifts: [&[], &[]],
         resonance: [resonance, s.runes[1].1],
         forge: s.forge,
         round: s.round,

@@ -287,7 +287,7 @@ fn a_shifted_fight_is_the_fight_of_a_catalog_that_prints_the_shift() {
     for seed in 0..40 {
         let mut a = Engine::new(&catalog, rules);
         a.enable_log();
-        let shifted = a.fight_shifted(&l, &r, [&ls, &rs], FightRng::for_fight(seed, 0));
+        let shifted = a.fight_shifted(&l, &r, [&ls, &rs], [&[], &[]], FightRng::for_fight(seed, 0));
         let mut b = Engine::new(&printed, rules);
         b.enable_log();
         let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
@@ -295,10 +295,57 @@ fn a_shifted_fight_is_the_fight_of_a_catalog_that_prints_the_shift() {
         let log = |e: &Engine| format!("{:?}", e.log.events);
         assert_eq!(log(&a), log(&b), "seed {seed}");
         // No shift is the fight as printed.
-        let plain = a.fight_shifted(&l, &r, [&[], &[]], FightRng::for_fight(seed, 0));
+        let plain = a.fight_shifted(&l, &r, [&[], &[]], [&[], &[]], FightRng::for_fight(seed, 0));
         assert_eq!(
             plain,
             Engine::new(&catalog, rules).fight(&l, &r, FightRng::for_fight(seed, 0))
         );
     }
+}
+
+/// A board rune whose amounts are shifted (`gridsim tune`'s rune levers)
+/// fights as a catalog whose rune prints the scaled amounts at that tier.
+/// The misreading this would catch: the shift applied after potency
+/// halves the amount (rounding twice), or to a rune of the other side.
+#[test]
+fn a_rune_shift_is_the_fight_of_a_catalog_that_prints_it() {
+    let (catalog, rules, _, r) = setup();
+    let l = config::load_board(Path::new("configs/boards/runed_bastion.toml"), &catalog, &rules).expect("runed");
+    let first = l.runes[0];
+    let percent = 30;
+    let mut printed = catalog.clone();
+    for line in &mut printed.runes[usize::from(first.rune.0)].lines {
+        let t = usize::from(first.tier) - 1;
+        line.amounts[t] = gridsim::catalog::scale_amount(line.amounts[t], percent);
+    }
+    let shifts = |b: &BoardSpec| -> Vec<i32> {
+        b.runes
+            .iter()
+            .map(|p| {
+                if p.rune == first.rune && p.tier == first.tier {
+                    percent
+                } else {
+                    0
+                }
+            })
+            .collect()
+    };
+    let (ls, rs) = (shifts(&l), shifts(&r));
+    let mut differs = false;
+    for seed in 0..40 {
+        let mut a = Engine::new(&catalog, rules);
+        a.enable_log();
+        let shifted = a.fight_shifted(&l, &r, [&[], &[]], [&ls, &rs], FightRng::for_fight(seed, 0));
+        let mut b = Engine::new(&printed, rules);
+        b.enable_log();
+        let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
+        assert_eq!(shifted, reprinted, "seed {seed}");
+        let log = |e: &Engine| format!("{:?}", e.log.events);
+        assert_eq!(log(&a), log(&b), "seed {seed}");
+        let mut c = Engine::new(&catalog, rules);
+        c.enable_log();
+        c.fight(&l, &r, FightRng::for_fight(seed, 0));
+        differs |= log(&c) != log(&a);
+    }
+    assert!(differs, "the shift changes some fight");
 }

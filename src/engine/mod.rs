@@ -611,6 +611,10 @@ pub struct FightStart<'a> {
     pub groups: &'a [UnitGroup<'a>],
     /// Each side's board runes and resonance (900.24, 800.58).
     pub runes: [&'a [crate::spec::RunePlacement]; 2],
+    /// Each side's board runes with their amounts raised by a percent for
+    /// this fight alone, in the order of `runes` (a tune's perturbation,
+    /// `scale_amount`); fewer than runes leaves the rest as printed.
+    pub rune_shifts: [&'a [i32]; 2],
     pub resonance: [Option<crate::catalog::ResonanceId>; 2],
     /// Each side's Forge Core modifiers (200.3a).
     pub forge: [Forge; 2],
@@ -627,6 +631,7 @@ impl<'a> FightStart<'a> {
         FightStart {
             groups,
             runes: [&left.runes, &right.runes],
+            rune_shifts: [&[], &[]],
             resonance: [left.resonance, right.resonance],
             forge: [left.forge, right.forge],
             round: 0,

@@ -27,6 +27,9 @@ pub struct SideRunes {
     /// reached at partial potency, one bit per unit index.
     pub reached: [u64; MAX_RUNES_PER_SIDE],
     pub partial: [u64; MAX_RUNES_PER_SIDE],
+    /// Each rune's amounts raised by this percent (0 outside a tune's
+    /// perturbation).
+    pub shift: [i32; MAX_RUNES_PER_SIDE],
 }
 
 impl Default for SideRunes {
@@ -42,6 +45,7 @@ impl Default for SideRunes {
             resonance: None,
             reached: [0; MAX_RUNES_PER_SIDE],
             partial: [0; MAX_RUNES_PER_SIDE],
+            shift: [0; MAX_RUNES_PER_SIDE],
         }
     }
 }
@@ -119,10 +123,19 @@ fn coverage(first: i32, width: i32, from: i32, size: i32) -> (i32, bool) {
 impl Engine<'_> {
     /// A side's runes and resonance for the fight being set up; read when
     /// the battle starts.
-    pub fn set_runes(&mut self, side: Side, runes: &[RunePlacement], resonance: Option<crate::catalog::ResonanceId>) {
+    pub fn set_runes(
+        &mut self,
+        side: Side,
+        runes: &[RunePlacement],
+        shifts: &[i32],
+        resonance: Option<crate::catalog::ResonanceId>,
+    ) {
         let s = &mut self.side_runes[side.index()];
         s.count = runes.len().min(MAX_RUNES_PER_SIDE);
         s.runes[..s.count].copy_from_slice(&runes[..s.count]);
+        for (k, shift) in s.shift.iter_mut().enumerate() {
+            *shift = shifts.get(k).copied().unwrap_or(0);
+        }
         s.resonance = resonance;
     }
 
@@ -290,8 +303,12 @@ impl Engine<'_> {
                     record.partial[k] |= 1u64 << i;
                 }
                 let rune = catalog.rune(p.rune);
+                let shift = self.side_runes[side.index()].shift[k];
                 for line in &rune.lines {
-                    let amount = line.amounts[usize::from(p.tier) - 1];
+                    let mut amount = line.amounts[usize::from(p.tier) - 1];
+                    if shift != 0 {
+                        amount = crate::catalog::scale_amount(amount, shift);
+                    }
                     g.add(line.effect, percent_up(amount, potency), false);
                 }
                 g.effects = g.effects.saturating_add(1);

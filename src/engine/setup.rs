@@ -300,7 +300,7 @@ impl<'c> Engine<'c> {
         for side in [Side::Left, Side::Right] {
             let k = side.index();
             self.set_scrip(side, start.scrip[k][0], start.scrip[k][1]);
-            self.set_runes(side, start.runes[k], start.resonance[k]);
+            self.set_runes(side, start.runes[k], start.rune_shifts[k], start.resonance[k]);
         }
         let mut refused = None;
         for g in start.groups {
@@ -505,19 +505,25 @@ impl<'c> Engine<'c> {
     }
 
     /// Runs one whole fight in which each side's units have their printed
-    /// lines shifted (`shifts[side][unit]`, see [`UnitGroup::shifts`]): the
-    /// fight as if the cards printed other numbers for this fight alone.
+    /// lines shifted (`shifts[side][unit]`, see [`UnitGroup::shifts`]) and
+    /// its board runes their amounts (`rune_shifts[side][rune]`, see
+    /// [`FightStart::rune_shifts`]): the fight as if the cards and runes
+    /// printed other numbers for this fight alone.
     pub fn fight_shifted(
         &mut self,
         left: &BoardSpec,
         right: &BoardSpec,
         shifts: [&[StatLine]; 2],
+        rune_shifts: [&[i32]; 2],
         rng: FightRng,
     ) -> Outcome {
         let mut groups = [UnitGroup::board(Side::Left, left), UnitGroup::board(Side::Right, right)];
         groups[0].shifts = shifts[0];
         groups[1].shifts = shifts[1];
-        let start = FightStart::boards(&groups, left, right);
+        let start = FightStart {
+            rune_shifts,
+            ..FightStart::boards(&groups, left, right)
+        };
         let placed = self.begin(&start, rng);
         debug_assert!(placed.is_ok(), "a validated board did not fit: {placed:?}");
         self.play_out()

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::levers::Lever;
+use super::levers::{Item, Lever};
 use crate::catalog::{StatField, scale_amount};
 
 /// A card file as far as its ladders go, with where each stands.
@@ -17,6 +17,21 @@ use crate::catalog::{StatField, scale_amount};
 struct LadderFile {
     #[serde(default)]
     card: Vec<LadderCard>,
+    #[serde(default)]
+    rune: Vec<RuneAmounts>,
+}
+
+/// A rune as far as its amounts go: one ladder per line.
+#[derive(Deserialize)]
+struct RuneAmounts {
+    id: String,
+    #[serde(default)]
+    effects: Vec<RuneLineAmount>,
+}
+
+#[derive(Deserialize)]
+struct RuneLineAmount {
+    amount: Spanned<Vec<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -116,14 +131,16 @@ pub struct Edited {
 
 /// Every card file with `changes` (one per lever) applied.
 pub fn edit(files: &[(PathBuf, String)], levers: &[Lever], changes: &[i32]) -> Result<Vec<Edited>, String> {
-    // Per card and field, the tiers' changes.
+    // Per card and field, the tiers' changes; per rune, its amounts'.
     let mut wanted: BTreeMap<(String, StatField), Vec<(usize, i64)>> = BTreeMap::new();
+    let mut wanted_runes: BTreeMap<String, Vec<(usize, i64)>> = BTreeMap::new();
     for (l, &d) in levers.iter().zip(changes) {
         if d != 0 {
-            wanted
-                .entry((l.key.clone(), l.field))
-                .or_default()
-                .push((usize::from(l.tier) - 1, i64::from(d)));
+            let tier = (usize::from(l.tier) - 1, i64::from(d));
+            match l.item {
+                Item::Card(_) => wanted.entry((l.key.clone(), l.field)).or_default().push(tier),
+                Item::Rune(_) => wanted_runes.entry(l.key.clone()).or_default().push(tier),
+            }
         }
     }
     let mut out = Vec::new();
@@ -131,6 +148,23 @@ pub fn edit(files: &[(PathBuf, String)], levers: &[Lever], changes: &[i32]) -> R
         let parsed: LadderFile =
             toml::from_str(text).map_err(|e| format!("{}: cannot read its ladders: {e}", path.display()))?;
         let mut replacements: Vec<(std::ops::Range<usize>, String)> = Vec::new();
+        for rune in &parsed.rune {
+            let Some(tiers) = wanted_runes.remove(&rune.id) else {
+                continue;
+            };
+            for line in &rune.effects {
+                let mut values = line.amount.get_ref().clone();
+                for &(t, d) in &tiers {
+                    if let Some(v) = values.get_mut(t) {
+                        *v = i64::from(scale_amount(*v as i32, d as i32));
+                    }
+                }
+                if values != *line.amount.get_ref() {
+                    let text: Vec<String> = values.iter().map(i64::to_string).collect();
+                    replacements.push((line.amount.span(), format!("[{}]", text.join(", "))));
+                }
+            }
+        }
         for card in &parsed.card {
             if let Some(tiers) = wanted.remove(&(card.id.clone(), StatField::Amounts)) {
                 let count = card.tiers();
@@ -190,6 +224,9 @@ pub fn edit(files: &[(PathBuf, String)], levers: &[Lever], changes: &[i32]) -> R
             before: text.clone(),
             after,
         });
+    }
+    if let Some((rune, _)) = wanted_runes.into_iter().next() {
+        return Err(format!("no rune file holds rune `{rune}`"));
     }
     if let Some(((card, field), _)) = wanted.into_iter().next() {
         return Err(format!(
@@ -271,7 +308,7 @@ mod tests {
         let text = "# a comment kept\n[[card]]\nid = \"fox\"\nname = \"Fox\"\npower = [10, 18, 26] # kept too\nvitality = [100, 122, 143]\n";
         let files = vec![(PathBuf::from("configs/cards/x.toml"), text.to_string())];
         let lever = Lever {
-            card: CardId(0),
+            item: super::super::Item::Card(CardId(0)),
             key: "fox".into(),
             tier: 2,
             field: StatField::Power,
@@ -305,7 +342,7 @@ passive = [{ on = "sold", effect = "gain_dividend", amount = 3 }]
 "#;
         let files = vec![(PathBuf::from("x.toml"), text.to_string())];
         let lever = Lever {
-            card: CardId(0),
+            item: super::super::Item::Card(CardId(0)),
             key: "crab".into(),
             tier: 2,
             field: StatField::Amounts,
@@ -318,6 +355,28 @@ passive = [{ on = "sold", effect = "gain_dividend", amount = 3 }]
             .replace("amount = 25,", "amount = [25, 20, 25],")
             .replace("amount = [4, 6, 9]", "amount = [4, 5, 9]");
         assert_eq!(e[0].after, want);
+    }
+
+    /// A rune's `amounts` change of +30% at tier 3 rewrites every line's
+    /// third number and leaves the rest of the file as it was.
+    #[test]
+    fn a_rune_amounts_change_rewrites_each_line_at_its_tier() {
+        let text = "[[rune]]\nid = \"keen_rune\"\nname = \"Keen Rune\"\neffects = [{ effect = \"focus\", amount = [3, 5, 8] }, { effect = \"power\", amount = [1, 2, 10] }]\n";
+        let files = vec![(PathBuf::from("runes.toml"), text.to_string())];
+        let lever = Lever {
+            item: super::super::Item::Rune(crate::catalog::RuneId(0)),
+            key: "keen_rune".into(),
+            tier: 3,
+            field: StatField::Amounts,
+            value: 0,
+            step: 8,
+        };
+        let e = edit(&files, &[lever], &[30]).unwrap();
+        assert_eq!(
+            e[0].after,
+            text.replace("[3, 5, 8]", "[3, 5, 10]")
+                .replace("[1, 2, 10]", "[1, 2, 13]")
+        );
     }
 
     /// A unit whose amounts are shifted by 12% (`StatLine::amounts`, as the
@@ -352,7 +411,7 @@ passive = [{ on = "sold", effect = "gain_dividend", amount = 3 }]
             .find(|p| catalog.amount_ladder(p.card).is_some())
             .expect("a unit whose card prints fixed amounts");
         let lever = Lever {
-            card: first.card,
+            item: super::super::Item::Card(first.card),
             key: catalog.card(first.card).key.clone(),
             tier: first.tier,
             field: StatField::Amounts,
@@ -387,7 +446,7 @@ passive = [{ on = "sold", effect = "gain_dividend", amount = 3 }]
         for seed in 0..40 {
             let mut a = Engine::new(&catalog, rules);
             a.enable_log();
-            let shifted = a.fight_shifted(&l, &r, [&ls, &rs], FightRng::for_fight(seed, 0));
+            let shifted = a.fight_shifted(&l, &r, [&ls, &rs], [&[], &[]], FightRng::for_fight(seed, 0));
             let mut b = Engine::new(&printed, rules);
             b.enable_log();
             let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));

@@ -1,8 +1,10 @@
 //! The numbers a tune may move: each a card's ladder at one tier
-//! (`power` of `ember_fox` at tier 2), named on the command line by field
-//! (`power`: every card's) or by card and field (`ember_fox.power`).
+//! (`power` of `ember_fox` at tier 2), or the amounts of a card's clauses
+//! or of a board rune at one tier, named on the command line by field
+//! (`power`: every card's) or by card or rune and field (`ember_fox.power`,
+//! `keen_rune.amounts`).
 
-use crate::catalog::{CardId, Catalog, StatField};
+use crate::catalog::{CardId, Catalog, RuneId, StatField};
 use crate::diagnostics;
 use crate::spec::BoardSpec;
 
@@ -20,16 +22,30 @@ pub const STEP_PERCENT: i32 = 8;
 /// What the command line asked to move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LeverSpec {
-    /// `None`: every card that prints the field.
+    /// A card's or rune's id; `None`: every card that prints the field
+    /// (and for `amounts`, every board rune too).
     pub card: Option<String>,
     pub field: StatField,
+}
+
+/// What a lever's number belongs to: a card, or a board rune, whose one
+/// lever is its `amounts` (every line's amount at a tier, as a percent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Item {
+    Card(CardId),
+    Rune(RuneId),
 }
 
 /// Reads `--levers`: fields, or `card.field`, comma-separated. An unknown
 /// field or card is an error naming the nearest valid one.
 pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
     let fields: Vec<&str> = StatField::ALL.iter().map(|f| f.name()).collect();
-    let cards: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+    let cards: Vec<&str> = catalog
+        .cards
+        .iter()
+        .map(|c| c.key.as_str())
+        .chain(catalog.runes.iter().filter(|r| !r.innate_only).map(|r| r.key.as_str()))
+        .collect();
     let mut out = Vec::new();
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (card, field) = match part.split_once('.') {
@@ -44,9 +60,22 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
             ));
         };
         if let Some(card) = card {
+            if catalog.runes.iter().any(|r| r.key == card && !r.innate_only) {
+                if field != StatField::Amounts {
+                    return Err(format!(
+                        "--levers `{part}`: a rune prints no `{}`; its lever is `{card}.amounts`",
+                        field.name()
+                    ));
+                }
+                out.push(LeverSpec {
+                    card: Some(card.to_string()),
+                    field,
+                });
+                continue;
+            }
             let Some(c) = catalog.cards.iter().find(|c| c.key == card) else {
                 return Err(format!(
-                    "--levers `{part}`: no card `{card}` in the catalog{}",
+                    "--levers `{part}`: no card or board rune `{card}` in the catalog{}",
                     diagnostics::suggestion(card, &cards)
                 ));
             };
@@ -78,8 +107,8 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
 /// One number a tune may move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lever {
-    pub card: CardId,
-    /// The card's id, as its file names it.
+    pub item: Item,
+    /// The card's or rune's id, as its file names it.
     pub key: String,
     pub tier: u8,
     pub field: StatField,
@@ -120,6 +149,8 @@ pub struct Levers {
     /// Per card and tier (`card · TIERS + tier − 1`), the lever of each
     /// field, in the order of [`StatField::ALL`].
     by_unit: Vec<[Option<u32>; StatField::ALL.len()]>,
+    /// Per rune and tier (`rune · TIERS + tier − 1`), its `amounts` lever.
+    by_rune: Vec<Option<u32>>,
 }
 
 const TIERS: usize = 9;
@@ -154,7 +185,7 @@ impl Levers {
                     let value = field.of(line);
                     by_unit[c * TIERS + t][k] = Some(list.len() as u32);
                     list.push(Lever {
-                        card: CardId(c as u16),
+                        item: Item::Card(CardId(c as u16)),
                         key: card.key.clone(),
                         tier: t as u8 + 1,
                         field,
@@ -164,7 +195,43 @@ impl Levers {
                 }
             }
         }
-        Levers { list, by_unit }
+        // Board runes: their amounts, at the tiers the boards place them.
+        let mut placed = vec![[false; TIERS]; catalog.runes.len()];
+        for b in boards {
+            for p in &b.runes {
+                placed[usize::from(p.rune.0)][usize::from(p.tier.clamp(1, TIERS as u8)) - 1] = true;
+            }
+        }
+        let mut by_rune = vec![None; catalog.runes.len() * TIERS];
+        for (r, rune) in catalog.runes.iter().enumerate() {
+            let named = specs
+                .iter()
+                .any(|s| s.field == StatField::Amounts && s.card.as_ref().is_none_or(|key| *key == rune.key));
+            if !named || rune.innate_only {
+                continue;
+            }
+            for t in 0..usize::from(rune.tiers()).min(TIERS) {
+                if !placed[r][t] {
+                    continue;
+                }
+                by_rune[r * TIERS + t] = Some(list.len() as u32);
+                list.push(Lever {
+                    item: Item::Rune(RuneId(r as u16)),
+                    key: rune.key.clone(),
+                    tier: t as u8 + 1,
+                    field: StatField::Amounts,
+                    value: 0,
+                    step: step(StatField::Amounts, 0),
+                });
+            }
+        }
+        Levers { list, by_unit, by_rune }
+    }
+
+    /// The `amounts` lever of a board rune placed at `tier`, if one is tuned.
+    pub fn of_rune(&self, rune: RuneId, tier: u8) -> Option<u32> {
+        let t = usize::from(tier.clamp(1, TIERS as u8)) - 1;
+        self.by_rune.get(usize::from(rune.0) * TIERS + t).copied().flatten()
     }
 
     /// The levers of a unit of `card` at `tier`, with their fields.
@@ -186,6 +253,7 @@ impl Levers {
                     .units
                     .iter()
                     .flat_map(|p| self.of_unit(p.card, p.tier).map(|(l, _)| l))
+                    .chain(b.runes.iter().filter_map(|p| self.of_rune(p.rune, p.tier)))
                     .collect();
                 ls.sort_unstable();
                 ls.dedup();
@@ -215,6 +283,27 @@ fn step(field: StatField, value: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A board rune is named by its id, and its one lever is `amounts`.
+    #[test]
+    fn a_rune_lever_is_its_amounts() {
+        let catalog = crate::config::load_catalog(&[
+            std::path::PathBuf::from("configs/cards"),
+            std::path::PathBuf::from("configs/runes"),
+        ])
+        .unwrap();
+        assert_eq!(
+            parse("keen_rune.amounts", &catalog).unwrap(),
+            vec![LeverSpec {
+                card: Some("keen_rune".into()),
+                field: StatField::Amounts
+            }]
+        );
+        let power = parse("keen_rune.power", &catalog).unwrap_err();
+        assert!(power.contains("its lever is `keen_rune.amounts`"), "{power}");
+        let typo = parse("keen_rnue.amounts", &catalog).unwrap_err();
+        assert!(typo.contains("did you mean `keen_rune`?"), "{typo}");
+    }
 
     #[test]
     fn a_step_is_a_share_of_the_number_and_keeps_vitality_above_zero() {

@@ -31,7 +31,7 @@ use crate::lever_effects::{self, Design, Effects, PerturbedFight};
 use crate::report::{RATE_SECTIONS, RateRow, Report, ReportSettings};
 use crate::runs::{self, Error, RunInputs};
 
-pub use levers::{DEFAULT_LEVERS, Lever, LeverSpec};
+pub use levers::{DEFAULT_LEVERS, Item, Lever, LeverSpec};
 pub use output::markdown;
 
 /// What to tune, as asked for on the command line.
@@ -556,14 +556,21 @@ fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers:
 /// The printed ladder of lever `l`'s card and field with the changes so
 /// far.
 fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l: &Lever) -> Vec<i32> {
-    if l.field == StatField::Amounts {
-        // As printed: the levers carry the percents so far.
-        return catalog.amount_ladder(l.card).unwrap_or_default();
-    }
-    let card = &catalog.cards[usize::from(l.card.0)];
+    // An `amounts` ladder as printed: the levers carry the percents so far.
+    let card = match l.item {
+        Item::Rune(r) => {
+            let lines = &catalog.rune(r).lines;
+            let tiers = usize::from(catalog.rune(r).tiers());
+            return (0..tiers)
+                .map(|t| lines.iter().map(|line| line.amounts[t]).max().unwrap_or(0))
+                .collect();
+        }
+        Item::Card(c) if l.field == StatField::Amounts => return catalog.amount_ladder(c).unwrap_or_default(),
+        Item::Card(c) => catalog.card(c),
+    };
     let mut ladder: Vec<i32> = card.stats.iter().map(|line| l.field.of(line)).collect();
     for (m, d) in all.iter().zip(total) {
-        if m.card == l.card && m.field == l.field {
+        if m.item == l.item && m.field == l.field {
             ladder[usize::from(m.tier) - 1] += d;
         }
     }

@@ -44,8 +44,14 @@ pub fn run(
         parts
             .par_iter()
             .map_init(
-                || (Engine::new(catalog, *rules), [Vec::new(), Vec::new()]),
-                |(engine, shifts), &part| {
+                || {
+                    (
+                        Engine::new(catalog, *rules),
+                        [Vec::new(), Vec::new()],
+                        [Vec::new(), Vec::new()],
+                    )
+                },
+                |(engine, shifts, rune_shifts), &part| {
                     let first = part * PART;
                     let count = PART.min(pairs - first);
                     let mut out = Vec::with_capacity(count as usize);
@@ -54,11 +60,16 @@ pub fn run(
                         let boards = [&suite.boards[l as usize], &suite.boards[r as usize]];
                         let mut won = [[false; 2]; 2];
                         for (k, direction) in [1, -1].into_iter().enumerate() {
-                            for (side, shift) in shifts.iter_mut().enumerate() {
-                                fill_shifts(shift, boards[side], levers, seed, i, side, direction);
+                            for (side, (shift, runes)) in shifts.iter_mut().zip(rune_shifts.iter_mut()).enumerate() {
+                                fill_shifts(shift, runes, boards[side], levers, seed, i, side, direction);
                             }
-                            let o =
-                                engine.fight_shifted(boards[0], boards[1], [&shifts[0], &shifts[1]], suite.stream(i));
+                            let o = engine.fight_shifted(
+                                boards[0],
+                                boards[1],
+                                [&shifts[0], &shifts[1]],
+                                [&rune_shifts[0], &rune_shifts[1]],
+                                suite.stream(i),
+                            );
                             won[k] = [o.winner == Some(Side::Left), o.winner == Some(Side::Right)];
                         }
                         out.push(PerturbedFight {
@@ -89,6 +100,7 @@ pub fn run(
 /// and tier moved by its sign times its step, in `direction`.
 fn fill_shifts(
     out: &mut Vec<StatLine>,
+    runes: &mut Vec<i32>,
     board: &crate::spec::BoardSpec,
     levers: &Levers,
     seed: u64,
@@ -104,5 +116,13 @@ fn fill_shifts(
             *field.of_mut(&mut shift) += direction * s * levers.list[l as usize].step;
         }
         out.push(shift);
+    }
+    // Each board rune's amounts, by the percent its lever's sign gives.
+    runes.clear();
+    for p in &board.runes {
+        let shift = levers.of_rune(p.rune, p.tier).map_or(0, |l| {
+            direction * sign(seed, fight, side, l) as i32 * levers.list[l as usize].step
+        });
+        runes.push(shift);
     }
 }

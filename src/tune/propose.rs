@@ -262,7 +262,7 @@ fn sigmoid(x: f64) -> f64 {
 /// The levers of the same card and field as lever `l`.
 fn same_ladder<'a>(p: &'a Problem<'a>, l: usize) -> impl Iterator<Item = usize> + 'a {
     let a = &p.levers[l];
-    (0..p.levers.len()).filter(move |&m| p.levers[m].card == a.card && p.levers[m].field == a.field)
+    (0..p.levers.len()).filter(move |&m| p.levers[m].item == a.item && p.levers[m].field == a.field)
 }
 
 /// Whether lever `l`'s ladder keeps its printed order with `changes`: a
@@ -367,7 +367,7 @@ mod tests {
 
     fn lever(card: u16, tier: u8, value: i32) -> Lever {
         Lever {
-            card: CardId(card),
+            item: super::super::Item::Card(CardId(card)),
             key: format!("card{card}"),
             tier,
             field: StatField::Power,
