@@ -367,10 +367,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
                 ..l.clone()
             })
             .collect();
-        let ladders: Vec<Vec<i32>> = now
-            .iter()
-            .map(|l| ladder_now(&loaded.catalog, &levers.list, &total, l))
-            .collect();
+        let ladders: Vec<Vec<i32>> = levers.list.iter().map(|l| printed_ladder(&loaded.catalog, l)).collect();
         let proposal = propose::propose(&propose::Problem {
             rates: &rates,
             base: &base,
@@ -553,10 +550,10 @@ fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers:
     out
 }
 
-/// The printed ladder of lever `l`'s card and field with the changes so
-/// far.
-fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l: &Lever) -> Vec<i32> {
-    // An `amounts` ladder as printed: the levers carry the percents so far.
+/// The ladder of lever `l`'s card and field as the catalog prints it (for
+/// `amounts`, the largest amount at each tier; for a rune, the largest of
+/// its lines'), which every round's proposal keeps the shape of.
+fn printed_ladder(catalog: &crate::catalog::Catalog, l: &Lever) -> Vec<i32> {
     let card = match l.item {
         Item::Rune(r) => {
             let lines = &catalog.rune(r).lines;
@@ -568,13 +565,7 @@ fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l
         Item::Card(c) if l.field == StatField::Amounts => return catalog.amount_ladder(c).unwrap_or_default(),
         Item::Card(c) => catalog.card(c),
     };
-    let mut ladder: Vec<i32> = card.stats.iter().map(|line| l.field.of(line)).collect();
-    for (m, d) in all.iter().zip(total) {
-        if m.item == l.item && m.field == l.field {
-            ladder[usize::from(m.tier) - 1] += d;
-        }
-    }
-    ladder
+    card.stats.iter().map(|line| l.field.of(line)).collect()
 }
 
 /// Runs the suite on `cards` into `runs_dir`, or reads back a run
