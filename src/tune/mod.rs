@@ -367,7 +367,10 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
                 ..l.clone()
             })
             .collect();
-        let ladders: Vec<Vec<i32>> = levers.list.iter().map(|l| printed_ladder(&loaded.catalog, l)).collect();
+        let ladders: Vec<Vec<i32>> = now
+            .iter()
+            .map(|l| ladder_now(&loaded.catalog, &levers.list, &total, l))
+            .collect();
         let proposal = propose::propose(&propose::Problem {
             rates: &rates,
             base: &base,
@@ -550,10 +553,10 @@ fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers:
     out
 }
 
-/// The ladder of lever `l`'s card and field as the catalog prints it (for
-/// `amounts`, the largest amount at each tier; for a rune, the largest of
-/// its lines'), which every round's proposal keeps the shape of.
-fn printed_ladder(catalog: &crate::catalog::Catalog, l: &Lever) -> Vec<i32> {
+/// The printed ladder of lever `l`'s card and field with the changes so
+/// far.
+fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l: &Lever) -> Vec<i32> {
+    // An `amounts` ladder as printed: the levers carry the percents so far.
     let card = match l.item {
         Item::Rune(r) => {
             let lines = &catalog.rune(r).lines;
@@ -565,7 +568,13 @@ fn printed_ladder(catalog: &crate::catalog::Catalog, l: &Lever) -> Vec<i32> {
         Item::Card(c) if l.field == StatField::Amounts => return catalog.amount_ladder(c).unwrap_or_default(),
         Item::Card(c) => catalog.card(c),
     };
-    card.stats.iter().map(|line| l.field.of(line)).collect()
+    let mut ladder: Vec<i32> = card.stats.iter().map(|line| l.field.of(line)).collect();
+    for (m, d) in all.iter().zip(total) {
+        if m.item == l.item && m.field == l.field {
+            ladder[usize::from(m.tier) - 1] += d;
+        }
+    }
+    ladder
 }
 
 /// Runs the suite on `cards` into `runs_dir`, or reads back a run
