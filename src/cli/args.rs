@@ -286,7 +286,8 @@ pub struct TuneArgs {
     #[arg(long, default_value = "45,55")]
     pub band: String,
     /// The numbers that may move: fields (every card's) or `card.field`,
-    /// comma-separated, e.g. `power,vitality` or `grohm.vitality`.
+    /// comma-separated, e.g. `power,vitality`, `grohm.vitality` or
+    /// `keen_rune.amounts` (a card's or board rune's amounts, in percent).
     #[arg(long, default_value = crate::tune::DEFAULT_LEVERS)]
     pub levers: String,
     /// Fights to spend in all: the perturbation run (each pair twice), the
