@@ -61,7 +61,13 @@ pub fn run(
                         let mut won = [[false; 2]; 2];
                         for (k, direction) in [1, -1].into_iter().enumerate() {
                             for (side, (shift, runes)) in shifts.iter_mut().zip(rune_shifts.iter_mut()).enumerate() {
-                                fill_shifts(shift, runes, boards[side], levers, seed, i, side, direction);
+                                let draw = Draw {
+                                    seed,
+                                    fight: i,
+                                    side,
+                                    direction,
+                                };
+                                fill_shifts(shift, runes, boards[side], levers, &draw);
                             }
                             let o = engine.fight_shifted(
                                 boards[0],
@@ -96,33 +102,41 @@ pub fn run(
     Ok(results.into_iter().flatten().collect())
 }
 
-/// Each unit's shift on `board` in fight `fight`: every lever of its card
-/// and tier moved by its sign times its step, in `direction`.
+/// Which half of which fight's side the shifts are drawn for.
+struct Draw {
+    seed: u64,
+    fight: u64,
+    side: usize,
+    /// +1 for the fight's first half, -1 for its second.
+    direction: i32,
+}
+
+impl Draw {
+    /// Lever `l`'s move: its sign times its step, in this direction.
+    fn shift(&self, levers: &Levers, l: u32) -> i32 {
+        self.direction * sign(self.seed, self.fight, self.side, l) as i32 * levers.list[l as usize].step
+    }
+}
+
+/// Each unit's shift on `board` (every lever of its card and tier moved)
+/// into `out`, and each board rune's (its `amounts` lever) into `runes`.
 fn fill_shifts(
     out: &mut Vec<StatLine>,
     runes: &mut Vec<i32>,
     board: &crate::spec::BoardSpec,
     levers: &Levers,
-    seed: u64,
-    fight: u64,
-    side: usize,
-    direction: i32,
+    draw: &Draw,
 ) {
     out.clear();
     for p in &board.units {
         let mut shift = StatLine::default();
         for (l, field) in levers.of_unit(p.card, p.tier) {
-            let s = sign(seed, fight, side, l) as i32;
-            *field.of_mut(&mut shift) += direction * s * levers.list[l as usize].step;
+            *field.of_mut(&mut shift) += draw.shift(levers, l);
         }
         out.push(shift);
     }
-    // Each board rune's amounts, by the percent its lever's sign gives.
     runes.clear();
     for p in &board.runes {
-        let shift = levers.of_rune(p.rune, p.tier).map_or(0, |l| {
-            direction * sign(seed, fight, side, l) as i32 * levers.list[l as usize].step
-        });
-        runes.push(shift);
+        runes.push(levers.of_rune(p.rune, p.tier).map_or(0, |l| draw.shift(levers, l)));
     }
 }
