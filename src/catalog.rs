@@ -607,31 +607,13 @@ impl Catalog {
             .fold(0, i32::saturating_add)
     }
 
-    /// Every clause a card holds: its ability lanes, its passive lines and
-    /// its Tool packages.
     /// The clauses whose fixed amounts a unit's amount shift raises
     /// ([`StatLine::amounts`]): every clause the card resolves in battle
     /// with a fixed amount, so not its `while_insured` layers (set once at
     /// placement) nor its `sold` lines (a shop event).
     pub fn shifted_amount_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {
-        let card = self.card(id);
-        [
-            card.hoisted,
-            card.activation,
-            card.lucid,
-            card.initiative,
-            card.post_damage,
-        ]
-        .into_iter()
-        .flat_map(|r| self.ops(r).iter())
-        .chain(
-            self.passives_of(id)
-                .iter()
-                .filter(|p| !matches!(p.trigger, Trigger::WhileInsured | Trigger::Sold))
-                .map(|p| &p.op),
-        )
-        .chain(self.packages_of(id).iter().flat_map(|p| self.ops(p.ops).iter()))
-        .filter(|op| op.amount.is_some_and(Amount::is_fixed))
+        self.clauses_where(id, |p| !matches!(p.trigger, Trigger::WhileInsured | Trigger::Sold))
+            .filter(|op| op.amount.is_some_and(Amount::is_fixed))
     }
 
     /// The card's amounts as one ladder, for a tune's ladder-order check:
@@ -650,7 +632,15 @@ impl Catalog {
         out
     }
 
+    /// Every clause a card holds: its ability lanes, its passive lines and
+    /// its Tool packages.
     fn all_ops(&self, id: CardId) -> impl Iterator<Item = &Op> {
+        self.clauses_where(id, |_| true)
+    }
+
+    /// A card's ability lanes, the passive lines `keep` admits, and its
+    /// Tool packages.
+    fn clauses_where(&self, id: CardId, keep: fn(&Passive) -> bool) -> impl Iterator<Item = &Op> {
         let card = self.card(id);
         [
             card.hoisted,
@@ -661,7 +651,7 @@ impl Catalog {
         ]
         .into_iter()
         .flat_map(|r| self.ops(r).iter())
-        .chain(self.passives_of(id).iter().map(|p| &p.op))
+        .chain(self.passives_of(id).iter().filter(move |p| keep(p)).map(|p| &p.op))
         .chain(self.packages_of(id).iter().flat_map(|p| self.ops(p.ops).iter()))
     }
 

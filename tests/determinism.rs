@@ -284,22 +284,51 @@ fn a_shifted_fight_is_the_fight_of_a_catalog_that_prints_the_shift() {
             .collect()
     };
     let (ls, rs) = (shifts(&l), shifts(&r));
-    for seed in 0..40 {
-        let mut a = Engine::new(&catalog, rules);
-        a.enable_log();
-        let shifted = a.fight_shifted(&l, &r, [&ls, &rs], [&[], &[]], FightRng::for_fight(seed, 0));
-        let mut b = Engine::new(&printed, rules);
-        b.enable_log();
-        let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
-        assert_eq!(shifted, reprinted, "seed {seed}");
+    let pair = Pair {
+        catalog: &catalog,
+        printed: &printed,
+        rules,
+        boards: [&l, &r],
+    };
+    assert!(
+        pair.fights_as_printed([&ls, &rs], [&[], &[]]),
+        "the shift changes some fight"
+    );
+}
+
+/// A catalog and a copy that prints some shift, and two boards.
+struct Pair<'a> {
+    catalog: &'a Catalog,
+    printed: &'a Catalog,
+    rules: Rules,
+    boards: [&'a BoardSpec; 2],
+}
+
+impl Pair<'_> {
+    /// Forty seeds: the fight on `catalog` with the shifts is the fight on
+    /// `printed`, outcome and log, and with no shift the fight as printed.
+    /// Whether any shifted fight differs from the unshifted one.
+    fn fights_as_printed(&self, units: [&[gridsim::catalog::StatLine]; 2], runes: [&[i32]; 2]) -> bool {
+        let [l, r] = self.boards;
         let log = |e: &Engine| format!("{:?}", e.log.events);
-        assert_eq!(log(&a), log(&b), "seed {seed}");
-        // No shift is the fight as printed.
-        let plain = a.fight_shifted(&l, &r, [&[], &[]], [&[], &[]], FightRng::for_fight(seed, 0));
-        assert_eq!(
-            plain,
-            Engine::new(&catalog, rules).fight(&l, &r, FightRng::for_fight(seed, 0))
-        );
+        let mut differs = false;
+        for seed in 0..40 {
+            let mut a = Engine::new(self.catalog, self.rules);
+            a.enable_log();
+            let shifted = a.fight_shifted(l, r, units, runes, FightRng::for_fight(seed, 0));
+            let mut b = Engine::new(self.printed, self.rules);
+            b.enable_log();
+            let reprinted = b.fight(l, r, FightRng::for_fight(seed, 0));
+            assert_eq!(shifted, reprinted, "seed {seed}");
+            assert_eq!(log(&a), log(&b), "seed {seed}");
+            let shifted_log = log(&a);
+            let plain = a.fight_shifted(l, r, [&[], &[]], [&[], &[]], FightRng::for_fight(seed, 0));
+            let mut c = Engine::new(self.catalog, self.rules);
+            c.enable_log();
+            assert_eq!(plain, c.fight(l, r, FightRng::for_fight(seed, 0)), "seed {seed}");
+            differs |= log(&c) != shifted_log;
+        }
+        differs
     }
 }
 
@@ -331,21 +360,14 @@ fn a_rune_shift_is_the_fight_of_a_catalog_that_prints_it() {
             .collect()
     };
     let (ls, rs) = (shifts(&l), shifts(&r));
-    let mut differs = false;
-    for seed in 0..40 {
-        let mut a = Engine::new(&catalog, rules);
-        a.enable_log();
-        let shifted = a.fight_shifted(&l, &r, [&[], &[]], [&ls, &rs], FightRng::for_fight(seed, 0));
-        let mut b = Engine::new(&printed, rules);
-        b.enable_log();
-        let reprinted = b.fight(&l, &r, FightRng::for_fight(seed, 0));
-        assert_eq!(shifted, reprinted, "seed {seed}");
-        let log = |e: &Engine| format!("{:?}", e.log.events);
-        assert_eq!(log(&a), log(&b), "seed {seed}");
-        let mut c = Engine::new(&catalog, rules);
-        c.enable_log();
-        c.fight(&l, &r, FightRng::for_fight(seed, 0));
-        differs |= log(&c) != log(&a);
-    }
-    assert!(differs, "the shift changes some fight");
+    let pair = Pair {
+        catalog: &catalog,
+        printed: &printed,
+        rules,
+        boards: [&l, &r],
+    };
+    assert!(
+        pair.fights_as_printed([&[], &[]], [&ls, &rs]),
+        "the shift changes some fight"
+    );
 }
