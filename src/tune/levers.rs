@@ -183,6 +183,17 @@ impl Levers {
                         continue;
                     }
                     let value = field.of(line);
+                    let step = if field == StatField::Amounts {
+                        let id = CardId(c as u16);
+                        amounts_step(
+                            catalog
+                                .shifted_amount_ops(id)
+                                .filter_map(|op| op.amount)
+                                .map(|a| catalog.fixed_amount(a, t as u8 + 1)),
+                        )
+                    } else {
+                        step(field, value)
+                    };
                     by_unit[c * TIERS + t][k] = Some(list.len() as u32);
                     list.push(Lever {
                         item: Item::Card(CardId(c as u16)),
@@ -190,7 +201,7 @@ impl Levers {
                         tier: t as u8 + 1,
                         field,
                         value,
-                        step: step(field, value),
+                        step,
                     });
                 }
             }
@@ -221,7 +232,7 @@ impl Levers {
                     tier: t as u8 + 1,
                     field: StatField::Amounts,
                     value: 0,
-                    step: step(StatField::Amounts, 0),
+                    step: amounts_step(rune.lines.iter().filter_map(|l| l.amounts.get(t).copied())),
                 });
             }
         }
@@ -265,12 +276,8 @@ impl Levers {
 
 /// A lever's step: [`STEP_PERCENT`] of the printed number, at least 1, and
 /// never so large that the number leaves the card format's range (a
-/// Vitality stays above 0).
+/// Vitality stays above 0). An `amounts` lever's is [`amounts_step`].
 fn step(field: StatField, value: i32) -> i32 {
-    if field == StatField::Amounts {
-        // The lever is itself a percent of the printed amounts.
-        return STEP_PERCENT;
-    }
     let s = (value.abs() * STEP_PERCENT + 50) / 100;
     let s = s.max(1);
     if matches!(field, StatField::Vitality | StatField::Durability) && value > 1 {
@@ -279,6 +286,25 @@ fn step(field: StatField, value: i32) -> i32 {
         s
     }
 }
+
+/// An `amounts` lever's step, in percent of the printed amounts it moves
+/// (`amounts`): [`STEP_PERCENT`], or more where the smallest of them is so
+/// small that [`STEP_PERCENT`] of it rounds to no change at all (8% of a
+/// Keen Rune's 3 is 3 again): the least percent that moves it by 1 either
+/// way (`scale_amount` rounds halves away from zero), at most
+/// [`MAX_AMOUNTS_STEP`]. A lever whose step moves none of its amounts has
+/// no effect to measure, and its rows would read as having no lever.
+fn amounts_step(amounts: impl Iterator<Item = i32>) -> i32 {
+    match amounts.map(i32::abs).filter(|a| *a > 0).min() {
+        Some(a) => (50 / a + 1).clamp(STEP_PERCENT, MAX_AMOUNTS_STEP),
+        None => STEP_PERCENT,
+    }
+}
+
+/// The largest `amounts` step: half the printed amounts, so no amount is
+/// written down to 0 by the perturbation (an amount of 1 then moves up to
+/// 2 and not down).
+const MAX_AMOUNTS_STEP: i32 = 50;
 
 #[cfg(test)]
 mod tests {
@@ -311,10 +337,29 @@ mod tests {
         assert_eq!(step(StatField::Power, 0), 1, "a zero still moves");
         assert_eq!(step(StatField::Speed, -30), 2, "a negative Speed moves by its size");
         assert_eq!(step(StatField::Vitality, 2), 1);
+    }
+
+    /// An `amounts` step moves the smallest amount by at least 1 each way,
+    /// as the engine rounds it; the misreading it catches: a step of 8% on
+    /// a Keen Rune's 3, which rounds to 3 both ways and measures nothing.
+    #[test]
+    fn an_amounts_step_moves_its_smallest_amount() {
+        use crate::catalog::scale_amount;
         assert_eq!(
-            step(StatField::Amounts, 0),
+            amounts_step([40, 60].into_iter()),
             STEP_PERCENT,
-            "amounts move by a share of themselves"
+            "large amounts: the share"
+        );
+        assert_eq!(amounts_step(std::iter::empty()), STEP_PERCENT);
+        for a in 2..=20 {
+            let s = amounts_step([a, 100].into_iter());
+            assert!(scale_amount(a, s) > a && scale_amount(a, -s) < a, "{a} at ±{s}%");
+        }
+        let s = amounts_step([1, 0].into_iter());
+        assert_eq!(
+            (s, scale_amount(1, s), scale_amount(1, -s)),
+            (50, 2, 1),
+            "a 1 moves up only"
         );
     }
 }

@@ -12,7 +12,11 @@
 //!    and fight streams as stage 1 (`runs/round_K`), so each row's change
 //!    is paired; repeated from the measured rates while the budget lasts
 //!    and rows are outside;
-//! 4. the best round's card files, their diff, tune.md and tune.json.
+//! 4. the confirmation (`runs/confirmation`): the best round's catalog and
+//!    the catalog as it was, both on a fresh seed, paired: the rounds chose
+//!    by, and went on from, their own fights' measures, so those overstate
+//!    how well the proposal does;
+//! 5. the best round's card files, their diff, tune.md and tune.json.
 
 mod edit;
 mod levers;
@@ -58,38 +62,62 @@ pub struct TuneRequest {
 /// are a consequence of the cards, not a thing a designer tunes).
 const SECTIONS: [usize; 4] = [0, 1, 2, 3];
 
-/// A row's rate against the band: the rate against boards without the
-/// item (mirrors out, as the report's outliers are judged) when it has the
-/// minimum sample, else over all its fights.
-fn band_rate(r: &RateRow, s: &ReportSettings) -> f64 {
+/// A row's rate against the band, with its two-way standard error: the
+/// rate against boards without the item (mirrors out, as the report's
+/// outliers are judged) when it has the minimum sample, else over all its
+/// fights.
+fn band_rate(r: &RateRow, s: &ReportSettings) -> (f64, f64) {
     if r.apart_fights >= s.min_sample {
-        r.apart_win_rate
+        (r.apart_win_rate, r.apart_se)
     } else {
-        r.win_rate
+        (r.win_rate, r.se)
     }
 }
 
-/// Every ranked row of a report's tables: `(section, key, name, rate)`.
-fn ranked_rows(rep: &Report, s: &ReportSettings) -> Vec<(usize, String, String, f64)> {
+/// A ranked row of a report's rate tables.
+#[derive(Debug, Clone)]
+struct Ranked {
+    /// Its table, an index of [`RATE_SECTIONS`].
+    section: usize,
+    key: String,
+    name: String,
+    /// Its rate against the band ([`band_rate`]) and that rate's standard
+    /// error.
+    rate: f64,
+    se: f64,
+}
+
+/// Every ranked row of a report's tables.
+fn ranked_rows(rep: &Report, s: &ReportSettings) -> Vec<Ranked> {
     let tables = rep.rate_tables();
     SECTIONS
         .iter()
         .flat_map(|&t| {
-            tables[t]
-                .iter()
-                .filter(|r| r.ranked)
-                .map(move |r| (t, r.key.clone(), r.name.clone(), band_rate(r, s)))
+            tables[t].iter().filter(|r| r.ranked).map(move |r| {
+                let (rate, se) = band_rate(r, s);
+                Ranked {
+                    section: t,
+                    key: r.key.clone(),
+                    name: r.name.clone(),
+                    rate,
+                    se,
+                }
+            })
         })
         .collect()
 }
 
 /// The budget a tune of `suite_fights`-fight verification runs spends when
 /// none is given: a perturbation run of as many fight pairs as the suite
-/// has fights, the run as it is, and [`DEFAULT_ROUNDS`] rounds of
-/// proposals.
+/// has fights, the run as it is, [`DEFAULT_ROUNDS`] rounds of proposals and
+/// the confirmation (two runs).
 pub fn default_budget(suite_fights: u64, boards: u64) -> u64 {
-    2 * suite_fights.max(min_pairs(boards)) + (1 + DEFAULT_ROUNDS) * suite_fights
+    2 * suite_fights.max(min_pairs(boards)) + (1 + DEFAULT_ROUNDS + CONFIRMATION_RUNS) * suite_fights
 }
+
+/// The confirmation's runs: the catalog as it was and the proposal, both
+/// on fights no round has seen.
+const CONFIRMATION_RUNS: u64 = 2;
 
 /// The rounds the default budget pays for.
 pub const DEFAULT_ROUNDS: u64 = 3;
@@ -113,8 +141,9 @@ fn min_pairs(boards: u64) -> u64 {
     (4 * boards).max(10_000)
 }
 
-/// How a budget is spent: the perturbation's fight pairs and the rounds of
-/// verification after the run as it is.
+/// How a budget is spent: the perturbation's fight pairs, the rounds of
+/// verification after the run as it is, and the confirmation's two runs
+/// of `verification_fights` each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Spending {
     pub budget: u64,
@@ -123,31 +152,32 @@ pub struct Spending {
     pub rounds: u64,
 }
 
-/// Splits `budget`: the run as it is; a perturbation run of as many fight
-/// pairs as the suite has fights (at least [`min_pairs`]); as many
-/// verified rounds as the rest pays for, up to [`MAX_ROUNDS`]; anything
-/// left to the perturbation run. A budget short of one round beside the
-/// full perturbation run gives one round and a smaller perturbation run;
-/// short of that, an error saying what it needs. A tune stops early when
-/// every row is in the band.
+/// Splits `budget`: the run as it is and the confirmation's two runs; a
+/// perturbation run of as many fight pairs as the suite has fights (at
+/// least [`min_pairs`]); as many verified rounds as the rest pays for, up
+/// to [`MAX_ROUNDS`]; anything left to the perturbation run. A budget short
+/// of one round beside the full perturbation run gives one round and a
+/// smaller perturbation run; short of that, an error saying what it needs.
+/// A tune stops early when every row is in the band.
 pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending, String> {
     let least = min_pairs(boards);
-    let need = 2 * least + 2 * suite_fights;
+    let fixed = (1 + CONFIRMATION_RUNS) * suite_fights;
+    let need = 2 * least + fixed + suite_fights;
     if budget < need {
         return Err(format!(
             "--budget {budget}: too few fights to estimate any effect and verify it; this suite needs at least {need} \
-             ({least} fight pairs for the perturbation run, fought twice each, and two runs of its {suite_fights} fights: the catalog as it is and one proposal)"
+             ({least} fight pairs for the perturbation run, fought twice each, and four runs of its {suite_fights} fights: the catalog as it is, one proposal, and both again on fresh fights to confirm it)"
         ));
     }
     let pairs = suite_fights.max(least);
-    let rounds = if budget >= 2 * pairs + 2 * suite_fights {
-        ((budget - 2 * pairs - suite_fights) / suite_fights.max(1)).clamp(1, MAX_ROUNDS)
+    let rounds = if budget >= 2 * pairs + fixed + suite_fights {
+        ((budget - 2 * pairs - fixed) / suite_fights.max(1)).clamp(1, MAX_ROUNDS)
     } else {
         1
     };
     Ok(Spending {
         budget,
-        perturbation_pairs: (budget - (1 + rounds) * suite_fights) / 2,
+        perturbation_pairs: (budget - fixed - rounds * suite_fights) / 2,
         verification_fights: suite_fights,
         rounds,
     })
@@ -216,8 +246,10 @@ pub struct Tune {
     /// The catalog as it was.
     pub before: Verified,
     pub changes: Vec<Change>,
+    /// The proposal on the confirmation's fresh fights.
     pub verified: Verified,
-    /// The round whose catalog is proposed.
+    /// The round whose catalog is proposed: the round whose own run had
+    /// fewest rows outside 40–60%, then most in the band.
     pub chosen_round: usize,
     pub rounds: Vec<Round>,
     pub rows: Vec<TunedRow>,
@@ -268,7 +300,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
 
     // 1. The catalog as it is.
     say("the suite on the catalog as it is".to_string());
-    let current = run_suite(req, &req.cards, &dir.join("runs").join("current"), suite)?;
+    let current = run_suite(req, &req.cards, &dir.join("runs").join("current"), suite.master_seed)?;
     let base_report = runs::report_of(std::slice::from_ref(&current), &settings).map_err(whole)?;
     let rows = ranked_rows(&base_report, &settings);
     if rows.is_empty() {
@@ -311,7 +343,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let row_index: std::collections::HashMap<(usize, &str), u32> = rows
         .iter()
         .enumerate()
-        .map(|(i, (t, k, _, _))| ((*t, k.as_str()), i as u32))
+        .map(|(i, r)| ((r.section, r.key.as_str()), i as u32))
         .collect();
     let row_index = &row_index;
     let board_rows: Vec<Vec<u32>> = table
@@ -344,14 +376,15 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     });
     let effects_clear = (0..rows.len())
         .flat_map(|r| (0..levers.list.len()).map(move |l| (r, l)))
-        .filter(|&(r, l)| propose::clear(&effects, r, l))
+        .filter(|&(r, l)| propose::clear(&effects, r, l, levers.list[l].field))
         .count();
 
     // 3. Rounds of proposals, each verified on the suite's own fights.
     let margin = ((high - low) * 0.1).min(0.01);
     let files = runs::read_card_files(&req.cards)?;
     let mut total = vec![0i32; levers.list.len()];
-    let mut rates: Vec<f64> = rows.iter().map(|r| r.3).collect();
+    let mut rates: Vec<f64> = rows.iter().map(|r| r.rate).collect();
+    let noise: Vec<f64> = rows.iter().map(|r| r.se).collect();
     let mut row_scale = vec![1.0; rows.len()];
     let ranges: Vec<(i32, i32)> = levers.list.iter().map(|l| propose::range(l.field, l.value)).collect();
     let base = rates.clone();
@@ -379,6 +412,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             levers: &now,
             ladders: &ladders,
             range: &ranges,
+            noise: &noise,
             low: low + margin,
             high: high - margin,
             band: (low, high),
@@ -398,7 +432,7 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
             req,
             std::slice::from_ref(&cards_dir),
             &dir.join("runs").join(format!("round_{round}")),
-            suite,
+            suite.master_seed,
         )?;
         let (rep, _) = runs::write_report(
             std::slice::from_ref(&run_dir),
@@ -442,7 +476,6 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
                 round,
                 changes: total.clone(),
                 predicted: proposal.predicted.clone(),
-                report: rep,
             });
         }
         if verified.in_band == verified.ranked {
@@ -450,17 +483,45 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
         }
     }
     let Some(Chosen {
-        verified,
         round: chosen_round,
         changes: chosen,
         predicted,
-        report: rep,
+        ..
     }) = best
     else {
         return Err(whole("the budget left no round to verify".to_string()));
     };
 
-    // 4. What a designer reviews.
+    // 4. The confirmation: the rounds chose among catalogs, and went on
+    // from, what their own fights measured, so the chosen one is measured
+    // again on fights no round has seen (a seed of the tune's own), paired
+    // with the catalog as it was on those same fights.
+    let chosen_cards = dir.join(format!("round_{chosen_round}")).join("cards");
+    let fresh_seed = suite.master_seed ^ CONFIRMATION_SALT;
+    let fresh = dir.join("runs").join("confirmation");
+    say(format!(
+        "confirming round {chosen_round} on fresh fights (seed {fresh_seed})"
+    ));
+    let current_fresh = run_suite(req, &req.cards, &fresh.join("current"), fresh_seed)?;
+    let chosen_fresh = run_suite(
+        req,
+        std::slice::from_ref(&chosen_cards),
+        &fresh.join("proposal"),
+        fresh_seed,
+    )?;
+    let (rep, _) = runs::write_report(
+        std::slice::from_ref(&chosen_fresh),
+        Some(&current_fresh),
+        &dir.join("reports").join("confirmation"),
+        &settings,
+    )?;
+    let verified = verify_rows(&ranked_rows(&rep, &settings), low, high);
+    say(format!(
+        "confirmed on fresh fights: {} of {} ranked rows in the band, {} outside 40–60%",
+        verified.in_band, verified.ranked, verified.outside_40_60
+    ));
+
+    // 5. What a designer reviews.
     let changes: Vec<Change> = levers
         .list
         .iter()
@@ -497,7 +558,6 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
         effects_clear,
         dir: dir.clone(),
     };
-    let chosen_cards = dir.join(format!("round_{chosen_round}")).join("cards");
     let effects_table = effects_csv(&rows, &effects, &levers.list);
     output::write(
         &tune,
@@ -512,25 +572,24 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     Ok(tune)
 }
 
-/// The best round so far: what it verified, its catalog's changes, what
-/// it predicted and its report.
+/// The best round so far: what it verified, its catalog's changes and
+/// what it predicted.
 struct Chosen {
     verified: Verified,
     round: usize,
     changes: Vec<i32>,
     predicted: Vec<f64>,
-    report: Report,
 }
 
 /// `effects.csv`: every effect a designer reads, each lever's on each row
 /// where the row's holders carry the lever (its own ladders, a keyword's
 /// carriers) or where it stands clear of its noise: in win-rate points per
 /// unit of the number, with its two-way standard error and 95% interval.
-fn effects_csv(rows: &[(usize, String, String, f64)], effects: &Effects, levers: &[Lever]) -> String {
+fn effects_csv(rows: &[Ranked], effects: &Effects, levers: &[Lever]) -> String {
     let mut out = String::from("section,row,card,field,tier,points_per_unit,se,low,high,exposure,clear\n");
-    for (r, (t, key, _, _)) in rows.iter().enumerate() {
+    for (r, Ranked { section: t, key, .. }) in rows.iter().enumerate() {
         for (l, lever) in levers.iter().enumerate() {
-            let clear = propose::clear(effects, r, l);
+            let clear = propose::clear(effects, r, l, lever.field);
             let exposure = effects.exposure(r, l);
             if !clear && exposure < propose::NEAR {
                 continue;
@@ -577,19 +636,15 @@ fn ladder_now(catalog: &crate::catalog::Catalog, all: &[Lever], total: &[i32], l
     ladder
 }
 
-/// Runs the suite on `cards` into `runs_dir`, or reads back a run
-/// finished there before, or resumes one left unfinished.
-fn run_suite(
-    req: &TuneRequest,
-    cards: &[PathBuf],
-    runs_dir: &Path,
-    suite: &crate::suite::Suite,
-) -> Result<PathBuf, Error> {
-    let run_dir = dataset::run_dir(runs_dir, &suite.name, suite.master_seed, dataset::Shard::WHOLE);
+/// Runs the suite on `cards` under master seed `seed` into `runs_dir`, or
+/// reads back a run finished there before, or resumes one left unfinished.
+fn run_suite(req: &TuneRequest, cards: &[PathBuf], runs_dir: &Path, seed: u64) -> Result<PathBuf, Error> {
     // A run left there by a tune of other inputs (another catalog, rules or
     // suite: a round of an earlier proposal) is not this run: it starts
     // again.
-    let inputs = runs::Loaded::from_files(&req.rules, cards, &req.suite)?;
+    let mut inputs = runs::Loaded::from_files(&req.rules, cards, &req.suite)?;
+    *inputs.count_and_seed().1 = seed;
+    let run_dir = dataset::run_dir(runs_dir, &inputs.suite.name, seed, dataset::Shard::WHOLE);
     let existing = dataset::Manifest::read(&run_dir).ok().filter(|m| {
         inputs
             .identity(m.identity.part_size)
@@ -615,7 +670,7 @@ fn run_suite(
         cards: cards.to_vec(),
         suite: req.suite.clone(),
         count: None,
-        seed: None,
+        seed: Some(seed),
         out: runs_dir.to_path_buf(),
         shard: dataset::Shard::WHOLE,
         part_size: dataset::DEFAULT_PART_SIZE,
@@ -626,30 +681,33 @@ fn run_suite(
 }
 
 /// The rows against the band.
-fn verify_rows(rows: &[(usize, String, String, f64)], low: f64, high: f64) -> Verified {
+fn verify_rows(rows: &[Ranked], low: f64, high: f64) -> Verified {
     Verified {
-        in_band: rows.iter().filter(|r| (low..=high).contains(&r.3)).count(),
+        in_band: rows.iter().filter(|r| (low..=high).contains(&r.rate)).count(),
         ranked: rows.len(),
-        outside_40_60: rows.iter().filter(|r| !(0.40..=0.60).contains(&r.3)).count(),
+        outside_40_60: rows
+            .iter()
+            .filter(|r| !(propose::WIDE_BAND.0..=propose::WIDE_BAND.1).contains(&r.rate))
+            .count(),
     }
 }
 
 /// Each of `rows`' rate in `rep`, where it is ranked there.
-fn rows_of(rep: &Report, rows: &[(usize, String, String, f64)], s: &ReportSettings) -> Vec<Option<f64>> {
+fn rows_of(rep: &Report, rows: &[Ranked], s: &ReportSettings) -> Vec<Option<f64>> {
     let tables = rep.rate_tables();
     rows.iter()
-        .map(|(t, k, _, _)| {
-            tables[*t]
+        .map(|row| {
+            tables[row.section]
                 .iter()
-                .find(|r| r.key == *k && r.ranked)
-                .map(|r| band_rate(r, s))
+                .find(|r| r.key == row.key && r.ranked)
+                .map(|r| band_rate(r, s).0)
         })
         .collect()
 }
 
 #[allow(clippy::too_many_arguments)]
 fn tuned_rows(
-    rows: &[(usize, String, String, f64)],
+    rows: &[Ranked],
     predicted: &[f64],
     rep: &Report,
     s: &ReportSettings,
@@ -661,16 +719,16 @@ fn tuned_rows(
     let tables = rep.rate_tables();
     rows.iter()
         .enumerate()
-        .map(|(i, (t, k, name, before))| {
-            let now = tables[*t].iter().find(|r| r.key == *k);
-            let after = now.map_or(f64::NAN, |r| band_rate(r, s));
+        .map(|(i, row)| {
+            let now = tables[row.section].iter().find(|r| r.key == row.key);
+            let after = now.map_or(f64::NAN, |r| band_rate(r, s).0);
             let in_band = (low..=high).contains(&after);
             let why_not = (!in_band).then(|| why_not(i, effects, levers, predicted[i], low, high));
             TunedRow {
-                section: RATE_SECTIONS[*t].0,
-                key: k.clone(),
-                name: name.clone(),
-                before: *before,
+                section: RATE_SECTIONS[row.section].0,
+                key: row.key.clone(),
+                name: row.name.clone(),
+                before: row.rate,
                 predicted: predicted[i],
                 after,
                 change: now.and_then(|r| r.change.as_ref()).map(|c| c.delta),
@@ -687,7 +745,7 @@ fn tuned_rows(
 /// levers that move it could not go further.
 fn why_not(i: usize, effects: &Effects, levers: &[Lever], predicted: f64, low: f64, high: f64) -> String {
     let clear: Vec<&Lever> = (0..levers.len())
-        .filter(|&l| propose::clear(effects, i, l))
+        .filter(|&l| propose::clear(effects, i, l, levers[l].field))
         .map(|l| &levers[l])
         .collect();
     if clear.is_empty() {
@@ -712,6 +770,8 @@ const PERTURBATION_FILE: &str = "perturbation.bin";
 /// The perturbation run's seed when none is given: the suite's, changed,
 /// so its fights are fresh against the verification's.
 const PERTURBATION_SALT: u64 = 0x7475_6E65_7475_6E65;
+/// The confirmation's seed is the suite's changed by this.
+const CONFIRMATION_SALT: u64 = 0x636F_6E66_6972_6D73;
 
 /// What a saved perturbation run must match to be read back: the inputs,
 /// the levers and their steps, the seed and the number of pairs.
@@ -766,17 +826,17 @@ mod tests {
     #[test]
     fn a_budget_too_small_says_what_it_needs() {
         let e = spending(1_000, 100_000, 1_000).unwrap_err();
-        assert!(e.contains("at least 220000"), "{e}");
+        assert!(e.contains("at least 420000"), "{e}");
         let s = spending(default_budget(100_000, 1_000), 100_000, 1_000).unwrap();
         assert_eq!(s.perturbation_pairs, 100_000);
         assert_eq!(s.rounds, DEFAULT_ROUNDS);
-        assert!(2 * s.perturbation_pairs + (s.rounds + 1) * 100_000 <= s.budget);
+        assert!(2 * s.perturbation_pairs + (s.rounds + 3) * 100_000 <= s.budget);
         // Just above the least: one round, the rest to the perturbation run.
-        let s = spending(230_000, 100_000, 1_000).unwrap();
+        let s = spending(430_000, 100_000, 1_000).unwrap();
         assert_eq!((s.rounds, s.perturbation_pairs), (1, 15_000));
         // A large budget: the rounds up to their cap, then more pairs.
         let s = spending(100_000_000, 1_000_000, 100_000).unwrap();
         assert_eq!(s.rounds, MAX_ROUNDS);
-        assert_eq!(s.perturbation_pairs, (100_000_000 - 11_000_000) / 2);
+        assert_eq!(s.perturbation_pairs, (100_000_000 - 13_000_000) / 2);
     }
 }

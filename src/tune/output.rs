@@ -52,7 +52,7 @@ pub fn markdown(t: &Tune) -> String {
     let _ = writeln!(
         s,
         "Before: {} of {} ranked rows in the band, {} outside 40–60%. \
-         After (round {}, verified on the suite's own boards and fight streams, paired with the catalog as it was): \
+         After (round {}, confirmed on fresh fights of the suite's boards that no round saw, paired with the catalog as it was on the same fights): \
          **{} of {} in the band, {} outside 40–60%**, with {} numbers changed.\n",
         t.before.in_band,
         t.before.ranked,
@@ -65,7 +65,7 @@ pub fn markdown(t: &Tune) -> String {
     );
     let _ = writeln!(
         s,
-        "Budget: {} fights — a perturbation run of {} fight pairs (seed {}), the run as it is and up to {} verified rounds of {} fights. \
+        "Budget: {} fights — a perturbation run of {} fight pairs (seed {}), the run as it is, up to {} verified rounds of {} fights and a confirmation of two more. \
          Levers: {}. Effects estimated: {}, of which {} stand clear of their noise (two-way clustered by board; docs/tune.md).\n",
         t.spending.budget,
         t.spending.perturbation_pairs,
