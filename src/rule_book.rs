@@ -1,10 +1,12 @@
 //! The rule book's ids: every lettered rule of 800, 900 and 200 (ids and
-//! keyword names only, shipped with the project), the sections the project
+//! keyword names only, shipped with the project), the rulings of the
+//! Riftbound FAQ (RB1 to RB50, with a title each), the sections the project
 //! reconstructs, the rules it does not simulate, and the keywords of 800 by
 //! section. Knows nothing else of the crate: the catalog, the loaders and
 //! the coverage table all read it.
 
 const RULE_IDS: &str = include_str!("rule_book/rule_ids.tsv");
+const RIFTBOUND_RULINGS: &str = include_str!("rule_book/riftbound_rulings.tsv");
 
 /// Sections the rule book refers to without containing them; the project
 /// reconstructs them (docs/rules-reconstruction.md), and scenarios may cite them.
@@ -37,6 +39,8 @@ pub struct RuleId {
     pub id: String,
     /// The keyword's name for 800 rules, empty otherwise.
     pub keyword: String,
+    /// A Riftbound ruling's first sentence, empty otherwise.
+    pub title: String,
 }
 
 impl RuleId {
@@ -48,17 +52,40 @@ impl RuleId {
 
 /// Every lettered rule of 800, 900 and 200, in book order.
 pub fn rule_ids() -> Vec<RuleId> {
-    RULE_IDS
+    rows(RULE_IDS)
+        .map(|(id, keyword)| RuleId {
+            id,
+            keyword,
+            title: String::new(),
+        })
+        .collect()
+}
+
+/// The rulings of the Riftbound FAQ, RB1 to RB50 in the file's order (the
+/// FAQ numbers none; docs/riftbound-reconstruction.md), each titled by its
+/// first sentence.
+pub fn riftbound_rulings() -> Vec<RuleId> {
+    rows(RIFTBOUND_RULINGS)
+        .map(|(id, title)| RuleId {
+            id,
+            keyword: String::new(),
+            title,
+        })
+        .collect()
+}
+
+/// The two columns of a shipped table's rows, past its `#` comments.
+fn rows(table: &'static str) -> impl Iterator<Item = (String, String)> {
+    table
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let mut parts = l.split('\t');
-            RuleId {
-                id: parts.next().unwrap_or_default().trim().to_string(),
-                keyword: parts.next().unwrap_or_default().trim().to_string(),
-            }
+            (
+                parts.next().unwrap_or_default().trim().to_string(),
+                parts.next().unwrap_or_default().trim().to_string(),
+            )
         })
-        .collect()
 }
 
 /// The keywords of section 800 in order: each section number with its

@@ -491,6 +491,7 @@ fn coverage(cli: RulesAndCards, args: CoverageArgs) -> Result<ExitCode, Error> {
                 serde_json::json!({
                     "id": r.rule.id,
                     "keyword": r.rule.keyword,
+                    "title": r.rule.title,
                     "scenarios": r.scenarios,
                     "status": r.status.name(),
                 })
@@ -505,7 +506,7 @@ fn coverage(cli: RulesAndCards, args: CoverageArgs) -> Result<ExitCode, Error> {
                 "{:<9} {:<10} {:<20} {}",
                 r.rule.id,
                 r.status.name(),
-                r.rule.keyword,
+                if r.rule.title.is_empty() { &r.rule.keyword } else { "" },
                 r.scenarios.join(", ")
             );
         }
