@@ -108,7 +108,9 @@ pub fn scenario_report(
     catalog: &crate::catalog::Catalog,
     rules: &crate::settings::Rules,
 ) -> Result<ScenarioReport, Vec<Diagnostic>> {
-    if config::is_match_scenario(text) {
+    if config::is_riftbound_scenario(text) {
+        config::parse_riftbound_scenario(file, text).map(|s| crate::riftbound_scenario::run(&s))
+    } else if config::is_match_scenario(text) {
         config::parse_match_scenario(file, text, catalog, rules).map(|s| scenario::run_match(&s, catalog, rules))
     } else {
         config::scenario::parse_scenario(file, text, catalog, rules).map(|s| scenario::run(&s, rules))

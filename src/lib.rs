@@ -32,6 +32,8 @@ pub mod output;
 pub mod pair_blocks;
 pub mod render;
 pub mod report;
+pub mod riftbound;
+pub mod riftbound_scenario;
 pub mod rule_book;
 pub mod runs;
 pub mod scenario;

@@ -1,4 +1,5 @@
-//! Runs every scenario under tests/conformance/ and checks that the
+//! Runs every scenario under tests/conformance/ (Gridforged's) and
+//! tests/riftbound/ (Riftbound's) and checks that the
 //! committed coverage table is the one the scenarios generate.
 
 use std::path::{Path, PathBuf};
@@ -16,7 +17,8 @@ struct Inputs {
 }
 
 fn inputs() -> Inputs {
-    let files = config::toml_files(&[PathBuf::from("tests/conformance")]).expect("scenario folder");
+    let files = config::toml_files(&[PathBuf::from("tests/conformance"), PathBuf::from("tests/riftbound")])
+        .expect("scenario folders");
     assert!(!files.is_empty(), "no scenarios found");
     Inputs {
         rules: config::load_rules(Path::new("configs/rules.toml")).expect("rules load"),

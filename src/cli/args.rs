@@ -370,8 +370,8 @@ pub struct ScenarioArgs {
 /// The arguments of `gridsim coverage`.
 #[derive(Args)]
 pub struct CoverageArgs {
-    /// Scenario files or folders.
-    #[arg(long, default_value = "tests/conformance")]
+    /// Scenario files or folders: Gridforged's and Riftbound's.
+    #[arg(long, default_values = ["tests/conformance", "tests/riftbound"])]
     pub scenarios: Vec<PathBuf>,
     /// The scenarios' catalog, as for `gridsim scenario`.
     #[arg(long, default_value = crate::scenario::CATALOG_DIR)]

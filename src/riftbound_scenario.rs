@@ -1,0 +1,149 @@
+//! Riftbound's conformance scenarios (`tests/riftbound/`): a ruling's
+//! sequence scripted step by step on the kernel ([`crate::riftbound`]),
+//! each stated outcome checked, reported as a Gridforged scenario is so
+//! that `gridsim coverage` lists both.
+
+use std::path::PathBuf;
+
+use crate::riftbound::{Board, Lasts, UnitId};
+use crate::scenario::ScenarioReport;
+
+/// A loaded scenario: its units by index, in file order.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    pub name: String,
+    pub file: PathBuf,
+    pub covers: Vec<String>,
+    /// Each unit's name and printed Might.
+    pub units: Vec<(String, i32)>,
+    pub steps: Vec<Step>,
+}
+
+/// One step: what happens, then what must hold.
+#[derive(Debug, Clone, Default)]
+pub struct Step {
+    pub action: Option<Action>,
+    /// For a `combat_damage` step: each unit's share, in the order given.
+    pub shares: Option<Vec<i32>>,
+    pub expect: Vec<Expect>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    Damage {
+        unit: usize,
+        amount: i32,
+    },
+    Buff {
+        unit: usize,
+    },
+    Modify {
+        unit: usize,
+        amount: i32,
+        minimum: Option<i32>,
+        lasts: Lasts,
+    },
+    Aura {
+        source: usize,
+        target: usize,
+        amount: i32,
+    },
+    /// The cleanup after an effect resolves: the lethal check alone.
+    Cleanup,
+    CombatCleanup,
+    EndTurn,
+    CombatDamage {
+        amount: i32,
+        order: Vec<usize>,
+    },
+}
+
+/// What a unit must show after a step; `None` fields are not checked.
+#[derive(Debug, Clone, Default)]
+pub struct Expect {
+    pub unit: usize,
+    pub might: Option<i32>,
+    pub calculated_might: Option<i32>,
+    pub damage: Option<i32>,
+    pub buffs: Option<i32>,
+    pub alive: Option<bool>,
+}
+
+/// Runs `s` and reports each expectation that fails.
+pub fn run(s: &Scenario) -> ScenarioReport {
+    let mut board = Board::default();
+    let mut ids = Vec::with_capacity(s.units.len());
+    let mut failures = Vec::new();
+    for (name, might) in &s.units {
+        match board.add_unit(*might) {
+            Some(u) => ids.push(u),
+            None => {
+                failures.push(format!("unit {name}: the board holds no more units"));
+                ids.push(UnitId(0));
+            }
+        }
+    }
+    let mut checks = 0;
+    for (k, step) in s.steps.iter().enumerate() {
+        let shares = step.action.as_ref().and_then(|a| apply(&mut board, &ids, a));
+        if let Some(want) = &step.shares {
+            checks += 1;
+            if shares.as_ref() != Some(want) {
+                failures.push(format!("step {k}: shares: expected {want:?}, found {shares:?}"));
+            }
+        }
+        for e in &step.expect {
+            let u = ids[e.unit];
+            let name = &s.units[e.unit].0;
+            let mut check = |field: &str, want: Option<i32>, got: i32| {
+                if let Some(want) = want {
+                    checks += 1;
+                    if want != got {
+                        failures.push(format!("step {k}: {name}.{field}: expected {want}, found {got}"));
+                    }
+                }
+            };
+            check("might", e.might, board.might(u));
+            check("calculated_might", e.calculated_might, board.calculated_might(u));
+            check("damage", e.damage, board.damage(u));
+            check("buffs", e.buffs, board.buffs(u));
+            check("alive", e.alive.map(i32::from), i32::from(board.alive(u)));
+        }
+    }
+    ScenarioReport {
+        name: s.name.clone(),
+        file: s.file.clone(),
+        covers: s.covers.clone(),
+        failures,
+        checks,
+    }
+}
+
+/// Applies one action; a `combat_damage` returns the shares it assigned.
+fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
+    match *a {
+        Action::Damage { unit, amount } => board.deal_damage(ids[unit], amount),
+        Action::Buff { unit } => board.buff(ids[unit]),
+        Action::Modify {
+            unit,
+            amount,
+            minimum,
+            lasts,
+        } => {
+            board.modify(ids[unit], amount, minimum, lasts);
+        }
+        Action::Aura { source, target, amount } => {
+            board.add_aura(ids[source], ids[target], amount);
+        }
+        Action::Cleanup => {
+            board.kill_lethal();
+        }
+        Action::CombatCleanup => board.combat_cleanup(),
+        Action::EndTurn => board.end_turn(),
+        Action::CombatDamage { amount, ref order } => {
+            let order: Vec<UnitId> = order.iter().map(|&k| ids[k]).collect();
+            return Some(board.assign_combat_damage(amount, &order));
+        }
+    }
+    None
+}
