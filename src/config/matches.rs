@@ -218,27 +218,7 @@ pub fn parse_match_scenario(
 ) -> Result<crate::scenario::MatchScenario, Vec<Diagnostic>> {
     let parsed: MatchScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let mut bad = Vec::new();
-    let known = crate::rule_book::rule_ids();
-    if parsed.covers.get_ref().is_empty() {
-        bad.push(Diagnostic::at(
-            file,
-            text,
-            Some(parsed.covers.span()),
-            "covers",
-            "name at least one rule letter this scenario checks",
-        ));
-    }
-    for (i, id) in parsed.covers.get_ref().iter().enumerate() {
-        if !known.iter().any(|r| r.id == *id) && !crate::rule_book::is_section_or_ruling(id) {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(parsed.covers.span()),
-                format!("covers[{i}]"),
-                format!("`{id}` is not a rule of 800, 900 or 200"),
-            ));
-        }
-    }
+    super::check_gridforged_covers(file, text, &parsed.covers, &mut bad);
     let event_names = crate::matches::Event::NAMES;
     let mut expect = Vec::new();
     for (i, e) in parsed.expect.iter().enumerate() {

@@ -36,6 +36,69 @@ pub use rules::{DEFAULT_RULES_TOML, default_rules, load_rules, parse_rules};
 pub use suites::{BoardSource, board_copy_name, load_suite, parse_suite, parse_suite_from, suite_board_files};
 pub use validate::{FileKind, file_kind, validate_paths};
 
+/// Which rule ids a scenario kind may cite in `covers`, and how it names
+/// them in an error.
+pub(crate) struct Citable<'a> {
+    /// The ids offered as suggestions.
+    pub ids: &'a [&'a str],
+    /// Whether an id may be cited (beyond `ids`: a whole ruling, a
+    /// reconstructed section).
+    pub accepts: &'a dyn Fn(&str) -> bool,
+    /// The error's message when none is named.
+    pub none: &'a str,
+    /// What the ids are, as in "`X` is not {what}".
+    pub what: &'a str,
+}
+
+/// A scenario's `covers`: at least one id, each one `citable` accepts,
+/// every error with its key and the ids nearest.
+pub(crate) fn check_covers(
+    file: &Path,
+    text: &str,
+    covers: &toml::Spanned<Vec<String>>,
+    citable: &Citable,
+    bad: &mut Vec<Diagnostic>,
+) {
+    if covers.get_ref().is_empty() {
+        bad.push(Diagnostic::at(file, text, Some(covers.span()), "covers", citable.none));
+    }
+    for (i, id) in covers.get_ref().iter().enumerate() {
+        if !(citable.accepts)(id) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(covers.span()),
+                format!("covers[{i}]"),
+                format!(
+                    "`{id}` is not {}{}",
+                    citable.what,
+                    crate::diagnostics::suggestion(id, citable.ids)
+                ),
+            ));
+        }
+    }
+}
+
+/// Gridforged's citable ids: the lettered rules of 800, 900 and 200, whole
+/// rulings and keywords, and the reconstructed sections.
+pub(crate) fn check_gridforged_covers(
+    file: &Path,
+    text: &str,
+    covers: &toml::Spanned<Vec<String>>,
+    bad: &mut Vec<Diagnostic>,
+) {
+    let known = crate::rule_book::rule_ids();
+    let ids: Vec<&str> = known.iter().map(|r| r.id.as_str()).collect();
+    let accepts = |id: &str| ids.contains(&id) || crate::rule_book::is_section_or_ruling(id);
+    let citable = Citable {
+        ids: &ids,
+        accepts: &accepts,
+        none: "name at least one rule letter this scenario checks",
+        what: "a rule of 800, 900 or 200",
+    };
+    check_covers(file, text, covers, &citable, bad);
+}
+
 /// Parses `text` as `T`, turning any error into a diagnostic with the key path.
 pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Diagnostic> {
     let de = toml::de::Deserializer::parse(text)

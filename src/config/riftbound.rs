@@ -27,7 +27,7 @@ struct ScenarioFile {
     #[serde(rename = "unit")]
     units: Vec<UnitDef>,
     #[serde(rename = "step", default)]
-    steps: Vec<StepDef>,
+    steps: Vec<Spanned<StepDef>>,
 }
 
 #[derive(Deserialize)]
@@ -105,26 +105,15 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
     let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let mut bad = Vec::new();
     let rulings = crate::rule_book::riftbound_rulings();
-    if parsed.covers.get_ref().is_empty() {
-        bad.push(Diagnostic::at(
-            file,
-            text,
-            Some(parsed.covers.span()),
-            "covers",
-            "name at least one ruling this scenario checks, RB1 to RB50",
-        ));
-    }
-    for (i, id) in parsed.covers.get_ref().iter().enumerate() {
-        if !rulings.iter().any(|r| r.id == *id) {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(parsed.covers.span()),
-                format!("covers[{i}]"),
-                format!("`{id}` is not a Riftbound ruling: they are RB1 to RB50"),
-            ));
-        }
-    }
+    let ids: Vec<&str> = rulings.iter().map(|r| r.id.as_str()).collect();
+    let accepts = |id: &str| ids.contains(&id);
+    let citable = super::Citable {
+        ids: &ids,
+        accepts: &accepts,
+        none: "name at least one ruling this scenario checks, RB1 to RB50",
+        what: "a Riftbound ruling (RB1 to RB50)",
+    };
+    super::check_covers(file, text, &parsed.covers, &citable, &mut bad);
     let names: Vec<&str> = parsed.units.iter().map(|u| u.name.get_ref().as_str()).collect();
     for (i, u) in parsed.units.iter().enumerate() {
         if names[..i].contains(&u.name.get_ref().as_str()) {
@@ -154,7 +143,8 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
         })
     };
     let mut steps = Vec::new();
-    for (k, s) in parsed.steps.iter().enumerate() {
+    for (k, spanned) in parsed.steps.iter().enumerate() {
+        let s = spanned.get_ref();
         let at = |key: &str| format!("step[{k}].{key}");
         let mut actions = Vec::new();
         if let Some(d) = &s.damage {
@@ -179,7 +169,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                         Some(span),
                         at("modify.lasts"),
                         format!(
-                            "`{other}` is not a duration{}; it is `turn` or `combat`",
+                            "`{other}` is not a duration: it is `turn` or `combat`{}",
                             diagnostics::suggestion(other, &["turn", "combat"])
                         ),
                     ));
@@ -225,7 +215,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             bad.push(Diagnostic::at(
                 file,
                 text,
-                None,
+                Some(spanned.span()),
                 format!("step[{k}]"),
                 "a step does one thing: damage, buff, modify, aura, cleanup, combat_cleanup, end_turn or combat_damage",
             ));
@@ -301,6 +291,9 @@ end_turn = true
             "{all:?}"
         );
         assert!(has("step[1].modify.lasts") && has("did you mean `turn`?"), "{all:?}");
-        assert!(has("step[2]") && has("a step does one thing"), "{all:?}");
+        assert!(
+            has("x.toml:15") && has("step[2]") && has("a step does one thing"),
+            "{all:?}"
+        );
     }
 }

@@ -257,27 +257,7 @@ pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules)
     let at = |span: std::ops::Range<usize>, key: String, msg: String| Diagnostic::at(file, text, Some(span), key, msg);
     let mut bad = Vec::new();
 
-    let known = crate::rule_book::rule_ids();
-    if parsed.covers.get_ref().is_empty() {
-        bad.push(at(
-            parsed.covers.span(),
-            "covers".into(),
-            "name at least one rule letter this scenario checks".into(),
-        ));
-    }
-    for (i, id) in parsed.covers.get_ref().iter().enumerate() {
-        if !known.iter().any(|r| r.id == *id) && !crate::rule_book::is_section_or_ruling(id) {
-            let near: Vec<&str> = known.iter().map(|r| r.id.as_str()).collect();
-            bad.push(at(
-                parsed.covers.span(),
-                format!("covers[{i}]"),
-                format!(
-                    "`{id}` is not a rule of 800, 900 or 200{}",
-                    diagnostics::suggestion(id, &near)
-                ),
-            ));
-        }
-    }
+    super::check_gridforged_covers(file, text, &parsed.covers, &mut bad);
     if parsed.runs == 0 || parsed.runs > 100_000 {
         bad.push(Diagnostic::at(file, text, None, "runs", "runs must be 1..=100000"));
     }
