@@ -111,6 +111,22 @@ fn a_halved_ladder_is_raised_and_the_verified_run_is_in_the_band() {
     assert!(low > 0.0, "{own}");
     let md = std::fs::read_to_string(dir.join("tune.md")).expect("tune.md");
     assert!(md.contains("| fen_guard | power[0] | 1 | 10 |"), "{md}");
+    // `verified` is the confirmation's: the chosen catalog and the one as
+    // it was, both on fights under a seed no round ran, paired. The
+    // misreading it catches: the chosen round's own count reported, which
+    // the rounds chose by.
+    assert!(md.contains("confirmed on fresh fights"), "{md}");
+    let fresh = dir.join("runs").join("confirmation");
+    for catalog in ["current", "proposal"] {
+        let runs: Vec<String> = std::fs::read_dir(fresh.join(catalog))
+            .expect("a confirmation run")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            runs.len() == 1 && runs[0].starts_with("planted-seed") && !runs[0].ends_with("-seed5"),
+            "one run, not under the suite's seed (5) the rounds ran: {runs:?}"
+        );
+    }
 
     // The same seed gives the same proposal, whatever the thread count,
     // from scratch; and a second call in the same folder reads back what
