@@ -14,9 +14,17 @@ pub struct Scenario {
     pub name: String,
     pub file: PathBuf,
     pub covers: Vec<String>,
-    /// Each unit's name and printed Might.
-    pub units: Vec<(String, i32)>,
+    pub units: Vec<UnitSpec>,
     pub steps: Vec<Step>,
+}
+
+/// A unit as the scenario places it.
+#[derive(Debug, Clone)]
+pub struct UnitSpec {
+    pub name: String,
+    pub might: i32,
+    /// At its base rather than at a battlefield.
+    pub at_base: bool,
 }
 
 /// One step: what happens, then what must hold.
@@ -36,6 +44,14 @@ pub enum Action {
     },
     Buff {
         unit: usize,
+    },
+    RemoveBuff {
+        unit: usize,
+    },
+    Recall {
+        unit: usize,
+        heal: bool,
+        exhaust: bool,
     },
     Modify {
         unit: usize,
@@ -67,6 +83,8 @@ pub struct Expect {
     pub damage: Option<i32>,
     pub buffs: Option<i32>,
     pub alive: Option<bool>,
+    pub at_base: Option<bool>,
+    pub exhausted: Option<bool>,
 }
 
 /// Runs `s` and reports each expectation that fails.
@@ -74,11 +92,14 @@ pub fn run(s: &Scenario) -> ScenarioReport {
     let mut board = Board::default();
     let mut ids = Vec::with_capacity(s.units.len());
     let mut failures = Vec::new();
-    for (name, might) in &s.units {
-        match board.add_unit(*might) {
-            Some(u) => ids.push(u),
+    for spec in &s.units {
+        match board.add_unit(spec.might) {
+            Some(u) => {
+                board.place(u, spec.at_base);
+                ids.push(u);
+            }
             None => {
-                failures.push(format!("unit {name}: the board holds no more units"));
+                failures.push(format!("unit {}: the board holds no more units", spec.name));
                 ids.push(UnitId(0));
             }
         }
@@ -94,7 +115,7 @@ pub fn run(s: &Scenario) -> ScenarioReport {
         }
         for e in &step.expect {
             let u = ids[e.unit];
-            let name = &s.units[e.unit].0;
+            let name = &s.units[e.unit].name;
             let mut check = |field: &str, want: Option<i32>, got: i32| {
                 if let Some(want) = want {
                     checks += 1;
@@ -108,6 +129,8 @@ pub fn run(s: &Scenario) -> ScenarioReport {
             check("damage", e.damage, board.damage(u));
             check("buffs", e.buffs, board.buffs(u));
             check("alive", e.alive.map(i32::from), i32::from(board.alive(u)));
+            check("at_base", e.at_base.map(i32::from), i32::from(board.at_base(u)));
+            check("exhausted", e.exhausted.map(i32::from), i32::from(board.exhausted(u)));
         }
     }
     ScenarioReport {
@@ -124,6 +147,8 @@ fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
     match *a {
         Action::Damage { unit, amount } => board.deal_damage(ids[unit], amount),
         Action::Buff { unit } => board.buff(ids[unit]),
+        Action::RemoveBuff { unit } => board.remove_buff(ids[unit]),
+        Action::Recall { unit, heal, exhaust } => board.recall(ids[unit], heal, exhaust),
         Action::Modify {
             unit,
             amount,

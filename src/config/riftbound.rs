@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::{Diagnostic, parse_toml};
 use crate::diagnostics;
 use crate::riftbound::Lasts;
-use crate::riftbound_scenario::{Action, Expect, Scenario, Step};
+use crate::riftbound_scenario::{Action, Expect, Scenario, Step, UnitSpec};
 
 /// Whether `text` is a Riftbound scenario: it says `game = "riftbound"`.
 pub fn is_riftbound_scenario(text: &str) -> bool {
@@ -35,6 +35,8 @@ struct ScenarioFile {
 struct UnitDef {
     name: Spanned<String>,
     might: i32,
+    /// `battlefield` (the default) or `base`.
+    at: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -42,6 +44,8 @@ struct UnitDef {
 struct StepDef {
     damage: Option<Amounted>,
     buff: Option<Spanned<String>>,
+    remove_buff: Option<Spanned<String>>,
+    recall: Option<RecallDef>,
     modify: Option<ModifyDef>,
     aura: Option<AuraDef>,
     #[serde(default)]
@@ -61,6 +65,16 @@ struct StepDef {
 struct Amounted {
     unit: Spanned<String>,
     amount: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecallDef {
+    unit: Spanned<String>,
+    #[serde(default)]
+    heal: bool,
+    #[serde(default)]
+    exhaust: bool,
 }
 
 #[derive(Deserialize)]
@@ -97,6 +111,8 @@ struct ExpectDef {
     damage: Option<i32>,
     buffs: Option<i32>,
     alive: Option<bool>,
+    at_base: Option<bool>,
+    exhausted: Option<bool>,
 }
 
 /// Reads a Riftbound scenario; every error found, each with its line and
@@ -126,6 +142,32 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             ));
         }
     }
+    let units: Vec<UnitSpec> = parsed
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| UnitSpec {
+            name: u.name.get_ref().clone(),
+            might: u.might,
+            at_base: match u.at.as_ref().map(|a| (a.get_ref().as_str(), a.span())) {
+                None | Some(("battlefield", _)) => false,
+                Some(("base", _)) => true,
+                Some((other, span)) => {
+                    bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(span),
+                        format!("unit[{i}].at"),
+                        format!(
+                            "`{other}` is not a place: it is `battlefield` or `base`{}",
+                            diagnostics::suggestion(other, &["battlefield", "base"])
+                        ),
+                    ));
+                    false
+                }
+            },
+        })
+        .collect();
     let unit = |name: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> usize {
         names.iter().position(|n| *n == name.get_ref()).unwrap_or_else(|| {
             bad.push(Diagnostic::at(
@@ -156,6 +198,18 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
         if let Some(b) = &s.buff {
             actions.push(Action::Buff {
                 unit: unit(b, at("buff"), &mut bad),
+            });
+        }
+        if let Some(b) = &s.remove_buff {
+            actions.push(Action::RemoveBuff {
+                unit: unit(b, at("remove_buff"), &mut bad),
+            });
+        }
+        if let Some(r) = &s.recall {
+            actions.push(Action::Recall {
+                unit: unit(&r.unit, at("recall.unit"), &mut bad),
+                heal: r.heal,
+                exhaust: r.exhaust,
             });
         }
         if let Some(m) = &s.modify {
@@ -217,7 +271,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 text,
                 Some(spanned.span()),
                 format!("step[{k}]"),
-                "a step does one thing: damage, buff, modify, aura, cleanup, combat_cleanup, end_turn or combat_damage",
+                "a step does one thing: damage, buff, remove_buff, recall, modify, aura, cleanup, combat_cleanup, end_turn or combat_damage",
             ));
         }
         let expect = s
@@ -231,6 +285,8 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 damage: e.damage,
                 buffs: e.buffs,
                 alive: e.alive,
+                at_base: e.at_base,
+                exhausted: e.exhausted,
             })
             .collect();
         steps.push(Step {
@@ -246,11 +302,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
         name: parsed.name,
         file: file.to_path_buf(),
         covers: parsed.covers.into_inner(),
-        units: parsed
-            .units
-            .iter()
-            .map(|u| (u.name.get_ref().clone(), u.might))
-            .collect(),
+        units,
         steps,
     })
 }

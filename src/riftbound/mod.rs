@@ -71,6 +71,11 @@ pub enum EventKind {
     Died,
     /// A unit's marked damage cleared (RB1, RB34).
     Healed,
+    /// A unit recalled to its base (RB4, RB18, RB43); `amount` is 1 when
+    /// it arrives exhausted.
+    Recalled,
+    /// A Buff taken off (RB31); `amount` is the Buffs left.
+    BuffRemoved,
 }
 
 /// The board: every unit's Might and damage.
@@ -81,6 +86,9 @@ pub struct Board {
     buffs: [i32; MAX_UNITS],
     damage: [i32; MAX_UNITS],
     alive: [bool; MAX_UNITS],
+    /// At its base rather than at a battlefield: both are on the board.
+    at_base: [bool; MAX_UNITS],
+    exhausted: [bool; MAX_UNITS],
     modifiers: [[Option<Modifier>; MAX_MODIFIERS]; MAX_UNITS],
     auras: [Option<Aura>; MAX_AURAS],
     pub log: Vec<Event>,
@@ -94,6 +102,8 @@ impl Default for Board {
             buffs: [0; MAX_UNITS],
             damage: [0; MAX_UNITS],
             alive: [false; MAX_UNITS],
+            at_base: [false; MAX_UNITS],
+            exhausted: [false; MAX_UNITS],
             modifiers: [[None; MAX_MODIFIERS]; MAX_UNITS],
             auras: [None; MAX_AURAS],
             log: Vec::new(),
@@ -125,6 +135,49 @@ impl Board {
 
     pub fn buffs(&self, u: UnitId) -> i32 {
         self.buffs[u.i()]
+    }
+
+    pub fn at_base(&self, u: UnitId) -> bool {
+        self.at_base[u.i()]
+    }
+
+    pub fn exhausted(&self, u: UnitId) -> bool {
+        self.exhausted[u.i()]
+    }
+
+    /// Places `u` at its base (`true`) or at a battlefield.
+    pub fn place(&mut self, u: UnitId, at_base: bool) {
+        self.at_base[u.i()] = at_base;
+    }
+
+    /// Recalls `u` to its base: no move (RB43), and since the base is on
+    /// the board as the battlefield is, every modification stays with it —
+    /// Buffs (RB4), "this turn" changes (RB18), Boosts and decreases (RB31:
+    /// only a change to or from a zone off the board removes them). `heal`
+    /// clears its damage (Hourglass, RB4; Sett's legend, RB18); `exhaust`
+    /// leaves it exhausted (Hourglass, RB4).
+    pub fn recall(&mut self, u: UnitId, heal: bool, exhaust: bool) {
+        let i = u.i();
+        if !self.alive[i] {
+            return;
+        }
+        if heal && self.damage[i] > 0 {
+            self.damage[i] = 0;
+            self.log(EventKind::Healed, u, 0, "RB18");
+        }
+        self.at_base[i] = true;
+        self.exhausted[i] |= exhaust;
+        self.log(EventKind::Recalled, u, i32::from(exhaust), "RB43");
+    }
+
+    /// Takes one Buff off `u` (RB31: Sett's revival takes the Buff and
+    /// leaves every Boost); nothing when it has none.
+    pub fn remove_buff(&mut self, u: UnitId) {
+        let i = u.i();
+        if self.alive[i] && self.buffs[i] > 0 {
+            self.buffs[i] -= 1;
+            self.log(EventKind::BuffRemoved, u, self.buffs[i], "RB31");
+        }
     }
 
     /// The unit's calculated Might: printed, plus its Buffs, its auras'
