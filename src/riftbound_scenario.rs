@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::riftbound::{Board, Lasts, UnitId};
+use crate::riftbound::{Board, Event, EventKind, Lasts, UnitId};
 use crate::scenario::ScenarioReport;
 
 /// A loaded scenario: its units by index, in file order.
@@ -34,6 +34,26 @@ pub struct Step {
     /// For a `combat_damage` step: each unit's share, in the order given.
     pub shares: Option<Vec<i32>>,
     pub expect: Vec<Expect>,
+    /// Lines the step must log, in this order among its lines.
+    pub events: Vec<EventWant>,
+}
+
+/// A log line a step must write; `None` fields match any.
+#[derive(Debug, Clone)]
+pub struct EventWant {
+    pub kind: EventKind,
+    pub unit: Option<usize>,
+    pub amount: Option<i32>,
+    pub ruling: Option<String>,
+}
+
+impl EventWant {
+    fn matches(&self, e: &Event, ids: &[UnitId]) -> bool {
+        e.kind == self.kind
+            && self.unit.is_none_or(|u| ids[u] == e.unit)
+            && self.amount.is_none_or(|a| a == e.amount)
+            && self.ruling.as_ref().is_none_or(|r| r == e.ruling)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -106,7 +126,24 @@ pub fn run(s: &Scenario) -> ScenarioReport {
     }
     let mut checks = 0;
     for (k, step) in s.steps.iter().enumerate() {
+        let logged = board.log.len();
         let shares = step.action.as_ref().and_then(|a| apply(&mut board, &ids, a));
+        // In order: each wanted line after the one before it.
+        let lines = &board.log[logged..];
+        let mut from = 0;
+        for want in &step.events {
+            checks += 1;
+            match lines[from..].iter().position(|e| want.matches(e, &ids)) {
+                Some(p) => from += p + 1,
+                None => failures.push(format!(
+                    "step {k}: event {want:?}: not logged in order; the step logged {:?}",
+                    lines
+                        .iter()
+                        .map(|e| format!("{} {} {} ({})", e.kind.name(), e.unit.0, e.amount, e.ruling))
+                        .collect::<Vec<_>>()
+                )),
+            }
+        }
         if let Some(want) = &step.shares {
             checks += 1;
             if shares.as_ref() != Some(want) {

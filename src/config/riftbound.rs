@@ -9,8 +9,8 @@ use toml::Spanned;
 
 use super::{Diagnostic, parse_toml};
 use crate::diagnostics;
-use crate::riftbound::Lasts;
-use crate::riftbound_scenario::{Action, Expect, Scenario, Step, UnitSpec};
+use crate::riftbound::{EventKind, Lasts};
+use crate::riftbound_scenario::{Action, EventWant, Expect, Scenario, Step, UnitSpec};
 
 /// Whether `text` is a Riftbound scenario: it says `game = "riftbound"`.
 pub fn is_riftbound_scenario(text: &str) -> bool {
@@ -58,6 +58,17 @@ struct StepDef {
     shares: Option<Vec<i32>>,
     #[serde(default)]
     expect: Vec<ExpectDef>,
+    #[serde(default)]
+    events: Vec<EventDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventDef {
+    kind: Spanned<String>,
+    unit: Option<Spanned<String>>,
+    amount: Option<i32>,
+    ruling: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -289,10 +300,44 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 exhausted: e.exhausted,
             })
             .collect();
+        let kinds: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+        let events = s
+            .events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| {
+                let unit = e
+                    .unit
+                    .as_ref()
+                    .map(|n| unit(n, at(&format!("events[{i}].unit")), &mut bad));
+                let Some(kind) = EventKind::ALL.into_iter().find(|k| k.name() == e.kind.get_ref()) else {
+                    bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(e.kind.span()),
+                        at(&format!("events[{i}].kind")),
+                        format!(
+                            "no event `{}`{}; they are {}",
+                            e.kind.get_ref(),
+                            diagnostics::suggestion(e.kind.get_ref(), &kinds),
+                            diagnostics::backticked(&kinds)
+                        ),
+                    ));
+                    return None;
+                };
+                Some(EventWant {
+                    kind,
+                    unit,
+                    amount: e.amount,
+                    ruling: e.ruling.clone(),
+                })
+            })
+            .collect();
         steps.push(Step {
             action: actions.into_iter().next(),
             shares: s.shares.clone(),
             expect,
+            events,
         });
     }
     if !bad.is_empty() {
@@ -332,6 +377,9 @@ modify = { unit = "poro", amount = 1, lasts = "trun" }
 [[step]]
 buff = "poro"
 end_turn = true
+
+[[step]]
+events = [{ kind = "dead" }]
 "#;
         assert!(is_riftbound_scenario(text));
         let bad = parse_riftbound_scenario(Path::new("x.toml"), text).unwrap_err();
@@ -347,5 +395,6 @@ end_turn = true
             has("x.toml:15") && has("step[2]") && has("a step does one thing"),
             "{all:?}"
         );
+        assert!(has("step[3].events[0].kind") && has("did you mean `died`?"), "{all:?}");
     }
 }

@@ -78,6 +78,29 @@ pub enum EventKind {
     BuffRemoved,
 }
 
+impl EventKind {
+    pub const ALL: [EventKind; 6] = [
+        EventKind::Damaged,
+        EventKind::MightChanged,
+        EventKind::Died,
+        EventKind::Healed,
+        EventKind::Recalled,
+        EventKind::BuffRemoved,
+    ];
+
+    /// Its name in a scenario and a log.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventKind::Damaged => "damaged",
+            EventKind::MightChanged => "might_changed",
+            EventKind::Died => "died",
+            EventKind::Healed => "healed",
+            EventKind::Recalled => "recalled",
+            EventKind::BuffRemoved => "buff_removed",
+        }
+    }
+}
+
 /// The board: every unit's Might and damage.
 #[derive(Debug, Clone)]
 pub struct Board {
