@@ -209,15 +209,17 @@ impl Board {
     /// resolves). It may be negative (RB35).
     pub fn calculated_might(&self, u: UnitId) -> i32 {
         let i = u.i();
-        let mods: i32 = self.modifiers[i].iter().flatten().map(|m| m.applied).sum();
-        let auras: i32 = self
+        // Summed wide and clamped: a scenario may print any i32.
+        let mods: i64 = self.modifiers[i].iter().flatten().map(|m| i64::from(m.applied)).sum();
+        let auras: i64 = self
             .auras
             .iter()
             .flatten()
             .filter(|a| a.target == u && self.alive[a.source.i()])
-            .map(|a| a.amount)
+            .map(|a| i64::from(a.amount))
             .sum();
-        self.printed[i] + self.buffs[i] + auras + mods
+        let sum = i64::from(self.printed[i]) + i64::from(self.buffs[i]) + auras + mods;
+        sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
     /// The Might the game reads ("what Might are you"): never below 0
@@ -242,7 +244,7 @@ impl Board {
     /// does (RB4).
     pub fn buff(&mut self, u: UnitId) {
         if self.alive[u.i()] {
-            self.buffs[u.i()] += 1;
+            self.buffs[u.i()] = self.buffs[u.i()].saturating_add(1);
             self.log(EventKind::MightChanged, u, 1, "RB4");
         }
     }
@@ -259,7 +261,7 @@ impl Board {
         }
         let now = self.calculated_might(u);
         let applied = match minimum {
-            Some(floor) if amount < 0 => amount.max((floor - now).min(0)),
+            Some(floor) if amount < 0 => amount.max(floor.saturating_sub(now).min(0)),
             _ => amount,
         };
         let Some(slot) = self.modifiers[i].iter_mut().find(|m| m.is_none()) else {
@@ -375,6 +377,21 @@ mod tests {
 
     /// RB38's sequence, worked: −3 to a 2-Might unit with a minimum of 1
     /// applies −1, and +3 later that turn makes it 4, not 2.
+    /// No printed number panics: Might and Buffs at the ends of `i32`
+    /// saturate, in the dev profile's overflow checks too.
+    #[test]
+    fn extreme_numbers_saturate() {
+        let mut b = Board::default();
+        let u = b.add_unit(i32::MAX).unwrap();
+        b.buff(u);
+        b.modify(u, i32::MAX, None, Lasts::Turn);
+        assert_eq!(b.might(u), i32::MAX);
+        let v = b.add_unit(i32::MIN).unwrap();
+        b.modify(v, i32::MIN, Some(i32::MAX), Lasts::Turn);
+        assert_eq!(b.calculated_might(v), i32::MIN);
+        assert_eq!(b.might(v), 0);
+    }
+
     #[test]
     fn a_floored_reduction_keeps_what_it_applied() {
         let mut b = Board::default();
