@@ -34,6 +34,7 @@ pub mod render;
 pub mod report;
 pub mod riftbound;
 pub mod riftbound_scenario;
+pub mod riftbound_suite;
 pub mod rule_book;
 pub mod runs;
 pub mod scenario;

@@ -50,7 +50,7 @@ pub struct EventWant {
 impl EventWant {
     fn matches(&self, e: &Event, ids: &[UnitId]) -> bool {
         e.kind == self.kind
-            && self.unit.is_none_or(|u| ids[u] == e.unit)
+            && self.unit.is_none_or(|u| Some(ids[u]) == e.unit)
             && self.amount.is_none_or(|a| a == e.amount)
             && self.ruling.as_ref().is_none_or(|r| r == e.ruling)
     }
@@ -139,7 +139,13 @@ pub fn run(s: &Scenario) -> ScenarioReport {
                     "step {k}: event {want:?}: not logged in order; the step logged {:?}",
                     lines
                         .iter()
-                        .map(|e| format!("{} {} {} ({})", e.kind.name(), e.unit.0, e.amount, e.ruling))
+                        .map(|e| format!(
+                            "{} {} {} ({})",
+                            e.kind.name(),
+                            e.unit.map_or("-".to_string(), |u| u.0.to_string()),
+                            e.amount,
+                            e.ruling
+                        ))
                         .collect::<Vec<_>>()
                 )),
             }
@@ -204,7 +210,12 @@ fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
         Action::EndTurn => board.end_turn(),
         Action::CombatDamage { amount, ref order } => {
             let order: Vec<UnitId> = order.iter().map(|&k| ids[k]).collect();
-            return Some(board.assign_combat_damage(amount, &order));
+            let mut shares = vec![0; order.len()];
+            board.assign_combat_damage(amount, &order, &mut shares);
+            for (&u, &s) in order.iter().zip(&shares) {
+                board.deal_damage(u, s);
+            }
+            return Some(shares);
         }
     }
     None

@@ -18,6 +18,10 @@ pub enum FileKind {
     Suite,
     /// A match suite (`configs/matches/`).
     MatchSuite,
+    /// Riftbound's cards and suites (`game = "riftbound"`; its scenarios
+    /// are `Scenario`s).
+    RiftboundCards,
+    RiftboundSuite,
     /// Not even TOML.
     Broken,
     Unknown,
@@ -32,6 +36,14 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
     let Ok(table) = text.parse::<toml::Table>() else {
         return FileKind::Broken;
     };
+    if table.get("game").and_then(toml::Value::as_str) == Some("riftbound") {
+        if table.contains_key("card") {
+            return FileKind::RiftboundCards;
+        }
+        if table.contains_key("showdowns") {
+            return FileKind::RiftboundSuite;
+        }
+    }
     // A board names runes and a resonance too, beside its units.
     let catalog_keys = table.contains_key("rune") || table.contains_key("resonance");
     if table.contains_key("card") || (catalog_keys && !table.contains_key("unit")) {
@@ -148,6 +160,23 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 "",
                 "not a rules, card, board, suite, match suite or scenario file: expected a top-level `card`, `rune`, `unit`, `step`, `random`, `round_robin` or `pool_matches` key",
             )),
+            FileKind::RiftboundCards => {
+                let mut catalog = crate::riftbound::cards::Catalog::default();
+                if let Err(mut d) = super::riftbound_catalog::add_card_file(&mut catalog, f, t) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::RiftboundSuite => {
+                // Checked against the catalog it names, whose own problems
+                // are reported when it is validated itself.
+                let parsed = super::riftbound_suite_catalog(f, t).map_err(|d| vec![d]).and_then(|dir| {
+                    let catalog = super::load_riftbound_catalog(&[dir]).unwrap_or_default();
+                    super::parse_riftbound_suite(f, t, &catalog)
+                });
+                if let Err(mut d) = parsed {
+                    bad.append(&mut d);
+                }
+            }
             FileKind::Rules | FileKind::Cards => {}
         }
     }

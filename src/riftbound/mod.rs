@@ -5,8 +5,16 @@
 //!
 //! This is the kernel's Might and damage: units with a printed Might, Buffs,
 //! Boosts and modifiers, damage marked on them, the checks that kill, and
-//! the cleanups that heal. A unit's state is a set of columns indexed by
-//! [`UnitId`], as the Gridforged engine keeps its own.
+//! the cleanups that heal; whose each unit is (owner and controller), its
+//! gear, Stun and combat role; each player's trash, deck top and score. A
+//! unit's state is a set of columns indexed by [`UnitId`], as the
+//! Gridforged engine keeps its own. [`showdown`] plays a whole combat
+//! showdown on it, with the chain; [`cards`] is what it plays.
+
+pub mod cards;
+pub mod showdown;
+
+use cards::{CardIndex, Replacement};
 
 /// A unit's index on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -24,6 +32,19 @@ pub const MAX_UNITS: usize = 32;
 pub const MAX_MODIFIERS: usize = 16;
 /// The most auras on a board at once.
 pub const MAX_AURAS: usize = 32;
+/// The most gear one unit holds.
+pub const MAX_GEAR: usize = 2;
+/// A player: 0 or 1. In a showdown, 0 attacks and 1 defends.
+pub type Player = u8;
+
+/// A unit's part in the combat showdown, given at its start and kept to
+/// its end (RB3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    None,
+    Attacker,
+    Defender,
+}
 
 /// How long a Might modifier lasts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +77,8 @@ struct Aura {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
     pub kind: EventKind,
-    pub unit: UnitId,
+    /// The unit it is about; none for a player's line (a point scored).
+    pub unit: Option<UnitId>,
     pub amount: i32,
     pub ruling: &'static str,
 }
@@ -76,16 +98,48 @@ pub enum EventKind {
     Recalled,
     /// A Buff taken off (RB31); `amount` is the Buffs left.
     BuffRemoved,
+    /// Stunned for the turn (RB47).
+    Stunned,
+    /// A death replaced (RB9, RB10); `amount` is 0 for a recall, 1 for the
+    /// top of the deck.
+    Saved,
+    /// Returned to its owner's hand (RB30); `amount` is the owner.
+    ReturnedToHand,
+    /// A spell played; `amount` is its card, `unit` its first target.
+    Played,
+    /// An item finalized onto the chain (RB44, RB48); `amount` is the chain's
+    /// length with it.
+    Added,
+    /// The chain's top item resolved (LIFO, RB44); `amount` is its card.
+    Resolved,
+    /// Attacker and defender assigned as the combat showdown starts (RB3);
+    /// `amount` is 0 for attacker, 1 for defender.
+    RoleAssigned,
+    /// A battlefield conquered: a point scored at once (RB46); `amount` is
+    /// the player.
+    Conquered,
+    /// The defender kept the battlefield (RB46, RB47); `amount` is the
+    /// player.
+    Held,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 6] = [
+    pub const ALL: [EventKind; 15] = [
         EventKind::Damaged,
         EventKind::MightChanged,
         EventKind::Died,
         EventKind::Healed,
         EventKind::Recalled,
         EventKind::BuffRemoved,
+        EventKind::Stunned,
+        EventKind::Saved,
+        EventKind::ReturnedToHand,
+        EventKind::Played,
+        EventKind::Added,
+        EventKind::Resolved,
+        EventKind::RoleAssigned,
+        EventKind::Conquered,
+        EventKind::Held,
     ];
 
     /// Its name in a scenario and a log.
@@ -97,11 +151,21 @@ impl EventKind {
             EventKind::Healed => "healed",
             EventKind::Recalled => "recalled",
             EventKind::BuffRemoved => "buff_removed",
+            EventKind::Stunned => "stunned",
+            EventKind::Saved => "saved",
+            EventKind::ReturnedToHand => "returned_to_hand",
+            EventKind::Played => "played",
+            EventKind::Added => "added",
+            EventKind::Resolved => "resolved",
+            EventKind::RoleAssigned => "role_assigned",
+            EventKind::Conquered => "conquered",
+            EventKind::Held => "held",
         }
     }
 }
 
-/// The board: every unit's Might and damage.
+/// The board: every unit's Might and damage, whose it is, what it holds;
+/// each player's zones as counts.
 #[derive(Debug, Clone)]
 pub struct Board {
     count: usize,
@@ -112,9 +176,39 @@ pub struct Board {
     /// At its base rather than at a battlefield: both are on the board.
     at_base: [bool; MAX_UNITS],
     exhausted: [bool; MAX_UNITS],
+    stunned: [bool; MAX_UNITS],
+    card: [CardIndex; MAX_UNITS],
+    owner: [Player; MAX_UNITS],
+    controller: [Player; MAX_UNITS],
+    role: [Role; MAX_UNITS],
+    assault: [i32; MAX_UNITS],
+    shield: [i32; MAX_UNITS],
+    gear: [[Option<Gear>; MAX_GEAR]; MAX_UNITS],
     modifiers: [[Option<Modifier>; MAX_MODIFIERS]; MAX_UNITS],
     auras: [Option<Aura>; MAX_AURAS],
+    /// Each player's cards in the trash, on top of the deck (RB10), back
+    /// in hand (RB30), gear left at base (RB29, RB30), and points.
+    pub trash: [u32; 2],
+    pub deck_top: [u32; 2],
+    pub returned: [u32; 2],
+    pub base_gear: [u32; 2],
+    pub score: [u32; 2],
+    /// The units the last lethal check killed, in board order.
+    deaths: [UnitId; MAX_UNITS],
+    deaths_n: usize,
+    /// Whether [`Board::log`] is written: on for scenarios and single
+    /// showdowns, off in batch runs, whose showdowns allocate nothing.
+    pub logging: bool,
     pub log: Vec<Event>,
+}
+
+/// A gear attached to a unit: its card, the Might it gives, what it does
+/// instead of the unit's death.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gear {
+    pub card: CardIndex,
+    pub might: i32,
+    pub replacement: Option<Replacement>,
 }
 
 impl Default for Board {
@@ -127,14 +221,48 @@ impl Default for Board {
             alive: [false; MAX_UNITS],
             at_base: [false; MAX_UNITS],
             exhausted: [false; MAX_UNITS],
+            stunned: [false; MAX_UNITS],
+            card: [0; MAX_UNITS],
+            owner: [0; MAX_UNITS],
+            controller: [0; MAX_UNITS],
+            role: [Role::None; MAX_UNITS],
+            assault: [0; MAX_UNITS],
+            shield: [0; MAX_UNITS],
+            gear: [[None; MAX_GEAR]; MAX_UNITS],
             modifiers: [[None; MAX_MODIFIERS]; MAX_UNITS],
             auras: [None; MAX_AURAS],
+            trash: [0; 2],
+            deck_top: [0; 2],
+            returned: [0; 2],
+            base_gear: [0; 2],
+            score: [0; 2],
+            deaths: [UnitId(0); MAX_UNITS],
+            deaths_n: 0,
+            logging: true,
             log: Vec::new(),
         }
     }
 }
 
 impl Board {
+    /// Empties the board for the next showdown, keeping its buffers: only
+    /// the units placed since the last reset are cleared.
+    pub fn reset(&mut self) {
+        for i in 0..self.count {
+            self.gear[i] = [None; MAX_GEAR];
+            self.modifiers[i] = [None; MAX_MODIFIERS];
+        }
+        self.count = 0;
+        self.auras = [None; MAX_AURAS];
+        self.trash = [0; 2];
+        self.deck_top = [0; 2];
+        self.returned = [0; 2];
+        self.base_gear = [0; 2];
+        self.score = [0; 2];
+        self.deaths_n = 0;
+        self.log.clear();
+    }
+
     /// Puts a unit of printed Might `might` on the board; `None` when the
     /// board is full.
     pub fn add_unit(&mut self, might: i32) -> Option<UnitId> {
@@ -142,14 +270,69 @@ impl Board {
             return None;
         }
         let u = UnitId(self.count as u8);
+        let i = u.i();
         self.count += 1;
-        self.printed[u.i()] = might;
-        self.alive[u.i()] = true;
+        self.printed[i] = might;
+        self.buffs[i] = 0;
+        self.damage[i] = 0;
+        self.alive[i] = true;
+        self.at_base[i] = false;
+        self.exhausted[i] = false;
+        self.stunned[i] = false;
+        self.card[i] = 0;
+        self.owner[i] = 0;
+        self.controller[i] = 0;
+        self.role[i] = Role::None;
+        self.assault[i] = 0;
+        self.shield[i] = 0;
+        self.gear[i] = [None; MAX_GEAR];
+        self.modifiers[i] = [None; MAX_MODIFIERS];
         Some(u)
+    }
+
+    /// Sets what the unit is: its card, its owner (and controller), its
+    /// Assault and Shield.
+    pub fn set_card(&mut self, u: UnitId, card: CardIndex, owner: Player, assault: i32, shield: i32) {
+        let i = u.i();
+        self.card[i] = card;
+        self.owner[i] = owner;
+        self.controller[i] = owner;
+        self.assault[i] = assault;
+        self.shield[i] = shield;
+    }
+
+    /// Another player takes control; the owner stays (RB8).
+    pub fn set_controller(&mut self, u: UnitId, p: Player) {
+        self.controller[u.i()] = p;
+    }
+
+    /// Attaches `g` to `u`; `false` when it holds as much gear as it can.
+    pub fn equip(&mut self, u: UnitId, g: Gear) -> bool {
+        match self.gear[u.i()].iter_mut().find(|s| s.is_none()) {
+            Some(slot) => {
+                *slot = Some(g);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Units placed so far (living or not), in board order.
+    pub fn units(&self) -> impl Iterator<Item = UnitId> + use<> {
+        (0..self.count as u8).map(UnitId)
+    }
+
+    pub fn count(&self) -> usize {
+        self.count
     }
 
     pub fn alive(&self, u: UnitId) -> bool {
         self.alive[u.i()]
+    }
+
+    /// Alive and at the battlefield: "here" (RB17).
+    pub fn here(&self, u: UnitId) -> bool {
+        self.alive[u.i()] && !self.at_base[u.i()]
     }
 
     pub fn damage(&self, u: UnitId) -> i32 {
@@ -168,9 +351,54 @@ impl Board {
         self.exhausted[u.i()]
     }
 
+    pub fn stunned(&self, u: UnitId) -> bool {
+        self.stunned[u.i()]
+    }
+
+    pub fn card(&self, u: UnitId) -> CardIndex {
+        self.card[u.i()]
+    }
+
+    pub fn owner(&self, u: UnitId) -> Player {
+        self.owner[u.i()]
+    }
+
+    pub fn controller(&self, u: UnitId) -> Player {
+        self.controller[u.i()]
+    }
+
+    pub fn role(&self, u: UnitId) -> Role {
+        self.role[u.i()]
+    }
+
+    pub fn gear(&self, u: UnitId) -> impl Iterator<Item = Gear> + '_ {
+        self.gear[u.i()].iter().flatten().copied()
+    }
+
+    /// The units the last lethal check killed, in board order.
+    pub fn deaths(&self) -> &[UnitId] {
+        &self.deaths[..self.deaths_n]
+    }
+
     /// Places `u` at its base (`true`) or at a battlefield.
     pub fn place(&mut self, u: UnitId, at_base: bool) {
         self.at_base[u.i()] = at_base;
+    }
+
+    /// Gives `u` its part in the combat showdown (RB3).
+    pub fn set_role(&mut self, u: UnitId, role: Role) {
+        self.role[u.i()] = role;
+        if role != Role::None {
+            self.log(EventKind::RoleAssigned, u, i32::from(role == Role::Defender), "RB3");
+        }
+    }
+
+    /// Stuns `u` for the rest of the turn (RB47; a recall keeps it, RB18).
+    pub fn stun(&mut self, u: UnitId) {
+        if self.alive[u.i()] {
+            self.stunned[u.i()] = true;
+            self.log(EventKind::Stunned, u, 1, "RB47");
+        }
     }
 
     /// Recalls `u` to its base: no move (RB43), and since the base is on
@@ -193,6 +421,20 @@ impl Board {
         self.log(EventKind::Recalled, u, i32::from(exhaust), "RB43");
     }
 
+    /// `u` goes back to its owner's hand: it leaves the board, so every
+    /// modification ends, and its gear falls off and stays at the base
+    /// (RB30).
+    pub fn return_to_hand(&mut self, u: UnitId) {
+        let i = u.i();
+        if !self.alive[i] {
+            return;
+        }
+        self.leave_board(u);
+        let owner = self.owner[i];
+        self.returned[usize::from(owner)] += 1;
+        self.log(EventKind::ReturnedToHand, u, i32::from(owner), "RB30");
+    }
+
     /// Takes one Buff off `u` (RB31: Sett's revival takes the Buff and
     /// leaves every Boost); nothing when it has none.
     pub fn remove_buff(&mut self, u: UnitId) {
@@ -203,10 +445,11 @@ impl Board {
         }
     }
 
-    /// The unit's calculated Might: printed, plus its Buffs, its auras'
-    /// increases, then every decrease (RB24: increases before decreases,
-    /// which the sum leaves unchanged and a floored decrease reads when it
-    /// resolves). It may be negative (RB35).
+    /// The unit's calculated Might: printed, plus its Buffs, its gear, its
+    /// Assault while attacking and Shield while defending (RB3), its
+    /// auras' increases, then every decrease (RB24: increases before
+    /// decreases, which the sum leaves unchanged and a floored decrease
+    /// reads when it resolves). It may be negative (RB35).
     pub fn calculated_might(&self, u: UnitId) -> i32 {
         let i = u.i();
         // Summed wide and clamped: a scenario may print any i32.
@@ -218,7 +461,13 @@ impl Board {
             .filter(|a| a.target == u && self.alive[a.source.i()])
             .map(|a| i64::from(a.amount))
             .sum();
-        let sum = i64::from(self.printed[i]) + i64::from(self.buffs[i]) + auras + mods;
+        let gear: i64 = self.gear[i].iter().flatten().map(|g| i64::from(g.might)).sum();
+        let role = match self.role[i] {
+            Role::Attacker => self.assault[i],
+            Role::Defender => self.shield[i],
+            Role::None => 0,
+        };
+        let sum = i64::from(self.printed[i]) + i64::from(self.buffs[i]) + gear + i64::from(role) + auras + mods;
         sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 
@@ -286,23 +535,54 @@ impl Board {
     /// The check a cleanup makes: every unit whose marked damage equals or
     /// exceeds its Might dies, all at once (RB37, RB34), read against the
     /// Might as it stands before any of them leaves. A unit with no damage
-    /// marked is not killed by it (docs/riftbound-reconstruction.md).
-    /// Returns how many died.
+    /// marked is not killed by it (docs/riftbound-reconstruction.md). A
+    /// gear that replaces the death acts instead (RB9, RB10): the unit
+    /// never dies, so it is not among [`Board::deaths`]. A unit that dies
+    /// goes to its owner's trash (RB8) and its gear stays at the base
+    /// (RB30). Returns how many died.
     pub fn kill_lethal(&mut self) -> usize {
         let mut dying = [false; MAX_UNITS];
         for (i, d) in dying.iter_mut().enumerate().take(self.count) {
             let u = UnitId(i as u8);
             *d = self.alive[i] && self.damage[i] > 0 && self.damage[i] >= self.might(u);
         }
-        let mut n = 0;
+        self.deaths_n = 0;
         for (i, &d) in dying.iter().enumerate().take(self.count) {
-            if d {
-                self.alive[i] = false;
-                n += 1;
-                self.log(EventKind::Died, UnitId(i as u8), self.damage[i], "RB37");
+            if !d {
+                continue;
+            }
+            let u = UnitId(i as u8);
+            let saving = self.gear[i]
+                .iter()
+                .position(|g| g.is_some_and(|g| g.replacement.is_some()));
+            match saving.and_then(|k| self.gear[i][k].map(|g| (k, g))) {
+                Some((k, g)) if g.replacement == Some(Replacement::RecallHealed) => {
+                    // Zhonya's: the unit stays on the board, healed at its
+                    // base; the Hourglass is spent.
+                    self.gear[i][k] = None;
+                    self.trash[usize::from(self.owner[i])] += 1;
+                    self.log(EventKind::Saved, u, 0, "RB9");
+                    self.recall(u, true, false);
+                }
+                Some(_) => {
+                    // Guardian Angel: to the top of the deck, gear and all.
+                    let owner = usize::from(self.owner[i]);
+                    let held = self.gear[i].iter().flatten().count() as u32;
+                    self.gear[i] = [None; MAX_GEAR];
+                    self.alive[i] = false;
+                    self.deck_top[owner] += 1 + held;
+                    self.log(EventKind::Saved, u, 1, "RB10");
+                }
+                None => {
+                    self.leave_board(u);
+                    self.trash[usize::from(self.owner[i])] += 1;
+                    self.deaths[self.deaths_n] = u;
+                    self.deaths_n += 1;
+                    self.log(EventKind::Died, u, self.damage[i], "RB37");
+                }
             }
         }
-        n
+        self.deaths_n
     }
 
     /// Combat cleanup: the lethal check, then, as one step, every unit's
@@ -315,31 +595,57 @@ impl Board {
         self.end_modifiers(Lasts::Combat);
     }
 
-    /// The end of the turn: marked damage clears (RB1) and "this turn"
-    /// modifiers end, with any Boost still running.
+    /// The end of the turn: marked damage clears (RB1), "this turn"
+    /// modifiers and Stun end, with any Boost still running.
     pub fn end_turn(&mut self) {
         self.heal_all("RB1");
         self.end_modifiers(Lasts::Combat);
         self.end_modifiers(Lasts::Turn);
+        self.stunned[..self.count].fill(false);
     }
 
     /// Assigns `total` combat damage to `order`, each in turn taking what
     /// is lethal to it — its Might less the damage already marked, at
     /// least 1 (RB42) — before the next takes any; what is left after
-    /// the last is lethal goes to the last. Returns each unit's share.
-    pub fn assign_combat_damage(&mut self, total: i32, order: &[UnitId]) -> Vec<i32> {
+    /// the last is lethal goes to the last. Writes each unit's share into
+    /// `shares` (as long as `order`) and deals nothing: combat damage is
+    /// dealt by both sides at once.
+    pub fn assign_combat_damage(&self, total: i32, order: &[UnitId], shares: &mut [i32]) {
         let mut left = total.max(0);
-        let mut shares = vec![0; order.len()];
         for (k, &u) in order.iter().enumerate() {
             let lethal = (self.might(u) - self.damage(u)).max(1);
             let share = if k + 1 == order.len() { left } else { left.min(lethal) };
             shares[k] = share;
             left -= share;
         }
-        for (&u, &s) in order.iter().zip(&shares) {
-            self.deal_damage(u, s);
+    }
+
+    /// Debug-build checks of the board's invariants (TigerBeetle's way):
+    /// a dead unit holds no gear and no role, a living one its own owner's
+    /// or a player's control, and the counts stay within their limits.
+    pub fn check_invariants(&self) {
+        debug_assert!(self.count <= MAX_UNITS);
+        debug_assert!(self.deaths_n <= self.count);
+        for i in 0..self.count {
+            debug_assert!(self.owner[i] < 2 && self.controller[i] < 2, "unit {i}: no such player");
+            if !self.alive[i] {
+                debug_assert!(self.gear[i].iter().all(Option::is_none), "unit {i}: gear on a unit gone");
+            }
+            debug_assert!(self.damage[i] >= 0, "unit {i}: negative damage");
         }
-        shares
+    }
+
+    /// A unit leaves the board (dies, goes to hand or deck): its
+    /// modifications end (RB31) and its gear stays at the base (RB29,
+    /// RB30).
+    fn leave_board(&mut self, u: UnitId) {
+        let i = u.i();
+        let gear = self.gear[i].iter().flatten().count() as u32;
+        self.base_gear[usize::from(self.controller[i])] += gear;
+        self.gear[i] = [None; MAX_GEAR];
+        self.modifiers[i] = [None; MAX_MODIFIERS];
+        self.alive[i] = false;
+        self.role[i] = Role::None;
     }
 
     fn heal_all(&mut self, ruling: &'static str) {
@@ -361,13 +667,21 @@ impl Board {
         }
     }
 
-    fn log(&mut self, kind: EventKind, unit: UnitId, amount: i32, ruling: &'static str) {
-        self.log.push(Event {
-            kind,
-            unit,
-            amount,
-            ruling,
-        });
+    /// Writes a line about a unit, when the log is on.
+    pub fn log(&mut self, kind: EventKind, unit: UnitId, amount: i32, ruling: &'static str) {
+        self.log_line(kind, Some(unit), amount, ruling);
+    }
+
+    /// Writes any line, when the log is on.
+    pub fn log_line(&mut self, kind: EventKind, unit: Option<UnitId>, amount: i32, ruling: &'static str) {
+        if self.logging {
+            self.log.push(Event {
+                kind,
+                unit,
+                amount,
+                ruling,
+            });
+        }
     }
 }
 

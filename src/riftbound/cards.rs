@@ -1,0 +1,237 @@
+//! Riftbound's cards as the kernel plays them: units, gear and spells,
+//! each ability a trigger or a spell's effects, every effect a target and
+//! one action. The loader (`config::riftbound_cards`) builds them from
+//! `configs/riftbound/cards/`; the FAQ prints no card text, so each card
+//! carries the note of what was reconstructed, and from which ruling
+//! (docs/riftbound-reconstruction.md).
+
+use super::Lasts;
+
+/// A card's index in its [`Catalog`].
+pub type CardIndex = u16;
+
+/// What a card is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardKind {
+    Unit,
+    Gear,
+    Spell,
+}
+
+impl CardKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CardKind::Unit => "unit",
+            CardKind::Gear => "gear",
+            CardKind::Spell => "spell",
+        }
+    }
+}
+
+/// When a spell may be played: Action only on an empty chain while its
+/// player has focus, Reaction whenever its player has priority (RB2,
+/// RB20, RB50).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    Action,
+    Reaction,
+}
+
+/// What a trigger waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// "When I attack": the unit became an attacker (RB3, RB44).
+    Attack,
+    /// "When I defend" (RB22, RB44).
+    Defend,
+    /// "When an enemy unit attacks": one trigger per attacker, controlled by
+    /// the defender, so added with the defender's (RB49).
+    EnemyAttacks,
+    /// "When a friendly unit defends": one trigger per defender (Master
+    /// Yi's, RB33).
+    FriendlyDefends,
+    /// "When I move" (RB2, RB16, RB22).
+    Move,
+    /// Deathknell, "when I die": made from the trash, controlled by the
+    /// unit's last controller (RB8).
+    Death,
+}
+
+/// Whom an effect is aimed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// An enemy unit at the battlefield, chosen when the item is finalized
+    /// (RB39, RB44).
+    Enemy,
+    /// A friendly unit at the battlefield, chosen the same way.
+    Friendly,
+    /// Any unit at the battlefield.
+    Any,
+    /// Every enemy unit at the battlefield as the effect resolves.
+    EachEnemy,
+    /// The unit whose trigger it is (a gear's: the unit holding it).
+    Me,
+    /// The unit the trigger is about (the attacker of "when an enemy unit
+    /// attacks", the defender of "when a friendly unit defends").
+    Subject,
+}
+
+impl Target {
+    /// Chosen when the item goes on the chain, rather than read as it
+    /// resolves.
+    pub fn is_chosen(self) -> bool {
+        matches!(self, Target::Enemy | Target::Friendly | Target::Any)
+    }
+
+    /// Aimed at the other side: a spell's or trigger's policy aims it so.
+    pub fn is_hostile(self) -> bool {
+        matches!(self, Target::Enemy | Target::EachEnemy)
+    }
+}
+
+/// What an effect does to each unit it reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Marks damage (RB1).
+    Damage(i32),
+    /// Marks damage equal to the source's Might as the effect resolves
+    /// (Yasuo's, RB49); none when the source has left the board (RB9:
+    /// no unit to read a Might from).
+    DamageMyMight,
+    /// A Might change made once as it resolves (RB36), stopped at
+    /// `minimum` (RB38).
+    Might {
+        amount: i32,
+        minimum: Option<i32>,
+        lasts: Lasts,
+    },
+    /// A Buff (RB4).
+    Buff,
+    /// Stunned for the turn: deals no combat damage (RB47).
+    Stun,
+    /// Back to its owner's hand when its Might is at most `max_might`
+    /// (Gust, RB2, RB50); its gear stays at the base (RB30).
+    ReturnToHand { max_might: i32 },
+    /// Recalled to base (Hourglass, RB4): no move (RB43).
+    Recall { heal: bool, exhaust: bool },
+}
+
+/// One instruction: a target and an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    pub target: Target,
+    pub action: Action,
+}
+
+/// A triggered ability of a unit, or of a gear for the unit holding it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trigger {
+    pub when: When,
+    pub effect: Effect,
+}
+
+/// What a gear does instead of its unit's death (RB9, RB10).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replacement {
+    /// Zhonya's Hourglass: the unit is recalled, healed, and never dies —
+    /// no Deathknell (RB9), every modification kept (RB13, RB32); the
+    /// Hourglass goes to the trash.
+    RecallHealed,
+    /// Guardian Angel: the unit goes to the top of its owner's deck with
+    /// every gear it holds (RB10); it never died.
+    TopOfDeck,
+}
+
+/// The most effects one spell has and one chain item carries.
+pub const MAX_EFFECTS: usize = 2;
+
+/// One card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Card {
+    pub key: String,
+    pub name: String,
+    pub kind: CardKind,
+    /// A unit's printed Might; a gear's Might for the unit holding it.
+    pub might: i32,
+    /// Assault: Might while attacking (RB3, RB5; Cleave in older text).
+    pub assault: i32,
+    /// Shield: Might while defending (RB3, RB24).
+    pub shield: i32,
+    /// A spell's speed.
+    pub speed: Speed,
+    /// A spell's effects, in order (RB48), at most [`MAX_EFFECTS`].
+    pub effects: Vec<Effect>,
+    pub triggers: Vec<Trigger>,
+    pub replacement: Option<Replacement>,
+    /// What was reconstructed, and from which rulings.
+    pub reconstructed: String,
+}
+
+impl Card {
+    /// The keywords a report counts it under, derived from what it does.
+    pub fn keywords(&self) -> Vec<&'static str> {
+        let mut k = Vec::new();
+        if self.assault > 0 {
+            k.push("assault");
+        }
+        if self.shield > 0 {
+            k.push("shield");
+        }
+        if self.kind == CardKind::Spell && self.speed == Speed::Reaction {
+            k.push("reaction");
+        }
+        for t in &self.triggers {
+            let name = match t.when {
+                When::Death => "deathknell",
+                When::Attack => "when_attacking",
+                When::Defend | When::FriendlyDefends => "when_defending",
+                When::EnemyAttacks => "when_enemy_attacks",
+                When::Move => "when_moving",
+            };
+            if !k.contains(&name) {
+                k.push(name);
+            }
+        }
+        let actions = self.effects.iter().chain(self.triggers.iter().map(|t| &t.effect));
+        for e in actions {
+            if e.action == Action::Stun && !k.contains(&"stun") {
+                k.push("stun");
+            }
+        }
+        match self.replacement {
+            Some(Replacement::RecallHealed) => k.push("saves_by_recall"),
+            Some(Replacement::TopOfDeck) => k.push("saves_to_deck"),
+            None => {}
+        }
+        k
+    }
+}
+
+/// The cards, in loading order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    pub cards: Vec<Card>,
+}
+
+impl Catalog {
+    pub fn card(&self, c: CardIndex) -> &Card {
+        &self.cards[usize::from(c)]
+    }
+
+    pub fn index(&self, key: &str) -> Option<CardIndex> {
+        self.cards.iter().position(|c| c.key == key).map(|i| i as CardIndex)
+    }
+
+    /// The cards of one kind, by index.
+    pub fn of_kind(&self, kind: CardKind) -> Vec<CardIndex> {
+        (0..self.cards.len())
+            .filter(|&i| self.cards[i].kind == kind)
+            .map(|i| i as CardIndex)
+            .collect()
+    }
+
+    /// A fingerprint of every number and name, for a run's identity.
+    pub fn fingerprint(&self) -> String {
+        crate::atomic::sha256(format!("{:?}", self.cards).as_bytes())
+    }
+}
