@@ -44,6 +44,8 @@ pub struct FileEntry {
 pub enum RunKind {
     Fights,
     Matches,
+    /// Riftbound's combat showdowns between lanes (docs/riftbound.md).
+    Showdowns,
 }
 
 impl RunKind {
@@ -53,6 +55,18 @@ impl RunKind {
         match self {
             RunKind::Fights => &["fights", "units"],
             RunKind::Matches => &["matches", "rounds", "match_fights", "shop_picks"],
+            RunKind::Showdowns => &["showdowns"],
+        }
+    }
+
+    /// The table of one row per contest between two boards, with
+    /// `left_board`, `right_board` and `winner`, that the report of
+    /// boards tallies; none for matches.
+    pub fn contest_table(self) -> Option<&'static str> {
+        match self {
+            RunKind::Fights => Some("fights"),
+            RunKind::Showdowns => Some("showdowns"),
+            RunKind::Matches => None,
         }
     }
 
@@ -61,14 +75,14 @@ impl RunKind {
     fn unread_tables(self) -> &'static [&'static str] {
         match self {
             RunKind::Fights => &["units"],
-            RunKind::Matches => &[],
+            RunKind::Matches | RunKind::Showdowns => &[],
         }
     }
 
     /// The command that starts and resumes such a run.
     pub fn command(self) -> &'static str {
         match self {
-            RunKind::Fights => "run",
+            RunKind::Fights | RunKind::Showdowns => "run",
             RunKind::Matches => "match",
         }
     }
@@ -78,6 +92,7 @@ impl RunKind {
         match self {
             RunKind::Fights => "fights",
             RunKind::Matches => "matches",
+            RunKind::Showdowns => "showdowns",
         }
     }
 }

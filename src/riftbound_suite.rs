@@ -21,8 +21,9 @@ pub struct LaneRules {
     pub units_max: u32,
     /// The chance, in percent, that a unit holds one gear.
     pub gear_percent: i32,
-    /// Spells in each hand.
-    pub hand: u32,
+    /// Spells in each hand, at least and at most.
+    pub hand_min: u32,
+    pub hand_max: u32,
 }
 
 /// A loaded suite.
@@ -68,7 +69,8 @@ impl Suite {
                 let hand = if spells.is_empty() {
                     Vec::new()
                 } else {
-                    (0..r.hand)
+                    let n = r.hand_min + rng.below(r.hand_max - r.hand_min + 1);
+                    (0..n)
                         .map(|_| spells[rng.below(spells.len() as u32) as usize])
                         .collect()
                 };

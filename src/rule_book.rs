@@ -6,7 +6,9 @@
 //! the coverage table all read it.
 
 const RULE_IDS: &str = include_str!("rule_book/rule_ids.tsv");
-const RIFTBOUND_RULINGS: &str = include_str!("rule_book/riftbound_rulings.tsv");
+/// The Riftbound rulings' ids and titles, as a table (a Riftbound run's
+/// identity hashes it as a run of fights hashes its rules file).
+pub const RIFTBOUND_RULINGS: &str = include_str!("rule_book/riftbound_rulings.tsv");
 
 /// Sections the rule book refers to without containing them; the project
 /// reconstructs them (docs/rules-reconstruction.md), and scenarios may cite them.

@@ -617,7 +617,8 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
                     p.index
                 ));
             }
-            let f = p.file(m.identity.kind, "fights").ok_or_else(|| {
+            let kind = m.identity.kind;
+            let f = kind.contest_table().and_then(|t| p.file(kind, t)).ok_or_else(|| {
                 format!(
                     "{}: a run of matches; its report is `gridsim report` on a match run",
                     d.display()
@@ -637,9 +638,15 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         crate::analysis::tally(&fight_files, fights, boards.len() as u32)
     })?;
     // Printed names from the run's own copy of the catalog, already hashed.
-    let catalog = config::load_catalog(&[first_dir.join("inputs").join("cards")])
-        .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
-    let printed: BTreeMap<String, String> = catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect();
+    let cards = [first_dir.join(dataset::INPUT_CARDS)];
+    let joined = |d: Vec<config::Diagnostic>| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+    let printed: BTreeMap<String, String> = if first.identity.kind == RunKind::Showdowns {
+        let catalog = config::load_riftbound_catalog(&cards).map_err(joined)?;
+        catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
+    } else {
+        let catalog = config::load_catalog(&cards).map_err(joined)?;
+        catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
+    };
     let names = manifests
         .iter()
         .map(|(d, _)| {
@@ -810,7 +817,7 @@ pub fn write_report_of_run(
             let (r, dir) = write_match_report(run_dirs, out, settings)?;
             Ok((Written::Matches(r), dir))
         }
-        RunKind::Fights => {
+        RunKind::Fights | RunKind::Showdowns => {
             let (r, dir) = write_report(run_dirs, baseline, out, settings)?;
             Ok((Written::Fights(r), dir))
         }

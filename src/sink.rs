@@ -54,6 +54,24 @@ columns! {
 }
 
 columns! {
+    /// Rows of a Riftbound run's `showdowns` table for one part: the two
+    /// lanes (boards), who attacked, who won and how (docs/datasets.md).
+    ShowdownColumns {
+        fight_id: u64,
+        master_seed: u64,
+        left_board: u32,
+        right_board: u32,
+        attacker: &'static str,
+        winner: &'static str,
+        end_reason: &'static str,
+        chain_items: u32,
+        spells_played: u32,
+        left_survivors: u32,
+        right_survivors: u32,
+    }
+}
+
+columns! {
     /// Rows of the `units` table for one part; `card` is the catalog index.
     UnitColumns {
         fight_id: u64,
@@ -168,6 +186,38 @@ pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, String
         Arc::new(Int64Array::from(f.right_vitality.clone())),
     ];
     let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the fights table", e))?;
+    write_batch(path, &batch)
+}
+
+/// Writes the `showdowns` table of one part.
+pub fn write_showdowns(path: &Path, f: &ShowdownColumns) -> Result<WrittenFile, String> {
+    let schema = Arc::new(Schema::new(vec![
+        Field::new("fight_id", DataType::UInt64, false),
+        Field::new("master_seed", DataType::UInt64, false),
+        Field::new("left_board", DataType::UInt32, false),
+        Field::new("right_board", DataType::UInt32, false),
+        Field::new("attacker", DataType::Utf8, false),
+        Field::new("winner", DataType::Utf8, false),
+        Field::new("end_reason", DataType::Utf8, false),
+        Field::new("chain_items", DataType::UInt32, false),
+        Field::new("spells_played", DataType::UInt32, false),
+        Field::new("left_survivors", DataType::UInt32, false),
+        Field::new("right_survivors", DataType::UInt32, false),
+    ]));
+    let cols: Vec<ArrayRef> = vec![
+        Arc::new(UInt64Array::from(f.fight_id.clone())),
+        Arc::new(UInt64Array::from(f.master_seed.clone())),
+        Arc::new(UInt32Array::from(f.left_board.clone())),
+        Arc::new(UInt32Array::from(f.right_board.clone())),
+        strs(&f.attacker),
+        strs(&f.winner),
+        strs(&f.end_reason),
+        Arc::new(UInt32Array::from(f.chain_items.clone())),
+        Arc::new(UInt32Array::from(f.spells_played.clone())),
+        Arc::new(UInt32Array::from(f.left_survivors.clone())),
+        Arc::new(UInt32Array::from(f.right_survivors.clone())),
+    ];
+    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the showdowns table", e))?;
     write_batch(path, &batch)
 }
 

@@ -8,6 +8,7 @@ use super::args::*;
 use super::{Error, RulesAndCards};
 use crate::config;
 use crate::match_runs::LoadedMatches;
+use crate::riftbound_runs::LoadedRiftbound;
 use crate::runs::RunInputs;
 use crate::{coverage, jobs, output, runs};
 
@@ -85,8 +86,21 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     } = args;
     let report = run.report;
     let suite = suite.unwrap_or_else(default_suite);
+    if is_riftbound_run(&suite, run.resume.as_deref()) {
+        let summary = start_or_resume::<LoadedRiftbound>(cli, suite, fights, part_size, run)?;
+        return finish_run(&summary, "showdowns", report);
+    }
     let summary = start_or_resume::<runs::Loaded>(cli, suite, fights, part_size, run)?;
     finish_run(&summary, "fights", report)
+}
+
+/// Whether `gridsim run` plays Riftbound showdowns: the run resumed is a
+/// run of showdowns, or the suite says `game = "riftbound"`.
+fn is_riftbound_run(suite: &Path, resume: Option<&Path>) -> bool {
+    match resume {
+        Some(dir) => runs::kind_of(dir) == Ok(crate::dataset::RunKind::Showdowns),
+        None => std::fs::read_to_string(suite).is_ok_and(|t| config::is_riftbound(&t)),
+    }
 }
 
 /// A new run of `L`'s kind, or the one `--resume` names, to its end.

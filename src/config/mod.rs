@@ -33,9 +33,7 @@ pub use boards::{load_board, parse_board};
 pub use cards::{CatalogBuilder, Source, load_catalog};
 pub use matches::{is_match_scenario, load_match_suite, parse_match_scenario, parse_match_suite};
 pub use riftbound::{is_riftbound_scenario, parse_riftbound_scenario};
-pub use riftbound_catalog::{
-    is_riftbound, load_riftbound_catalog, parse_riftbound_suite, riftbound_suite_catalog,
-};
+pub use riftbound_catalog::{is_riftbound, load_riftbound_catalog, parse_riftbound_suite, riftbound_suite_catalog};
 pub use rules::{DEFAULT_RULES_TOML, default_rules, load_rules, parse_rules};
 pub use suites::{BoardSource, board_copy_name, load_suite, parse_suite, parse_suite_from, suite_board_files};
 pub use validate::{FileKind, file_kind, validate_paths};

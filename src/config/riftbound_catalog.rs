@@ -187,7 +187,10 @@ pub fn load_riftbound_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnost
     }
     if catalog.cards.is_empty() && bad.is_empty() {
         let at = paths.first().map_or_else(|| PathBuf::from("."), Clone::clone);
-        bad.push(Diagnostic::whole_file(&at, "no Riftbound card here: the catalog is empty"));
+        bad.push(Diagnostic::whole_file(
+            &at,
+            "no Riftbound card here: the catalog is empty",
+        ));
     }
     if bad.is_empty() { Ok(catalog) } else { Err(bad) }
 }
@@ -230,7 +233,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
         };
         let card_span = c.key.span();
         if kind == CardKind::Unit && c.might.is_none() {
-            err(card_span.clone(), at("might"), "a unit needs its printed `might`".into());
+            err(
+                card_span.clone(),
+                at("might"),
+                "a unit needs its printed `might`".into(),
+            );
         }
         if kind != CardKind::Spell && c.speed.is_some() {
             err(card_span.clone(), at("speed"), "only a spell has a speed".into());
@@ -265,7 +272,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             err(r.span(), at("replaces_death"), "only a gear replaces a death".into());
         }
         if c.assault < 0 || c.shield < 0 {
-            err(card_span.clone(), at("assault"), "Assault and Shield are at least 0".into());
+            err(
+                card_span.clone(),
+                at("assault"),
+                "Assault and Shield are at least 0".into(),
+            );
         }
         let mut effect = |e: &Spanned<EffectDef>, key: String, trigger: bool| -> Option<(Option<When>, Effect)> {
             let d = e.get_ref();
@@ -336,7 +347,10 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::Death => When::Death,
             });
             if trigger && when.is_none() {
-                fail("a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death".into());
+                fail(
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death"
+                        .into(),
+                );
             }
             if !trigger && when.is_some() {
                 fail("a spell's effect has no `when`".into());
@@ -427,9 +441,9 @@ pub struct SuiteFile {
     /// The chance, in percent, that a unit holds a gear.
     #[schemars(with = "i32")]
     pub gear_percent: Spanned<i32>,
-    /// Spells in each hand.
-    #[schemars(with = "u32")]
-    pub hand: Spanned<u32>,
+    /// Spells in each hand: `[least, most]`.
+    #[schemars(with = "[u32; 2]")]
+    pub hand: Spanned<[u32; 2]>,
     /// The policy's chance, in percent, to play a spell it can play.
     #[schemars(with = "i32")]
     pub cast_percent: Spanned<i32>,
@@ -465,15 +479,19 @@ pub fn parse_riftbound_suite(file: &Path, text: &str, catalog: &Catalog) -> Resu
             err(v.span(), key, "a percentage, 0 to 100".into());
         }
     }
-    let hand = *s.hand.get_ref();
-    if hand as usize > MAX_HAND {
-        err(s.hand.span(), "hand", format!("at most {MAX_HAND} spells a hand"));
+    let [hand_min, hand_max] = *s.hand.get_ref();
+    if hand_min > hand_max || hand_max as usize > MAX_HAND {
+        err(
+            s.hand.span(),
+            "hand",
+            format!("`[least, most]` spells a hand, least ≤ most ≤ {MAX_HAND}"),
+        );
     }
     let has = |k: CardKind| catalog.cards.iter().any(|c| c.kind == k);
     if !has(CardKind::Unit) {
         err(s.lanes.span(), "catalog", "the catalog holds no unit to draw".into());
     }
-    if hand > 0 && !has(CardKind::Spell) {
+    if hand_max > 0 && !has(CardKind::Spell) {
         err(s.hand.span(), "hand", "the catalog holds no spell to draw".into());
     }
     if !bad.is_empty() {
@@ -488,7 +506,8 @@ pub fn parse_riftbound_suite(file: &Path, text: &str, catalog: &Catalog) -> Resu
             units_min: least,
             units_max: most,
             gear_percent: *s.gear_percent.get_ref(),
-            hand,
+            hand_min,
+            hand_max,
         },
         policy: Policy {
             cast_percent: *s.cast_percent.get_ref(),
@@ -513,7 +532,8 @@ mod tests {
 
     #[test]
     fn a_bad_card_names_its_line_key_and_the_nearest_name() {
-        let text = "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spel\"\nreconstructed = \"RB1\"\n";
+        let text =
+            "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spel\"\nreconstructed = \"RB1\"\n";
         let e = card_errors(text);
         assert_eq!(e.len(), 1, "{e:?}");
         assert!(e[0].contains("cards.toml:5"), "{}", e[0]);
@@ -526,15 +546,24 @@ mod tests {
         let text = "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spell\"\nreconstructed = \"RB1\"\neffects = [{ target = \"enemy\", damage = 3, stun = true }]\n";
         let e = card_errors(text);
         assert_eq!(e.len(), 1, "{e:?}");
-        assert!(e[0].contains(":7") && e[0].contains("card[0].effects[0]") && e[0].contains("does 2"), "{}", e[0]);
+        assert!(
+            e[0].contains(":7") && e[0].contains("card[0].effects[0]") && e[0].contains("does 2"),
+            "{}",
+            e[0]
+        );
     }
 
     #[test]
     fn a_unit_needs_might_and_a_card_its_reconstruction() {
-        let text = "game = \"riftbound\"\n[[card]]\nkey = \"poro\"\nname = \"Poro\"\ntype = \"unit\"\nreconstructed = \" \"\n";
+        let text =
+            "game = \"riftbound\"\n[[card]]\nkey = \"poro\"\nname = \"Poro\"\ntype = \"unit\"\nreconstructed = \" \"\n";
         let e = card_errors(text);
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(e.iter().any(|m| m.contains("card[0].might")), "{e:?}");
-        assert!(e.iter().any(|m| m.contains("card[0].reconstructed") && m.contains(":6")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].reconstructed") && m.contains(":6")),
+            "{e:?}"
+        );
     }
 }

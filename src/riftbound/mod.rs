@@ -629,7 +629,10 @@ impl Board {
         for i in 0..self.count {
             debug_assert!(self.owner[i] < 2 && self.controller[i] < 2, "unit {i}: no such player");
             if !self.alive[i] {
-                debug_assert!(self.gear[i].iter().all(Option::is_none), "unit {i}: gear on a unit gone");
+                debug_assert!(
+                    self.gear[i].iter().all(Option::is_none),
+                    "unit {i}: gear on a unit gone"
+                );
             }
             debug_assert!(self.damage[i] >= 0, "unit {i}: negative damage");
         }

@@ -155,11 +155,7 @@ impl<'c> Showdown<'c> {
     /// into the battlefield `defender` (player 1) holds.
     pub fn play(&mut self, attacker: &Lane, defender: &Lane, policy: Policy, rng: &mut FightRng) -> Outcome {
         self.setup(attacker, defender);
-        let mut p = Play {
-            s: self,
-            policy,
-            rng,
-        };
+        let mut p = Play { s: self, policy, rng };
         p.move_in();
         let end = p.combat();
         let s = p.s;
@@ -196,7 +192,9 @@ impl<'c> Showdown<'c> {
             let p = player as Player;
             for lu in lane.units.iter().take(MAX_LANE) {
                 let card = self.catalog.card(lu.card);
-                let Some(u) = self.board.add_unit(card.might) else { break };
+                let Some(u) = self.board.add_unit(card.might) else {
+                    break;
+                };
                 self.board.set_card(u, lu.card, p, card.assault, card.shield);
                 // The defender's units hold the battlefield; the attacker's
                 // wait at base until they move in.
@@ -413,7 +411,9 @@ impl Play<'_, '_, '_> {
         self.s.chain_len -= 1;
         let item = self.s.chain[self.s.chain_len];
         self.s.resolved += 1;
-        self.s.board.log_line(EventKind::Resolved, item.unit, i32::from(item.card), "RB44");
+        self.s
+            .board
+            .log_line(EventKind::Resolved, item.unit, i32::from(item.card), "RB44");
         let catalog = self.s.catalog;
         let card = catalog.card(item.card);
         match item.source {
@@ -511,7 +511,9 @@ impl Play<'_, '_, '_> {
         }
         self.s.played += 1;
         let first = item.targets[0];
-        self.s.board.log_line(EventKind::Played, first, i32::from(card_index), "RB39");
+        self.s
+            .board
+            .log_line(EventKind::Played, first, i32::from(card_index), "RB39");
         self.push_chain(item);
         true
     }
@@ -535,9 +537,55 @@ impl Play<'_, '_, '_> {
         };
         let fits = match e.action {
             Action::ReturnToHand { max_might } => b.might(u) <= max_might,
+            // The policy takes its own unit out of the fight only to save
+            // it from the item on top of the chain (RB21's sequence).
+            Action::Recall { .. } if e.target == Target::Friendly => self.threatened(u),
             _ => true,
         };
         b.here(u) && side && fits
+    }
+
+    /// Whether the item on top of the chain, an opponent's, would mark
+    /// lethal damage on `u` as it resolves.
+    fn threatened(&self, u: UnitId) -> bool {
+        let b = &self.s.board;
+        let Some(top) = self.s.chain[..self.s.chain_len].last() else {
+            return false;
+        };
+        if top.controller == b.controller(u) {
+            return false;
+        }
+        let card = self.s.catalog.card(top.card);
+        let mut hits = [(None, None); MAX_EFFECTS];
+        match top.source {
+            Source::Spell => {
+                for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
+                    hits[k] = (Some(*e), top.targets[k]);
+                }
+            }
+            Source::Trigger(k) => {
+                if let Some(t) = card.triggers.get(usize::from(k)) {
+                    hits[0] = (Some(t.effect), top.targets[0]);
+                }
+            }
+        }
+        let mut damage = 0i32;
+        for (e, target) in hits {
+            let Some(e) = e else { continue };
+            let reaches = match e.target {
+                Target::EachEnemy => b.here(u),
+                _ => target == Some(u),
+            };
+            if !reaches {
+                continue;
+            }
+            damage = damage.saturating_add(match e.action {
+                Action::Damage(n) => n,
+                Action::DamageMyMight => top.unit.filter(|&s| b.alive(s)).map_or(0, |s| b.might(s)),
+                _ => 0,
+            });
+        }
+        damage > 0 && b.damage(u).saturating_add(damage) >= b.might(u)
     }
 
     /// A target the policy picks for a chosen effect, uniformly among the
