@@ -1,0 +1,115 @@
+//! Riftbound runs (issue 30) keep the guarantees of runs of fights: the
+//! same bytes at one and two threads and in shards, resumes that play a
+//! damaged part again, and a report with a table of cards; and a worker's
+//! reused showdown plays as a fresh one.
+
+use std::path::{Path, PathBuf};
+
+use gridsim::dataset::Manifest;
+use gridsim::engine::FightRng;
+use gridsim::riftbound::showdown::Showdown;
+use gridsim::riftbound_runs::LoadedRiftbound;
+
+mod common;
+use common::{gridsim, scratch};
+
+const SUITE: &str = "configs/riftbound/suites/default.toml";
+const RUN: &str = "riftbound_default-seed20261204";
+
+fn run(out: &Path, showdowns: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec!["run", SUITE, "--fights", showdowns, "--out", out.to_str().expect("utf-8")];
+    args.extend_from_slice(extra);
+    let o = gridsim(&args);
+    assert!(o.status.success(), "run failed: {}", String::from_utf8_lossy(&o.stderr));
+    out.join(RUN)
+}
+
+/// (file, sha256) of every data file of finished runs, sorted.
+fn data_checksums(dirs: &[PathBuf]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for d in dirs {
+        let m = Manifest::read(d).expect("manifest");
+        assert!(m.complete, "{} is not complete", d.display());
+        out.extend(
+            m.files()
+                .iter()
+                .filter(|f| !f.path.starts_with("inputs/"))
+                .map(|f| (f.path.clone(), f.sha256.clone())),
+        );
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn two_hundred_thousand_showdowns_are_the_same_bytes_at_one_and_two_threads() {
+    let one = run(&scratch("rb-t1"), "200000", &["--threads", "1"]);
+    let two = run(&scratch("rb-t2"), "200000", &["--threads", "2"]);
+    let reference = data_checksums(std::slice::from_ref(&one));
+    // The boards table of lanes and every part of the showdowns table.
+    assert!(reference.iter().any(|(f, _)| f == "boards.parquet"), "{reference:?}");
+    assert!(reference.iter().filter(|(f, _)| f.starts_with("showdowns-")).count() > 1);
+    assert_eq!(reference, data_checksums(&[two]));
+    // Two shards hold the same parts as the whole run.
+    let out = scratch("rb-shards");
+    let shards: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let shard = format!("{k}/2");
+            run(&out, "200000", &["--shard", &shard]);
+            out.join(format!("{RUN}-shard{k}of2"))
+        })
+        .collect();
+    let mut parts = data_checksums(&shards);
+    parts.dedup();
+    assert_eq!(parts, reference);
+}
+
+#[test]
+fn the_report_has_a_card_table_with_two_way_intervals() {
+    let dir = run(&scratch("rb-report"), "20000", &[]);
+    let out = scratch("rb-report-out");
+    let o = gridsim(&["report", dir.to_str().expect("utf-8"), "--out", out.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join(RUN).join("summary.json")).expect("summary.json"))
+            .expect("json");
+    let cards = json["cards"].as_array().expect("a card table");
+    let yasuo = cards.iter().find(|c| c["key"] == "yasuo").expect("a row for Yasuo");
+    assert_eq!(yasuo["name"], "Yasuo", "printed names from the run's Riftbound catalog");
+    let (low, high) = (yasuo["low"].as_f64().expect("low"), yasuo["high"].as_f64().expect("high"));
+    let rate = yasuo["win_rate"].as_f64().expect("rate");
+    assert!(low < rate && rate < high, "{yasuo}");
+    // Every card of the catalog held by some lane has its row; no row of a
+    // card at a tier, which Riftbound does not have.
+    assert!(cards.len() >= 20, "{}", cards.len());
+    assert!(json["card_tiers"].as_array().is_none_or(Vec::is_empty));
+    let keywords = json["keywords"].as_array().expect("keywords");
+    assert!(keywords.iter().any(|k| k["key"] == "deathknell"), "{keywords:?}");
+}
+
+#[test]
+fn a_resume_plays_a_damaged_part_again() {
+    let reference = run(&scratch("rb-ref"), "20000", &["--part-size", "4096"]);
+    let dir = run(&scratch("rb-damaged"), "20000", &["--part-size", "4096"]);
+    std::fs::write(dir.join("showdowns-000002.parquet"), b"not parquet").expect("corrupt");
+    let o = gridsim(&["run", "--resume", dir.to_str().expect("utf-8")]);
+    let notes = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && notes.contains("running part 2 again"), "{notes}");
+    assert_eq!(data_checksums(std::slice::from_ref(&dir)), data_checksums(&[reference]));
+}
+
+#[test]
+fn a_reused_showdown_plays_as_a_fresh_one() {
+    let loaded = LoadedRiftbound::load(Path::new(SUITE), None).expect("suite");
+    let suite = &loaded.suite;
+    let mut reused = Showdown::new(&loaded.catalog, false);
+    for id in 0..500u64 {
+        let (p, _) = suite.pairing(id);
+        let (a, d) = (&suite.lanes[p.left as usize], &suite.lanes[p.right as usize]);
+        let first = reused.play(a, d, suite.policy, &mut FightRng::for_fight(7, id));
+        let mut fresh = Showdown::new(&loaded.catalog, true);
+        let second = fresh.play(a, d, suite.policy, &mut FightRng::for_fight(7, id));
+        assert_eq!(first, second, "showdown {id}: a reused board leaked state, or the log changed the play");
+        assert_eq!(first.dropped, 0);
+    }
+}
