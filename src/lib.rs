@@ -42,6 +42,7 @@ pub mod scenario;
 pub mod scrip;
 pub mod search;
 pub mod settings;
+pub mod showdown_page;
 pub mod showdown_rows;
 pub mod sink;
 pub mod spec;

@@ -74,6 +74,20 @@ impl LoadedRiftbound {
     }
 }
 
+/// Plays the suite's showdowns (or `showdowns` of them) without keeping
+/// output.
+pub fn bench(
+    suite: &Path,
+    showdowns: Option<u64>,
+    threads: usize,
+) -> Result<(LoadedRiftbound, crate::showdown_rows::ShowdownBench), Error> {
+    let loaded = LoadedRiftbound::load(suite, None)?;
+    let n = showdowns.unwrap_or(loaded.suite.showdowns);
+    let b =
+        crate::showdown_rows::bench(&loaded.suite, &loaded.catalog, threads, n).map_err(|e| Error::file(suite, e))?;
+    Ok((loaded, b))
+}
+
 /// One showdown played alone.
 pub struct Shown {
     pub pairing: Pairing,

@@ -126,3 +126,53 @@ fn lane_cards(lane: &Lane) -> Vec<u16> {
     let gear = lane.units.iter().filter_map(|u| u.gear);
     units.chain(gear).chain(lane.hand.iter().copied()).collect()
 }
+
+/// What a bench of showdowns measured.
+#[derive(Debug, Clone)]
+pub struct ShowdownBench {
+    pub showdowns: u64,
+    pub seconds: f64,
+    pub threads: usize,
+    pub mean_chain_items: f64,
+    pub mean_spells: f64,
+}
+
+/// Plays `showdowns` showdowns of a suite across `threads` workers (0: one
+/// per core), filling the rows a run writes but keeping none of them.
+pub fn bench(suite: &Suite, catalog: &Catalog, threads: usize, showdowns: u64) -> Result<ShowdownBench, String> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let threads = crate::batch::thread_count(threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let part_size = dataset::DEFAULT_PART_SIZE;
+    let parts: Vec<u64> = (0..showdowns.div_ceil(part_size)).collect();
+    let items = AtomicU64::new(0);
+    let spells = AtomicU64::new(0);
+    let started = std::time::Instant::now();
+    pool.install(|| {
+        parts.par_iter().for_each_init(
+            || (Showdown::new(catalog, false), ShowdownColumns::default()),
+            |(showdown, rows), &part| {
+                let first = part * part_size;
+                play(showdown, suite, first, part_size.min(showdowns - first), rows);
+                items.fetch_add(rows.chain_items.iter().map(|&n| u64::from(n)).sum(), Ordering::Relaxed);
+                spells.fetch_add(
+                    rows.spells_played.iter().map(|&n| u64::from(n)).sum(),
+                    Ordering::Relaxed,
+                );
+            },
+        )
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let n = showdowns.max(1) as f64;
+    Ok(ShowdownBench {
+        showdowns,
+        seconds,
+        threads,
+        mean_chain_items: items.load(Ordering::Relaxed) as f64 / n,
+        mean_spells: spells.load(Ordering::Relaxed) as f64 / n,
+    })
+}

@@ -17,7 +17,14 @@ const SUITE: &str = "configs/riftbound/suites/default.toml";
 const RUN: &str = "riftbound_default-seed20261204";
 
 fn run(out: &Path, showdowns: &str, extra: &[&str]) -> PathBuf {
-    let mut args = vec!["run", SUITE, "--fights", showdowns, "--out", out.to_str().expect("utf-8")];
+    let mut args = vec![
+        "run",
+        SUITE,
+        "--fights",
+        showdowns,
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
     args.extend_from_slice(extra);
     let o = gridsim(&args);
     assert!(o.status.success(), "run failed: {}", String::from_utf8_lossy(&o.stderr));
@@ -68,7 +75,12 @@ fn two_hundred_thousand_showdowns_are_the_same_bytes_at_one_and_two_threads() {
 fn the_report_has_a_card_table_with_two_way_intervals() {
     let dir = run(&scratch("rb-report"), "20000", &[]);
     let out = scratch("rb-report-out");
-    let o = gridsim(&["report", dir.to_str().expect("utf-8"), "--out", out.to_str().expect("utf-8")]);
+    let o = gridsim(&[
+        "report",
+        dir.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join(RUN).join("summary.json")).expect("summary.json"))
@@ -76,7 +88,10 @@ fn the_report_has_a_card_table_with_two_way_intervals() {
     let cards = json["cards"].as_array().expect("a card table");
     let yasuo = cards.iter().find(|c| c["key"] == "yasuo").expect("a row for Yasuo");
     assert_eq!(yasuo["name"], "Yasuo", "printed names from the run's Riftbound catalog");
-    let (low, high) = (yasuo["low"].as_f64().expect("low"), yasuo["high"].as_f64().expect("high"));
+    let (low, high) = (
+        yasuo["low"].as_f64().expect("low"),
+        yasuo["high"].as_f64().expect("high"),
+    );
     let rate = yasuo["win_rate"].as_f64().expect("rate");
     assert!(low < rate && rate < high, "{yasuo}");
     // Every card of the catalog held by some lane has its row; no row of a
@@ -109,7 +124,10 @@ fn a_reused_showdown_plays_as_a_fresh_one() {
         let first = reused.play(a, d, suite.policy, &mut FightRng::for_fight(7, id));
         let mut fresh = Showdown::new(&loaded.catalog, true);
         let second = fresh.play(a, d, suite.policy, &mut FightRng::for_fight(7, id));
-        assert_eq!(first, second, "showdown {id}: a reused board leaked state, or the log changed the play");
+        assert_eq!(
+            first, second,
+            "showdown {id}: a reused board leaked state, or the log changed the play"
+        );
         assert_eq!(first.dropped, 0);
     }
 }

@@ -45,6 +45,8 @@ fn every_shipped_file_conforms_to_its_schema() {
         ("board.json", vec!["configs/boards"]),
         ("suite.json", vec!["configs/suites", "tests/suites", "tests/golden"]),
         ("match_suite.json", vec!["configs/matches"]),
+        ("riftbound_cards.json", vec!["configs/riftbound/cards"]),
+        ("riftbound_suite.json", vec!["configs/riftbound/suites"]),
     ];
     for (schema, dirs) in cases {
         let v = validator(schema);

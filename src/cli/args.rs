@@ -23,6 +23,9 @@ pub struct Cli {
 pub enum Command {
     /// One fight between two boards.
     Fight(FightArgs),
+    /// One showdown of a Riftbound suite, with its log: the chain, each
+    /// event and the ruling it follows.
+    Showdown(ShowdownArgs),
     /// Run a suite's fights across all cores into datasets/<run-id>/.
     Run(RunArgs),
     /// Play a match suite's matches (section 200): ten rounds of shops,
@@ -92,6 +95,22 @@ pub struct FightArgs {
     pub json: bool,
     /// Write the fight page: both grids, bars and statuses on a
     /// timeline to play and scrub, and the event log beside it.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// The arguments of `gridsim showdown`.
+#[derive(Args)]
+pub struct ShowdownArgs {
+    /// The Riftbound suite (default: configs/riftbound/suites/default.toml).
+    pub suite: Option<PathBuf>,
+    /// The showdown's index in the suite: its lanes, attacker and stream.
+    #[arg(long, default_value_t = 0)]
+    pub id: u64,
+    /// Master seed instead of the suite's.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the showdown page: both lanes and the log.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 }

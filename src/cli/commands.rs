@@ -20,6 +20,7 @@ pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
     match cli.command {
         Command::Validate(args) => validate(files, args),
         Command::Fight(args) => fight(files, args),
+        Command::Showdown(args) => showdown(args),
         Command::Run(args) => run_suite(files, args),
         Command::Replay(args) => replay(args),
         Command::Report(args) => report(args),
@@ -92,6 +93,40 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     }
     let summary = start_or_resume::<runs::Loaded>(cli, suite, fights, part_size, run)?;
     finish_run(&summary, "fights", report)
+}
+
+/// `gridsim showdown`: one showdown of a Riftbound suite with its log.
+fn showdown(args: ShowdownArgs) -> Result<ExitCode, Error> {
+    let ShowdownArgs { suite, id, seed, html } = args;
+    let suite = suite.unwrap_or_else(|| PathBuf::from("configs/riftbound/suites/default.toml"));
+    let mut loaded = LoadedRiftbound::load(&suite, None)?;
+    if let Some(s) = seed {
+        loaded.suite.master_seed = s;
+        // Lanes are drawn from the master seed too.
+        let catalog = loaded.catalog.clone();
+        loaded.suite.draw_lanes(&catalog);
+    }
+    let shown = loaded.show(id);
+    let p = shown.pairing;
+    let (a, d) = if p.left_attacks {
+        (p.left, p.right)
+    } else {
+        (p.right, p.left)
+    };
+    let view = crate::showdown_page::ShowdownView {
+        title: format!("{} showdown {id}: lane {a} attacks lane {d}", loaded.suite.name),
+        catalog: &loaded.catalog,
+        lanes: [&loaded.suite.lanes[a as usize], &loaded.suite.lanes[d as usize]],
+        units: &shown.units,
+        log: &shown.log,
+        outcome: shown.outcome,
+    };
+    print!("{}", view.text());
+    if let Some(path) = html {
+        crate::atomic::write(&path, view.html().as_bytes()).map_err(|e| Error::file(&path, e))?;
+        outln!("page: {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Whether `gridsim run` plays Riftbound showdowns: the run resumed is a
@@ -386,6 +421,23 @@ fn tune(cli: RulesAndCards, args: TuneArgs) -> Result<ExitCode, Error> {
 fn bench(cli: RulesAndCards, args: BenchArgs) -> Result<ExitCode, Error> {
     let BenchArgs { suite, fights, threads } = args;
     let suite = suite.unwrap_or_else(default_suite);
+    if is_riftbound_run(&suite, None) {
+        let (loaded, b) = crate::riftbound_runs::bench(&suite, fights, threads.unwrap_or(0))?;
+        let per_second = b.showdowns as f64 / b.seconds.max(1e-9);
+        outln!(
+            "suite: {} ({} lanes), {} showdowns on {} threads",
+            loaded.suite.name,
+            loaded.suite.lanes.len(),
+            b.showdowns,
+            b.threads
+        );
+        outln!("showdowns per second: {per_second:.0}");
+        outln!("showdowns per second per thread: {:.0}", per_second / b.threads as f64);
+        outln!("wall time: {:.2} s", b.seconds);
+        outln!("mean chain items resolved: {:.2}", b.mean_chain_items);
+        outln!("mean spells played: {:.2}", b.mean_spells);
+        return Ok(ExitCode::SUCCESS);
+    }
     let b = jobs::bench(&cli.rules, &cli.cards, &suite, fights, threads.unwrap_or(0))?;
     let stats = &b.stats;
     outln!(

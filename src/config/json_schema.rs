@@ -49,5 +49,15 @@ pub fn schema_files() -> Vec<SchemaFile> {
             describes: "match suites (configs/matches/)",
             json: pretty(super::matches::json_schema()),
         },
+        SchemaFile {
+            name: "riftbound_cards.json",
+            describes: "Riftbound card files (configs/riftbound/cards/)",
+            json: pretty(schemars::schema_for!(super::riftbound_catalog::CardFile)),
+        },
+        SchemaFile {
+            name: "riftbound_suite.json",
+            describes: "Riftbound suites (configs/riftbound/suites/)",
+            json: pretty(schemars::schema_for!(super::riftbound_catalog::SuiteFile)),
+        },
     ]
 }

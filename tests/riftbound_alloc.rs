@@ -1,0 +1,52 @@
+//! A batch run's showdowns allocate nothing (issue 30): after the first,
+//! which sizes the worker's buffers, a worker plays showdown after showdown
+//! without one allocation, counted by this test binary's own allocator.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use gridsim::riftbound::showdown::Showdown;
+use gridsim::riftbound_runs::LoadedRiftbound;
+use gridsim::showdown_rows::play;
+use gridsim::sink::ShowdownColumns;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn a_worker_plays_showdowns_without_allocating() {
+    let loaded = LoadedRiftbound::load(Path::new("configs/riftbound/suites/default.toml"), None).expect("suite");
+    let mut showdown = Showdown::new(&loaded.catalog, false);
+    let mut rows = ShowdownColumns::default();
+    // The first part sizes the row buffers, as a worker's first part does.
+    play(&mut showdown, &loaded.suite, 0, 4096, &mut rows);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    play(&mut showdown, &loaded.suite, 4096, 4096, &mut rows);
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(during, 0, "4,096 showdowns allocated {during} times");
+    assert_eq!(rows.fight_id.len(), 4096);
+    // The log is what a single showdown keeps; on, it allocates.
+    let mut logged = Showdown::new(&loaded.catalog, true);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    play(&mut logged, &loaded.suite, 0, 16, &mut rows);
+    assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "the counter counts");
+}
