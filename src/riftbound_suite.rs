@@ -64,6 +64,7 @@ impl Suite {
                         card: units[rng.below(units.len() as u32) as usize],
                         gear: (!gear.is_empty() && rng.chance_percent(r.gear_percent))
                             .then(|| gear[rng.below(gear.len() as u32) as usize]),
+                        stolen: false,
                     })
                     .collect();
                 let hand = if spells.is_empty() {

@@ -28,6 +28,9 @@ pub const MAX_LANE: usize = 8;
 pub struct LaneUnit {
     pub card: CardIndex,
     pub gear: Option<CardIndex>,
+    /// Owned by the other player and controlled by this lane's (a stolen
+    /// unit, RB7, RB8); never in a suite's lanes.
+    pub stolen: bool,
 }
 
 /// One side's forces: its units and its hand of spells.
@@ -43,6 +46,51 @@ pub struct Policy {
     /// The chance, in percent, that a player with a spell it can play plays
     /// one when it has priority or focus.
     pub cast_percent: i32,
+}
+
+/// Every choice the rulings leave to a player, asked of whoever makes it:
+/// the seeded policy in batch runs ([`Seeded`]), a script in a scenario.
+pub trait Choices {
+    /// Which of `castable` (cards in `p`'s hand it may play now) player `p`
+    /// plays, by index; `None` passes.
+    fn play(&mut self, p: Player, castable: &[CardIndex]) -> Option<usize>;
+    /// Which of `legal` an effect of `card` aims at, by index: a spell's
+    /// (`unit` none) or a trigger's of `unit`. `legal` is never empty.
+    fn target(&mut self, p: Player, card: CardIndex, unit: Option<UnitId>, legal: &[UnitId]) -> usize;
+    /// The order in which `p`'s simultaneous items go on the chain, first
+    /// first (RB6, RB27), permuted in place: each item as its place among
+    /// the pending and the unit whose trigger it is.
+    fn order(&mut self, p: Player, items: &mut [(usize, Option<UnitId>)]);
+    /// The order in which `p` assigns combat damage to `targets` (RB42).
+    fn damage_order(&mut self, p: Player, targets: &mut [UnitId]);
+}
+
+/// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
+/// of the times it may, chooses targets uniformly, orders at random.
+pub struct Seeded<'r> {
+    pub policy: Policy,
+    pub rng: &'r mut FightRng,
+}
+
+impl Choices for Seeded<'_> {
+    fn play(&mut self, _p: Player, castable: &[CardIndex]) -> Option<usize> {
+        if castable.is_empty() || !self.rng.chance_percent(self.policy.cast_percent) {
+            return None;
+        }
+        Some(self.rng.below(castable.len() as u32) as usize)
+    }
+
+    fn target(&mut self, _p: Player, _card: CardIndex, _unit: Option<UnitId>, legal: &[UnitId]) -> usize {
+        self.rng.below(legal.len() as u32) as usize
+    }
+
+    fn order(&mut self, _p: Player, items: &mut [(usize, Option<UnitId>)]) {
+        shuffle(items, self.rng);
+    }
+
+    fn damage_order(&mut self, _p: Player, targets: &mut [UnitId]) {
+        shuffle(targets, self.rng);
+    }
 }
 
 /// How a showdown ended.
@@ -154,8 +202,13 @@ impl<'c> Showdown<'c> {
     /// Plays one showdown: `attacker` (player 0, the turn player) moves
     /// into the battlefield `defender` (player 1) holds.
     pub fn play(&mut self, attacker: &Lane, defender: &Lane, policy: Policy, rng: &mut FightRng) -> Outcome {
+        self.play_with(attacker, defender, &mut Seeded { policy, rng })
+    }
+
+    /// Plays one showdown with `choices` making every player's choice.
+    pub fn play_with(&mut self, attacker: &Lane, defender: &Lane, choices: &mut impl Choices) -> Outcome {
         self.setup(attacker, defender);
-        let mut p = Play { s: self, policy, rng };
+        let mut p = Play { s: self, choices };
         p.move_in();
         let end = p.combat();
         let s = p.s;
@@ -218,14 +271,13 @@ impl<'c> Showdown<'c> {
     }
 }
 
-/// One showdown in play: the showdown, its policy and its stream.
-struct Play<'s, 'c, 'r> {
+/// One showdown in play: the showdown and who makes its choices.
+struct Play<'s, 'c, 'x, C: Choices> {
     s: &'s mut Showdown<'c>,
-    policy: Policy,
-    rng: &'r mut FightRng,
+    choices: &'x mut C,
 }
 
-impl Play<'_, '_, '_> {
+impl<C: Choices> Play<'_, '_, '_, C> {
     /// The attacker's units move in; their move triggers go on the chain
     /// and resolve before combat can start (RB2, RB16, RB22). Assault is
     /// not theirs yet: roles come with the combat showdown (RB3, RB5).
@@ -366,7 +418,7 @@ impl Play<'_, '_, '_> {
             // Player p assigns its damage to the other side's units.
             let enemy = 1 - p;
             let targets = &mut order[enemy][..n[enemy]];
-            shuffle(targets, self.rng);
+            self.choices.damage_order(p as Player, targets);
             self.s
                 .board
                 .assign_combat_damage(total[p], targets, &mut shares[enemy][..n[enemy]]);
@@ -491,10 +543,14 @@ impl Play<'_, '_, '_> {
                 n += 1;
             }
         }
-        if n == 0 || !self.rng.chance_percent(self.policy.cast_percent) {
-            return false;
+        let mut cards = [0; MAX_HAND];
+        for (c, &k) in cards.iter_mut().zip(&castable[..n]) {
+            *c = self.s.hand[pi][k];
         }
-        let k = castable[self.rng.below(n as u32) as usize];
+        let Some(choice) = self.choices.play(p, &cards[..n]).filter(|&c| c < n) else {
+            return false;
+        };
+        let k = castable[choice];
         let card_index = self.s.hand[pi][k];
         // Out of the hand: the last card takes its place.
         self.s.hand_len[pi] -= 1;
@@ -507,7 +563,7 @@ impl Play<'_, '_, '_> {
         };
         let card = self.s.catalog.card(card_index);
         for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
-            item.targets[k] = self.choose_target(p, *e);
+            item.targets[k] = self.choose_target(p, *e, card_index, None);
         }
         self.s.played += 1;
         let first = item.targets[0];
@@ -590,7 +646,7 @@ impl Play<'_, '_, '_> {
 
     /// A target the policy picks for a chosen effect, uniformly among the
     /// legal ones; none for an effect that reads its units as it resolves.
-    fn choose_target(&mut self, p: Player, e: Effect) -> Option<UnitId> {
+    fn choose_target(&mut self, p: Player, e: Effect, card: CardIndex, unit: Option<UnitId>) -> Option<UnitId> {
         if !e.target.is_chosen() {
             return None;
         }
@@ -602,7 +658,11 @@ impl Play<'_, '_, '_> {
                 n += 1;
             }
         }
-        (n > 0).then(|| legal[self.rng.below(n as u32) as usize])
+        if n == 0 {
+            return None;
+        }
+        let k = self.choices.target(p, card, unit, &legal[..n]);
+        legal.get(k.min(n - 1)).copied()
     }
 
     /// Puts the triggers of `u` (its card's and its gear's) that wait for
@@ -651,22 +711,22 @@ impl Play<'_, '_, '_> {
             return;
         }
         for p in 0..2u8 {
-            let mut mine = [0usize; MAX_CHAIN];
+            let mut mine = [(0usize, None); MAX_CHAIN];
             let mut n = 0;
             for k in 0..self.s.pending_len {
                 if self.s.pending[k].controller == p {
-                    mine[n] = k;
+                    mine[n] = (k, self.s.pending[k].unit);
                     n += 1;
                 }
             }
-            shuffle(&mut mine[..n], self.rng);
-            for &k in &mine[..n] {
+            self.choices.order(p, &mut mine[..n]);
+            for &(k, _) in &mine[..n] {
                 let mut item = self.s.pending[k];
                 let card = self.s.catalog.card(item.card);
                 if let Source::Trigger(t) = item.source
                     && let Some(t) = card.triggers.get(usize::from(t))
                 {
-                    item.targets[0] = self.choose_target(p, t.effect);
+                    item.targets[0] = self.choose_target(p, t.effect, item.card, item.unit);
                 }
                 self.push_chain(item);
             }
