@@ -5,8 +5,14 @@
 
 use std::path::PathBuf;
 
-use crate::riftbound::{Board, Event, EventKind, Lasts, UnitId};
+use crate::riftbound::cards::{CardIndex, Catalog};
+use crate::riftbound::showdown::{Choices, End, Lane, Showdown};
+use crate::riftbound::{Board, Event, EventKind, Lasts, Player, UnitId};
 use crate::scenario::ScenarioReport;
+
+/// The frozen catalog a showdown scenario plays its cards from: a tuning
+/// of the starter catalog changes no scenario.
+pub const CATALOG_DIR: &str = "tests/fixtures/riftbound_catalog";
 
 /// A loaded scenario: its units by index, in file order.
 #[derive(Debug, Clone)]
@@ -16,6 +22,245 @@ pub struct Scenario {
     pub covers: Vec<String>,
     pub units: Vec<UnitSpec>,
     pub steps: Vec<Step>,
+    /// A whole showdown instead of steps, with the catalog it plays.
+    pub showdown: Option<(ShowdownSpec, Catalog)>,
+}
+
+/// A scripted showdown: both lanes, every choice, what must hold after.
+#[derive(Debug, Clone, Default)]
+pub struct ShowdownSpec {
+    /// Attacker's lane, then defender's.
+    pub lanes: [Lane; 2],
+    /// Unit names in board order: the attacker's units, then the
+    /// defender's.
+    pub names: Vec<String>,
+    pub script: Script,
+    /// How it must end (the winner follows: conquer the attacker, hold the
+    /// defender, empty nobody).
+    pub end: Option<End>,
+    pub expect: Vec<Expect>,
+    pub events: Vec<EventWant>,
+    pub zones: Vec<ZoneWant>,
+}
+
+/// A player's zone counts after a showdown; `None` fields are not checked.
+#[derive(Debug, Clone, Default)]
+pub struct ZoneWant {
+    pub player: Player,
+    pub trash: Option<u32>,
+    pub deck_top: Option<u32>,
+    pub returned: Option<u32>,
+    pub base_gear: Option<u32>,
+    pub score: Option<u32>,
+}
+
+/// Every choice of a scripted showdown. Whatever the script does not say
+/// is the first legal choice in board order.
+#[derive(Debug, Clone, Default)]
+pub struct Script {
+    /// Spells to play, in order: each when its player next may play it.
+    pub plays: Vec<ScriptedPlay>,
+    /// A trigger of unit `.0` aims at unit `.1`.
+    pub trigger_targets: Vec<(usize, usize)>,
+    /// Each player's simultaneous items go on the chain in this order of
+    /// their units (RB6, RB27).
+    pub order: [Vec<usize>; 2],
+    /// Each player assigns combat damage in this order (RB42).
+    pub damage_order: [Vec<usize>; 2],
+}
+
+#[derive(Debug, Clone)]
+pub struct ScriptedPlay {
+    pub player: Player,
+    pub card: CardIndex,
+    pub targets: Vec<usize>,
+}
+
+/// A script being played: which play is next, the targets of the spell
+/// just played, and any step of the script that could not be followed.
+struct Scripted<'a> {
+    script: &'a Script,
+    next: usize,
+    targets: std::collections::VecDeque<usize>,
+    problems: Vec<String>,
+}
+
+impl Choices for Scripted<'_> {
+    fn play(&mut self, p: Player, castable: &[CardIndex]) -> Option<usize> {
+        let play = self.script.plays.get(self.next).filter(|play| play.player == p)?;
+        let k = castable.iter().position(|&c| c == play.card)?;
+        self.next += 1;
+        self.targets = play.targets.iter().copied().collect();
+        Some(k)
+    }
+
+    fn target(&mut self, _p: Player, _card: CardIndex, unit: Option<UnitId>, legal: &[UnitId]) -> usize {
+        let wanted = match unit {
+            None => self.targets.pop_front(),
+            Some(u) => self
+                .script
+                .trigger_targets
+                .iter()
+                .find(|(from, _)| *from == usize::from(u.0))
+                .map(|&(_, to)| to),
+        };
+        match wanted {
+            None => 0,
+            Some(w) => legal.iter().position(|l| usize::from(l.0) == w).unwrap_or_else(|| {
+                self.problems
+                    .push(format!("the scripted target unit #{w} is not a legal target"));
+                0
+            }),
+        }
+    }
+
+    fn order(&mut self, p: Player, items: &mut [(usize, Option<UnitId>)]) {
+        let rank = |u: Option<UnitId>| {
+            let listed = &self.script.order[usize::from(p)];
+            u.and_then(|u| listed.iter().position(|&x| x == usize::from(u.0)))
+                .unwrap_or(usize::MAX)
+        };
+        items.sort_by_key(|&(k, u)| (rank(u), k));
+    }
+
+    fn damage_order(&mut self, p: Player, targets: &mut [UnitId]) {
+        let listed = &self.script.damage_order[usize::from(p)];
+        let rank = |u: UnitId| listed.iter().position(|&x| x == usize::from(u.0)).unwrap_or(usize::MAX);
+        targets.sort_by_key(|&u| (rank(u), u.0));
+    }
+}
+
+/// Plays a scripted showdown and checks what it must show.
+fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> ScenarioReport {
+    let mut showdown = Showdown::new(catalog, true);
+    let mut script = Scripted {
+        script: &spec.script,
+        next: 0,
+        targets: Default::default(),
+        problems: Vec::new(),
+    };
+    let outcome = showdown.play_with(&spec.lanes[0], &spec.lanes[1], &mut script);
+    let mut failures = script.problems;
+    if script.next < spec.script.plays.len() {
+        failures.push(format!(
+            "the script's play {} was never made: its player never had it in hand with a legal target at their turn",
+            script.next
+        ));
+    }
+    let board = &showdown.board;
+    let ids: Vec<UnitId> = (0..spec.names.len()).map(|k| UnitId(k as u8)).collect();
+    let mut checks = 0;
+    if let Some(end) = spec.end {
+        checks += 1;
+        if outcome.end != end {
+            failures.push(format!("end: expected {}, found {}", end.name(), outcome.end.name()));
+        }
+    }
+    check_events(
+        &board.log,
+        &spec.events,
+        &ids,
+        "the showdown",
+        &mut checks,
+        &mut failures,
+    );
+    check_units(
+        board,
+        &spec.expect,
+        &ids,
+        &spec.names,
+        "after the showdown",
+        &mut checks,
+        &mut failures,
+    );
+    for z in &spec.zones {
+        let p = usize::from(z.player);
+        let who = if p == 0 { "attacker" } else { "defender" };
+        for (field, want, got) in [
+            ("trash", z.trash, board.trash[p]),
+            ("deck_top", z.deck_top, board.deck_top[p]),
+            ("returned", z.returned, board.returned[p]),
+            ("base_gear", z.base_gear, board.base_gear[p]),
+            ("score", z.score, board.score[p]),
+        ] {
+            if let Some(want) = want {
+                checks += 1;
+                if want != got {
+                    failures.push(format!("{who}.{field}: expected {want}, found {got}"));
+                }
+            }
+        }
+    }
+    ScenarioReport {
+        name: s.name.clone(),
+        file: s.file.clone(),
+        covers: s.covers.clone(),
+        failures,
+        checks,
+    }
+}
+
+/// Checks that `lines` hold every wanted line, in order.
+fn check_events(
+    lines: &[Event],
+    wanted: &[EventWant],
+    ids: &[UnitId],
+    at: &str,
+    checks: &mut usize,
+    failures: &mut Vec<String>,
+) {
+    let mut from = 0;
+    for want in wanted {
+        *checks += 1;
+        match lines[from..].iter().position(|e| want.matches(e, ids)) {
+            Some(p) => from += p + 1,
+            None => failures.push(format!(
+                "{at}: event {want:?}: not logged in order; logged {:?}",
+                lines
+                    .iter()
+                    .map(|e| format!(
+                        "{} {} {} ({})",
+                        e.kind.name(),
+                        e.unit.map_or("-".to_string(), |u| u.0.to_string()),
+                        e.amount,
+                        e.ruling
+                    ))
+                    .collect::<Vec<_>>()
+            )),
+        }
+    }
+}
+
+/// Checks each unit's expected state.
+fn check_units(
+    board: &Board,
+    expect: &[Expect],
+    ids: &[UnitId],
+    names: &[String],
+    at: &str,
+    checks: &mut usize,
+    failures: &mut Vec<String>,
+) {
+    for e in expect {
+        let u = ids[e.unit];
+        let name = &names[e.unit];
+        let mut check = |field: &str, want: Option<i32>, got: i32| {
+            if let Some(want) = want {
+                *checks += 1;
+                if want != got {
+                    failures.push(format!("{at}: {name}.{field}: expected {want}, found {got}"));
+                }
+            }
+        };
+        check("might", e.might, board.might(u));
+        check("calculated_might", e.calculated_might, board.calculated_might(u));
+        check("damage", e.damage, board.damage(u));
+        check("buffs", e.buffs, board.buffs(u));
+        check("alive", e.alive.map(i32::from), i32::from(board.alive(u)));
+        check("at_base", e.at_base.map(i32::from), i32::from(board.at_base(u)));
+        check("exhausted", e.exhausted.map(i32::from), i32::from(board.exhausted(u)));
+        check("stunned", e.stunned.map(i32::from), i32::from(board.stunned(u)));
+    }
 }
 
 /// A unit as the scenario places it.
@@ -105,10 +350,14 @@ pub struct Expect {
     pub alive: Option<bool>,
     pub at_base: Option<bool>,
     pub exhausted: Option<bool>,
+    pub stunned: Option<bool>,
 }
 
 /// Runs `s` and reports each expectation that fails.
 pub fn run(s: &Scenario) -> ScenarioReport {
+    if let Some((spec, catalog)) = &s.showdown {
+        return run_showdown(s, spec, catalog);
+    }
     let mut board = Board::default();
     let mut ids = Vec::with_capacity(s.units.len());
     let mut failures = Vec::new();
@@ -124,57 +373,27 @@ pub fn run(s: &Scenario) -> ScenarioReport {
             }
         }
     }
+    let names: Vec<String> = s.units.iter().map(|u| u.name.clone()).collect();
     let mut checks = 0;
     for (k, step) in s.steps.iter().enumerate() {
         let logged = board.log.len();
         let shares = step.action.as_ref().and_then(|a| apply(&mut board, &ids, a));
-        // In order: each wanted line after the one before it.
-        let lines = &board.log[logged..];
-        let mut from = 0;
-        for want in &step.events {
-            checks += 1;
-            match lines[from..].iter().position(|e| want.matches(e, &ids)) {
-                Some(p) => from += p + 1,
-                None => failures.push(format!(
-                    "step {k}: event {want:?}: not logged in order; the step logged {:?}",
-                    lines
-                        .iter()
-                        .map(|e| format!(
-                            "{} {} {} ({})",
-                            e.kind.name(),
-                            e.unit.map_or("-".to_string(), |u| u.0.to_string()),
-                            e.amount,
-                            e.ruling
-                        ))
-                        .collect::<Vec<_>>()
-                )),
-            }
-        }
+        let at = format!("step {k}");
+        check_events(
+            &board.log[logged..],
+            &step.events,
+            &ids,
+            &at,
+            &mut checks,
+            &mut failures,
+        );
         if let Some(want) = &step.shares {
             checks += 1;
             if shares.as_ref() != Some(want) {
-                failures.push(format!("step {k}: shares: expected {want:?}, found {shares:?}"));
+                failures.push(format!("{at}: shares: expected {want:?}, found {shares:?}"));
             }
         }
-        for e in &step.expect {
-            let u = ids[e.unit];
-            let name = &s.units[e.unit].name;
-            let mut check = |field: &str, want: Option<i32>, got: i32| {
-                if let Some(want) = want {
-                    checks += 1;
-                    if want != got {
-                        failures.push(format!("step {k}: {name}.{field}: expected {want}, found {got}"));
-                    }
-                }
-            };
-            check("might", e.might, board.might(u));
-            check("calculated_might", e.calculated_might, board.calculated_might(u));
-            check("damage", e.damage, board.damage(u));
-            check("buffs", e.buffs, board.buffs(u));
-            check("alive", e.alive.map(i32::from), i32::from(board.alive(u)));
-            check("at_base", e.at_base.map(i32::from), i32::from(board.at_base(u)));
-            check("exhausted", e.exhausted.map(i32::from), i32::from(board.exhausted(u)));
-        }
+        check_units(&board, &step.expect, &ids, &names, &at, &mut checks, &mut failures);
     }
     ScenarioReport {
         name: s.name.clone(),

@@ -9,8 +9,12 @@ use toml::Spanned;
 
 use super::{Diagnostic, parse_toml};
 use crate::diagnostics;
-use crate::riftbound::{EventKind, Lasts};
-use crate::riftbound_scenario::{Action, EventWant, Expect, Scenario, Step, UnitSpec};
+use crate::riftbound::cards::{CardIndex, CardKind, Catalog};
+use crate::riftbound::showdown::{End, Lane, LaneUnit};
+use crate::riftbound::{EventKind, Lasts, Player};
+use crate::riftbound_scenario::{
+    Action, EventWant, Expect, Scenario, Script, ScriptedPlay, ShowdownSpec, Step, UnitSpec, ZoneWant,
+};
 
 /// Whether `text` is a Riftbound scenario: it says `game = "riftbound"`.
 pub fn is_riftbound_scenario(text: &str) -> bool {
@@ -24,10 +28,86 @@ struct ScenarioFile {
     game: String,
     name: String,
     covers: Spanned<Vec<String>>,
-    #[serde(rename = "unit")]
+    #[serde(rename = "unit", default)]
     units: Vec<UnitDef>,
     #[serde(rename = "step", default)]
     steps: Vec<Spanned<StepDef>>,
+    /// A whole showdown played from the frozen catalog, its choices
+    /// scripted, instead of units and steps.
+    showdown: Option<Spanned<ShowdownDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShowdownDef {
+    attacker: Vec<LaneUnitDef>,
+    defender: Vec<LaneUnitDef>,
+    #[serde(default)]
+    attacker_hand: Vec<Spanned<String>>,
+    #[serde(default)]
+    defender_hand: Vec<Spanned<String>>,
+    #[serde(default)]
+    plays: Vec<PlayDef>,
+    #[serde(default)]
+    trigger_targets: Vec<TriggerTargetDef>,
+    #[serde(default)]
+    order: SidesDef,
+    #[serde(default)]
+    damage_order: SidesDef,
+    end: Option<Spanned<String>>,
+    #[serde(default)]
+    expect: Vec<ExpectDef>,
+    #[serde(default)]
+    events: Vec<EventDef>,
+    #[serde(default)]
+    zones: Vec<ZoneDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LaneUnitDef {
+    card: Spanned<String>,
+    /// Its name in the scenario (default: the card's key).
+    name: Option<Spanned<String>>,
+    gear: Option<Spanned<String>>,
+    #[serde(default)]
+    stolen: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayDef {
+    player: Spanned<String>,
+    card: Spanned<String>,
+    #[serde(default)]
+    targets: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TriggerTargetDef {
+    unit: Spanned<String>,
+    target: Spanned<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SidesDef {
+    #[serde(default)]
+    attacker: Vec<Spanned<String>>,
+    #[serde(default)]
+    defender: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ZoneDef {
+    player: Spanned<String>,
+    trash: Option<u32>,
+    deck_top: Option<u32>,
+    returned: Option<u32>,
+    base_gear: Option<u32>,
+    score: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -124,6 +204,7 @@ struct ExpectDef {
     alive: Option<bool>,
     at_base: Option<bool>,
     exhausted: Option<bool>,
+    stunned: Option<bool>,
 }
 
 /// Reads a Riftbound scenario; every error found, each with its line and
@@ -298,41 +379,17 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 alive: e.alive,
                 at_base: e.at_base,
                 exhausted: e.exhausted,
+                stunned: e.stunned,
             })
             .collect();
-        let kinds: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
-        let events = s
-            .events
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| {
-                let unit = e
-                    .unit
-                    .as_ref()
-                    .map(|n| unit(n, at(&format!("events[{i}].unit")), &mut bad));
-                let Some(kind) = EventKind::ALL.into_iter().find(|k| k.name() == e.kind.get_ref()) else {
-                    bad.push(Diagnostic::at(
-                        file,
-                        text,
-                        Some(e.kind.span()),
-                        at(&format!("events[{i}].kind")),
-                        format!(
-                            "no event `{}`{}; they are {}",
-                            e.kind.get_ref(),
-                            diagnostics::suggestion(e.kind.get_ref(), &kinds),
-                            diagnostics::backticked(&kinds)
-                        ),
-                    ));
-                    return None;
-                };
-                Some(EventWant {
-                    kind,
-                    unit,
-                    amount: e.amount,
-                    ruling: e.ruling.clone(),
-                })
-            })
-            .collect();
+        let events = parse_events(
+            file,
+            text,
+            &s.events,
+            &format!("step[{k}]"),
+            &|n, key, bad| unit(n, key, bad),
+            &mut bad,
+        );
         steps.push(Step {
             action: actions.into_iter().next(),
             shares: s.shares.clone(),
@@ -340,6 +397,25 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             events,
         });
     }
+    let showdown = parsed.showdown.as_ref().map(|sd| {
+        if !parsed.units.is_empty() || !parsed.steps.is_empty() {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(sd.span()),
+                "showdown",
+                "a scenario is either units and steps or one showdown",
+            ));
+        }
+        let catalog =
+            super::load_riftbound_catalog(&[std::path::PathBuf::from(crate::riftbound_scenario::CATALOG_DIR)])
+                .unwrap_or_else(|mut d| {
+                    bad.append(&mut d);
+                    Catalog::default()
+                });
+        let spec = parse_showdown(file, text, sd.get_ref(), &catalog, &mut bad);
+        (spec, catalog)
+    });
     if !bad.is_empty() {
         return Err(bad);
     }
@@ -349,7 +425,283 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
         covers: parsed.covers.into_inner(),
         units,
         steps,
+        showdown,
     })
+}
+
+/// A scripted showdown: lanes from the frozen catalog, names, the script,
+/// what must hold after.
+fn parse_showdown(
+    file: &Path,
+    text: &str,
+    d: &ShowdownDef,
+    catalog: &Catalog,
+    bad: &mut Vec<Diagnostic>,
+) -> ShowdownSpec {
+    let keys: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+    let card = |name: &Spanned<String>, key: String, kind: CardKind, bad: &mut Vec<Diagnostic>| -> CardIndex {
+        match catalog.index(name.get_ref()) {
+            Some(c) if catalog.card(c).kind == kind => c,
+            Some(c) => {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(name.span()),
+                    key,
+                    format!(
+                        "`{}` is a {}, not a {}",
+                        name.get_ref(),
+                        catalog.card(c).kind.name(),
+                        kind.name()
+                    ),
+                ));
+                c
+            }
+            None => {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(name.span()),
+                    key,
+                    format!(
+                        "no card `{}` in {}{}",
+                        name.get_ref(),
+                        crate::riftbound_scenario::CATALOG_DIR,
+                        diagnostics::suggestion(name.get_ref(), &keys)
+                    ),
+                ));
+                0
+            }
+        }
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut lanes: [Lane; 2] = Default::default();
+    for (side, (units, hand)) in [(&d.attacker, &d.attacker_hand), (&d.defender, &d.defender_hand)]
+        .into_iter()
+        .enumerate()
+    {
+        let who = ["attacker", "defender"][side];
+        for (i, u) in units.iter().enumerate() {
+            let c = card(&u.card, format!("showdown.{who}[{i}].card"), CardKind::Unit, bad);
+            let gear = u
+                .gear
+                .as_ref()
+                .map(|g| card(g, format!("showdown.{who}[{i}].gear"), CardKind::Gear, bad));
+            let name = u.name.as_ref().unwrap_or(&u.card);
+            if names.contains(name.get_ref()) {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(name.span()),
+                    format!("showdown.{who}[{i}]"),
+                    format!("a second unit named `{}`: give it a `name`", name.get_ref()),
+                ));
+            }
+            names.push(name.get_ref().clone());
+            lanes[side].units.push(LaneUnit {
+                card: c,
+                gear,
+                stolen: u.stolen,
+            });
+        }
+        for (i, h) in hand.iter().enumerate() {
+            let c = card(h, format!("showdown.{who}_hand[{i}]"), CardKind::Spell, bad);
+            lanes[side].hand.push(c);
+        }
+    }
+    let limit = crate::riftbound::showdown::MAX_LANE;
+    if lanes
+        .iter()
+        .any(|l| l.units.len() > limit || l.hand.len() > crate::riftbound::showdown::MAX_HAND)
+    {
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            None,
+            "showdown",
+            format!(
+                "at most {limit} units and {} spells a side",
+                crate::riftbound::showdown::MAX_HAND
+            ),
+        ));
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let unit = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> usize {
+        refs.iter().position(|r| r == n.get_ref()).unwrap_or_else(|| {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(n.span()),
+                key,
+                format!(
+                    "no unit `{}`{}",
+                    n.get_ref(),
+                    diagnostics::suggestion(n.get_ref(), &refs)
+                ),
+            ));
+            0
+        })
+    };
+    let player = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> Player {
+        match n.get_ref().as_str() {
+            "attacker" => 0,
+            "defender" => 1,
+            other => {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(n.span()),
+                    key,
+                    format!(
+                        "`{other}` is not a player: `attacker` or `defender`{}",
+                        diagnostics::suggestion(other, &["attacker", "defender"])
+                    ),
+                ));
+                0
+            }
+        }
+    };
+    let plays = d
+        .plays
+        .iter()
+        .enumerate()
+        .map(|(i, p)| ScriptedPlay {
+            player: player(&p.player, format!("showdown.plays[{i}].player"), bad),
+            card: card(&p.card, format!("showdown.plays[{i}].card"), CardKind::Spell, bad),
+            targets: p
+                .targets
+                .iter()
+                .enumerate()
+                .map(|(k, t)| unit(t, format!("showdown.plays[{i}].targets[{k}]"), bad))
+                .collect(),
+        })
+        .collect();
+    let trigger_targets = d
+        .trigger_targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                unit(&t.unit, format!("showdown.trigger_targets[{i}].unit"), bad),
+                unit(&t.target, format!("showdown.trigger_targets[{i}].target"), bad),
+            )
+        })
+        .collect();
+    let sides = |s: &SidesDef, key: &str, bad: &mut Vec<Diagnostic>| -> [Vec<usize>; 2] {
+        let list = |v: &[Spanned<String>], who: &str, bad: &mut Vec<Diagnostic>| {
+            v.iter()
+                .enumerate()
+                .map(|(i, n)| unit(n, format!("showdown.{key}.{who}[{i}]"), bad))
+                .collect()
+        };
+        [list(&s.attacker, "attacker", bad), list(&s.defender, "defender", bad)]
+    };
+    let order = sides(&d.order, "order", bad);
+    let damage_order = sides(&d.damage_order, "damage_order", bad);
+    let end = d.end.as_ref().and_then(|e| match e.get_ref().as_str() {
+        "conquer" => Some(End::Conquer),
+        "hold" => Some(End::Hold),
+        "empty" => Some(End::Empty),
+        other => {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(e.span()),
+                "showdown.end",
+                format!(
+                    "`{other}` is not an end: `conquer`, `hold` or `empty`{}",
+                    diagnostics::suggestion(other, &["conquer", "hold", "empty"])
+                ),
+            ));
+            None
+        }
+    });
+    let expect = d
+        .expect
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Expect {
+            unit: unit(&e.unit, format!("showdown.expect[{i}].unit"), bad),
+            might: e.might,
+            calculated_might: e.calculated_might,
+            damage: e.damage,
+            buffs: e.buffs,
+            alive: e.alive,
+            at_base: e.at_base,
+            exhausted: e.exhausted,
+            stunned: e.stunned,
+        })
+        .collect();
+    let events = parse_events(file, text, &d.events, "showdown", &|n, key, bad| unit(n, key, bad), bad);
+    let zones = d
+        .zones
+        .iter()
+        .enumerate()
+        .map(|(i, z)| ZoneWant {
+            player: player(&z.player, format!("showdown.zones[{i}].player"), bad),
+            trash: z.trash,
+            deck_top: z.deck_top,
+            returned: z.returned,
+            base_gear: z.base_gear,
+            score: z.score,
+        })
+        .collect();
+    ShowdownSpec {
+        lanes,
+        names,
+        script: Script {
+            plays,
+            trigger_targets,
+            order,
+            damage_order,
+        },
+        end,
+        expect,
+        events,
+        zones,
+    }
+}
+
+type UnitLookup<'a> = dyn Fn(&Spanned<String>, String, &mut Vec<Diagnostic>) -> usize + 'a;
+
+/// The wanted log lines of a step or a showdown, `at` their key's prefix.
+fn parse_events(
+    file: &Path,
+    text: &str,
+    events: &[EventDef],
+    at: &str,
+    unit: &UnitLookup,
+    bad: &mut Vec<Diagnostic>,
+) -> Vec<EventWant> {
+    let kinds: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
+    events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let unit = e.unit.as_ref().map(|n| unit(n, format!("{at}.events[{i}].unit"), bad));
+            let Some(kind) = EventKind::ALL.into_iter().find(|k| k.name() == e.kind.get_ref()) else {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(e.kind.span()),
+                    format!("{at}.events[{i}].kind"),
+                    format!(
+                        "no event `{}`{}; they are {}",
+                        e.kind.get_ref(),
+                        diagnostics::suggestion(e.kind.get_ref(), &kinds),
+                        diagnostics::backticked(&kinds)
+                    ),
+                ));
+                return None;
+            };
+            Some(EventWant {
+                kind,
+                unit,
+                amount: e.amount,
+                ruling: e.ruling.clone(),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -63,6 +63,13 @@ pub trait Choices {
     fn order(&mut self, p: Player, items: &mut [(usize, Option<UnitId>)]);
     /// The order in which `p` assigns combat damage to `targets` (RB42).
     fn damage_order(&mut self, p: Player, targets: &mut [UnitId]);
+    /// Whether a player takes its own unit out of the fight (a recall)
+    /// only to save it from the item on top of the chain: the seeded
+    /// policy's prudence, which the rules do not ask (a script may recall
+    /// at will, RB45).
+    fn prudent(&self) -> bool {
+        false
+    }
 }
 
 /// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
@@ -90,6 +97,10 @@ impl Choices for Seeded<'_> {
 
     fn damage_order(&mut self, _p: Player, targets: &mut [UnitId]) {
         shuffle(targets, self.rng);
+    }
+
+    fn prudent(&self) -> bool {
+        true
     }
 }
 
@@ -593,9 +604,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         };
         let fits = match e.action {
             Action::ReturnToHand { max_might } => b.might(u) <= max_might,
-            // The policy takes its own unit out of the fight only to save
-            // it from the item on top of the chain (RB21's sequence).
-            Action::Recall { .. } if e.target == Target::Friendly => self.threatened(u),
+            // A prudent player takes its own unit out of the fight only to
+            // save it from the item on top of the chain (RB21's sequence).
+            Action::Recall { .. } if e.target == Target::Friendly && self.choices.prudent() => self.threatened(u),
             _ => true,
         };
         b.here(u) && side && fits
