@@ -40,6 +40,8 @@ pub struct ShowdownSpec {
     pub end: Option<End>,
     pub expect: Vec<Expect>,
     pub events: Vec<EventWant>,
+    /// Lines the showdown must not log at all.
+    pub absent: Vec<EventWant>,
     pub zones: Vec<ZoneWant>,
 }
 

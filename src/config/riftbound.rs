@@ -59,6 +59,9 @@ struct ShowdownDef {
     expect: Vec<ExpectDef>,
     #[serde(default)]
     events: Vec<EventDef>,
+    /// Lines that must not be logged at all.
+    #[serde(default)]
+    absent: Vec<EventDef>,
     #[serde(default)]
     zones: Vec<ZoneDef>,
 }
@@ -633,6 +636,7 @@ fn parse_showdown(
         })
         .collect();
     let events = parse_events(file, text, &d.events, "showdown", &|n, key, bad| unit(n, key, bad), bad);
+    let absent = parse_events(file, text, &d.absent, "showdown.absent", &|n, key, bad| unit(n, key, bad), bad);
     let zones = d
         .zones
         .iter()
@@ -658,6 +662,7 @@ fn parse_showdown(
         end,
         expect,
         events,
+        absent,
         zones,
     }
 }

@@ -259,7 +259,11 @@ impl<'c> Showdown<'c> {
                 let Some(u) = self.board.add_unit(card.might) else {
                     break;
                 };
-                self.board.set_card(u, lu.card, p, card.assault, card.shield);
+                // A stolen unit is the other player's card under this
+                // lane's control (RB8).
+                let owner = if lu.stolen { 1 - p } else { p };
+                self.board.set_card(u, lu.card, owner, card.assault, card.shield);
+                self.board.set_controller(u, p);
                 // The defender's units hold the battlefield; the attacker's
                 // wait at base until they move in.
                 self.board.place(u, p == 0);
@@ -482,12 +486,17 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         match item.source {
             Source::Spell => {
                 for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
-                    self.resolve_effect(&item, *e, item.targets[k]);
+                    self.resolve_effect(&item, *e, item.targets[k], false);
                 }
+                // A resolved spell goes to its owner's trash.
+                self.s.board.trash[usize::from(item.controller)] += 1;
             }
             Source::Trigger(k) => {
                 if let Some(t) = card.triggers.get(usize::from(k)) {
-                    self.resolve_effect(&item, t.effect, item.targets[0]);
+                    // "Here" is where the trigger's unit is; a Deathknell's
+                    // unit is in the trash and its targets read no place.
+                    let from_unit = t.when != When::Death;
+                    self.resolve_effect(&item, t.effect, item.targets[0], from_unit);
                 }
             }
         }
@@ -496,12 +505,17 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         self.finalize_pending();
     }
 
-    fn resolve_effect(&mut self, item: &Item, e: Effect, chosen: Option<UnitId>) {
+    /// One effect of the top item. `from_unit`: a chosen target must be
+    /// where the trigger's unit is, "here" (RB28: Yasuo moved to base deals
+    /// no damage).
+    fn resolve_effect(&mut self, item: &Item, e: Effect, chosen: Option<UnitId>, from_unit: bool) {
         let b = &self.s.board;
+        let source_here = !from_unit || item.unit.is_some_and(|u| b.here(u));
         // A unit that has left, or left the battlefield, is no target any
-        // more: the item still resolves, doing nothing to it (RB17, RB39).
+        // more: the item still resolves, doing nothing to it (RB17, RB28,
+        // RB39).
         let one = match e.target {
-            Target::Enemy | Target::Friendly | Target::Any => chosen.filter(|&u| b.here(u)),
+            Target::Enemy | Target::Friendly | Target::Any => chosen.filter(|&u| b.here(u) && source_here),
             Target::Me => item.unit.filter(|&u| b.alive(u)),
             Target::Subject => item.subject.filter(|&u| b.alive(u)),
             Target::EachEnemy => None,
