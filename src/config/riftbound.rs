@@ -636,7 +636,14 @@ fn parse_showdown(
         })
         .collect();
     let events = parse_events(file, text, &d.events, "showdown", &|n, key, bad| unit(n, key, bad), bad);
-    let absent = parse_events(file, text, &d.absent, "showdown.absent", &|n, key, bad| unit(n, key, bad), bad);
+    let absent = parse_events(
+        file,
+        text,
+        &d.absent,
+        "showdown.absent",
+        &|n, key, bad| unit(n, key, bad),
+        bad,
+    );
     let zones = d
         .zones
         .iter()
