@@ -193,11 +193,12 @@ pub struct Showdown<'c> {
 impl<'c> Showdown<'c> {
     /// A showdown on `catalog`; `logging` writes the board's log.
     pub fn new(catalog: &'c Catalog, logging: bool) -> Showdown<'c> {
-        let mut board = Board::default();
-        board.logging = logging;
         Showdown {
             catalog,
-            board,
+            board: Board {
+                logging,
+                ..Board::default()
+            },
             chain: [NO_ITEM; MAX_CHAIN],
             chain_len: 0,
             pending: [NO_ITEM; MAX_CHAIN],
@@ -429,18 +430,18 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             }
         }
         let mut shares = [[0i32; super::MAX_UNITS]; 2];
-        for p in 0..2 {
+        for (p, &dealt) in total.iter().enumerate() {
             // Player p assigns its damage to the other side's units.
             let enemy = 1 - p;
             let targets = &mut order[enemy][..n[enemy]];
             self.choices.damage_order(p as Player, targets);
             self.s
                 .board
-                .assign_combat_damage(total[p], targets, &mut shares[enemy][..n[enemy]]);
+                .assign_combat_damage(dealt, targets, &mut shares[enemy][..n[enemy]]);
         }
-        for p in 0..2 {
-            for k in 0..n[p] {
-                self.s.board.deal_damage(order[p][k], shares[p][k]);
+        for ((units, dealt), &count) in order.iter().zip(&shares).zip(&n) {
+            for (&u, &d) in units[..count].iter().zip(&dealt[..count]) {
+                self.s.board.deal_damage(u, d);
             }
         }
     }
