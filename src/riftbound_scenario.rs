@@ -31,9 +31,14 @@ pub struct Scenario {
 pub struct ShowdownSpec {
     /// Attacker's lane, then defender's.
     pub lanes: [Lane; 2],
-    /// Unit names in board order: the attacker's units, then the
-    /// defender's.
+    /// Unit names: the attacker's lane units, then the defender's (in
+    /// board order), then the units in hand, in hand order.
     pub names: Vec<String>,
+    /// How many of `names` are lane units.
+    pub lane_units: usize,
+    /// The cards of the units in hand, named after the lane units: each is
+    /// found on the board once played.
+    pub hand_units: Vec<CardIndex>,
     pub script: Script,
     /// How it must end (the winner follows: conquer the attacker, hold the
     /// defender, empty nobody).
@@ -52,6 +57,7 @@ pub struct ZoneWant {
     pub trash: Option<u32>,
     pub deck_top: Option<u32>,
     pub returned: Option<u32>,
+    pub recycled: Option<u32>,
     pub base_gear: Option<u32>,
     pub score: Option<u32>,
 }
@@ -150,7 +156,27 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         ));
     }
     let board = &showdown.board;
-    let ids: Vec<UnitId> = (0..spec.names.len()).map(|k| UnitId(k as u8)).collect();
+    let mut ids: Vec<UnitId> = (0..spec.lane_units).map(|k| UnitId(k as u8)).collect();
+    // A unit played from hand is the next unit of its card placed after
+    // the lanes'.
+    let mut taken = Vec::new();
+    for (k, &c) in spec.hand_units.iter().enumerate() {
+        let found = board
+            .units()
+            .skip(spec.lane_units)
+            .find(|u| board.card(*u) == c && !taken.contains(u));
+        match found {
+            Some(u) => {
+                taken.push(u);
+                ids.push(u);
+            }
+            None => {
+                failures.push(format!("{} was never played", spec.names[spec.lane_units + k]));
+                // A slot no placed unit uses: its checks fail, none panics.
+                ids.push(UnitId((crate::riftbound::MAX_UNITS - 1) as u8));
+            }
+        }
+    }
     let mut checks = 0;
     if let Some(end) = spec.end {
         checks += 1;
@@ -175,24 +201,7 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         &mut checks,
         &mut failures,
     );
-    for z in &spec.zones {
-        let p = usize::from(z.player);
-        let who = if p == 0 { "attacker" } else { "defender" };
-        for (field, want, got) in [
-            ("trash", z.trash, board.trash[p]),
-            ("deck_top", z.deck_top, board.deck_top[p]),
-            ("returned", z.returned, board.returned[p]),
-            ("base_gear", z.base_gear, board.base_gear[p]),
-            ("score", z.score, board.score[p]),
-        ] {
-            if let Some(want) = want {
-                checks += 1;
-                if want != got {
-                    failures.push(format!("{who}.{field}: expected {want}, found {got}"));
-                }
-            }
-        }
-    }
+    check_zones(board, &spec.zones, "after the showdown", &mut checks, &mut failures);
     ScenarioReport {
         name: s.name.clone(),
         file: s.file.clone(),
@@ -229,6 +238,29 @@ fn check_events(
                     ))
                     .collect::<Vec<_>>()
             )),
+        }
+    }
+}
+
+/// Checks players' zone counts.
+fn check_zones(board: &Board, zones: &[ZoneWant], at: &str, checks: &mut usize, failures: &mut Vec<String>) {
+    for z in zones {
+        let p = usize::from(z.player);
+        let who = if p == 0 { "attacker" } else { "defender" };
+        for (field, want, got) in [
+            ("trash", z.trash, board.trash[p]),
+            ("deck_top", z.deck_top, board.deck_top[p]),
+            ("returned", z.returned, board.returned[p]),
+            ("recycled", z.recycled, board.recycled[p]),
+            ("base_gear", z.base_gear, board.base_gear[p]),
+            ("score", z.score, board.score[p]),
+        ] {
+            if let Some(want) = want {
+                *checks += 1;
+                if want != got {
+                    failures.push(format!("{at}: {who}.{field}: expected {want}, found {got}"));
+                }
+            }
         }
     }
 }
@@ -272,6 +304,12 @@ pub struct UnitSpec {
     pub might: i32,
     /// At its base rather than at a battlefield.
     pub at_base: bool,
+    /// Its owner and controller: 0 attacker, 1 defender.
+    pub player: Player,
+    /// Temporary: killed at the start of each beginning phase (RB15).
+    pub temporary: bool,
+    /// The gear it holds.
+    pub gear: Vec<crate::riftbound::Gear>,
 }
 
 /// One step: what happens, then what must hold.
@@ -283,6 +321,8 @@ pub struct Step {
     pub expect: Vec<Expect>,
     /// Lines the step must log, in this order among its lines.
     pub events: Vec<EventWant>,
+    /// Players' zone counts after the step.
+    pub zones: Vec<ZoneWant>,
 }
 
 /// A log line a step must write; `None` fields match any.
@@ -339,6 +379,16 @@ pub enum Action {
         amount: i32,
         order: Vec<usize>,
     },
+    /// An effect that kills (RB15's Temporary, a spell).
+    Kill {
+        unit: usize,
+    },
+    /// The start of a beginning phase: Temporary triggers (RB15).
+    BeginningPhase,
+    /// To the bottom of its owner's deck (RB29).
+    Recycle {
+        unit: usize,
+    },
 }
 
 /// What a unit must show after a step; `None` fields are not checked.
@@ -367,6 +417,15 @@ pub fn run(s: &Scenario) -> ScenarioReport {
         match board.add_unit(spec.might) {
             Some(u) => {
                 board.place(u, spec.at_base);
+                board.set_card(u, 0, spec.player, 0, 0);
+                if spec.temporary {
+                    board.set_temporary(u);
+                }
+                for &g in &spec.gear {
+                    if !board.equip(u, g) {
+                        failures.push(format!("unit {}: it holds no more gear", spec.name));
+                    }
+                }
                 ids.push(u);
             }
             None => {
@@ -396,6 +455,7 @@ pub fn run(s: &Scenario) -> ScenarioReport {
             }
         }
         check_units(&board, &step.expect, &ids, &names, &at, &mut checks, &mut failures);
+        check_zones(&board, &step.zones, &at, &mut checks, &mut failures);
     }
     ScenarioReport {
         name: s.name.clone(),
@@ -429,6 +489,13 @@ fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
         }
         Action::CombatCleanup => board.combat_cleanup(),
         Action::EndTurn => board.end_turn(),
+        Action::Kill { unit } => {
+            board.kill(ids[unit], "RB15");
+        }
+        Action::BeginningPhase => {
+            board.beginning_phase();
+        }
+        Action::Recycle { unit } => board.recycle(ids[unit]),
         Action::CombatDamage { amount, ref order } => {
             let order: Vec<UnitId> = order.iter().map(|&k| ids[k]).collect();
             let mut shares = vec![0; order.len()];

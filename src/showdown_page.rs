@@ -78,6 +78,7 @@ impl ShowdownView<'_> {
             EventKind::Added => format!("chain length {}", e.amount),
             EventKind::RoleAssigned => player(e.amount as u8).to_string(),
             EventKind::Conquered | EventKind::Held => format!("by the {}", player(e.amount as u8)),
+            EventKind::Recycled => format!("to the bottom of the {}'s deck", player(e.amount as u8)),
         };
         (unit, amount, e.ruling.to_string())
     }

@@ -109,6 +109,7 @@ struct ZoneDef {
     trash: Option<u32>,
     deck_top: Option<u32>,
     returned: Option<u32>,
+    recycled: Option<u32>,
     base_gear: Option<u32>,
     score: Option<u32>,
 }
@@ -120,6 +121,22 @@ struct UnitDef {
     might: i32,
     /// `battlefield` (the default) or `base`.
     at: Option<Spanned<String>>,
+    /// `attacker` (the default) or `defender`: its owner and controller.
+    player: Option<Spanned<String>>,
+    #[serde(default)]
+    temporary: bool,
+    #[serde(default)]
+    gear: Vec<GearDef>,
+}
+
+/// A gear a kernel scenario's unit holds: the Might it gives, what it does
+/// instead of its unit's death.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GearDef {
+    #[serde(default)]
+    might: i32,
+    replaces_death: Option<super::riftbound_catalog::ReplacementDef>,
 }
 
 #[derive(Deserialize)]
@@ -138,7 +155,13 @@ struct StepDef {
     #[serde(default)]
     end_turn: bool,
     combat_damage: Option<CombatDef>,
+    kill: Option<Spanned<String>>,
+    #[serde(default)]
+    beginning_phase: bool,
+    recycle: Option<Spanned<String>>,
     shares: Option<Vec<i32>>,
+    #[serde(default)]
+    zones: Vec<ZoneDef>,
     #[serde(default)]
     expect: Vec<ExpectDef>,
     #[serde(default)]
@@ -261,6 +284,27 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                     false
                 }
             },
+            player: u
+                .player
+                .as_ref()
+                .map_or(0, |p| player_of(file, text, p, format!("unit[{i}].player"), &mut bad)),
+            temporary: u.temporary,
+            gear: u
+                .gear
+                .iter()
+                .map(|g| crate::riftbound::Gear {
+                    card: 0,
+                    might: g.might,
+                    replacement: g.replaces_death.map(|r| match r {
+                        super::riftbound_catalog::ReplacementDef::RecallHealed => {
+                            crate::riftbound::cards::Replacement::RecallHealed
+                        }
+                        super::riftbound_catalog::ReplacementDef::TopOfDeck => {
+                            crate::riftbound::cards::Replacement::TopOfDeck
+                        }
+                    }),
+                })
+                .collect(),
         })
         .collect();
     let unit = |name: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> usize {
@@ -293,6 +337,19 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
         if let Some(b) = &s.buff {
             actions.push(Action::Buff {
                 unit: unit(b, at("buff"), &mut bad),
+            });
+        }
+        if let Some(k) = &s.kill {
+            actions.push(Action::Kill {
+                unit: unit(k, at("kill"), &mut bad),
+            });
+        }
+        if s.beginning_phase {
+            actions.push(Action::BeginningPhase);
+        }
+        if let Some(r) = &s.recycle {
+            actions.push(Action::Recycle {
+                unit: unit(r, at("recycle"), &mut bad),
             });
         }
         if let Some(b) = &s.remove_buff {
@@ -366,7 +423,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 text,
                 Some(spanned.span()),
                 format!("step[{k}]"),
-                "a step does one thing: damage, buff, remove_buff, recall, modify, aura, cleanup, combat_cleanup, end_turn or combat_damage",
+                "a step does one thing: damage, buff, remove_buff, recall, modify, aura, cleanup, combat_cleanup, end_turn, combat_damage, kill, beginning_phase or recycle",
             ));
         }
         let expect = s
@@ -393,11 +450,18 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             &|n, key, bad| unit(n, key, bad),
             &mut bad,
         );
+        let zones = s
+            .zones
+            .iter()
+            .enumerate()
+            .map(|(i, z)| zone_want(file, text, z, at(&format!("zones[{i}].player")), &mut bad))
+            .collect();
         steps.push(Step {
             action: actions.into_iter().next(),
             shares: s.shares.clone(),
             expect,
             events,
+            zones,
         });
     }
     let showdown = parsed.showdown.as_ref().map(|sd| {
@@ -479,6 +543,7 @@ fn parse_showdown(
     };
     let mut names: Vec<String> = Vec::new();
     let mut lanes: [Lane; 2] = Default::default();
+    let mut hand_units: Vec<(Spanned<String>, CardIndex, String)> = Vec::new();
     for (side, (units, hand)) in [(&d.attacker, &d.attacker_hand), (&d.defender, &d.defender_hand)]
         .into_iter()
         .enumerate()
@@ -508,9 +573,34 @@ fn parse_showdown(
             });
         }
         for (i, h) in hand.iter().enumerate() {
-            let c = card(h, format!("showdown.{who}_hand[{i}]"), CardKind::Spell, bad);
+            // A hand holds spells, and units to play (RB17, RB26), named
+            // by their key once played.
+            let is_unit = catalog
+                .index(h.get_ref())
+                .is_some_and(|c| catalog.card(c).kind == CardKind::Unit);
+            let kind = if is_unit { CardKind::Unit } else { CardKind::Spell };
+            let c = card(h, format!("showdown.{who}_hand[{i}]"), kind, bad);
             lanes[side].hand.push(c);
+            if is_unit {
+                hand_units.push((h.clone(), c, format!("showdown.{who}_hand[{i}]")));
+            }
         }
+    }
+    let lane_units = names.len();
+    for (name, _, key) in &hand_units {
+        if names.contains(name.get_ref()) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(name.span()),
+                key.clone(),
+                format!(
+                    "a second unit named `{}`: a unit in hand is named by its key",
+                    name.get_ref()
+                ),
+            ));
+        }
+        names.push(name.get_ref().clone());
     }
     let limit = crate::riftbound::showdown::MAX_LANE;
     if lanes
@@ -545,32 +635,20 @@ fn parse_showdown(
             0
         })
     };
-    let player = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> Player {
-        match n.get_ref().as_str() {
-            "attacker" => 0,
-            "defender" => 1,
-            other => {
-                bad.push(Diagnostic::at(
-                    file,
-                    text,
-                    Some(n.span()),
-                    key,
-                    format!(
-                        "`{other}` is not a player: `attacker` or `defender`{}",
-                        diagnostics::suggestion(other, &["attacker", "defender"])
-                    ),
-                ));
-                0
-            }
-        }
-    };
+    let player = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| player_of(file, text, n, key, bad);
     let plays = d
         .plays
         .iter()
         .enumerate()
         .map(|(i, p)| ScriptedPlay {
             player: player(&p.player, format!("showdown.plays[{i}].player"), bad),
-            card: card(&p.card, format!("showdown.plays[{i}].card"), CardKind::Spell, bad),
+            card: {
+                let is_unit = catalog
+                    .index(p.card.get_ref())
+                    .is_some_and(|c| catalog.card(c).kind == CardKind::Unit);
+                let kind = if is_unit { CardKind::Unit } else { CardKind::Spell };
+                card(&p.card, format!("showdown.plays[{i}].card"), kind, bad)
+            },
             targets: p
                 .targets
                 .iter()
@@ -648,18 +726,13 @@ fn parse_showdown(
         .zones
         .iter()
         .enumerate()
-        .map(|(i, z)| ZoneWant {
-            player: player(&z.player, format!("showdown.zones[{i}].player"), bad),
-            trash: z.trash,
-            deck_top: z.deck_top,
-            returned: z.returned,
-            base_gear: z.base_gear,
-            score: z.score,
-        })
+        .map(|(i, z)| zone_want(file, text, z, format!("showdown.zones[{i}].player"), bad))
         .collect();
     ShowdownSpec {
         lanes,
         names,
+        lane_units,
+        hand_units: hand_units.iter().map(|(_, c, _)| *c).collect(),
         script: Script {
             plays,
             trigger_targets,
@@ -671,6 +744,39 @@ fn parse_showdown(
         events,
         absent,
         zones,
+    }
+}
+
+/// `attacker` (0) or `defender` (1).
+fn player_of(file: &Path, text: &str, n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>) -> Player {
+    match n.get_ref().as_str() {
+        "attacker" => 0,
+        "defender" => 1,
+        other => {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(n.span()),
+                key,
+                format!(
+                    "`{other}` is not a player: `attacker` or `defender`{}",
+                    diagnostics::suggestion(other, &["attacker", "defender"])
+                ),
+            ));
+            0
+        }
+    }
+}
+
+fn zone_want(file: &Path, text: &str, z: &ZoneDef, key: String, bad: &mut Vec<Diagnostic>) -> ZoneWant {
+    ZoneWant {
+        player: player_of(file, text, &z.player, key, bad),
+        trash: z.trash,
+        deck_top: z.deck_top,
+        returned: z.returned,
+        recycled: z.recycled,
+        base_gear: z.base_gear,
+        score: z.score,
     }
 }
 

@@ -68,6 +68,7 @@ pub enum WhenDef {
     FriendlyDefends,
     Move,
     Death,
+    Play,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -345,10 +346,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::FriendlyDefends => When::FriendlyDefends,
                 WhenDef::Move => When::Move,
                 WhenDef::Death => When::Death,
+                WhenDef::Play => When::Play,
             });
             if trigger && when.is_none() {
                 fail(
-                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death"
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play"
                         .into(),
                 );
             }

@@ -55,6 +55,9 @@ pub enum When {
     /// Deathknell, "when I die": made from the trash, controlled by the
     /// unit's last controller (RB8).
     Death,
+    /// "When you play me": the unit enters at once and this goes on the
+    /// chain, where both players may answer it (RB17, RB26, RB33).
+    Play,
 }
 
 /// Whom an effect is aimed at.
@@ -187,6 +190,7 @@ impl Card {
                 When::Defend | When::FriendlyDefends => "when_defending",
                 When::EnemyAttacks => "when_enemy_attacks",
                 When::Move => "when_moving",
+                When::Play => "when_played",
             };
             if !k.contains(&name) {
                 k.push(name);

@@ -121,10 +121,13 @@ pub enum EventKind {
     /// The defender kept the battlefield (RB46, RB47); `amount` is the
     /// player.
     Held,
+    /// Recycled to the bottom of its owner's deck (RB29); `amount` is the
+    /// owner.
+    Recycled,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 15] = [
+    pub const ALL: [EventKind; 16] = [
         EventKind::Damaged,
         EventKind::MightChanged,
         EventKind::Died,
@@ -140,6 +143,7 @@ impl EventKind {
         EventKind::RoleAssigned,
         EventKind::Conquered,
         EventKind::Held,
+        EventKind::Recycled,
     ];
 
     /// Its name in a scenario and a log.
@@ -160,6 +164,7 @@ impl EventKind {
             EventKind::RoleAssigned => "role_assigned",
             EventKind::Conquered => "conquered",
             EventKind::Held => "held",
+            EventKind::Recycled => "recycled",
         }
     }
 }
@@ -177,6 +182,7 @@ pub struct Board {
     at_base: [bool; MAX_UNITS],
     exhausted: [bool; MAX_UNITS],
     stunned: [bool; MAX_UNITS],
+    temporary: [bool; MAX_UNITS],
     card: [CardIndex; MAX_UNITS],
     owner: [Player; MAX_UNITS],
     controller: [Player; MAX_UNITS],
@@ -191,6 +197,7 @@ pub struct Board {
     pub trash: [u32; 2],
     pub deck_top: [u32; 2],
     pub returned: [u32; 2],
+    pub recycled: [u32; 2],
     pub base_gear: [u32; 2],
     pub score: [u32; 2],
     /// The units the last lethal check killed, in board order.
@@ -222,6 +229,7 @@ impl Default for Board {
             at_base: [false; MAX_UNITS],
             exhausted: [false; MAX_UNITS],
             stunned: [false; MAX_UNITS],
+            temporary: [false; MAX_UNITS],
             card: [0; MAX_UNITS],
             owner: [0; MAX_UNITS],
             controller: [0; MAX_UNITS],
@@ -234,6 +242,7 @@ impl Default for Board {
             trash: [0; 2],
             deck_top: [0; 2],
             returned: [0; 2],
+            recycled: [0; 2],
             base_gear: [0; 2],
             score: [0; 2],
             deaths: [UnitId(0); MAX_UNITS],
@@ -257,6 +266,7 @@ impl Board {
         self.trash = [0; 2];
         self.deck_top = [0; 2];
         self.returned = [0; 2];
+        self.recycled = [0; 2];
         self.base_gear = [0; 2];
         self.score = [0; 2];
         self.deaths_n = 0;
@@ -279,6 +289,7 @@ impl Board {
         self.at_base[i] = false;
         self.exhausted[i] = false;
         self.stunned[i] = false;
+        self.temporary[i] = false;
         self.card[i] = 0;
         self.owner[i] = 0;
         self.controller[i] = 0;
@@ -548,41 +559,90 @@ impl Board {
         }
         self.deaths_n = 0;
         for (i, &d) in dying.iter().enumerate().take(self.count) {
-            if !d {
-                continue;
-            }
-            let u = UnitId(i as u8);
-            let saving = self.gear[i]
-                .iter()
-                .position(|g| g.is_some_and(|g| g.replacement.is_some()));
-            match saving.and_then(|k| self.gear[i][k].map(|g| (k, g))) {
-                Some((k, g)) if g.replacement == Some(Replacement::RecallHealed) => {
-                    // Zhonya's: the unit stays on the board, healed at its
-                    // base; the Hourglass is spent.
-                    self.gear[i][k] = None;
-                    self.trash[usize::from(self.owner[i])] += 1;
-                    self.log(EventKind::Saved, u, 0, "RB9");
-                    self.recall(u, true, false);
-                }
-                Some(_) => {
-                    // Guardian Angel: to the top of the deck, gear and all.
-                    let owner = usize::from(self.owner[i]);
-                    let held = self.gear[i].iter().flatten().count() as u32;
-                    self.gear[i] = [None; MAX_GEAR];
-                    self.alive[i] = false;
-                    self.deck_top[owner] += 1 + held;
-                    self.log(EventKind::Saved, u, 1, "RB10");
-                }
-                None => {
-                    self.leave_board(u);
-                    self.trash[usize::from(self.owner[i])] += 1;
-                    self.deaths[self.deaths_n] = u;
-                    self.deaths_n += 1;
-                    self.log(EventKind::Died, u, self.damage[i], "RB37");
-                }
+            if d {
+                self.kill(UnitId(i as u8), "RB37");
             }
         }
         self.deaths_n
+    }
+
+    /// Kills `u` (lethal damage, or an effect that kills): a gear that
+    /// replaces the death acts instead (RB9, RB10), and the unit never
+    /// dies; otherwise it leaves the board for its owner's trash (RB8), its
+    /// gear stays at the base (RB30), and it is added to
+    /// [`Board::deaths`]. Returns whether it died.
+    pub fn kill(&mut self, u: UnitId, ruling: &'static str) -> bool {
+        let i = u.i();
+        if !self.alive[i] {
+            return false;
+        }
+        let saving = self.gear[i]
+            .iter()
+            .position(|g| g.is_some_and(|g| g.replacement.is_some()));
+        match saving.and_then(|k| self.gear[i][k].map(|g| (k, g))) {
+            Some((k, g)) if g.replacement == Some(Replacement::RecallHealed) => {
+                // Zhonya's: the unit stays on the board, healed at its
+                // base; the Hourglass is spent.
+                self.gear[i][k] = None;
+                self.trash[usize::from(self.owner[i])] += 1;
+                self.log(EventKind::Saved, u, 0, "RB9");
+                self.recall(u, true, false);
+                false
+            }
+            Some(_) => {
+                // Guardian Angel: to the top of the deck, gear and all.
+                let owner = usize::from(self.owner[i]);
+                let held = self.gear[i].iter().flatten().count() as u32;
+                self.gear[i] = [None; MAX_GEAR];
+                self.leave_board(u);
+                self.deck_top[owner] += 1 + held;
+                self.log(EventKind::Saved, u, 1, "RB10");
+                false
+            }
+            None => {
+                self.leave_board(u);
+                self.trash[usize::from(self.owner[i])] += 1;
+                if self.deaths_n < MAX_UNITS {
+                    self.deaths[self.deaths_n] = u;
+                    self.deaths_n += 1;
+                }
+                self.log(EventKind::Died, u, self.damage[i], ruling);
+                true
+            }
+        }
+    }
+
+    /// Makes `u` Temporary: killed at the start of each beginning phase
+    /// (RB15).
+    pub fn set_temporary(&mut self, u: UnitId) {
+        self.temporary[u.i()] = true;
+    }
+
+    /// The start of a beginning phase: Temporary triggers once for each
+    /// Temporary unit and kills it (RB15). A death prevented here is not
+    /// tried again before the next beginning phase: nothing else kills a
+    /// Temporary unit for being Temporary. Returns how many died.
+    pub fn beginning_phase(&mut self) -> usize {
+        self.deaths_n = 0;
+        for i in 0..self.count {
+            if self.alive[i] && self.temporary[i] {
+                self.kill(UnitId(i as u8), "RB15");
+            }
+        }
+        self.deaths_n
+    }
+
+    /// Recycles `u`: to the bottom of its owner's deck, off the board, so
+    /// its gear detaches and stays at the base (RB29).
+    pub fn recycle(&mut self, u: UnitId) {
+        let i = u.i();
+        if !self.alive[i] {
+            return;
+        }
+        self.leave_board(u);
+        let owner = self.owner[i];
+        self.recycled[usize::from(owner)] += 1;
+        self.log(EventKind::Recycled, u, i32::from(owner), "RB29");
     }
 
     /// Combat cleanup: the lethal check, then, as one step, every unit's

@@ -563,7 +563,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let mut n = 0;
         for k in 0..self.s.hand_len[pi] {
             let card = self.s.catalog.card(self.s.hand[pi][k]);
-            let speed_ok = !reaction_only || card.speed == Speed::Reaction;
+            // A unit is played at Action speed only (RB17).
+            let speed_ok = !reaction_only || (card.speed == Speed::Reaction && card.kind == CardKind::Spell);
             if speed_ok && card.effects.iter().all(|e| self.has_target(p, *e)) {
                 castable[n] = k;
                 n += 1;
@@ -588,6 +589,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             ..NO_ITEM
         };
         let card = self.s.catalog.card(card_index);
+        if card.kind == CardKind::Unit {
+            self.play_unit(p, card_index);
+            return true;
+        }
         for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
             item.targets[k] = self.choose_target(p, *e, card_index, None);
         }
@@ -598,6 +603,26 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             .log_line(EventKind::Played, first, i32::from(card_index), "RB39");
         self.push_chain(item);
         true
+    }
+
+    /// A unit played from hand finalizes at once and enters at its
+    /// player's base, with no priority passed (RB17); its "when you play
+    /// me" triggers go on the chain, where both players may answer them
+    /// (RB26). With the board full it enters nowhere and goes to the trash.
+    fn play_unit(&mut self, p: Player, card_index: CardIndex) {
+        self.s.played += 1;
+        let card = self.s.catalog.card(card_index);
+        let Some(u) = self.s.board.add_unit(card.might) else {
+            self.s.board.trash[usize::from(p)] += 1;
+            return;
+        };
+        self.s.board.set_card(u, card_index, p, card.assault, card.shield);
+        self.s.board.place(u, true);
+        self.s
+            .board
+            .log_line(EventKind::Played, Some(u), i32::from(card_index), "RB17");
+        self.collect(u, When::Play, None);
+        self.finalize_pending();
     }
 
     /// Whether an effect of player `p` has what it needs to be declared.
