@@ -131,3 +131,34 @@ fn a_reused_showdown_plays_as_a_fresh_one() {
         assert_eq!(first.dropped, 0);
     }
 }
+
+#[test]
+fn one_showdown_is_a_log_and_a_page() {
+    let dir = scratch("rb-page");
+    let page = dir.join("showdown.html");
+    let o = gridsim(&["showdown", SUITE, "--id", "3", "--html", page.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout).to_string();
+    // Both lanes, then one line per event citing its ruling, then the end.
+    assert!(text.contains("attacker: ") && text.contains("defender: "), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.trim_end().ends_with(')') && l.contains("(RB")).collect();
+    assert!(lines.len() >= 5, "{text}");
+    assert!(lines.iter().any(|l| l.contains("role_assigned")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("conquer:") || l.starts_with("hold:") || l.starts_with("empty:")),
+        "{text}"
+    );
+    // The page shows the same log, a row per line, and the result.
+    let html = std::fs::read_to_string(&page).expect("page");
+    assert!(html.starts_with("<!doctype html>"), "{html}");
+    assert_eq!(html.matches("<tr class=").count(), lines.len(), "{html}");
+    assert!(html.contains("id=\"result\""));
+    // The same showdown again: the same bytes.
+    let again = gridsim(&["showdown", SUITE, "--id", "3"]);
+    let again = String::from_utf8_lossy(&again.stdout).to_string();
+    assert!(text.starts_with(again.trim_end_matches('\n').lines().next().expect("title")));
+    assert_eq!(
+        text.lines().filter(|l| !l.starts_with("page: ")).collect::<Vec<_>>(),
+        again.lines().collect::<Vec<_>>()
+    );
+}
