@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use crate::report::{PairRow, RateRow, Report};
+use crate::report::{PairRow, RateRow, Report, Vocabulary};
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -220,12 +220,14 @@ fn apart_cells(r: &RateRow) -> String {
 
 /// A win-rate table: one row per item, sortable by any column, its rows
 /// found by the page's search box (`data-search` holds name and id).
-fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
+fn rate_table(id: &str, rows: &[RateRow], with_change: bool, v: &Vocabulary) -> String {
     if rows.is_empty() {
         return "<p class=\"note\">None in this run.</p>".into();
     }
     let mut out = format!(
-        "<table class=\"sortable\" id=\"{id}\"><thead><tr><th>rank</th><th>name</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>against boards without it</th><th>95% interval</th><th>mirror share</th><th>effect (points, 95%)</th><th>draws</th>"
+        "<table class=\"sortable\" id=\"{id}\"><thead><tr><th>rank</th><th>name</th><th>{bs}</th><th>{fs}</th><th>win rate</th><th>95% interval</th><th>against {bs} without it</th><th>95% interval</th><th>mirror share</th><th>effect (points, 95%)</th><th>draws</th>",
+        bs = v.sides,
+        fs = v.contests,
     );
     if with_change {
         out += "<th>change</th><th>beyond noise</th>";
@@ -284,9 +286,10 @@ fn rate_table(id: &str, rows: &[RateRow], with_change: bool) -> String {
     out + "</tbody></table>"
 }
 
-fn pair_table(rows: &[PairRow]) -> String {
-    let mut out = String::from(
-        "<table class=\"sortable\" id=\"keyword_pairs\"><thead><tr><th>keywords</th><th>boards</th><th>fights</th><th>win rate</th><th>95% interval</th><th>lift</th></tr></thead><tbody>",
+fn pair_table(rows: &[PairRow], v: &Vocabulary) -> String {
+    let mut out = format!(
+        "<table class=\"sortable\" id=\"keyword_pairs\"><thead><tr><th>keywords</th><th>{}</th><th>{}</th><th>win rate</th><th>95% interval</th><th>lift</th></tr></thead><tbody>",
+        v.sides, v.contests
     );
     for r in rows.iter().take(60) {
         let class = if r.ranked { "" } else { " class=\"low\"" };
@@ -319,8 +322,9 @@ fn versus_table(report: &Report) -> String {
             .then(x.a.cmp(&y.a))
             .then(x.b.cmp(&y.b))
     });
-    let mut out = String::from(
-        "<p>The 30 matchups of keywords furthest from even:</p><table class=\"sortable\" id=\"keyword_versus\"><thead><tr><th>keyword</th><th>against</th><th>fights</th><th>win rate</th><th>draws</th></tr></thead><tbody>",
+    let mut out = format!(
+        "<p>The 30 matchups of keywords furthest from even:</p><table class=\"sortable\" id=\"keyword_versus\"><thead><tr><th>keyword</th><th>against</th><th>{}</th><th>win rate</th><th>draws</th></tr></thead><tbody>",
+        report.vocabulary.contests
     );
     for c in cells.iter().take(30) {
         let draws = if c.fights == 0 {
@@ -354,7 +358,7 @@ pub fn html(report: &Report) -> String {
     );
     body += "<p><label>Search <input id=\"search\" type=\"search\" placeholder=\"card, keyword or id\"></label> <span class=\"note\">Click a column heading to sort by it.</span></p>";
     body += &format!(
-        "<p class=\"note\">Runs: {}. {} fights over {} boards that fought. Win rates count a draw as no win; draws are shown on their own. Rows under {} fights or held by fewer than {} boards are greyed and not ranked. Each 95% interval is two-way clustered: it counts the boards on both sides of every fight (a dyadic cluster-robust standard error), so it is as wide as the boards behind it allow, however many fights they played; the boards column is that sample. Beside each rate is the rate against boards without the item (mirror fights, where both sides hold it, left out) and the share of mirrors: a mirror counts once as a win and once as a loss, pulling a common item's rate towards 50%, so <strong>outliers are flagged on the rate against boards without the item</strong>. The charts show that rate (dot, with its interval) and the rate over all fights (grey triangle) around the band. The effect is what the item adds with the rest of the board held equal, in win-rate points, from a logistic model of every fight on both boards' contents: for a card, one copy in place of an average copy; for a keyword or rune, having it rather than not; its interval counts boards too (docs/report.md). Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
+        "<p class=\"note\">Runs: {}. {} {fs} over {} {bs} that fought. Win rates count a draw as no win; draws are shown on their own. Rows under {} {fs} or held by fewer than {} {bs} are greyed and not ranked. Each 95% interval is two-way clustered: it counts the {bs} on both sides of every {f} (a dyadic cluster-robust standard error), so it is as wide as the {bs} behind it allow, however many {fs} they played; the {bs} column is that sample. Beside each rate is the rate against {bs} without the item (mirror {fs}, where both sides hold it, left out) and the share of mirrors: a mirror counts once as a win and once as a loss, pulling a common item's rate towards 50%, so <strong>outliers are flagged on the rate against {bs} without the item</strong>. The charts show that rate (dot, with its interval) and the rate over all {fs} (grey triangle) around the band. The effect is what the item adds with the rest of the {b} held equal, in win-rate points, from a logistic model of every {f} on both {bs}' contents: for a card, one copy in place of an average copy; for a keyword or rune, having it rather than not; its interval counts {bs} too (docs/report.md). Outliers: a rate outside {}–{} beyond noise after a Benjamini–Hochberg correction over every ranked row (false discovery rate {}).</p>",
         esc(&report.runs.join(", ")),
         report.fights,
         report.boards,
@@ -362,7 +366,11 @@ pub fn html(report: &Report) -> String {
         report.min_boards,
         pct(report.band[0]),
         pct(report.band[1]),
-        pct(report.false_discovery_rate)
+        pct(report.false_discovery_rate),
+        fs = report.vocabulary.contests,
+        f = report.vocabulary.contest,
+        bs = report.vocabulary.sides,
+        b = report.vocabulary.side,
     );
     if let Some(b) = &report.baseline {
         body += &format!(
@@ -377,7 +385,7 @@ pub fn html(report: &Report) -> String {
     } else {
         body += "<ul id=\"outliers\">";
         for o in &report.outliers {
-            body += &format!("<li>{}</li>", esc(&o.describe()));
+            body += &format!("<li>{}</li>", esc(&o.describe_in(&report.vocabulary)));
         }
         body += "</ul>";
     }
@@ -395,18 +403,18 @@ pub fn html(report: &Report) -> String {
     }
     body += "<h2>Cards</h2>";
     body += &rate_chart("Card win rate", &report.cards, report.band);
-    body += &rate_table("cards", &report.cards, with_change);
+    body += &rate_table("cards", &report.cards, with_change, &report.vocabulary);
     body += "<h2>Cards by tier</h2>";
-    body += &rate_table("card_tiers", &report.card_tiers, with_change);
+    body += &rate_table("card_tiers", &report.card_tiers, with_change, &report.vocabulary);
     body += "<h2>Runes</h2>";
-    body += &rate_table("runes", &report.runes, with_change);
+    body += &rate_table("runes", &report.runes, with_change, &report.vocabulary);
     body += "<h2>Keywords</h2>";
     body += &rate_chart("Keyword win rate", &report.keywords, report.band);
-    body += &rate_table("keywords", &report.keywords, with_change);
+    body += &rate_table("keywords", &report.keywords, with_change, &report.vocabulary);
     body += "<h2>Footprints</h2>";
-    body += &rate_table("footprints", &report.footprints, with_change);
+    body += &rate_table("footprints", &report.footprints, with_change, &report.vocabulary);
     body += "<h2>Keyword pairs on one side</h2><p>Lift: the pair's win rate less what the two give apart, each taken as its distance from 50%.</p>";
-    body += &pair_table(&report.keyword_pairs);
+    body += &pair_table(&report.keyword_pairs, &report.vocabulary);
     body += "<h2>Keyword against keyword</h2>";
     body += &versus_chart(report);
     body += &versus_table(report);
@@ -462,9 +470,11 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-fn md_rows(rows: &[RateRow], n: usize) -> String {
-    let mut out = String::from(
-        "| name | id | boards | fights | win rate | 95% interval | against boards without it | effect (points) |\n|---|---|---:|---:|---:|---|---|---|\n",
+fn md_rows(rows: &[RateRow], n: usize, v: &Vocabulary) -> String {
+    let mut out = format!(
+        "| name | id | {bs} | {fs} | win rate | 95% interval | against {bs} without it | effect (points) |\n|---|---|---:|---:|---:|---|---|---|\n",
+        bs = v.sides,
+        fs = v.contests,
     );
     for r in rows.iter().filter(|r| r.ranked).take(n) {
         let apart = if r.apart_fights == 0 {
@@ -516,21 +526,23 @@ fn effect_text(r: &RateRow) -> String {
 /// The Markdown summary, short enough to paste into a chat.
 pub fn markdown(report: &Report) -> String {
     let mut out = format!(
-        "# Balance report\n\n{}\n\n{} fights, {} boards that fought ({}). Band {}–{}, minimum sample {}.\n\n",
+        "# Balance report\n\n{}\n\n{} {fs}, {} {bs} that fought ({}). Band {}–{}, minimum sample {}.\n\n",
         report.what_changed,
         report.fights,
         report.boards,
         report.runs.join(", "),
         pct(report.band[0]),
         pct(report.band[1]),
-        report.min_sample
+        report.min_sample,
+        fs = report.vocabulary.contests,
+        bs = report.vocabulary.sides,
     );
     out += "## Outliers\n\n";
     if report.outliers.is_empty() {
         out += "None.\n\n";
     } else {
         for o in &report.outliers {
-            out += &format!("- {}\n", o.describe());
+            out += &format!("- {}\n", o.describe_in(&report.vocabulary));
         }
         out += "\n";
     }
@@ -546,14 +558,17 @@ pub fn markdown(report: &Report) -> String {
         }
     }
     out += "## Strongest cards\n\n";
-    out += &md_rows(&report.cards, 5);
+    out += &md_rows(&report.cards, 5, &report.vocabulary);
     out += "\n## Weakest cards\n\n";
     let mut weakest: Vec<RateRow> = report.cards.iter().filter(|r| r.ranked).cloned().collect();
     weakest.reverse();
-    out += &md_rows(&weakest, 5);
+    out += &md_rows(&weakest, 5, &report.vocabulary);
     out += "\n## Keywords\n\n";
-    out += &md_rows(&report.keywords, 10);
-    out += "\n## Best keyword pairs by lift\n\n| pair | fights | win rate | lift |\n|---|---:|---:|---:|\n";
+    out += &md_rows(&report.keywords, 10, &report.vocabulary);
+    out += &format!(
+        "\n## Best keyword pairs by lift\n\n| pair | {} | win rate | lift |\n|---|---:|---:|---:|\n",
+        report.vocabulary.contests
+    );
     for p in report.keyword_pairs.iter().filter(|p| p.ranked).take(5) {
         out += &format!(
             "| {} + {} | {} | {} | {:+.1} pts |\n",

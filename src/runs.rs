@@ -574,7 +574,10 @@ pub fn verify(dir: &Path) -> Result<Verified, String> {
 /// The report is built while the files it does not read are still being
 /// hashed, and returned only once every file of every directory passed.
 pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
-    run_data_of(dirs)?.0.report(s)
+    let (data, identity) = run_data_of(dirs)?;
+    let mut rep = data.report(s)?;
+    rep.vocabulary = crate::report::Vocabulary::of(identity.kind);
+    Ok(rep)
 }
 
 /// Reads run directories (one run, or the shards of one run) after the
@@ -768,8 +771,9 @@ impl Written {
         let page = dir.join("index.html");
         match self {
             Written::Fights(r) => format!(
-                "{} fights, {} outliers{} -> {}",
+                "{} {}, {} outliers{} -> {}",
                 r.fights,
+                r.vocabulary.contests,
                 r.outliers.len(),
                 if r.baseline.is_some() {
                     format!(", {} changes beyond noise", r.significant_changes.len())
@@ -858,6 +862,7 @@ pub fn write_report(
         .ok_or_else(|| whole("name at least one run directory"))?;
     let (now, identity) = run_data_of(run_dirs).map_err(whole)?;
     let mut rep = now.report(settings).map_err(whole)?;
+    rep.vocabulary = crate::report::Vocabulary::of(identity.kind);
     if let Some(b) = baseline {
         let (base, base_identity) = run_data_of(&[b.to_path_buf()]).map_err(whole)?;
         // Paired when the two runs fought the same fights between the same

@@ -141,11 +141,15 @@ fn one_showdown_is_a_log_and_a_page() {
     let text = String::from_utf8_lossy(&o.stdout).to_string();
     // Both lanes, then one line per event citing its ruling, then the end.
     assert!(text.contains("attacker: ") && text.contains("defender: "), "{text}");
-    let lines: Vec<&str> = text.lines().filter(|l| l.trim_end().ends_with(')') && l.contains("(RB")).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_end().ends_with(')') && l.contains("(RB"))
+        .collect();
     assert!(lines.len() >= 5, "{text}");
     assert!(lines.iter().any(|l| l.contains("role_assigned")), "{text}");
     assert!(
-        text.lines().any(|l| l.starts_with("conquer:") || l.starts_with("hold:") || l.starts_with("empty:")),
+        text.lines()
+            .any(|l| l.starts_with("conquer:") || l.starts_with("hold:") || l.starts_with("empty:")),
         "{text}"
     );
     // The page shows the same log, a row per line, and the result.

@@ -373,10 +373,46 @@ pub struct VersusCell {
     pub win_rate: f64,
 }
 
+/// The words a report uses for what its run played: fights between
+/// boards, or Riftbound's showdowns between lanes (docs/riftbound.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Vocabulary {
+    pub contest: &'static str,
+    pub contests: &'static str,
+    pub side: &'static str,
+    pub sides: &'static str,
+}
+
+impl Vocabulary {
+    pub const FIGHTS: Vocabulary = Vocabulary {
+        contest: "fight",
+        contests: "fights",
+        side: "board",
+        sides: "boards",
+    };
+    pub const SHOWDOWNS: Vocabulary = Vocabulary {
+        contest: "showdown",
+        contests: "showdowns",
+        side: "lane",
+        sides: "lanes",
+    };
+
+    /// The words of a run of `kind`.
+    pub fn of(kind: crate::dataset::RunKind) -> Vocabulary {
+        match kind {
+            crate::dataset::RunKind::Showdowns => Vocabulary::SHOWDOWNS,
+            _ => Vocabulary::FIGHTS,
+        }
+    }
+}
+
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub runs: Vec<String>,
+    /// What the run played, in words: `fights` between `boards`, or
+    /// `showdowns` between `lanes`.
+    pub vocabulary: Vocabulary,
     pub baseline: Option<String>,
     pub fights: u64,
     /// Boards that fought: the effective sample the intervals count.
@@ -431,8 +467,13 @@ pub struct Outlier {
 impl Outlier {
     /// One line a person reads: what, how far, on what sample.
     pub fn describe(&self) -> String {
+        self.describe_in(&Vocabulary::FIGHTS)
+    }
+
+    /// [`Outlier::describe`] in the words of the run.
+    pub fn describe_in(&self, v: &Vocabulary) -> String {
         format!(
-            "{} {} ({}): {:.1}% against boards without it (95% interval {:.1}–{:.1}%), {} the band ({:.1}% over all its fights); {} boards, {} fights",
+            "{} {} ({}): {:.1}% against {bs} without it (95% interval {:.1}–{:.1}%), {} the band ({:.1}% over all its {fs}); {} {bs}, {} {fs}",
             self.section,
             self.name,
             self.key,
@@ -442,7 +483,9 @@ impl Outlier {
             self.direction,
             100.0 * self.holder_win_rate,
             self.boards,
-            self.fights
+            self.fights,
+            bs = v.sides,
+            fs = v.contests,
         )
     }
 }
@@ -521,6 +564,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
 
     let mut report = Report {
         runs,
+        vocabulary: Vocabulary::FIGHTS,
         baseline: None,
         fights: tallies.fights,
         boards: dense.len() as u64,
