@@ -174,13 +174,7 @@ impl<'a> Workload for Fights<'a> {
     }
 
     fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
-        if manifest.boards_file.is_none() {
-            let rows = board_rows(self.suite, self.catalog);
-            let name = dataset::BOARDS;
-            let written = sink::write_boards(&dir.join(name), &rows)?;
-            manifest.boards_file = Some(entry(name, &written));
-        }
-        Ok(())
+        write_boards_once(manifest, dir, || board_rows(self.suite, self.catalog))
     }
 
     fn play_part(
@@ -198,6 +192,21 @@ impl<'a> Workload for Fights<'a> {
         let uw = sink::write_units(&dir.join(&uname), units, &self.card_names)?;
         Ok(vec![entry(&fname, &fw), entry(&uname, &uw)])
     }
+}
+
+/// Writes a run's `boards` table and records it in `manifest`, unless a
+/// resumed run has it already.
+pub fn write_boards_once(
+    manifest: &mut Manifest,
+    dir: &Path,
+    rows: impl FnOnce() -> Vec<BoardRow>,
+) -> Result<(), String> {
+    if manifest.boards_file.is_none() {
+        let name = dataset::BOARDS;
+        let written = sink::write_boards(&dir.join(name), &rows())?;
+        manifest.boards_file = Some(entry(name, &written));
+    }
+    Ok(())
 }
 
 /// `threads`, or one per core for 0.

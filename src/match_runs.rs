@@ -84,7 +84,7 @@ impl RunInputs for LoadedMatches {
     }
 
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
-        runs::write_input_copies(dir, &self.rules_text, &self.suite_text, &self.card_files, &[])
+        runs::write_input_copies(dir, Some(&self.rules_text), &self.suite_text, &self.card_files, &[])
     }
 
     /// Every shard and every resume builds the same pool from the same

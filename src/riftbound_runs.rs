@@ -135,26 +135,7 @@ impl RunInputs for LoadedRiftbound {
     }
 
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
-        let cards_dir = dir.join(dataset::INPUT_CARDS);
-        std::fs::create_dir_all(&cards_dir).map_err(|e| format!("{}: cannot create: {e}", cards_dir.display()))?;
-        let mut files = vec![(dataset::INPUT_SUITE.to_string(), self.suite_text.as_str())];
-        for (k, (path, text)) in self.card_files.iter().enumerate() {
-            let name = path
-                .file_name()
-                .map_or_else(|| "cards.toml".into(), |n| n.to_string_lossy());
-            files.push((format!("{}/{k:03}-{name}", dataset::INPUT_CARDS), text.as_str()));
-        }
-        files
-            .into_iter()
-            .map(|(rel, text)| {
-                let done = atomic::write(&dir.join(&rel), text.as_bytes())?;
-                Ok(FileEntry {
-                    path: rel,
-                    rows: 0,
-                    sha256: done.sha256,
-                })
-            })
-            .collect()
+        runs::write_input_copies(dir, None, &self.suite_text, &self.card_files, &[])
     }
 
     fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error> {

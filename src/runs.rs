@@ -242,7 +242,7 @@ impl RunInputs for Loaded {
     fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
         write_input_copies(
             dir,
-            &self.rules_text,
+            Some(&self.rules_text),
             &self.suite_text,
             &self.card_files,
             &self.board_files,
@@ -255,23 +255,24 @@ impl RunInputs for Loaded {
     }
 }
 
-/// Writes the copies of a run's inputs into its new directory: the rules,
-/// the suite, every card file (numbered in loading order, which keeps every
-/// card's index) and every board file the suite lists (numbered in its
-/// order).
+/// Writes the copies of a run's inputs into its new directory: the rules
+/// (a Riftbound run has no rules file), the suite, every card file
+/// (numbered in loading order, which keeps every card's index) and every
+/// board file the suite lists (numbered in its order).
 pub(crate) fn write_input_copies(
     dir: &Path,
-    rules_text: &str,
+    rules_text: Option<&str>,
     suite_text: &str,
     card_files: &[(PathBuf, String)],
     board_files: &[(PathBuf, String)],
 ) -> Result<Vec<FileEntry>, String> {
     let cards_dir = dir.join(dataset::INPUT_CARDS);
     std::fs::create_dir_all(&cards_dir).map_err(|e| format!("{}: cannot create: {e}", cards_dir.display()))?;
-    let mut files = vec![
-        (dataset::INPUT_RULES.to_string(), rules_text),
-        (dataset::INPUT_SUITE.to_string(), suite_text),
-    ];
+    let mut files: Vec<(String, &str)> = rules_text
+        .map(|r| (dataset::INPUT_RULES.to_string(), r))
+        .into_iter()
+        .collect();
+    files.push((dataset::INPUT_SUITE.to_string(), suite_text));
     for (k, (path, text)) in card_files.iter().enumerate() {
         let name = path
             .file_name()

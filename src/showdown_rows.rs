@@ -31,13 +31,7 @@ impl<'a> Workload for Showdowns<'a> {
     }
 
     fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
-        if manifest.boards_file.is_none() {
-            let rows = lane_rows(self.suite, self.catalog);
-            let name = dataset::BOARDS;
-            let written = sink::write_boards(&dir.join(name), &rows)?;
-            manifest.boards_file = Some(entry(name, &written));
-        }
-        Ok(())
+        crate::batch::write_boards_once(manifest, dir, || lane_rows(self.suite, self.catalog))
     }
 
     fn play_part(

@@ -6,13 +6,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use gridsim::dataset::Manifest;
 use gridsim::matches::Event;
 use gridsim::report::ReportSettings;
 use gridsim::runs::RunInputs;
 
 mod common;
-use common::{gridsim, scratch};
+use common::{data_checksums, gridsim, scratch};
 
 const SUITE: &str = "configs/matches/solo.toml";
 const MATCHES: &str = "300";
@@ -38,23 +37,6 @@ fn match_run(out: &Path, extra: &[&str]) -> PathBuf {
         String::from_utf8_lossy(&o.stderr)
     );
     out.join("solo-seed20261201")
-}
-
-/// (file, sha256) of every data file of a finished run, sorted.
-fn data_checksums(dirs: &[PathBuf]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for d in dirs {
-        let m = Manifest::read(d).expect("manifest");
-        assert!(m.complete, "{} is not complete", d.display());
-        out.extend(
-            m.files()
-                .iter()
-                .filter(|f| !f.path.starts_with("inputs/"))
-                .map(|f| (f.path.clone(), f.sha256.clone())),
-        );
-    }
-    out.sort();
-    out
 }
 
 #[test]

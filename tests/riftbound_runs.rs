@@ -5,13 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use gridsim::dataset::Manifest;
 use gridsim::engine::FightRng;
 use gridsim::riftbound::showdown::Showdown;
 use gridsim::riftbound_runs::LoadedRiftbound;
 
 mod common;
-use common::{gridsim, scratch};
+use common::{data_checksums, gridsim, scratch};
 
 const SUITE: &str = "configs/riftbound/suites/default.toml";
 const RUN: &str = "riftbound_default-seed20261204";
@@ -29,23 +28,6 @@ fn run(out: &Path, showdowns: &str, extra: &[&str]) -> PathBuf {
     let o = gridsim(&args);
     assert!(o.status.success(), "run failed: {}", String::from_utf8_lossy(&o.stderr));
     out.join(RUN)
-}
-
-/// (file, sha256) of every data file of finished runs, sorted.
-fn data_checksums(dirs: &[PathBuf]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for d in dirs {
-        let m = Manifest::read(d).expect("manifest");
-        assert!(m.complete, "{} is not complete", d.display());
-        out.extend(
-            m.files()
-                .iter()
-                .filter(|f| !f.path.starts_with("inputs/"))
-                .map(|f| (f.path.clone(), f.sha256.clone())),
-        );
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -233,6 +233,23 @@ struct ExpectDef {
     stunned: Option<bool>,
 }
 
+impl ExpectDef {
+    /// The expectation on unit number `unit`.
+    fn lowered(&self, unit: usize) -> Expect {
+        Expect {
+            unit,
+            might: self.might,
+            calculated_might: self.calculated_might,
+            damage: self.damage,
+            buffs: self.buffs,
+            alive: self.alive,
+            at_base: self.at_base,
+            exhausted: self.exhausted,
+            stunned: self.stunned,
+        }
+    }
+}
+
 /// Reads a Riftbound scenario; every error found, each with its line and
 /// key.
 pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec<Diagnostic>> {
@@ -430,17 +447,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             .expect
             .iter()
             .enumerate()
-            .map(|(i, e)| Expect {
-                unit: unit(&e.unit, at(&format!("expect[{i}].unit")), &mut bad),
-                might: e.might,
-                calculated_might: e.calculated_might,
-                damage: e.damage,
-                buffs: e.buffs,
-                alive: e.alive,
-                at_base: e.at_base,
-                exhausted: e.exhausted,
-                stunned: e.stunned,
-            })
+            .map(|(i, e)| e.lowered(unit(&e.unit, at(&format!("expect[{i}].unit")), &mut bad)))
             .collect();
         let events = parse_events(
             file,
@@ -701,17 +708,7 @@ fn parse_showdown(
         .expect
         .iter()
         .enumerate()
-        .map(|(i, e)| Expect {
-            unit: unit(&e.unit, format!("showdown.expect[{i}].unit"), bad),
-            might: e.might,
-            calculated_might: e.calculated_might,
-            damage: e.damage,
-            buffs: e.buffs,
-            alive: e.alive,
-            at_base: e.at_base,
-            exhausted: e.exhausted,
-            stunned: e.stunned,
-        })
+        .map(|(i, e)| e.lowered(unit(&e.unit, format!("showdown.expect[{i}].unit"), bad)))
         .collect();
     let events = parse_events(file, text, &d.events, "showdown", &|n, key, bad| unit(n, key, bad), bad);
     let absent = parse_events(
