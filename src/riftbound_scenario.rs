@@ -40,6 +40,8 @@ pub struct ShowdownSpec {
     /// found on the board once played.
     pub hand_units: Vec<CardIndex>,
     pub script: Script,
+    /// The battlefield's card, if it has one (RB19).
+    pub battlefield: Option<CardIndex>,
     /// How it must end (the winner follows: conquer the attacker, hold the
     /// defender, empty nobody).
     pub end: Option<End>,
@@ -84,6 +86,9 @@ pub struct ScriptedPlay {
     pub targets: Vec<usize>,
 }
 
+/// The name `battlefield` in a script's `order`: the battlefield's items.
+pub const BATTLEFIELD: usize = usize::MAX;
+
 /// A script being played: which play is next, the targets of the spell
 /// just played, and any step of the script that could not be followed.
 struct Scripted<'a> {
@@ -125,8 +130,9 @@ impl Choices for Scripted<'_> {
     fn order(&mut self, p: Player, items: &mut [(usize, Option<UnitId>)]) {
         let rank = |u: Option<UnitId>| {
             let listed = &self.script.order[usize::from(p)];
-            u.and_then(|u| listed.iter().position(|&x| x == usize::from(u.0)))
-                .unwrap_or(usize::MAX)
+            // An item of no unit is the battlefield's.
+            let key = u.map_or(BATTLEFIELD, |u| usize::from(u.0));
+            listed.iter().position(|&x| x == key).unwrap_or(usize::MAX)
         };
         items.sort_by_key(|&(k, u)| (rank(u), k));
     }
@@ -141,6 +147,7 @@ impl Choices for Scripted<'_> {
 /// Plays a scripted showdown and checks what it must show.
 fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> ScenarioReport {
     let mut showdown = Showdown::new(catalog, true);
+    showdown.battlefield = spec.battlefield;
     let mut script = Scripted {
         script: &spec.script,
         next: 0,

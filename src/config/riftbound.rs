@@ -40,6 +40,8 @@ struct ScenarioFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ShowdownDef {
+    /// The battlefield's card, when it has one.
+    battlefield: Option<Spanned<String>>,
     attacker: Vec<LaneUnitDef>,
     defender: Vec<LaneUnitDef>,
     #[serde(default)]
@@ -174,6 +176,8 @@ struct EventDef {
     kind: Spanned<String>,
     unit: Option<Spanned<String>>,
     amount: Option<i32>,
+    /// A `played` or `resolved` line's card, by key (its amount).
+    card: Option<Spanned<String>>,
     ruling: Option<String>,
 }
 
@@ -455,6 +459,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             &s.events,
             &format!("step[{k}]"),
             &|n, key, bad| unit(n, key, bad),
+            None,
             &mut bad,
         );
         let zones = s
@@ -679,7 +684,13 @@ fn parse_showdown(
         let list = |v: &[Spanned<String>], who: &str, bad: &mut Vec<Diagnostic>| {
             v.iter()
                 .enumerate()
-                .map(|(i, n)| unit(n, format!("showdown.{key}.{who}[{i}]"), bad))
+                .map(|(i, n)| {
+                    if n.get_ref() == "battlefield" && d.battlefield.is_some() {
+                        crate::riftbound_scenario::BATTLEFIELD
+                    } else {
+                        unit(n, format!("showdown.{key}.{who}[{i}]"), bad)
+                    }
+                })
                 .collect()
         };
         [list(&s.attacker, "attacker", bad), list(&s.defender, "defender", bad)]
@@ -710,22 +721,21 @@ fn parse_showdown(
         .enumerate()
         .map(|(i, e)| e.lowered(unit(&e.unit, format!("showdown.expect[{i}].unit"), bad)))
         .collect();
-    let events = parse_events(file, text, &d.events, "showdown", &|n, key, bad| unit(n, key, bad), bad);
-    let absent = parse_events(
-        file,
-        text,
-        &d.absent,
-        "showdown.absent",
-        &|n, key, bad| unit(n, key, bad),
-        bad,
-    );
+    let lookup = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| unit(n, key, bad);
+    let events = parse_events(file, text, &d.events, "showdown", &lookup, Some(catalog), bad);
+    let absent = parse_events(file, text, &d.absent, "showdown.absent", &lookup, Some(catalog), bad);
     let zones = d
         .zones
         .iter()
         .enumerate()
         .map(|(i, z)| zone_want(file, text, z, format!("showdown.zones[{i}].player"), bad))
         .collect();
+    let battlefield = d
+        .battlefield
+        .as_ref()
+        .map(|b| card(b, "showdown.battlefield".to_string(), CardKind::Battlefield, bad));
     ShowdownSpec {
+        battlefield,
         lanes,
         names,
         lane_units,
@@ -786,6 +796,7 @@ fn parse_events(
     events: &[EventDef],
     at: &str,
     unit: &UnitLookup,
+    catalog: Option<&Catalog>,
     bad: &mut Vec<Diagnostic>,
 ) -> Vec<EventWant> {
     let kinds: Vec<&str> = EventKind::ALL.iter().map(|k| k.name()).collect();
@@ -809,10 +820,46 @@ fn parse_events(
                 ));
                 return None;
             };
+            let mut amount = e.amount;
+            if let Some(c) = &e.card {
+                let key = format!("{at}.events[{i}].card");
+                let found = catalog.and_then(|cat| cat.index(c.get_ref()));
+                match (catalog, found) {
+                    (Some(_), Some(index)) if e.amount.is_none() => amount = Some(i32::from(index)),
+                    (Some(_), Some(_)) => bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(c.span()),
+                        key,
+                        "a line's `card` is its amount: give one of them",
+                    )),
+                    (Some(cat), None) => {
+                        let keys: Vec<&str> = cat.cards.iter().map(|c| c.key.as_str()).collect();
+                        bad.push(Diagnostic::at(
+                            file,
+                            text,
+                            Some(c.span()),
+                            key,
+                            format!(
+                                "no card `{}`{}",
+                                c.get_ref(),
+                                diagnostics::suggestion(c.get_ref(), &keys)
+                            ),
+                        ));
+                    }
+                    (None, _) => bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(c.span()),
+                        key,
+                        "`card` names a card of a showdown scenario",
+                    )),
+                }
+            }
             Some(EventWant {
                 kind,
                 unit,
-                amount: e.amount,
+                amount,
                 ruling: e.ruling.clone(),
             })
         })

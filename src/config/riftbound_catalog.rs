@@ -50,6 +50,7 @@ pub enum KindDef {
     Unit,
     Gear,
     Spell,
+    Battlefield,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -69,6 +70,7 @@ pub enum WhenDef {
     Move,
     Death,
     Play,
+    Conquer,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -231,6 +233,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             KindDef::Unit => CardKind::Unit,
             KindDef::Gear => CardKind::Gear,
             KindDef::Spell => CardKind::Spell,
+            KindDef::Battlefield => CardKind::Battlefield,
         };
         let card_span = c.key.span();
         if kind == CardKind::Unit && c.might.is_none() {
@@ -271,6 +274,24 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             && let Some(r) = &c.replaces_death
         {
             err(r.span(), at("replaces_death"), "only a gear replaces a death".into());
+        }
+        if kind == CardKind::Battlefield {
+            let mut bf = |k: usize, t: &Spanned<EffectDef>| {
+                let d = t.get_ref();
+                if d.when != Some(WhenDef::Conquer) || matches!(d.target, TargetDef::Me | TargetDef::Subject) {
+                    err(
+                        t.span(),
+                        at(&format!("triggers[{k}]")),
+                        "a battlefield's triggers are `when = \"conquer\"`, aimed at enemy, friendly, any or each_enemy".into(),
+                    );
+                }
+            };
+            for (k, t) in c.triggers.iter().enumerate() {
+                bf(k, t);
+            }
+            if c.might.is_some() || c.assault != 0 || c.shield != 0 {
+                err(card_span.clone(), at("might"), "a battlefield has no Might".into());
+            }
         }
         if c.assault < 0 || c.shield < 0 {
             err(
@@ -347,10 +368,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::Move => When::Move,
                 WhenDef::Death => When::Death,
                 WhenDef::Play => When::Play,
+                WhenDef::Conquer => When::Conquer,
             });
             if trigger && when.is_none() {
                 fail(
-                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play"
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer"
                         .into(),
                 );
             }

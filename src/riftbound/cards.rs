@@ -16,6 +16,9 @@ pub enum CardKind {
     Unit,
     Gear,
     Spell,
+    /// The battlefield a showdown is at; its triggers are its
+    /// controller's ("when you conquer here", RB19).
+    Battlefield,
 }
 
 impl CardKind {
@@ -24,6 +27,7 @@ impl CardKind {
             CardKind::Unit => "unit",
             CardKind::Gear => "gear",
             CardKind::Spell => "spell",
+            CardKind::Battlefield => "battlefield",
         }
     }
 }
@@ -58,6 +62,9 @@ pub enum When {
     /// "When you play me": the unit enters at once and this goes on the
     /// chain, where both players may answer it (RB17, RB26, RB33).
     Play,
+    /// "When I conquer" (a unit's), "when you conquer here" (a
+    /// battlefield's): all at once, in the conqueror's order (RB19).
+    Conquer,
 }
 
 /// Whom an effect is aimed at.
@@ -191,6 +198,7 @@ impl Card {
                 When::EnemyAttacks => "when_enemy_attacks",
                 When::Move => "when_moving",
                 When::Play => "when_played",
+                When::Conquer => "when_conquering",
             };
             if !k.contains(&name) {
                 k.push(name);

@@ -179,6 +179,9 @@ const NO_ITEM: Item = Item {
 pub struct Showdown<'c> {
     catalog: &'c Catalog,
     pub board: Board,
+    /// The battlefield's card, when it has one: its conquer triggers are
+    /// the conqueror's (RB19).
+    pub battlefield: Option<CardIndex>,
     chain: [Item; MAX_CHAIN],
     chain_len: usize,
     pending: [Item; MAX_CHAIN],
@@ -199,6 +202,7 @@ impl<'c> Showdown<'c> {
                 logging,
                 ..Board::default()
             },
+            battlefield: None,
             chain: [NO_ITEM; MAX_CHAIN],
             chain_len: 0,
             pending: [NO_ITEM; MAX_CHAIN],
@@ -341,6 +345,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             (true, false) => {
                 self.s.board.score[0] += 1;
                 self.s.board.log_line(EventKind::Conquered, None, 0, "RB46");
+                self.conquer_triggers();
                 End::Conquer
             }
             (false, false) => End::Empty,
@@ -349,6 +354,31 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.board.set_role(u, Role::None);
         }
         end
+    }
+
+    /// The conquering units' and the battlefield's conquer triggers, all
+    /// at once, in the conqueror's order (RB19), then resolved.
+    fn conquer_triggers(&mut self) {
+        for u in self.s.board.units() {
+            if self.s.board.controller(u) == 0 && self.s.board.here(u) {
+                self.collect(u, When::Conquer, None);
+            }
+        }
+        if let Some(bf) = self.s.battlefield {
+            let catalog = self.s.catalog;
+            for (k, t) in catalog.card(bf).triggers.iter().enumerate() {
+                if t.when == When::Conquer {
+                    self.push_pending(Item {
+                        controller: 0,
+                        card: bf,
+                        source: Source::Trigger(k as u8),
+                        ..NO_ITEM
+                    });
+                }
+            }
+        }
+        self.finalize_pending();
+        self.run_chain(0);
     }
 
     /// Whether player `p` has a unit at the battlefield.
@@ -496,7 +526,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 if let Some(t) = card.triggers.get(usize::from(k)) {
                     // "Here" is where the trigger's unit is; a Deathknell's
                     // unit is in the trash and its targets read no place.
-                    let from_unit = t.when != When::Death;
+                    let from_unit = t.when != When::Death && item.unit.is_some();
                     self.resolve_effect(&item, t.effect, item.targets[0], from_unit);
                 }
             }
