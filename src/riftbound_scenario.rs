@@ -77,6 +77,8 @@ pub struct Script {
     pub order: [Vec<usize>; 2],
     /// Each player assigns combat damage in this order (RB42).
     pub damage_order: [Vec<usize>; 2],
+    /// The answers to "you may", in the order asked (unlisted: yes).
+    pub may: Vec<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -93,7 +95,10 @@ pub const BATTLEFIELD: usize = usize::MAX;
 /// just played, and any step of the script that could not be followed.
 struct Scripted<'a> {
     script: &'a Script,
+    battlefield: Option<CardIndex>,
     next: usize,
+    /// "You may" answers given so far.
+    asked: usize,
     targets: std::collections::VecDeque<usize>,
     problems: Vec<String>,
 }
@@ -107,14 +112,21 @@ impl Choices for Scripted<'_> {
         Some(k)
     }
 
-    fn target(&mut self, _p: Player, _card: CardIndex, unit: Option<UnitId>, legal: &[UnitId]) -> usize {
-        let wanted = match unit {
+    fn target(&mut self, _p: Player, card: CardIndex, unit: Option<UnitId>, legal: &[UnitId]) -> usize {
+        // A trigger's target is scripted by its unit's number, the
+        // battlefield's by `BATTLEFIELD`; a spell's come with its play.
+        let source = match unit {
+            Some(u) => Some(usize::from(u.0)),
+            None if Some(card) == self.battlefield => Some(BATTLEFIELD),
+            None => None,
+        };
+        let wanted = match source {
             None => self.targets.pop_front(),
-            Some(u) => self
+            Some(from) => self
                 .script
                 .trigger_targets
                 .iter()
-                .find(|(from, _)| *from == usize::from(u.0))
+                .find(|(f, _)| *f == from)
                 .map(|&(_, to)| to),
         };
         match wanted {
@@ -137,6 +149,12 @@ impl Choices for Scripted<'_> {
         items.sort_by_key(|&(k, u)| (rank(u), k));
     }
 
+    fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
+        let answer = self.script.may.get(self.asked).copied().unwrap_or(true);
+        self.asked += 1;
+        answer
+    }
+
     fn damage_order(&mut self, p: Player, targets: &mut [UnitId]) {
         let listed = &self.script.damage_order[usize::from(p)];
         let rank = |u: UnitId| listed.iter().position(|&x| x == usize::from(u.0)).unwrap_or(usize::MAX);
@@ -150,7 +168,9 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
     showdown.battlefield = spec.battlefield;
     let mut script = Scripted {
         script: &spec.script,
+        battlefield: spec.battlefield,
         next: 0,
+        asked: 0,
         targets: Default::default(),
         problems: Vec::new(),
     };

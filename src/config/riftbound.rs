@@ -56,6 +56,9 @@ struct ShowdownDef {
     order: SidesDef,
     #[serde(default)]
     damage_order: SidesDef,
+    /// The answers to "you may", in the order asked.
+    #[serde(default)]
+    may: Vec<bool>,
     end: Option<Spanned<String>>,
     #[serde(default)]
     expect: Vec<ExpectDef>,
@@ -674,8 +677,13 @@ fn parse_showdown(
         .iter()
         .enumerate()
         .map(|(i, t)| {
+            let from = if t.unit.get_ref() == "battlefield" && d.battlefield.is_some() {
+                crate::riftbound_scenario::BATTLEFIELD
+            } else {
+                unit(&t.unit, format!("showdown.trigger_targets[{i}].unit"), bad)
+            };
             (
-                unit(&t.unit, format!("showdown.trigger_targets[{i}].unit"), bad),
+                from,
                 unit(&t.target, format!("showdown.trigger_targets[{i}].target"), bad),
             )
         })
@@ -745,6 +753,7 @@ fn parse_showdown(
             trigger_targets,
             order,
             damage_order,
+            may: d.may.clone(),
         },
         end,
         expect,

@@ -71,6 +71,7 @@ pub enum WhenDef {
     Death,
     Play,
     Conquer,
+    EnemyMovesHere,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -165,6 +166,9 @@ pub struct EffectDef {
     pub return_to_hand: Option<i32>,
     #[serde(default)]
     pub recall: bool,
+    /// "You may": decided as it resolves (RB50).
+    #[serde(default)]
+    pub may: bool,
     #[serde(default)]
     pub heal: bool,
     #[serde(default)]
@@ -278,11 +282,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
         if kind == CardKind::Battlefield {
             let mut bf = |k: usize, t: &Spanned<EffectDef>| {
                 let d = t.get_ref();
-                if d.when != Some(WhenDef::Conquer) || matches!(d.target, TargetDef::Me | TargetDef::Subject) {
+                let when_ok = matches!(d.when, Some(WhenDef::Conquer | WhenDef::EnemyMovesHere));
+                let subject_ok = d.target != TargetDef::Subject || d.when == Some(WhenDef::EnemyMovesHere);
+                if !when_ok || d.target == TargetDef::Me || !subject_ok {
                     err(
                         t.span(),
                         at(&format!("triggers[{k}]")),
-                        "a battlefield's triggers are `when = \"conquer\"`, aimed at enemy, friendly, any or each_enemy".into(),
+                        "a battlefield's triggers are `when = \"conquer\"` or `\"enemy_moves_here\"` (whose `subject` is the unit that moved), aimed at enemy, friendly, any or each_enemy".into(),
                     );
                 }
             };
@@ -369,10 +375,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::Death => When::Death,
                 WhenDef::Play => When::Play,
                 WhenDef::Conquer => When::Conquer,
+                WhenDef::EnemyMovesHere => When::EnemyMovesHere,
             });
             if trigger && when.is_none() {
                 fail(
-                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer"
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here"
                         .into(),
                 );
             }
@@ -390,11 +397,29 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             if !trigger && matches!(target, Target::Me | Target::Subject) {
                 fail("a spell has no `me` or `subject`: it targets enemy, friendly, any or each_enemy".into());
             }
-            if target == Target::Subject && !matches!(when, Some(When::EnemyAttacks | When::FriendlyDefends)) {
-                fail("`subject` is the unit of an `enemy_attacks` or `friendly_defends` trigger".into());
+            if target == Target::Subject
+                && !matches!(
+                    when,
+                    Some(When::EnemyAttacks | When::FriendlyDefends | When::EnemyMovesHere)
+                )
+            {
+                fail(
+                    "`subject` is the unit of an `enemy_attacks`, `friendly_defends` or `enemy_moves_here` trigger"
+                        .into(),
+                );
+            }
+            if !trigger && d.may {
+                fail("a spell's effects are not optional: `may` goes with a trigger".into());
             }
             let action = *actions.first()?;
-            Some((when, Effect { target, action }))
+            Some((
+                when,
+                Effect {
+                    target,
+                    action,
+                    optional: d.may,
+                },
+            ))
         };
         let effects: Vec<Effect> = c
             .effects

@@ -65,6 +65,9 @@ pub enum When {
     /// "When I conquer" (a unit's), "when you conquer here" (a
     /// battlefield's): all at once, in the conqueror's order (RB19).
     Conquer,
+    /// A battlefield's "when an enemy unit moves here": controlled by the
+    /// player holding it, about the unit that moved (Reaver's Row, RB50).
+    EnemyMovesHere,
 }
 
 /// Whom an effect is aimed at.
@@ -131,6 +134,9 @@ pub enum Action {
 pub struct Effect {
     pub target: Target,
     pub action: Action,
+    /// "You may": its controller decides as it resolves, not as it goes on
+    /// the chain, where only its target is chosen (RB44, RB50).
+    pub optional: bool,
 }
 
 /// A triggered ability of a unit, or of a gear for the unit holding it.
@@ -199,6 +205,7 @@ impl Card {
                 When::Move => "when_moving",
                 When::Play => "when_played",
                 When::Conquer => "when_conquering",
+                When::EnemyMovesHere => "when_enemy_moves_here",
             };
             if !k.contains(&name) {
                 k.push(name);

@@ -70,6 +70,9 @@ pub trait Choices {
     fn prudent(&self) -> bool {
         false
     }
+    /// Whether `p` does what an optional ("you may") effect of `card` offers,
+    /// decided as it resolves (RB50).
+    fn may(&mut self, p: Player, card: CardIndex) -> bool;
 }
 
 /// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
@@ -101,6 +104,11 @@ impl Choices for Seeded<'_> {
 
     fn prudent(&self) -> bool {
         true
+    }
+
+    /// Even odds.
+    fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
+        self.rng.below(2) == 0
     }
 }
 
@@ -306,6 +314,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             if self.s.board.controller(u) == 0 {
                 self.s.board.place(u, false);
                 self.collect(u, When::Move, None);
+                self.battlefield_triggers(When::EnemyMovesHere, 1, Some(u));
             }
         }
         self.finalize_pending();
@@ -364,21 +373,27 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 self.collect(u, When::Conquer, None);
             }
         }
-        if let Some(bf) = self.s.battlefield {
-            let catalog = self.s.catalog;
-            for (k, t) in catalog.card(bf).triggers.iter().enumerate() {
-                if t.when == When::Conquer {
-                    self.push_pending(Item {
-                        controller: 0,
-                        card: bf,
-                        source: Source::Trigger(k as u8),
-                        ..NO_ITEM
-                    });
-                }
-            }
-        }
+        self.battlefield_triggers(When::Conquer, 0, None);
         self.finalize_pending();
         self.run_chain(0);
+    }
+
+    /// The battlefield's triggers that wait for `when`, controlled by
+    /// `controller`, about `subject`, among the pending items.
+    fn battlefield_triggers(&mut self, when: When, controller: Player, subject: Option<UnitId>) {
+        let Some(bf) = self.s.battlefield else { return };
+        let catalog = self.s.catalog;
+        for (k, t) in catalog.card(bf).triggers.iter().enumerate() {
+            if t.when == when {
+                self.push_pending(Item {
+                    controller,
+                    card: bf,
+                    source: Source::Trigger(k as u8),
+                    subject,
+                    ..NO_ITEM
+                });
+            }
+        }
     }
 
     /// Whether player `p` has a unit at the battlefield.
@@ -540,6 +555,11 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// where the trigger's unit is, "here" (RB28: Yasuo moved to base deals
     /// no damage).
     fn resolve_effect(&mut self, item: &Item, e: Effect, chosen: Option<UnitId>, from_unit: bool) {
+        // "You may" is decided now, the target having been chosen as the
+        // item went on the chain (RB50).
+        if e.optional && !self.choices.may(item.controller, item.card) {
+            return;
+        }
         let b = &self.s.board;
         let source_here = !from_unit || item.unit.is_some_and(|u| b.here(u));
         // A unit that has left, or left the battlefield, is no target any
