@@ -331,22 +331,8 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 .collect(),
         })
         .collect();
-    let unit = |name: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> usize {
-        names.iter().position(|n| *n == name.get_ref()).unwrap_or_else(|| {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(name.span()),
-                key,
-                format!(
-                    "no unit `{}`{}",
-                    name.get_ref(),
-                    diagnostics::suggestion(name.get_ref(), &names)
-                ),
-            ));
-            0
-        })
-    };
+    let unit =
+        |name: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| unit_named(file, text, &names, name, key, bad);
     let mut steps = Vec::new();
     for (k, spanned) in parsed.steps.iter().enumerate() {
         let s = spanned.get_ref();
@@ -634,22 +620,7 @@ fn parse_showdown(
         ));
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let unit = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> usize {
-        refs.iter().position(|r| r == n.get_ref()).unwrap_or_else(|| {
-            bad.push(Diagnostic::at(
-                file,
-                text,
-                Some(n.span()),
-                key,
-                format!(
-                    "no unit `{}`{}",
-                    n.get_ref(),
-                    diagnostics::suggestion(n.get_ref(), &refs)
-                ),
-            ));
-            0
-        })
-    };
+    let unit = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| unit_named(file, text, &refs, n, key, bad);
     let player = |n: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| player_of(file, text, n, key, bad);
     let plays = d
         .plays
@@ -761,6 +732,32 @@ fn parse_showdown(
         absent,
         zones,
     }
+}
+
+/// The number of the unit `n` names among `names`; 0, with a diagnostic
+/// naming the nearest, when none has that name.
+fn unit_named(
+    file: &Path,
+    text: &str,
+    names: &[&str],
+    n: &Spanned<String>,
+    key: String,
+    bad: &mut Vec<Diagnostic>,
+) -> usize {
+    names.iter().position(|r| r == n.get_ref()).unwrap_or_else(|| {
+        bad.push(Diagnostic::at(
+            file,
+            text,
+            Some(n.span()),
+            key,
+            format!(
+                "no unit `{}`{}",
+                n.get_ref(),
+                diagnostics::suggestion(n.get_ref(), names)
+            ),
+        ));
+        0
+    })
 }
 
 /// `attacker` (0) or `defender` (1).
