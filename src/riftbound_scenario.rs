@@ -42,6 +42,9 @@ pub struct ShowdownSpec {
     pub script: Script,
     /// The battlefield's card, if it has one (RB19).
     pub battlefield: Option<CardIndex>,
+    /// The defender holds the battlefield instead of a combat showdown
+    /// being played (RB14).
+    pub hold: bool,
     /// How it must end (the winner follows: conquer the attacker, hold the
     /// defender, empty nobody).
     pub end: Option<End>,
@@ -62,6 +65,10 @@ pub struct ZoneWant {
     pub recycled: Option<u32>,
     pub base_gear: Option<u32>,
     pub score: Option<u32>,
+    pub energy: Option<u32>,
+    pub drawn: Option<u32>,
+    /// Cards still hidden at the battlefield.
+    pub hidden: Option<u32>,
 }
 
 /// Every choice of a scripted showdown. Whatever the script does not say
@@ -155,6 +162,11 @@ impl Choices for Scripted<'_> {
         answer
     }
 
+    /// The first card in hand: a script discards in hand order.
+    fn discard(&mut self, _p: Player, _hand: &[CardIndex]) -> usize {
+        0
+    }
+
     fn damage_order(&mut self, p: Player, targets: &mut [UnitId]) {
         let listed = &self.script.damage_order[usize::from(p)];
         let rank = |u: UnitId| listed.iter().position(|&x| x == usize::from(u.0)).unwrap_or(usize::MAX);
@@ -174,7 +186,11 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         targets: Default::default(),
         problems: Vec::new(),
     };
-    let outcome = showdown.play_with(&spec.lanes[0], &spec.lanes[1], &mut script);
+    let outcome = if spec.hold {
+        showdown.hold_with(&spec.lanes[1], &mut script)
+    } else {
+        showdown.play_with(&spec.lanes[0], &spec.lanes[1], &mut script)
+    };
     let mut failures = script.problems;
     if script.next < spec.script.plays.len() {
         failures.push(format!(
@@ -281,6 +297,9 @@ fn check_zones(board: &Board, zones: &[ZoneWant], at: &str, checks: &mut usize, 
             ("recycled", z.recycled, board.recycled[p]),
             ("base_gear", z.base_gear, board.base_gear[p]),
             ("score", z.score, board.score[p]),
+            ("energy", z.energy, board.energy[p]),
+            ("drawn", z.drawn, board.drawn[p]),
+            ("hidden", z.hidden, board.hidden_len[p] as u32),
         ] {
             if let Some(want) = want {
                 *checks += 1;

@@ -52,7 +52,10 @@ impl Suite {
     /// ask for them.
     pub fn draw_lanes(&mut self, catalog: &Catalog) {
         let units = catalog.of_kind(CardKind::Unit);
-        let gear = catalog.of_kind(CardKind::Gear);
+        // A lane's unit holds gear that is worn, not gear with an ability
+        // used from the base.
+        let mut gear = catalog.of_kind(CardKind::Gear);
+        gear.retain(|&g| catalog.card(g).ability.is_none());
         let spells = catalog.of_kind(CardKind::Spell);
         let r = self.rules;
         self.lanes = (0..u64::from(r.lanes))
@@ -64,7 +67,9 @@ impl Suite {
                         card: units[rng.below(units.len() as u32) as usize],
                         gear: (!gear.is_empty() && rng.chance_percent(r.gear_percent))
                             .then(|| gear[rng.below(gear.len() as u32) as usize]),
+                        second_gear: None,
                         stolen: false,
+                        at_base: false,
                     })
                     .collect();
                 let hand = if spells.is_empty() {
@@ -75,7 +80,11 @@ impl Suite {
                         .map(|_| spells[rng.below(spells.len() as u32) as usize])
                         .collect()
                 };
-                Lane { units, hand }
+                Lane {
+                    units,
+                    hand,
+                    ..Lane::default()
+                }
             })
             .collect();
     }

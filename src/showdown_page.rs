@@ -73,12 +73,21 @@ impl ShowdownView<'_> {
             }
             .to_string(),
             EventKind::ReturnedToHand => format!("to the {}'s hand", player(e.amount as u8)),
-            EventKind::Played => format!("{}, aimed at it", card(e.amount)),
+            EventKind::Played if e.unit.is_some() => format!("{}, aimed at it", card(e.amount)),
+            EventKind::Played => card(e.amount),
             EventKind::Resolved => card(e.amount),
             EventKind::Added => format!("chain length {}", e.amount),
             EventKind::RoleAssigned => player(e.amount as u8).to_string(),
             EventKind::Conquered | EventKind::Held => format!("by the {}", player(e.amount as u8)),
             EventKind::Recycled => format!("to the bottom of the {}'s deck", player(e.amount as u8)),
+            EventKind::Moved => "to its base".to_string(),
+            EventKind::HiddenTrashed => format!("{} Hidden cards", e.amount),
+            EventKind::GearRecalled => format!("to the {}'s base", player(e.amount as u8)),
+            EventKind::Discarded | EventKind::Exhausted => card(e.amount),
+            EventKind::EnergyAdded => format!("energy now {}", e.amount),
+            EventKind::Scored => format!("score now {}", e.amount),
+            EventKind::Drew => format!("{} cards", e.amount),
+            EventKind::Passed => format!("by the {}", player(e.amount as u8)),
         };
         (unit, amount, e.ruling.to_string())
     }

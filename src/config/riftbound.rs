@@ -48,6 +48,25 @@ struct ShowdownDef {
     attacker_hand: Vec<Spanned<String>>,
     #[serde(default)]
     defender_hand: Vec<Spanned<String>>,
+    /// Cards hidden at the battlefield (RB11, RB12); only its holder, the
+    /// defender, hides there.
+    #[serde(default)]
+    defender_hidden: Vec<Spanned<String>>,
+    /// Each side's deck, top first (RB48).
+    #[serde(default)]
+    attacker_deck: Vec<Spanned<String>>,
+    #[serde(default)]
+    defender_deck: Vec<Spanned<String>>,
+    /// Gear and runes at each side's base, their abilities to activate
+    /// (RB40, RB41).
+    #[serde(default)]
+    attacker_base: Vec<Spanned<String>>,
+    #[serde(default)]
+    defender_base: Vec<Spanned<String>>,
+    /// `combat` (default): the attacker moves in and a combat showdown is
+    /// played; `hold`: the defender, alone, holds the battlefield (RB14).
+    #[serde(default)]
+    phase: Option<Spanned<String>>,
     #[serde(default)]
     plays: Vec<PlayDef>,
     #[serde(default)]
@@ -78,8 +97,13 @@ struct LaneUnitDef {
     /// Its name in the scenario (default: the card's key).
     name: Option<Spanned<String>>,
     gear: Option<Spanned<String>>,
+    /// A second gear it holds (RB14).
+    second_gear: Option<Spanned<String>>,
     #[serde(default)]
     stolen: bool,
+    /// Stays at its base (RB11: a unit a spell could reach anywhere).
+    #[serde(default)]
+    at_base: bool,
 }
 
 #[derive(Deserialize)]
@@ -117,6 +141,9 @@ struct ZoneDef {
     recycled: Option<u32>,
     base_gear: Option<u32>,
     score: Option<u32>,
+    energy: Option<u32>,
+    drawn: Option<u32>,
+    hidden: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -545,10 +572,12 @@ fn parse_showdown(
     let mut names: Vec<String> = Vec::new();
     let mut lanes: [Lane; 2] = Default::default();
     let mut hand_units: Vec<(Spanned<String>, CardIndex, String)> = Vec::new();
-    for (side, (units, hand)) in [(&d.attacker, &d.attacker_hand), (&d.defender, &d.defender_hand)]
-        .into_iter()
-        .enumerate()
-    {
+    let no_hidden = Vec::new();
+    let sides = [
+        (&d.attacker, &d.attacker_hand, &no_hidden, &d.attacker_deck, &d.attacker_base),
+        (&d.defender, &d.defender_hand, &d.defender_hidden, &d.defender_deck, &d.defender_base),
+    ];
+    for (side, (units, hand, hidden, deck, base)) in sides.into_iter().enumerate() {
         let who = ["attacker", "defender"][side];
         for (i, u) in units.iter().enumerate() {
             let c = card(&u.card, format!("showdown.{who}[{i}].card"), CardKind::Unit, bad);
@@ -556,6 +585,10 @@ fn parse_showdown(
                 .gear
                 .as_ref()
                 .map(|g| card(g, format!("showdown.{who}[{i}].gear"), CardKind::Gear, bad));
+            let second_gear = u
+                .second_gear
+                .as_ref()
+                .map(|g| card(g, format!("showdown.{who}[{i}].second_gear"), CardKind::Gear, bad));
             let name = u.name.as_ref().unwrap_or(&u.card);
             if names.contains(name.get_ref()) {
                 bad.push(Diagnostic::at(
@@ -570,21 +603,61 @@ fn parse_showdown(
             lanes[side].units.push(LaneUnit {
                 card: c,
                 gear,
+                second_gear,
                 stolen: u.stolen,
+                at_base: u.at_base,
             });
         }
-        for (i, h) in hand.iter().enumerate() {
-            // A hand holds spells, and units to play (RB17, RB26), named
-            // by their key once played.
-            let is_unit = catalog
-                .index(h.get_ref())
-                .is_some_and(|c| catalog.card(c).kind == CardKind::Unit);
-            let kind = if is_unit { CardKind::Unit } else { CardKind::Spell };
-            let c = card(h, format!("showdown.{who}_hand[{i}]"), kind, bad);
-            lanes[side].hand.push(c);
-            if is_unit {
-                hand_units.push((h.clone(), c, format!("showdown.{who}_hand[{i}]")));
+        // A hand, a deck and the cards hidden hold spells (gear too,
+        // hidden) and units to play (RB17, RB26), a unit named by its key
+        // once played.
+        for (zone, cards) in [("hand", hand), ("hidden", hidden), ("deck", deck)] {
+            for (i, h) in cards.iter().enumerate() {
+                let found = catalog.index(h.get_ref()).map(|c| catalog.card(c).kind);
+                let kind = match found {
+                    Some(CardKind::Unit) => CardKind::Unit,
+                    Some(CardKind::Gear) if zone == "hidden" => CardKind::Gear,
+                    _ => CardKind::Spell,
+                };
+                let key = format!("showdown.{who}_{zone}[{i}]");
+                let c = card(h, key.clone(), kind, bad);
+                if zone == "hidden" && !catalog.card(c).hidden {
+                    bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(h.span()),
+                        key.clone(),
+                        format!("`{}` has no Hidden: it cannot be hidden", h.get_ref()),
+                    ));
+                }
+                let lane = &mut lanes[side];
+                match zone {
+                    "hand" => lane.hand.push(c),
+                    "hidden" => lane.hidden.push(c),
+                    _ => lane.deck.push(c),
+                }
+                if kind == CardKind::Unit {
+                    hand_units.push((h.clone(), c, key));
+                }
             }
+        }
+        for (i, g) in base.iter().enumerate() {
+            let key = format!("showdown.{who}_base[{i}]");
+            let is_rune = catalog
+                .index(g.get_ref())
+                .is_some_and(|c| catalog.card(c).kind == CardKind::Rune);
+            let kind = if is_rune { CardKind::Rune } else { CardKind::Gear };
+            let c = card(g, key.clone(), kind, bad);
+            if catalog.card(c).ability.is_none() {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    Some(g.span()),
+                    key,
+                    format!("`{}` has no ability to activate from the base", g.get_ref()),
+                ));
+            }
+            lanes[side].base.push(c);
         }
     }
     let lane_units = names.len();
@@ -604,18 +677,22 @@ fn parse_showdown(
         names.push(name.get_ref().clone());
     }
     let limit = crate::riftbound::showdown::MAX_LANE;
-    if lanes
-        .iter()
-        .any(|l| l.units.len() > limit || l.hand.len() > crate::riftbound::showdown::MAX_HAND)
-    {
+    use crate::riftbound::showdown::{MAX_BASE, MAX_DECK, MAX_HAND};
+    if lanes.iter().any(|l| {
+        l.units.len() > limit
+            || l.hand.len() > MAX_HAND
+            || l.hidden.len() > crate::riftbound::MAX_HIDDEN
+            || l.deck.len() > MAX_DECK
+            || l.base.len() > MAX_BASE
+    }) {
         bad.push(Diagnostic::at(
             file,
             text,
             None,
             "showdown",
             format!(
-                "at most {limit} units and {} spells a side",
-                crate::riftbound::showdown::MAX_HAND
+                "at most {limit} units, {MAX_HAND} cards in hand, {} hidden, {MAX_DECK} in the deck and {MAX_BASE} at the base a side",
+                crate::riftbound::MAX_HIDDEN
             ),
         ));
     }
@@ -629,10 +706,11 @@ fn parse_showdown(
         .map(|(i, p)| ScriptedPlay {
             player: player(&p.player, format!("showdown.plays[{i}].player"), bad),
             card: {
-                let is_unit = catalog
+                // A card from hand or Hidden, or a gear or rune at the
+                // base whose ability is activated.
+                let kind = catalog
                     .index(p.card.get_ref())
-                    .is_some_and(|c| catalog.card(c).kind == CardKind::Unit);
-                let kind = if is_unit { CardKind::Unit } else { CardKind::Spell };
+                    .map_or(CardKind::Spell, |c| catalog.card(c).kind);
                 card(&p.card, format!("showdown.plays[{i}].card"), kind, bad)
             },
             targets: p
@@ -713,8 +791,37 @@ fn parse_showdown(
         .battlefield
         .as_ref()
         .map(|b| card(b, "showdown.battlefield".to_string(), CardKind::Battlefield, bad));
+    let hold = match d.phase.as_ref().map(|p| (p, p.get_ref().as_str())) {
+        None | Some((_, "combat")) => false,
+        Some((_, "hold")) => {
+            if !d.attacker.is_empty() {
+                bad.push(Diagnostic::at(
+                    file,
+                    text,
+                    None,
+                    "showdown.attacker",
+                    "a hold has no attacker: list the holder's units as `defender`".to_string(),
+                ));
+            }
+            true
+        }
+        Some((p, other)) => {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(p.span()),
+                "showdown.phase",
+                format!(
+                    "`{other}` is not a phase: `combat` or `hold`{}",
+                    diagnostics::suggestion(other, &["combat", "hold"])
+                ),
+            ));
+            false
+        }
+    };
     ShowdownSpec {
         battlefield,
+        hold,
         lanes,
         names,
         lane_units,
@@ -790,6 +897,9 @@ fn zone_want(file: &Path, text: &str, z: &ZoneDef, key: String, bad: &mut Vec<Di
         recycled: z.recycled,
         base_gear: z.base_gear,
         score: z.score,
+        energy: z.energy,
+        drawn: z.drawn,
+        hidden: z.hidden,
     }
 }
 

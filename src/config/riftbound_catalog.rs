@@ -12,7 +12,7 @@ use toml::Spanned;
 use super::{Diagnostic, parse_toml, read, toml_files};
 use crate::riftbound::Lasts;
 use crate::riftbound::cards::{
-    Action, Card, CardKind, Catalog, Effect, MAX_EFFECTS, Replacement, Speed, Target, Trigger, When,
+    Ability, Action, Card, CardKind, Catalog, Effect, MAX_EFFECTS, Replacement, Speed, Target, Trigger, When,
 };
 use crate::riftbound::showdown::{MAX_HAND, MAX_LANE, Policy};
 use crate::riftbound_suite::{LaneRules, Suite};
@@ -51,6 +51,7 @@ pub enum KindDef {
     Gear,
     Spell,
     Battlefield,
+    Rune,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -72,6 +73,10 @@ pub enum WhenDef {
     Play,
     Conquer,
     EnemyMovesHere,
+    DefendAlone,
+    Hold,
+    Discard,
+    Add,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -131,21 +136,59 @@ pub struct CardDef {
     #[serde(default)]
     #[schemars(with = "Option<ReplacementDef>")]
     pub replaces_death: Option<Spanned<ReplacementDef>>,
+    /// Hidden: it may be hidden at a battlefield and played from there
+    /// (RB11, RB12, RB20, RB21).
+    #[serde(default)]
+    pub hidden: bool,
+    /// A gear's: its unit's hold effects are conquer effects too (RB14).
+    #[serde(default)]
+    pub hold_as_conquer: bool,
+    /// A gear's or rune's activated ability, used from its player's base.
+    #[serde(default)]
+    #[schemars(with = "Option<AbilityDef>")]
+    pub ability: Option<Spanned<AbilityDef>>,
     /// What was reconstructed, and from which rulings: the FAQ prints no
     /// card text.
     #[schemars(with = "String")]
     pub reconstructed: Spanned<String>,
 }
 
+/// An activated ability: its speed (default `action`), its costs, what
+/// it does.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityDef {
+    #[serde(default)]
+    pub speed: Option<SpeedDef>,
+    /// Cost: exhaust the card.
+    #[serde(default)]
+    pub exhaust: bool,
+    /// Cost: cards discarded from hand (RB40).
+    #[serde(default)]
+    pub discard: u8,
+    /// [Add]: the energy it adds, resolving at once (RB41).
+    #[serde(default)]
+    pub adds: i32,
+    #[serde(default)]
+    pub effects: Vec<EffectDef>,
+}
+
 /// An effect: a target and exactly one action (`damage`,
 /// `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`,
-/// `recall`); a trigger adds `when`.
+/// `recall`, `move_to_base`, `kill`, `activate_conquer`), or one action
+/// for its player with no target (`score`, `draw`, `play_from_deck`); a
+/// trigger adds `when`.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EffectDef {
     #[serde(default)]
     pub when: Option<WhenDef>,
-    pub target: TargetDef,
+    #[serde(default)]
+    pub target: Option<TargetDef>,
+    /// A chosen target may be at a base too ("a unit", not "a unit
+    /// here"); played from Hidden it is "here" only (RB11).
+    #[serde(default)]
+    pub anywhere: bool,
     #[serde(default)]
     pub damage: Option<i32>,
     #[serde(default)]
@@ -173,6 +216,24 @@ pub struct EffectDef {
     pub heal: bool,
     #[serde(default)]
     pub exhaust: bool,
+    /// A move to its base: its move triggers trigger (RB20).
+    #[serde(default)]
+    pub move_to_base: bool,
+    /// Killed at once, as this instruction resolves (RB48).
+    #[serde(default)]
+    pub kill: bool,
+    /// The unit's conquer effects happen now (RB14).
+    #[serde(default)]
+    pub activate_conquer: bool,
+    /// Its player scores this many points (RB14).
+    #[serde(default)]
+    pub score: Option<i32>,
+    /// Its player draws this many cards (RB14).
+    #[serde(default)]
+    pub draw: Option<i32>,
+    /// Its player plays the top unit of its deck (RB48).
+    #[serde(default)]
+    pub play_from_deck: bool,
 }
 
 /// Loads every Riftbound card file under `paths` into one catalog.
@@ -238,6 +299,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             KindDef::Gear => CardKind::Gear,
             KindDef::Spell => CardKind::Spell,
             KindDef::Battlefield => CardKind::Battlefield,
+            KindDef::Rune => CardKind::Rune,
         };
         let card_span = c.key.span();
         if kind == CardKind::Unit && c.might.is_none() {
@@ -282,13 +344,16 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
         if kind == CardKind::Battlefield {
             let mut bf = |k: usize, t: &Spanned<EffectDef>| {
                 let d = t.get_ref();
-                let when_ok = matches!(d.when, Some(WhenDef::Conquer | WhenDef::EnemyMovesHere));
-                let subject_ok = d.target != TargetDef::Subject || d.when == Some(WhenDef::EnemyMovesHere);
-                if !when_ok || d.target == TargetDef::Me || !subject_ok {
+                let when_ok = matches!(
+                    d.when,
+                    Some(WhenDef::Conquer | WhenDef::EnemyMovesHere | WhenDef::Hold)
+                );
+                let subject_ok = d.target != Some(TargetDef::Subject) || d.when == Some(WhenDef::EnemyMovesHere);
+                if !when_ok || d.target == Some(TargetDef::Me) || !subject_ok {
                     err(
                         t.span(),
                         at(&format!("triggers[{k}]")),
-                        "a battlefield's triggers are `when = \"conquer\"` or `\"enemy_moves_here\"` (whose `subject` is the unit that moved), aimed at enemy, friendly, any or each_enemy".into(),
+                        "a battlefield's triggers are `when = \"conquer\"`, `\"hold\"` or `\"enemy_moves_here\"` (whose `subject` is the unit that moved), aimed at enemy, friendly, any or each_enemy".into(),
                     );
                 }
             };
@@ -299,6 +364,27 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 err(card_span.clone(), at("might"), "a battlefield has no Might".into());
             }
         }
+        if c.hidden && !matches!(kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {
+            err(card_span.clone(), at("hidden"), "only a unit, gear or spell is hidden".into());
+        }
+        if c.hold_as_conquer && kind != CardKind::Gear {
+            err(card_span.clone(), at("hold_as_conquer"), "only a gear makes hold effects conquer effects".into());
+        }
+        match (&c.ability, kind) {
+            (Some(a), CardKind::Gear | CardKind::Rune) => {
+                let d = a.get_ref();
+                if d.effects.len() > MAX_EFFECTS || (d.effects.is_empty() && d.adds <= 0) || d.adds < 0 {
+                    err(
+                        a.span(),
+                        at("ability"),
+                        format!("an ability does 1 to {MAX_EFFECTS} effects, or adds energy (`adds` at least 1)"),
+                    );
+                }
+            }
+            (Some(a), _) => err(a.span(), at("ability"), "only a gear or rune has an activated ability".into()),
+            (None, CardKind::Rune) => err(card_span.clone(), at("ability"), "a rune has an ability: `adds` energy".into()),
+            (None, _) => {}
+        }
         if c.assault < 0 || c.shield < 0 {
             err(
                 card_span.clone(),
@@ -306,9 +392,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 "Assault and Shield are at least 0".into(),
             );
         }
-        let mut effect = |e: &Spanned<EffectDef>, key: String, trigger: bool| -> Option<(Option<When>, Effect)> {
-            let d = e.get_ref();
-            let span = e.span();
+        let mut effect = |d: &EffectDef,
+                          span: std::ops::Range<usize>,
+                          key: String,
+                          trigger: bool|
+         -> Option<(Option<When>, Effect)> {
             let lasts = match d.lasts {
                 None | Some(LastsDef::Turn) => Lasts::Turn,
                 Some(LastsDef::Combat) => Lasts::Combat,
@@ -351,14 +439,41 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     exhaust: d.exhaust,
                 });
             }
+            if d.move_to_base {
+                actions.push(Action::MoveToBase);
+            }
+            if d.kill {
+                actions.push(Action::Kill);
+            }
+            if d.activate_conquer {
+                actions.push(Action::ActivateConquer);
+            }
+            if let Some(n) = d.score {
+                actions.push(Action::Score(n.max(0)));
+            }
+            if let Some(n) = d.draw {
+                actions.push(Action::Draw(n.max(0)));
+            }
+            if d.play_from_deck {
+                actions.push(Action::PlayFromDeck);
+            }
             let mut fail = |msg: String| {
                 bad.push(Diagnostic::at(file, text, Some(span.clone()), key.clone(), msg));
             };
             if actions.len() != 1 {
                 fail(format!(
-                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`; this one does {}",
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `kill`, `activate_conquer`, `score`, `draw`, `play_from_deck`; this one does {}",
                     actions.len()
                 ));
+            }
+            if d.score.is_some_and(|n| n < 0) || d.draw.is_some_and(|n| n < 0) {
+                fail("`score` and `draw` are at least 0".into());
+            }
+            let players = actions.first().is_some_and(|a| a.is_players());
+            match (players, d.target) {
+                (true, Some(_)) => fail("`score`, `draw` and `play_from_deck` are its player's: no `target`".into()),
+                (false, None) => fail("an effect on units names its `target`".into()),
+                _ => {}
             }
             if d.might.is_none() && (d.minimum.is_some() || d.lasts.is_some()) {
                 fail("`minimum` and `lasts` go with `might`".into());
@@ -376,17 +491,21 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::Play => When::Play,
                 WhenDef::Conquer => When::Conquer,
                 WhenDef::EnemyMovesHere => When::EnemyMovesHere,
+                WhenDef::DefendAlone => When::DefendAlone,
+                WhenDef::Hold => When::Hold,
+                WhenDef::Discard => When::Discard,
+                WhenDef::Add => When::Add,
             });
             if trigger && when.is_none() {
                 fail(
-                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here"
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here, defend_alone, hold, discard, add"
                         .into(),
                 );
             }
             if !trigger && when.is_some() {
                 fail("a spell's effect has no `when`".into());
             }
-            let target = match d.target {
+            let target = match d.target.unwrap_or(TargetDef::Me) {
                 TargetDef::Enemy => Target::Enemy,
                 TargetDef::Friendly => Target::Friendly,
                 TargetDef::Any => Target::Any,
@@ -394,7 +513,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 TargetDef::Me => Target::Me,
                 TargetDef::Subject => Target::Subject,
             };
-            if !trigger && matches!(target, Target::Me | Target::Subject) {
+            if !trigger && !players && matches!(target, Target::Me | Target::Subject) {
                 fail("a spell has no `me` or `subject`: it targets enemy, friendly, any or each_enemy".into());
             }
             if target == Target::Subject
@@ -418,6 +537,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     target,
                     action,
                     optional: d.may,
+                    anywhere: d.anywhere,
                 },
             ))
         };
@@ -425,14 +545,32 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             .effects
             .iter()
             .enumerate()
-            .filter_map(|(k, e)| effect(e, format!("card[{i}].effects[{k}]"), false).map(|(_, e)| e))
+            .filter_map(|(k, e)| effect(e.get_ref(), e.span(), format!("card[{i}].effects[{k}]"), false).map(|(_, e)| e))
             .collect();
+        let ability = c.ability.as_ref().map(|a| {
+            let d = a.get_ref();
+            Ability {
+                speed: match d.speed {
+                    None | Some(SpeedDef::Action) => Speed::Action,
+                    Some(SpeedDef::Reaction) => Speed::Reaction,
+                },
+                exhaust: d.exhaust,
+                discard: d.discard,
+                adds: d.adds.max(0),
+                effects: d
+                    .effects
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, e)| effect(e, a.span(), format!("card[{i}].ability.effects[{k}]"), false).map(|(_, e)| e))
+                    .collect(),
+            }
+        });
         let triggers: Vec<Trigger> = c
             .triggers
             .iter()
             .enumerate()
             .filter_map(|(k, e)| {
-                let (when, effect) = effect(e, format!("card[{i}].triggers[{k}]"), true)?;
+                let (when, effect) = effect(e.get_ref(), e.span(), format!("card[{i}].triggers[{k}]"), true)?;
                 Some(Trigger { when: when?, effect })
             })
             .collect();
@@ -463,6 +601,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 ReplacementDef::RecallHealed => Replacement::RecallHealed,
                 ReplacementDef::TopOfDeck => Replacement::TopOfDeck,
             }),
+            hidden: c.hidden,
+            hold_as_conquer: c.hold_as_conquer,
+            ability,
             reconstructed: c.reconstructed.get_ref().clone(),
         });
     }

@@ -19,6 +19,8 @@ pub enum CardKind {
     /// The battlefield a showdown is at; its triggers are its
     /// controller's ("when you conquer here", RB19).
     Battlefield,
+    /// A rune at its player's base: its ability adds energy ([Add], RB41).
+    Rune,
 }
 
 impl CardKind {
@@ -28,6 +30,7 @@ impl CardKind {
             CardKind::Gear => "gear",
             CardKind::Spell => "spell",
             CardKind::Battlefield => "battlefield",
+            CardKind::Rune => "rune",
         }
     }
 }
@@ -68,6 +71,19 @@ pub enum When {
     /// A battlefield's "when an enemy unit moves here": controlled by the
     /// player holding it, about the unit that moved (Reaver's Row, RB50).
     EnemyMovesHere,
+    /// Mask, "when I defend alone": the unit is its player's only one at
+    /// the battlefield as it becomes a defender. Read as it triggers, not
+    /// again as it resolves (RB12).
+    DefendAlone,
+    /// "When I hold" (a unit's or its gear's), "when you hold here" (a
+    /// battlefield's): its player scores a hold (RB14).
+    Hold,
+    /// "When you discard a card": its player paid a discard, a cost
+    /// included (Jinx, Rebel, RB40).
+    Discard,
+    /// "When you add energy": an [Add] ability of its player resolved
+    /// (Sivir, RB41).
+    Add,
 }
 
 /// Whom an effect is aimed at.
@@ -127,6 +143,31 @@ pub enum Action {
     ReturnToHand { max_might: i32 },
     /// Recalled to base (Hourglass, RB4): no move (RB43).
     Recall { heal: bool, exhaust: bool },
+    /// Moved to its base: a move, so its move triggers trigger (Charm,
+    /// RB20), unlike a recall (RB21, RB43).
+    MoveToBase,
+    /// Killed at once, as this instruction resolves: its Deathknell is
+    /// pending before the effect's next instruction (Baited Hook, RB48).
+    Kill,
+    /// Its player plays the top unit of its deck: the unit becomes pending,
+    /// after whatever the effect's earlier instructions made pending (RB48).
+    PlayFromDeck,
+    /// Its player scores points (Trinity Force, RB14).
+    Score(i32),
+    /// Its player draws cards (RB14).
+    Draw(i32),
+    /// The unit's conquer effects happen now — its hold effects too when
+    /// a gear makes them conquer effects (Reckoner's Arena, Skyfall of
+    /// Areion, RB14).
+    ActivateConquer,
+}
+
+impl Action {
+    /// Done for the effect's player rather than to a unit: it has no
+    /// target.
+    pub fn is_players(self) -> bool {
+        matches!(self, Action::PlayFromDeck | Action::Score(_) | Action::Draw(_))
+    }
 }
 
 /// One instruction: a target and an action.
@@ -137,6 +178,9 @@ pub struct Effect {
     /// "You may": its controller decides as it resolves, not as it goes on
     /// the chain, where only its target is chosen (RB44, RB50).
     pub optional: bool,
+    /// A chosen target may be at a base as well as at the battlefield,
+    /// unless the card is played from Hidden, which adds "here" (RB11).
+    pub anywhere: bool,
 }
 
 /// A triggered ability of a unit, or of a gear for the unit holding it.
@@ -161,6 +205,25 @@ pub enum Replacement {
 /// The most effects one spell has and one chain item carries.
 pub const MAX_EFFECTS: usize = 2;
 
+/// An activated ability of a gear or rune at its player's base: its costs
+/// and what it does (RB39, RB40, RB41).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ability {
+    /// Action: only with focus and the chain empty; Reaction: with
+    /// priority.
+    pub speed: Speed,
+    /// Cost: the card is exhausted.
+    pub exhaust: bool,
+    /// Cost: cards discarded from hand, paid after the ability is on the
+    /// chain (RB40).
+    pub discard: u8,
+    /// [Add]: the energy it adds. Such an ability resolves at once, with no
+    /// priority passed, and a cleanup after it (RB41).
+    pub adds: i32,
+    /// What it does as it resolves, in order (RB48).
+    pub effects: Vec<Effect>,
+}
+
 /// One card.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Card {
@@ -179,6 +242,15 @@ pub struct Card {
     pub effects: Vec<Effect>,
     pub triggers: Vec<Trigger>,
     pub replacement: Option<Replacement>,
+    /// Hidden: it may be hidden at a battlefield its player holds, then
+    /// played from there as a Reaction, "here" only (RB11, RB20); trashed
+    /// once its player no longer holds the battlefield (RB12, RB21).
+    pub hidden: bool,
+    /// A gear's: its unit's hold effects are conquer effects too (Skyfall
+    /// of Areion, RB14).
+    pub hold_as_conquer: bool,
+    /// A gear's or rune's activated ability at its player's base.
+    pub ability: Option<Ability>,
     /// What was reconstructed, and from which rulings.
     pub reconstructed: String,
 }
@@ -206,6 +278,10 @@ impl Card {
                 When::Play => "when_played",
                 When::Conquer => "when_conquering",
                 When::EnemyMovesHere => "when_enemy_moves_here",
+                When::DefendAlone => "mask",
+                When::Hold => "when_holding",
+                When::Discard => "when_discarding",
+                When::Add => "when_adding",
             };
             if !k.contains(&name) {
                 k.push(name);
@@ -216,6 +292,12 @@ impl Card {
             if e.action == Action::Stun && !k.contains(&"stun") {
                 k.push("stun");
             }
+        }
+        if self.hidden {
+            k.push("hidden");
+        }
+        if self.ability.is_some() {
+            k.push("activated");
         }
         match self.replacement {
             Some(Replacement::RecallHealed) => k.push("saves_by_recall"),

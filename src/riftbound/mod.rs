@@ -34,6 +34,8 @@ pub const MAX_MODIFIERS: usize = 16;
 pub const MAX_AURAS: usize = 32;
 /// The most gear one unit holds.
 pub const MAX_GEAR: usize = 2;
+/// The most cards one player hides at one battlefield.
+pub const MAX_HIDDEN: usize = 4;
 /// A player: 0 or 1. In a showdown, 0 attacks and 1 defends.
 pub type Player = u8;
 
@@ -124,10 +126,34 @@ pub enum EventKind {
     /// Recycled to the bottom of its owner's deck (RB29); `amount` is the
     /// owner.
     Recycled,
+    /// Moved to its base: a move, not a recall (RB20); `amount` is 1.
+    Moved,
+    /// Hidden cards trashed: their player no longer holds the battlefield
+    /// (RB12, RB20); `amount` is how many.
+    HiddenTrashed,
+    /// A gear at the battlefield recalled to its player's base in cleanup
+    /// (RB21); `amount` is the player.
+    GearRecalled,
+    /// A card discarded to pay a cost (RB40); `amount` is the card.
+    Discarded,
+    /// A gear or rune exhausted to pay a cost (RB40, RB41); `amount` is
+    /// the card.
+    Exhausted,
+    /// Energy added by an [Add] ability (RB41); `amount` is the player's
+    /// energy now.
+    EnergyAdded,
+    /// Points scored by an effect or a hold (RB14); `amount` is the
+    /// player's score now.
+    Scored,
+    /// Cards drawn (RB14); `amount` is how many.
+    Drew,
+    /// A player with priority passed it (RB41, RB45); `amount` is the
+    /// player.
+    Passed,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 16] = [
+    pub const ALL: [EventKind; 25] = [
         EventKind::Damaged,
         EventKind::MightChanged,
         EventKind::Died,
@@ -144,6 +170,15 @@ impl EventKind {
         EventKind::Conquered,
         EventKind::Held,
         EventKind::Recycled,
+        EventKind::Moved,
+        EventKind::HiddenTrashed,
+        EventKind::GearRecalled,
+        EventKind::Discarded,
+        EventKind::Exhausted,
+        EventKind::EnergyAdded,
+        EventKind::Scored,
+        EventKind::Drew,
+        EventKind::Passed,
     ];
 
     /// Its name in a scenario and a log.
@@ -165,6 +200,15 @@ impl EventKind {
             EventKind::Conquered => "conquered",
             EventKind::Held => "held",
             EventKind::Recycled => "recycled",
+            EventKind::Moved => "moved",
+            EventKind::HiddenTrashed => "hidden_trashed",
+            EventKind::GearRecalled => "gear_recalled",
+            EventKind::Discarded => "discarded",
+            EventKind::Exhausted => "exhausted",
+            EventKind::EnergyAdded => "energy_added",
+            EventKind::Scored => "scored",
+            EventKind::Drew => "drew",
+            EventKind::Passed => "passed",
         }
     }
 }
@@ -200,6 +244,14 @@ pub struct Board {
     pub recycled: [u32; 2],
     pub base_gear: [u32; 2],
     pub score: [u32; 2],
+    /// Gear played at the battlefield, recalled to base at the next
+    /// cleanup (RB21); energy added (RB41); cards drawn (RB14).
+    pub field_gear: [u32; 2],
+    pub energy: [u32; 2],
+    pub drawn: [u32; 2],
+    /// The cards each player has hidden at the battlefield (RB11, RB12).
+    pub hidden: [[CardIndex; MAX_HIDDEN]; 2],
+    pub hidden_len: [usize; 2],
     /// The units the last lethal check killed, in board order.
     deaths: [UnitId; MAX_UNITS],
     deaths_n: usize,
@@ -245,6 +297,11 @@ impl Default for Board {
             recycled: [0; 2],
             base_gear: [0; 2],
             score: [0; 2],
+            field_gear: [0; 2],
+            energy: [0; 2],
+            drawn: [0; 2],
+            hidden: [[0; MAX_HIDDEN]; 2],
+            hidden_len: [0; 2],
             deaths: [UnitId(0); MAX_UNITS],
             deaths_n: 0,
             logging: true,
@@ -269,6 +326,10 @@ impl Board {
         self.recycled = [0; 2];
         self.base_gear = [0; 2];
         self.score = [0; 2];
+        self.field_gear = [0; 2];
+        self.energy = [0; 2];
+        self.drawn = [0; 2];
+        self.hidden_len = [0; 2];
         self.deaths_n = 0;
         self.log.clear();
     }
@@ -612,6 +673,14 @@ impl Board {
         }
     }
 
+    /// Kills `u` by an effect's instruction (Baited Hook's, RB48): the
+    /// deaths list holds it alone, so its Deathknell is made at once,
+    /// before the effect's next instruction. Returns whether it died.
+    pub fn destroy(&mut self, u: UnitId) -> bool {
+        self.deaths_n = 0;
+        self.kill(u, "RB48")
+    }
+
     /// Makes `u` Temporary: killed at the start of each beginning phase
     /// (RB15).
     pub fn set_temporary(&mut self, u: UnitId) {
@@ -686,6 +755,7 @@ impl Board {
     pub fn check_invariants(&self) {
         debug_assert!(self.count <= MAX_UNITS);
         debug_assert!(self.deaths_n <= self.count);
+        debug_assert!(self.hidden_len.iter().all(|&n| n <= MAX_HIDDEN));
         for i in 0..self.count {
             debug_assert!(self.owner[i] < 2 && self.controller[i] < 2, "unit {i}: no such player");
             if !self.alive[i] {

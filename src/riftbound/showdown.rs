@@ -11,7 +11,7 @@
 //! one [`Showdown`] per worker: a showdown allocates nothing.
 
 use super::cards::{Action, CardIndex, CardKind, Catalog, Effect, MAX_EFFECTS, Speed, Target, When};
-use super::{Board, EventKind, Gear, Player, Role, UnitId};
+use super::{Board, EventKind, Gear, MAX_HIDDEN, Player, Role, UnitId};
 use crate::engine::FightRng;
 
 /// The most items the chain, and the items waiting to be finalized, hold;
@@ -22,22 +22,41 @@ pub const MAX_CHAIN: usize = 256;
 pub const MAX_HAND: usize = 8;
 /// The most units in one lane.
 pub const MAX_LANE: usize = 8;
+/// The most cards of a deck a showdown reads from its top (RB48).
+pub const MAX_DECK: usize = 8;
+/// The most gear and runes at one player's base with an ability.
+pub const MAX_BASE: usize = 4;
+/// The most cards a player may play at one moment: from hand, from
+/// Hidden, abilities at its base.
+const MAX_OPTIONS: usize = MAX_HAND + MAX_HIDDEN + MAX_BASE;
 
 /// One unit of a lane and the gear it holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaneUnit {
     pub card: CardIndex,
     pub gear: Option<CardIndex>,
+    /// A second gear it holds (RB14's Skyfall of Areion with Trinity
+    /// Force); never in a suite's lanes.
+    pub second_gear: Option<CardIndex>,
     /// Owned by the other player and controlled by this lane's (a stolen
     /// unit, RB7, RB8); never in a suite's lanes.
     pub stolen: bool,
+    /// Stays at its base: an attacker that does not move in, a defender
+    /// not at the battlefield (a target "anywhere", RB11).
+    pub at_base: bool,
 }
 
-/// One side's forces: its units and its hand of spells.
+/// One side's forces: its units and its hand of spells; in scenarios also
+/// the cards it hid at the battlefield (RB11, RB12), its deck's top cards,
+/// top first (RB48), and the gear and runes at its base whose abilities it
+/// may activate (RB40, RB41).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Lane {
     pub units: Vec<LaneUnit>,
     pub hand: Vec<CardIndex>,
+    pub hidden: Vec<CardIndex>,
+    pub deck: Vec<CardIndex>,
+    pub base: Vec<CardIndex>,
 }
 
 /// How the seeded policy plays both sides.
@@ -73,6 +92,8 @@ pub trait Choices {
     /// Whether `p` does what an optional ("you may") effect of `card` offers,
     /// decided as it resolves (RB50).
     fn may(&mut self, p: Player, card: CardIndex) -> bool;
+    /// Which card of `hand` player `p` discards to pay a cost (RB40).
+    fn discard(&mut self, p: Player, hand: &[CardIndex]) -> usize;
 }
 
 /// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
@@ -109,6 +130,10 @@ impl Choices for Seeded<'_> {
     /// Even odds.
     fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
         self.rng.below(2) == 0
+    }
+
+    fn discard(&mut self, _p: Player, hand: &[CardIndex]) -> usize {
+        self.rng.below(hand.len().max(1) as u32) as usize
     }
 }
 
@@ -157,6 +182,31 @@ enum Source {
     Spell,
     /// The card's trigger at this index.
     Trigger(u8),
+    /// A gear's or rune's activated ability (RB40, RB41).
+    Ability,
+    /// A unit being played: it finalizes and resolves at once, entering
+    /// its player's base (RB17, RB48).
+    Unit,
+}
+
+/// Where a card a player may play now is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Hand(usize),
+    Hidden(usize),
+    Base(usize),
+}
+
+/// What a player did with priority or focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Acted {
+    Passed,
+    /// Played a card or activated an ability: priority goes to the other
+    /// player.
+    Played,
+    /// An [Add] ability resolved at once: its player keeps priority
+    /// (RB41).
+    Kept,
 }
 
 /// An item on the chain, or waiting to be finalized onto it (RB41, RB48).
@@ -171,6 +221,12 @@ struct Item {
     subject: Option<UnitId>,
     /// Chosen targets, one per effect, declared as it is finalized (RB39).
     targets: [Option<UnitId>; MAX_EFFECTS],
+    /// Played from Hidden: its targets must be "here" (RB11).
+    here_only: bool,
+    /// The instruction that made it pending: items pending from earlier
+    /// instructions are finalized first (RB48); one instruction's items
+    /// are simultaneous, ordered by their players (RB6, RB27).
+    batch: u32,
 }
 
 const NO_ITEM: Item = Item {
@@ -180,6 +236,8 @@ const NO_ITEM: Item = Item {
     unit: None,
     subject: None,
     targets: [None; MAX_EFFECTS],
+    here_only: false,
+    batch: 0,
 };
 
 /// A worker's showdown: the board and the chain, reused showdown after
@@ -196,6 +254,26 @@ pub struct Showdown<'c> {
     pending_len: usize,
     hand: [[CardIndex; MAX_HAND]; 2],
     hand_len: [usize; 2],
+    /// Each player's deck top, top first, and how much of it is drawn.
+    deck: [[CardIndex; MAX_DECK]; 2],
+    deck_len: [usize; 2],
+    deck_next: [usize; 2],
+    /// Each player's gear and runes at base with an ability, and which are
+    /// exhausted.
+    base: [[CardIndex; MAX_BASE]; 2],
+    base_exhausted: [[bool; MAX_BASE]; 2],
+    base_len: [usize; 2],
+    /// Who holds the battlefield: its Hidden cards are trashed once they
+    /// no longer do (RB12, RB20).
+    holder: Option<Player>,
+    /// Roles are assigned: a unit entering the battlefield takes its
+    /// player's (RB12).
+    in_combat: bool,
+    /// The instruction now resolving (see [`Item::batch`]).
+    batch: u32,
+    /// The attacker's units that do not move in, one bit per unit (a
+    /// board holds at most 32 units).
+    stays: u32,
     resolved: u32,
     played: u32,
     dropped: u32,
@@ -217,6 +295,16 @@ impl<'c> Showdown<'c> {
             pending_len: 0,
             hand: [[0; MAX_HAND]; 2],
             hand_len: [0; 2],
+            deck: [[0; MAX_DECK]; 2],
+            deck_len: [0; 2],
+            deck_next: [0; 2],
+            base: [[0; MAX_BASE]; 2],
+            base_exhausted: [[false; MAX_BASE]; 2],
+            base_len: [0; 2],
+            holder: None,
+            in_combat: false,
+            batch: 0,
+            stays: 0,
             resolved: 0,
             played: 0,
             dropped: 0,
@@ -235,7 +323,21 @@ impl<'c> Showdown<'c> {
         let mut p = Play { s: self, choices };
         p.move_in();
         let end = p.combat();
-        let s = p.s;
+        self.outcome(end)
+    }
+
+    /// Plays the hold of the battlefield `holder` (player 1) keeps, at the
+    /// start of its turn: a point, then its units' and the battlefield's
+    /// hold triggers (RB14).
+    pub fn hold_with(&mut self, holder: &Lane, choices: &mut impl Choices) -> Outcome {
+        self.setup(&Lane::default(), holder);
+        let mut p = Play { s: self, choices };
+        p.hold();
+        self.outcome(End::Hold)
+    }
+
+    fn outcome(&mut self, end: End) -> Outcome {
+        let s = self;
         s.board.check_invariants();
         let mut survivors = [0; 2];
         for u in s.board.units() {
@@ -265,6 +367,9 @@ impl<'c> Showdown<'c> {
         self.resolved = 0;
         self.played = 0;
         self.dropped = 0;
+        self.in_combat = false;
+        self.batch = 0;
+        self.stays = 0;
         for (player, lane) in [attacker, defender].into_iter().enumerate() {
             let p = player as Player;
             for lu in lane.units.iter().take(MAX_LANE) {
@@ -279,8 +384,11 @@ impl<'c> Showdown<'c> {
                 self.board.set_controller(u, p);
                 // The defender's units hold the battlefield; the attacker's
                 // wait at base until they move in.
-                self.board.place(u, p == 0);
-                if let Some(g) = lu.gear {
+                self.board.place(u, p == 0 || lu.at_base);
+                if lu.at_base {
+                    self.stays |= 1 << u.0;
+                }
+                for g in lu.gear.into_iter().chain(lu.second_gear) {
                     let gear = self.catalog.card(g);
                     self.board.equip(
                         u,
@@ -295,7 +403,21 @@ impl<'c> Showdown<'c> {
             let n = lane.hand.len().min(MAX_HAND);
             self.hand[player][..n].copy_from_slice(&lane.hand[..n]);
             self.hand_len[player] = n;
+            let n = lane.hidden.len().min(MAX_HIDDEN);
+            self.board.hidden[player][..n].copy_from_slice(&lane.hidden[..n]);
+            self.board.hidden_len[player] = n;
+            let n = lane.deck.len().min(MAX_DECK);
+            self.deck[player][..n].copy_from_slice(&lane.deck[..n]);
+            self.deck_len[player] = n;
+            self.deck_next[player] = 0;
+            let n = lane.base.len().min(MAX_BASE);
+            self.base[player][..n].copy_from_slice(&lane.base[..n]);
+            self.base_exhausted[player] = [false; MAX_BASE];
+            self.base_len[player] = n;
         }
+        // The defender holds the battlefield it has units at.
+        let defended = defender.units.iter().take(MAX_LANE).any(|u| !u.at_base);
+        self.holder = defended.then_some(1);
     }
 }
 
@@ -311,7 +433,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// not theirs yet: roles come with the combat showdown (RB3, RB5).
     fn move_in(&mut self) {
         for u in self.s.board.units() {
-            if self.s.board.controller(u) == 0 {
+            if self.s.board.controller(u) == 0 && self.s.stays & (1 << u.0) == 0 {
                 self.s.board.place(u, false);
                 self.collect(u, When::Move, None);
                 self.battlefield_triggers(When::EnemyMovesHere, 1, Some(u));
@@ -325,6 +447,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// battlefield.
     fn combat(&mut self) -> End {
         if self.present(0) && self.present(1) {
+            self.s.in_combat = true;
             self.assign_roles();
             // The initial chain: the attacker's triggers first, the
             // defender's on top, so the defender's resolve first (RB44,
@@ -336,8 +459,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 self.combat_damage();
             }
             self.s.board.combat_cleanup();
+            self.s.in_combat = false;
             self.deaths_to_pending();
-            self.finalize_pending();
+            self.cleanup();
             self.run_chain(0);
         }
         let end = match (self.present(0), self.present(1)) {
@@ -352,6 +476,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 End::Hold
             }
             (true, false) => {
+                self.s.holder = Some(0);
                 self.s.board.score[0] += 1;
                 self.s.board.log_line(EventKind::Conquered, None, 0, "RB46");
                 self.conquer_triggers();
@@ -363,6 +488,24 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.board.set_role(u, Role::None);
         }
         end
+    }
+
+    /// The holder scores its hold, then its units' hold triggers (their
+    /// cards' and gear's) and the battlefield's go on the chain at once, in
+    /// the holder's order, and resolve (RB14).
+    fn hold(&mut self) {
+        self.s.board.score[1] += 1;
+        self.s.board.log_line(EventKind::Held, None, 1, "RB14");
+        let score = self.s.board.score[1] as i32;
+        self.s.board.log_line(EventKind::Scored, None, score, "RB14");
+        for u in self.s.board.units() {
+            if self.s.board.controller(u) == 1 && self.s.board.here(u) {
+                self.collect(u, When::Hold, None);
+            }
+        }
+        self.battlefield_triggers(When::Hold, 1, None);
+        self.finalize_pending();
+        self.run_chain(1);
     }
 
     /// The conquering units' and the battlefield's conquer triggers, all
@@ -428,7 +571,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                     }
                 }
                 Role::Defender => {
-                    self.collect(u, When::Defend, None);
+                    self.defend(u);
                     for v in self.s.board.units() {
                         if self.s.board.here(v) && self.s.board.controller(v) == 1 {
                             self.collect(v, When::FriendlyDefends, Some(u));
@@ -440,17 +583,42 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 
+    /// `u` became a defender: its "when I defend" triggers, and Mask's
+    /// "when I defend alone" if it is its player's only unit at the
+    /// battlefield now — read as it triggers only, so a unit joining it
+    /// later takes nothing back (RB12).
+    fn defend(&mut self, u: UnitId) {
+        self.collect(u, When::Defend, None);
+        let p = self.s.board.controller(u);
+        let b = &self.s.board;
+        let alone = b.units().all(|v| v == u || !b.here(v) || b.controller(v) != p);
+        if alone {
+            self.collect(u, When::DefendAlone, None);
+        }
+    }
+
     /// Players with focus play or pass in turn; the showdown ends when
     /// both pass in a row without starting a chain (RB45).
     fn focus_loop(&mut self) {
         let mut focus: Player = 0;
         let mut passes = 0;
         while passes < 2 {
-            if self.try_cast(focus, false) {
-                self.run_chain(1 - focus);
-                passes = 0;
-            } else {
-                passes += 1;
+            match self.try_cast(focus, false) {
+                Acted::Played => {
+                    self.run_chain(1 - focus);
+                    passes = 0;
+                }
+                // An [Add] resolved: its player keeps focus, and priority
+                // on whatever its cleanup put on the chain (RB41).
+                Acted::Kept => {
+                    self.run_chain(focus);
+                    passes = 0;
+                    continue;
+                }
+                Acted::Passed => {
+                    self.s.board.log_line(EventKind::Passed, None, i32::from(focus), "RB45");
+                    passes += 1;
+                }
             }
             focus = 1 - focus;
         }
@@ -499,11 +667,22 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let mut priority = first;
         let mut passes = 0;
         while self.s.chain_len > 0 {
-            if self.try_cast(priority, true) {
-                passes = 0;
-                priority = 1 - priority;
-                continue;
+            match self.try_cast(priority, true) {
+                Acted::Played => {
+                    passes = 0;
+                    priority = 1 - priority;
+                    continue;
+                }
+                // An [Add] resolved with no priority passed (RB41).
+                Acted::Kept => {
+                    passes = 0;
+                    continue;
+                }
+                Acted::Passed => {}
             }
+            self.s
+                .board
+                .log_line(EventKind::Passed, None, i32::from(priority), "RB41");
             passes += 1;
             if passes < 2 {
                 priority = 1 - priority;
@@ -517,9 +696,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 
-    /// The top item resolves (LIFO, RB44), then the cleanup after it: the
-    /// lethal check, whose Deathknells wait and are finalized in order
-    /// (RB48).
+    /// The top item resolves (LIFO, RB44), each instruction in turn (what
+    /// one makes pending waits before the next's, RB48), then the cleanup
+    /// after it.
     fn resolve_top(&mut self) {
         self.s.chain_len -= 1;
         let item = self.s.chain[self.s.chain_len];
@@ -545,28 +724,100 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                     self.resolve_effect(&item, t.effect, item.targets[0], from_unit);
                 }
             }
+            Source::Ability => {
+                if let Some(a) = &card.ability {
+                    for (k, e) in a.effects.iter().enumerate().take(MAX_EFFECTS) {
+                        self.resolve_effect(&item, *e, item.targets[k], false);
+                    }
+                    if a.adds > 0 {
+                        let p = usize::from(item.controller);
+                        let b = &mut self.s.board;
+                        b.energy[p] = b.energy[p].saturating_add(a.adds.unsigned_abs());
+                        let now = b.energy[p] as i32;
+                        b.log_line(EventKind::EnergyAdded, None, now, "RB41");
+                        self.player_triggers(item.controller, When::Add);
+                    }
+                }
+            }
+            // A unit resolves as it is finalized (see `finalize_one`).
+            Source::Unit => {}
         }
+        self.next_instruction();
         self.s.board.kill_lethal();
         self.deaths_to_pending();
+        self.cleanup();
+    }
+
+    /// A cleanup: a gear at the battlefield goes to its base (RB21); a
+    /// player who no longer holds the battlefield loses its Hidden cards
+    /// there (RB12, RB20, RB21); then the pending items are finalized, so
+    /// a move trigger comes after the Hidden cards are gone (RB20).
+    fn cleanup(&mut self) {
+        for p in 0..2 {
+            let n = self.s.board.field_gear[p];
+            if n > 0 {
+                self.s.board.field_gear[p] = 0;
+                self.s.board.base_gear[p] += n;
+                self.s.board.log_line(EventKind::GearRecalled, None, p as i32, "RB21");
+            }
+        }
+        if self.s.board.hidden_len.iter().any(|&n| n > 0) {
+            if let Some(h) = self.s.holder
+                && !self.present(h)
+            {
+                self.s.holder = None;
+            }
+            for p in 0..2u8 {
+                let pi = usize::from(p);
+                let n = self.s.board.hidden_len[pi];
+                if n > 0 && self.s.holder != Some(p) {
+                    self.s.board.hidden_len[pi] = 0;
+                    self.s.board.trash[pi] += n as u32;
+                    self.s.board.log_line(EventKind::HiddenTrashed, None, n as i32, "RB12");
+                }
+            }
+        }
         self.finalize_pending();
+    }
+
+    /// Every trigger of player `p`'s units on the board (and their gear)
+    /// that waits for `when`: "when you discard", "when you add".
+    fn player_triggers(&mut self, p: Player, when: When) {
+        for u in self.s.board.units() {
+            if self.s.board.alive(u) && self.s.board.controller(u) == p {
+                self.collect(u, when, None);
+            }
+        }
+    }
+
+    /// The next instruction begins: what it makes pending comes after
+    /// what earlier ones did (RB48).
+    fn next_instruction(&mut self) {
+        self.s.batch = self.s.batch.wrapping_add(1);
     }
 
     /// One effect of the top item. `from_unit`: a chosen target must be
     /// where the trigger's unit is, "here" (RB28: Yasuo moved to base deals
     /// no damage).
     fn resolve_effect(&mut self, item: &Item, e: Effect, chosen: Option<UnitId>, from_unit: bool) {
+        self.next_instruction();
         // "You may" is decided now, the target having been chosen as the
         // item went on the chain (RB50).
         if e.optional && !self.choices.may(item.controller, item.card) {
             return;
         }
+        if e.action.is_players() {
+            self.act_for_player(item, e.action);
+            return;
+        }
         let b = &self.s.board;
         let source_here = !from_unit || item.unit.is_some_and(|u| b.here(u));
+        let placed = |u: UnitId| b.here(u) || (e.anywhere && !item.here_only && b.alive(u));
         // A unit that has left, or left the battlefield, is no target any
         // more: the item still resolves, doing nothing to it (RB17, RB28,
         // RB39).
         let one = match e.target {
-            Target::Enemy | Target::Friendly | Target::Any => chosen.filter(|&u| b.here(u) && source_here),
+            Target::Enemy | Target::Friendly | Target::Any => chosen.filter(|&u| placed(u) && source_here),
             Target::Me => item.unit.filter(|&u| b.alive(u)),
             Target::Subject => item.subject.filter(|&u| b.alive(u)),
             Target::EachEnemy => None,
@@ -579,6 +830,44 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             }
         } else if let Some(u) = one {
             self.act(item, e.action, u);
+        }
+    }
+
+    /// An action for the item's player rather than a unit (RB14, RB48).
+    fn act_for_player(&mut self, item: &Item, action: Action) {
+        let p = item.controller;
+        let pi = usize::from(p);
+        let b = &mut self.s.board;
+        match action {
+            Action::Score(n) => {
+                b.score[pi] = b.score[pi].saturating_add(n.unsigned_abs());
+                let now = b.score[pi] as i32;
+                b.log_line(EventKind::Scored, None, now, "RB14");
+            }
+            Action::Draw(n) => {
+                b.drawn[pi] = b.drawn[pi].saturating_add(n.unsigned_abs());
+                b.log_line(EventKind::Drew, None, n, "RB14");
+            }
+            Action::PlayFromDeck => {
+                // The top card, revealed: a unit becomes pending now, after
+                // what the effect's earlier instructions made pending (RB48).
+                let k = self.s.deck_next[pi];
+                if k < self.s.deck_len[pi] {
+                    let card = self.s.deck[pi][k];
+                    self.s.deck_next[pi] += 1;
+                    if self.s.catalog.card(card).kind == CardKind::Unit {
+                        self.push_pending(Item {
+                            controller: p,
+                            card,
+                            source: Source::Unit,
+                            ..NO_ITEM
+                        });
+                    } else {
+                        self.s.board.recycled[pi] += 1;
+                    }
+                }
+            }
+            _ => debug_assert!(false, "not a player's action: {action:?}"),
         }
     }
 
@@ -601,91 +890,265 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 }
             }
             Action::Recall { heal, exhaust } => b.recall(u, heal, exhaust),
+            Action::MoveToBase => {
+                if b.here(u) {
+                    b.place(u, true);
+                    b.log(EventKind::Moved, u, 1, "RB20");
+                    self.collect(u, When::Move, None);
+                }
+            }
+            Action::Kill => {
+                if b.destroy(u) {
+                    self.deaths_to_pending();
+                }
+            }
+            Action::ActivateConquer => self.activate_conquer(u),
+            Action::PlayFromDeck | Action::Score(_) | Action::Draw(_) => self.act_for_player(item, action),
         }
     }
 
-    /// Whether player `p` plays a spell now (only a Reaction when
-    /// `reaction_only`): the policy's chance, then a spell chosen among
-    /// those with every target they need, targets declared (RB39).
-    fn try_cast(&mut self, p: Player, reaction_only: bool) -> bool {
-        let pi = usize::from(p);
-        let mut castable = [0usize; MAX_HAND];
-        let mut n = 0;
-        for k in 0..self.s.hand_len[pi] {
-            let card = self.s.catalog.card(self.s.hand[pi][k]);
-            // A unit is played at Action speed only (RB17).
-            let speed_ok = !reaction_only || (card.speed == Speed::Reaction && card.kind == CardKind::Spell);
-            if speed_ok && card.effects.iter().all(|e| self.has_target(p, *e)) {
-                castable[n] = k;
-                n += 1;
+    /// `u`'s conquer effects happen now, its card's then its gear's, and
+    /// its hold effects too when a gear makes them conquer effects
+    /// (Reckoner's Arena with Skyfall of Areion, RB14). The battlefield's
+    /// own effect is not the unit's and is not among them.
+    fn activate_conquer(&mut self, u: UnitId) {
+        let catalog = self.s.catalog;
+        let b = &self.s.board;
+        let hold_counts = b.gear(u).any(|g| catalog.card(g.card).hold_as_conquer);
+        let mut sources = [None; 1 + super::MAX_GEAR];
+        sources[0] = Some(b.card(u));
+        for (k, g) in b.gear(u).enumerate() {
+            sources[1 + k] = Some(g.card);
+        }
+        let controller = b.controller(u);
+        for c in sources.into_iter().flatten() {
+            for (k, t) in catalog.card(c).triggers.iter().enumerate() {
+                if t.when == When::Conquer || (hold_counts && t.when == When::Hold) {
+                    let mut item = Item {
+                        controller,
+                        card: c,
+                        source: Source::Trigger(k as u8),
+                        unit: Some(u),
+                        ..NO_ITEM
+                    };
+                    item.targets[0] = self.choose_target(controller, t.effect, c, Some(u), false);
+                    self.resolve_effect(&item, t.effect, item.targets[0], true);
+                }
             }
         }
-        let mut cards = [0; MAX_HAND];
-        for (c, &k) in cards.iter_mut().zip(&castable[..n]) {
-            *c = self.s.hand[pi][k];
+    }
+
+    /// Whether player `p` plays a card or activates an ability now (only a
+    /// Reaction when `reaction_only`): the cards in hand, the cards it hid
+    /// at the battlefield (Reactions, RB20) and the abilities at its base
+    /// that have every target they need and whose costs it can pay are
+    /// offered to its [`Choices`]; targets are declared as it goes on the
+    /// chain (RB39).
+    fn try_cast(&mut self, p: Player, reaction_only: bool) -> Acted {
+        let pi = usize::from(p);
+        let mut options = [Origin::Hand(0); MAX_OPTIONS];
+        let mut cards = [0; MAX_OPTIONS];
+        let mut n = 0;
+        let catalog = self.s.catalog;
+        let mut offer = |origin: Origin, card: CardIndex| {
+            options[n] = origin;
+            cards[n] = card;
+            n += 1;
+        };
+        for k in 0..self.s.hand_len[pi] {
+            let c = self.s.hand[pi][k];
+            let card = catalog.card(c);
+            // A unit is played at Action speed only (RB17).
+            let speed_ok = !reaction_only || (card.speed == Speed::Reaction && card.kind == CardKind::Spell);
+            if speed_ok && card.effects.iter().all(|e| self.has_target(p, *e, false)) {
+                offer(Origin::Hand(k), c);
+            }
+        }
+        // A Hidden card has Reaction; a spell from Hidden is "here" only
+        // (RB11, RB20).
+        for k in 0..self.s.board.hidden_len[pi] {
+            let c = self.s.board.hidden[pi][k];
+            if catalog.card(c).effects.iter().all(|e| self.has_target(p, *e, true)) {
+                offer(Origin::Hidden(k), c);
+            }
+        }
+        for k in 0..self.s.base_len[pi] {
+            let c = self.s.base[pi][k];
+            let Some(a) = &catalog.card(c).ability else { continue };
+            let speed_ok = !reaction_only || a.speed == Speed::Reaction;
+            let paid = !(a.exhaust && self.s.base_exhausted[pi][k]) && usize::from(a.discard) <= self.s.hand_len[pi];
+            if speed_ok && paid && a.effects.iter().all(|e| self.has_target(p, *e, false)) {
+                offer(Origin::Base(k), c);
+            }
         }
         let Some(choice) = self.choices.play(p, &cards[..n]).filter(|&c| c < n) else {
-            return false;
+            return Acted::Passed;
         };
-        let k = castable[choice];
-        let card_index = self.s.hand[pi][k];
-        // Out of the hand: the last card takes its place.
-        self.s.hand_len[pi] -= 1;
-        self.s.hand[pi][k] = self.s.hand[pi][self.s.hand_len[pi]];
+        let card_index = cards[choice];
+        let card = catalog.card(card_index);
+        match options[choice] {
+            Origin::Hand(k) => {
+                // Out of the hand: the last card takes its place.
+                self.s.hand_len[pi] -= 1;
+                self.s.hand[pi][k] = self.s.hand[pi][self.s.hand_len[pi]];
+                if card.kind == CardKind::Unit {
+                    self.play_unit(p, card_index, false);
+                } else {
+                    self.play_spell(p, card_index, false);
+                }
+                Acted::Played
+            }
+            Origin::Hidden(k) => {
+                let b = &mut self.s.board;
+                b.hidden_len[pi] -= 1;
+                b.hidden[pi][k] = b.hidden[pi][b.hidden_len[pi]];
+                match card.kind {
+                    CardKind::Unit => self.play_unit(p, card_index, true),
+                    // A gear played from Hidden enters at the battlefield,
+                    // where no gear stays: the cleanup after it recalls it
+                    // to base (RB21).
+                    CardKind::Gear => {
+                        self.s.played += 1;
+                        self.s.board.field_gear[pi] += 1;
+                        self.s
+                            .board
+                            .log_line(EventKind::Played, None, i32::from(card_index), "RB21");
+                        self.cleanup();
+                    }
+                    _ => self.play_spell(p, card_index, true),
+                }
+                Acted::Played
+            }
+            Origin::Base(k) => self.activate(p, k, card_index),
+        }
+    }
+
+    /// A spell goes on the chain with its targets declared (RB39); from
+    /// Hidden, "here" only (RB11).
+    fn play_spell(&mut self, p: Player, card_index: CardIndex, from_hidden: bool) {
         let mut item = Item {
             controller: p,
             card: card_index,
             source: Source::Spell,
+            here_only: from_hidden,
             ..NO_ITEM
         };
         let card = self.s.catalog.card(card_index);
-        if card.kind == CardKind::Unit {
-            self.play_unit(p, card_index);
-            return true;
-        }
         for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
-            item.targets[k] = self.choose_target(p, *e, card_index, None);
+            item.targets[k] = self.choose_target(p, *e, card_index, None, from_hidden);
         }
         self.s.played += 1;
-        let first = item.targets[0];
+        let ruling = if from_hidden { "RB11" } else { "RB39" };
         self.s
             .board
-            .log_line(EventKind::Played, first, i32::from(card_index), "RB39");
+            .log_line(EventKind::Played, item.targets[0], i32::from(card_index), ruling);
         self.push_chain(item);
-        true
     }
 
-    /// A unit played from hand finalizes at once and enters at its
-    /// player's base, with no priority passed (RB17); its "when you play
-    /// me" triggers go on the chain, where both players may answer them
-    /// (RB26). With the board full it enters nowhere and goes to the trash.
-    fn play_unit(&mut self, p: Player, card_index: CardIndex) {
+    /// Activates the ability of the card at `p`'s base slot `k`: it goes on
+    /// the chain with its targets, then its costs are paid — a trigger of
+    /// a discard comes after, on top of it (RB40). An [Add] resolves at
+    /// once, with no priority passed, and its cleanup finalizes what it
+    /// triggered (RB41).
+    fn activate(&mut self, p: Player, k: usize, card_index: CardIndex) -> Acted {
+        let pi = usize::from(p);
+        let Some(a) = &self.s.catalog.card(card_index).ability else {
+            return Acted::Passed;
+        };
+        let mut item = Item {
+            controller: p,
+            card: card_index,
+            source: Source::Ability,
+            ..NO_ITEM
+        };
+        for (t, e) in a.effects.iter().enumerate().take(MAX_EFFECTS) {
+            item.targets[t] = self.choose_target(p, *e, card_index, None, false);
+        }
         self.s.played += 1;
+        self.push_chain(item);
+        if a.exhaust {
+            self.s.base_exhausted[pi][k] = true;
+            self.s
+                .board
+                .log_line(EventKind::Exhausted, None, i32::from(card_index), "RB40");
+        }
+        for _ in 0..a.discard {
+            let n = self.s.hand_len[pi];
+            if n == 0 {
+                break;
+            }
+            let d = self.choices.discard(p, &self.s.hand[pi][..n]).min(n - 1);
+            let gone = self.s.hand[pi][d];
+            self.s.hand_len[pi] -= 1;
+            self.s.hand[pi][d] = self.s.hand[pi][n - 1];
+            self.s.board.trash[pi] += 1;
+            self.s.board.log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
+            self.player_triggers(p, When::Discard);
+        }
+        if a.adds > 0 {
+            self.resolve_top();
+            return Acted::Kept;
+        }
+        self.finalize_pending();
+        Acted::Played
+    }
+
+    /// A unit played finalizes at once, with no priority passed (RB17): from
+    /// hand it enters its player's base; from Hidden, the battlefield where
+    /// it was hidden, taking its player's role once combat has begun
+    /// (RB11, RB12). Its "when you play me" triggers go on the chain,
+    /// where both players may answer them (RB26). With the board full it
+    /// enters nowhere and goes to the trash.
+    fn play_unit(&mut self, p: Player, card_index: CardIndex, from_hidden: bool) {
+        self.s.played += 1;
+        self.enter_unit(p, card_index, from_hidden);
+        self.cleanup();
+    }
+
+    /// A unit enters: at the battlefield (`here`) or its player's base.
+    fn enter_unit(&mut self, p: Player, card_index: CardIndex, here: bool) {
         let card = self.s.catalog.card(card_index);
         let Some(u) = self.s.board.add_unit(card.might) else {
             self.s.board.trash[usize::from(p)] += 1;
             return;
         };
         self.s.board.set_card(u, card_index, p, card.assault, card.shield);
-        self.s.board.place(u, true);
+        self.s.board.set_controller(u, p);
+        self.s.board.place(u, !here);
+        let ruling = if here { "RB11" } else { "RB17" };
         self.s
             .board
-            .log_line(EventKind::Played, Some(u), i32::from(card_index), "RB17");
+            .log_line(EventKind::Played, Some(u), i32::from(card_index), ruling);
         self.collect(u, When::Play, None);
-        self.finalize_pending();
+        if here && self.s.in_combat {
+            if p == 0 {
+                self.s.board.set_role(u, Role::Attacker);
+                self.collect(u, When::Attack, None);
+            } else {
+                self.s.board.set_role(u, Role::Defender);
+                self.defend(u);
+            }
+        }
     }
 
     /// Whether an effect of player `p` has what it needs to be declared.
-    fn has_target(&self, p: Player, e: Effect) -> bool {
+    /// `here_only`: played from Hidden (RB11).
+    fn has_target(&self, p: Player, e: Effect, here_only: bool) -> bool {
+        if e.action.is_players() {
+            return true;
+        }
         match e.target {
             Target::Enemy | Target::Friendly | Target::Any | Target::EachEnemy => {
-                self.s.board.units().any(|u| self.legal(p, e, u))
+                self.s.board.units().any(|u| self.legal(p, e, u, here_only))
             }
             Target::Me | Target::Subject => true,
         }
     }
 
-    fn legal(&self, p: Player, e: Effect, u: UnitId) -> bool {
+    /// Whether `u` is a legal target of `p`'s effect `e`: at the
+    /// battlefield, or anywhere on the board for an effect that says so
+    /// unless played from Hidden (RB11).
+    fn legal(&self, p: Player, e: Effect, u: UnitId, here_only: bool) -> bool {
         let b = &self.s.board;
         let side = match e.target {
             Target::Enemy | Target::EachEnemy => b.controller(u) != p,
@@ -699,7 +1162,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             Action::Recall { .. } if e.target == Target::Friendly && self.choices.prudent() => self.threatened(u),
             _ => true,
         };
-        b.here(u) && side && fits
+        let placed = b.here(u) || (e.anywhere && !here_only && b.alive(u) && e.target != Target::EachEnemy);
+        placed && side && fits
     }
 
     /// Whether the item on top of the chain, an opponent's, would mark
@@ -725,6 +1189,13 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                     hits[0] = (Some(t.effect), top.targets[0]);
                 }
             }
+            Source::Ability => {
+                let effects = card.ability.iter().flat_map(|a| &a.effects);
+                for (k, e) in effects.enumerate().take(MAX_EFFECTS) {
+                    hits[k] = (Some(*e), top.targets[k]);
+                }
+            }
+            Source::Unit => {}
         }
         let mut damage = 0i32;
         for (e, target) in hits {
@@ -747,14 +1218,21 @@ impl<C: Choices> Play<'_, '_, '_, C> {
 
     /// A target the policy picks for a chosen effect, uniformly among the
     /// legal ones; none for an effect that reads its units as it resolves.
-    fn choose_target(&mut self, p: Player, e: Effect, card: CardIndex, unit: Option<UnitId>) -> Option<UnitId> {
-        if !e.target.is_chosen() {
+    fn choose_target(
+        &mut self,
+        p: Player,
+        e: Effect,
+        card: CardIndex,
+        unit: Option<UnitId>,
+        here_only: bool,
+    ) -> Option<UnitId> {
+        if !e.target.is_chosen() || e.action.is_players() {
             return None;
         }
         let mut legal = [UnitId(0); super::MAX_UNITS];
         let mut n = 0;
         for u in self.s.board.units() {
-            if self.legal(p, e, u) {
+            if self.legal(p, e, u, here_only) {
                 legal[n] = u;
                 n += 1;
             }
@@ -786,7 +1264,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                         source: Source::Trigger(k as u8),
                         unit: Some(u),
                         subject,
-                        targets: [None; MAX_EFFECTS],
+                        ..NO_ITEM
                     });
                 }
             }
@@ -804,38 +1282,67 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 
-    /// Finalizes the pending items onto the chain: the turn player's first,
+    /// Finalizes the pending items onto the chain, instruction by
+    /// instruction (RB48); one instruction's items the turn player's first,
     /// then the other's, each player's in an order it chooses (RB6, RB27,
     /// RB44, RB49), each declaring its targets as it goes on (RB39, RB44).
     fn finalize_pending(&mut self) {
-        if self.s.pending_len == 0 {
-            return;
-        }
-        for p in 0..2u8 {
-            let mut mine = [(0usize, None); MAX_CHAIN];
-            let mut n = 0;
+        while self.s.pending_len > 0 {
+            let batch = self.s.pending[..self.s.pending_len]
+                .iter()
+                .map(|i| i.batch)
+                .min()
+                .unwrap_or(0);
+            let taken = self.s.pending_len;
+            for p in 0..2u8 {
+                let mut mine = [(0usize, None); MAX_CHAIN];
+                let mut n = 0;
+                for k in 0..taken {
+                    let item = &self.s.pending[k];
+                    if item.controller == p && item.batch == batch {
+                        mine[n] = (k, item.unit);
+                        n += 1;
+                    }
+                }
+                self.choices.order(p, &mut mine[..n]);
+                for &(k, _) in &mine[..n] {
+                    self.finalize_one(self.s.pending[k]);
+                }
+            }
+            // Those finalized leave the pending items, the rest (and what
+            // finalizing them made pending) keep their order.
+            let mut kept = 0;
             for k in 0..self.s.pending_len {
-                if self.s.pending[k].controller == p {
-                    mine[n] = (k, self.s.pending[k].unit);
-                    n += 1;
+                if k >= taken || self.s.pending[k].batch != batch {
+                    self.s.pending[kept] = self.s.pending[k];
+                    kept += 1;
                 }
             }
-            self.choices.order(p, &mut mine[..n]);
-            for &(k, _) in &mine[..n] {
-                let mut item = self.s.pending[k];
-                let card = self.s.catalog.card(item.card);
-                if let Source::Trigger(t) = item.source
-                    && let Some(t) = card.triggers.get(usize::from(t))
-                {
-                    item.targets[0] = self.choose_target(p, t.effect, item.card, item.unit);
-                }
-                self.push_chain(item);
-            }
+            self.s.pending_len = kept;
         }
-        self.s.pending_len = 0;
     }
 
-    fn push_pending(&mut self, item: Item) {
+    /// One pending item onto the chain. A unit resolves at once: it enters
+    /// its player's base and its "when you play me" triggers become pending
+    /// after it (RB17, RB48).
+    fn finalize_one(&mut self, mut item: Item) {
+        let card = self.s.catalog.card(item.card);
+        if let Source::Trigger(t) = item.source
+            && let Some(t) = card.triggers.get(usize::from(t))
+        {
+            item.targets[0] = self.choose_target(item.controller, t.effect, item.card, item.unit, false);
+        }
+        self.push_chain(item);
+        if item.source == Source::Unit && self.s.chain_len > 0 {
+            self.s.chain_len -= 1;
+            self.s.resolved += 1;
+            self.next_instruction();
+            self.enter_unit(item.controller, item.card, false);
+        }
+    }
+
+    fn push_pending(&mut self, mut item: Item) {
+        item.batch = self.s.batch;
         if self.s.pending_len < MAX_CHAIN {
             self.s.pending[self.s.pending_len] = item;
             self.s.pending_len += 1;
@@ -863,3 +1370,5 @@ fn shuffle<T>(xs: &mut [T], rng: &mut FightRng) {
         xs.swap(i, j);
     }
 }
+
+const _: () = assert!(super::MAX_UNITS <= 32, "Showdown::stays holds one bit per unit");
