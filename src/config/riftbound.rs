@@ -574,8 +574,20 @@ fn parse_showdown(
     let mut hand_units: Vec<(Spanned<String>, CardIndex, String)> = Vec::new();
     let no_hidden = Vec::new();
     let sides = [
-        (&d.attacker, &d.attacker_hand, &no_hidden, &d.attacker_deck, &d.attacker_base),
-        (&d.defender, &d.defender_hand, &d.defender_hidden, &d.defender_deck, &d.defender_base),
+        (
+            &d.attacker,
+            &d.attacker_hand,
+            &no_hidden,
+            &d.attacker_deck,
+            &d.attacker_base,
+        ),
+        (
+            &d.defender,
+            &d.defender_hand,
+            &d.defender_hidden,
+            &d.defender_deck,
+            &d.defender_base,
+        ),
     ];
     for (side, (units, hand, hidden, deck, base)) in sides.into_iter().enumerate() {
         let who = ["attacker", "defender"][side];

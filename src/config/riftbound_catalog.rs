@@ -344,10 +344,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
         if kind == CardKind::Battlefield {
             let mut bf = |k: usize, t: &Spanned<EffectDef>| {
                 let d = t.get_ref();
-                let when_ok = matches!(
-                    d.when,
-                    Some(WhenDef::Conquer | WhenDef::EnemyMovesHere | WhenDef::Hold)
-                );
+                let when_ok = matches!(d.when, Some(WhenDef::Conquer | WhenDef::EnemyMovesHere | WhenDef::Hold));
                 let subject_ok = d.target != Some(TargetDef::Subject) || d.when == Some(WhenDef::EnemyMovesHere);
                 if !when_ok || d.target == Some(TargetDef::Me) || !subject_ok {
                     err(
@@ -365,10 +362,18 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }
         }
         if c.hidden && !matches!(kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {
-            err(card_span.clone(), at("hidden"), "only a unit, gear or spell is hidden".into());
+            err(
+                card_span.clone(),
+                at("hidden"),
+                "only a unit, gear or spell is hidden".into(),
+            );
         }
         if c.hold_as_conquer && kind != CardKind::Gear {
-            err(card_span.clone(), at("hold_as_conquer"), "only a gear makes hold effects conquer effects".into());
+            err(
+                card_span.clone(),
+                at("hold_as_conquer"),
+                "only a gear makes hold effects conquer effects".into(),
+            );
         }
         match (&c.ability, kind) {
             (Some(a), CardKind::Gear | CardKind::Rune) => {
@@ -381,8 +386,16 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     );
                 }
             }
-            (Some(a), _) => err(a.span(), at("ability"), "only a gear or rune has an activated ability".into()),
-            (None, CardKind::Rune) => err(card_span.clone(), at("ability"), "a rune has an ability: `adds` energy".into()),
+            (Some(a), _) => err(
+                a.span(),
+                at("ability"),
+                "only a gear or rune has an activated ability".into(),
+            ),
+            (None, CardKind::Rune) => err(
+                card_span.clone(),
+                at("ability"),
+                "a rune has an ability: `adds` energy".into(),
+            ),
             (None, _) => {}
         }
         if c.assault < 0 || c.shield < 0 {
@@ -545,7 +558,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             .effects
             .iter()
             .enumerate()
-            .filter_map(|(k, e)| effect(e.get_ref(), e.span(), format!("card[{i}].effects[{k}]"), false).map(|(_, e)| e))
+            .filter_map(|(k, e)| {
+                effect(e.get_ref(), e.span(), format!("card[{i}].effects[{k}]"), false).map(|(_, e)| e)
+            })
             .collect();
         let ability = c.ability.as_ref().map(|a| {
             let d = a.get_ref();
@@ -561,7 +576,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     .effects
                     .iter()
                     .enumerate()
-                    .filter_map(|(k, e)| effect(e, a.span(), format!("card[{i}].ability.effects[{k}]"), false).map(|(_, e)| e))
+                    .filter_map(|(k, e)| {
+                        effect(e, a.span(), format!("card[{i}].ability.effects[{k}]"), false).map(|(_, e)| e)
+                    })
                     .collect(),
             }
         });

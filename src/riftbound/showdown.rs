@@ -1082,7 +1082,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.hand_len[pi] -= 1;
             self.s.hand[pi][d] = self.s.hand[pi][n - 1];
             self.s.board.trash[pi] += 1;
-            self.s.board.log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
+            self.s
+                .board
+                .log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
             self.player_triggers(p, When::Discard);
         }
         if a.adds > 0 {
