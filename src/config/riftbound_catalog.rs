@@ -773,4 +773,28 @@ mod tests {
             "{e:?}"
         );
     }
+
+    /// RB40, RB41: an ability is a gear's or a rune's, and a rune adds
+    /// energy; a player's action (RB14, RB48) has no target, a unit's one.
+    #[test]
+    fn abilities_and_players_actions_are_checked() {
+        let head = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB40\"\n";
+        let unit_with_ability =
+            format!("{head}type = \"unit\"\nmight = 2\nability = {{ exhaust = true, adds = 1 }}\n");
+        let e = card_errors(&unit_with_ability);
+        assert!(e.iter().any(|m| m.contains("card[0].ability") && m.contains("gear or rune")), "{e:?}");
+        let rune_without = format!("{head}type = \"rune\"\n");
+        let e = card_errors(&rune_without);
+        assert!(e.iter().any(|m| m.contains("card[0].ability") && m.contains("adds")), "{e:?}");
+        let score_at_a_unit = format!("{head}type = \"gear\"\ntriggers = [{{ when = \"hold\", target = \"me\", score = 1 }}]\n");
+        let e = card_errors(&score_at_a_unit);
+        assert!(e.iter().any(|m| m.contains("card[0].triggers[0]") && m.contains("no `target`")), "{e:?}");
+        let damage_at_nobody = format!("{head}type = \"spell\"\neffects = [{{ damage = 2 }}]\n");
+        let e = card_errors(&damage_at_nobody);
+        assert!(e.iter().any(|m| m.contains("card[0].effects[0]") && m.contains("names its `target`")), "{e:?}");
+        let good = format!(
+            "{head}type = \"gear\"\nhidden = true\nability = {{ exhaust = true, discard = 1, effects = [{{ target = \"friendly\", kill = true }}, {{ play_from_deck = true }}] }}\n"
+        );
+        assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+    }
 }
