@@ -385,6 +385,15 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                         format!("an ability does 1 to {MAX_EFFECTS} effects, or adds energy (`adds` at least 1)"),
                     );
                 }
+                // Exhausting is what bounds how often it is used: an
+                // ability without it could be activated without end.
+                if !d.exhaust {
+                    err(
+                        a.span(),
+                        at("ability.exhaust"),
+                        "an ability's costs include `exhaust = true`".into(),
+                    );
+                }
             }
             (Some(a), _) => err(
                 a.span(),
@@ -779,19 +788,37 @@ mod tests {
     #[test]
     fn abilities_and_players_actions_are_checked() {
         let head = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB40\"\n";
-        let unit_with_ability =
-            format!("{head}type = \"unit\"\nmight = 2\nability = {{ exhaust = true, adds = 1 }}\n");
+        let unit_with_ability = format!("{head}type = \"unit\"\nmight = 2\nability = {{ exhaust = true, adds = 1 }}\n");
+        let unbounded = format!("{head}type = \"rune\"\nability = {{ adds = 1 }}\n");
+        let e = card_errors(&unbounded);
+        assert!(e.iter().any(|m| m.contains("card[0].ability.exhaust")), "{e:?}");
         let e = card_errors(&unit_with_ability);
-        assert!(e.iter().any(|m| m.contains("card[0].ability") && m.contains("gear or rune")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].ability") && m.contains("gear or rune")),
+            "{e:?}"
+        );
         let rune_without = format!("{head}type = \"rune\"\n");
         let e = card_errors(&rune_without);
-        assert!(e.iter().any(|m| m.contains("card[0].ability") && m.contains("adds")), "{e:?}");
-        let score_at_a_unit = format!("{head}type = \"gear\"\ntriggers = [{{ when = \"hold\", target = \"me\", score = 1 }}]\n");
+        assert!(
+            e.iter().any(|m| m.contains("card[0].ability") && m.contains("adds")),
+            "{e:?}"
+        );
+        let score_at_a_unit =
+            format!("{head}type = \"gear\"\ntriggers = [{{ when = \"hold\", target = \"me\", score = 1 }}]\n");
         let e = card_errors(&score_at_a_unit);
-        assert!(e.iter().any(|m| m.contains("card[0].triggers[0]") && m.contains("no `target`")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].triggers[0]") && m.contains("no `target`")),
+            "{e:?}"
+        );
         let damage_at_nobody = format!("{head}type = \"spell\"\neffects = [{{ damage = 2 }}]\n");
         let e = card_errors(&damage_at_nobody);
-        assert!(e.iter().any(|m| m.contains("card[0].effects[0]") && m.contains("names its `target`")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].effects[0]") && m.contains("names its `target`")),
+            "{e:?}"
+        );
         let good = format!(
             "{head}type = \"gear\"\nhidden = true\nability = {{ exhaust = true, discard = 1, effects = [{{ target = \"friendly\", kill = true }}, {{ play_from_deck = true }}] }}\n"
         );

@@ -86,6 +86,13 @@ pub enum When {
     Add,
 }
 
+impl When {
+    /// Its bit in a set of `When`s.
+    pub fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
 /// Whom an effect is aimed at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Target {

@@ -30,6 +30,7 @@ impl UnitId {
 pub const MAX_UNITS: usize = 32;
 /// The most Might modifiers one unit holds at once.
 pub const MAX_MODIFIERS: usize = 16;
+const _: () = assert!(MAX_MODIFIERS <= u8::MAX as usize, "Board::mods_n counts them in a u8");
 /// The most auras on a board at once.
 pub const MAX_AURAS: usize = 32;
 /// The most gear one unit holds.
@@ -236,6 +237,10 @@ pub struct Board {
     gear: [[Option<Gear>; MAX_GEAR]; MAX_UNITS],
     modifiers: [[Option<Modifier>; MAX_MODIFIERS]; MAX_UNITS],
     auras: [Option<Aura>; MAX_AURAS],
+    /// How many aura slots, and each unit's modifier slots, have ever
+    /// been used since the reset: reads scan no further.
+    auras_n: usize,
+    mods_n: [u8; MAX_UNITS],
     /// Each player's cards in the trash, on top of the deck (RB10), back
     /// in hand (RB30), gear left at base (RB29, RB30), and points.
     pub trash: [u32; 2],
@@ -291,6 +296,8 @@ impl Default for Board {
             gear: [[None; MAX_GEAR]; MAX_UNITS],
             modifiers: [[None; MAX_MODIFIERS]; MAX_UNITS],
             auras: [None; MAX_AURAS],
+            auras_n: 0,
+            mods_n: [0; MAX_UNITS],
             trash: [0; 2],
             deck_top: [0; 2],
             returned: [0; 2],
@@ -317,9 +324,11 @@ impl Board {
         for i in 0..self.count {
             self.gear[i] = [None; MAX_GEAR];
             self.modifiers[i] = [None; MAX_MODIFIERS];
+            self.mods_n[i] = 0;
         }
         self.count = 0;
         self.auras = [None; MAX_AURAS];
+        self.auras_n = 0;
         self.trash = [0; 2];
         self.deck_top = [0; 2];
         self.returned = [0; 2];
@@ -359,6 +368,7 @@ impl Board {
         self.shield[i] = 0;
         self.gear[i] = [None; MAX_GEAR];
         self.modifiers[i] = [None; MAX_MODIFIERS];
+        self.mods_n[i] = 0;
         Some(u)
     }
 
@@ -525,9 +535,12 @@ impl Board {
     pub fn calculated_might(&self, u: UnitId) -> i32 {
         let i = u.i();
         // Summed wide and clamped: a scenario may print any i32.
-        let mods: i64 = self.modifiers[i].iter().flatten().map(|m| i64::from(m.applied)).sum();
-        let auras: i64 = self
-            .auras
+        let mods: i64 = self.modifiers[i][..usize::from(self.mods_n[i])]
+            .iter()
+            .flatten()
+            .map(|m| i64::from(m.applied))
+            .sum();
+        let auras: i64 = self.auras[..self.auras_n]
             .iter()
             .flatten()
             .filter(|a| a.target == u && self.alive[a.source.i()])
@@ -585,10 +598,11 @@ impl Board {
             Some(floor) if amount < 0 => amount.max(floor.saturating_sub(now).min(0)),
             _ => amount,
         };
-        let Some(slot) = self.modifiers[i].iter_mut().find(|m| m.is_none()) else {
+        let Some(k) = self.modifiers[i].iter().position(Option::is_none) else {
             return 0;
         };
-        *slot = Some(Modifier { applied, lasts });
+        self.modifiers[i][k] = Some(Modifier { applied, lasts });
+        self.mods_n[i] = self.mods_n[i].max(k as u8 + 1);
         self.log(EventKind::MightChanged, u, applied, "RB38");
         applied
     }
@@ -597,10 +611,11 @@ impl Board {
     /// source is on the board (RB24, RB34). `false` when the board holds
     /// as many auras as it can.
     pub fn add_aura(&mut self, source: UnitId, target: UnitId, amount: i32) -> bool {
-        let Some(slot) = self.auras.iter_mut().find(|a| a.is_none()) else {
+        let Some(k) = self.auras.iter().position(Option::is_none) else {
             return false;
         };
-        *slot = Some(Aura { source, target, amount });
+        self.auras[k] = Some(Aura { source, target, amount });
+        self.auras_n = self.auras_n.max(k + 1);
         true
     }
 
@@ -777,6 +792,7 @@ impl Board {
         self.base_gear[usize::from(self.controller[i])] += gear;
         self.gear[i] = [None; MAX_GEAR];
         self.modifiers[i] = [None; MAX_MODIFIERS];
+        self.mods_n[i] = 0;
         self.alive[i] = false;
         self.role[i] = Role::None;
     }
@@ -791,8 +807,8 @@ impl Board {
     }
 
     fn end_modifiers(&mut self, lasts: Lasts) {
-        for mods in self.modifiers.iter_mut().take(self.count) {
-            for m in mods.iter_mut() {
+        for (mods, &n) in self.modifiers.iter_mut().zip(&self.mods_n).take(self.count) {
+            for m in &mut mods[..usize::from(n)] {
                 if m.is_some_and(|m| m.lasts == lasts) {
                     *m = None;
                 }

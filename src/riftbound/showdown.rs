@@ -244,6 +244,14 @@ const NO_ITEM: Item = Item {
 /// showdown.
 pub struct Showdown<'c> {
     catalog: &'c Catalog,
+    /// Each card's triggers' `When`s as a set of bits, and each unit's
+    /// (its card's and gear's as it entered): a unit with no trigger for a
+    /// moment is passed over at once.
+    card_whens: Vec<u32>,
+    unit_whens: [u32; super::MAX_UNITS],
+    /// Where finalizing orders one player's pending items (kept here so
+    /// that no call fills a fresh array).
+    order_scratch: [(usize, Option<UnitId>); MAX_CHAIN],
     pub board: Board,
     /// The battlefield's card, when it has one: its conquer triggers are
     /// the conqueror's (RB19).
@@ -282,8 +290,16 @@ pub struct Showdown<'c> {
 impl<'c> Showdown<'c> {
     /// A showdown on `catalog`; `logging` writes the board's log.
     pub fn new(catalog: &'c Catalog, logging: bool) -> Showdown<'c> {
+        let card_whens = catalog
+            .cards
+            .iter()
+            .map(|c| c.triggers.iter().fold(0, |m, t| m | t.when.bit()))
+            .collect();
         Showdown {
             catalog,
+            card_whens,
+            unit_whens: [0; super::MAX_UNITS],
+            order_scratch: [(0, None); MAX_CHAIN],
             board: Board {
                 logging,
                 ..Board::default()
@@ -381,6 +397,7 @@ impl<'c> Showdown<'c> {
                 // lane's control (RB8).
                 let owner = if lu.stolen { 1 - p } else { p };
                 self.board.set_card(u, lu.card, owner, card.assault, card.shield);
+                self.unit_whens[usize::from(u.0)] = self.card_whens[usize::from(lu.card)];
                 self.board.set_controller(u, p);
                 // The defender's units hold the battlefield; the attacker's
                 // wait at base until they move in.
@@ -389,6 +406,7 @@ impl<'c> Showdown<'c> {
                     self.stays |= 1 << u.0;
                 }
                 for g in lu.gear.into_iter().chain(lu.second_gear) {
+                    self.unit_whens[usize::from(u.0)] |= self.card_whens[usize::from(g)];
                     let gear = self.catalog.card(g);
                     self.board.equip(
                         u,
@@ -589,6 +607,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// later takes nothing back (RB12).
     fn defend(&mut self, u: UnitId) {
         self.collect(u, When::Defend, None);
+        if self.s.unit_whens[usize::from(u.0)] & When::DefendAlone.bit() == 0 {
+            return;
+        }
         let p = self.s.board.controller(u);
         let b = &self.s.board;
         let alone = b.units().all(|v| v == u || !b.here(v) || b.controller(v) != p);
@@ -1115,6 +1136,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             return;
         };
         self.s.board.set_card(u, card_index, p, card.assault, card.shield);
+        self.s.unit_whens[usize::from(u.0)] = self.s.card_whens[usize::from(card_index)];
         self.s.board.set_controller(u, p);
         self.s.board.place(u, !here);
         let ruling = if here { "RB11" } else { "RB17" };
@@ -1249,6 +1271,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// Puts the triggers of `u` (its card's and its gear's) that wait for
     /// `when` among the pending items, controlled by its controller (RB8).
     fn collect(&mut self, u: UnitId, when: When, subject: Option<UnitId>) {
+        if self.s.unit_whens[usize::from(u.0)] & when.bit() == 0 {
+            return;
+        }
         let catalog = self.s.catalog;
         let controller = self.s.board.controller(u);
         let own = self.s.board.card(u);
@@ -1297,17 +1322,19 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 .unwrap_or(0);
             let taken = self.s.pending_len;
             for p in 0..2u8 {
-                let mut mine = [(0usize, None); MAX_CHAIN];
                 let mut n = 0;
                 for k in 0..taken {
                     let item = &self.s.pending[k];
                     if item.controller == p && item.batch == batch {
-                        mine[n] = (k, item.unit);
+                        self.s.order_scratch[n] = (k, item.unit);
                         n += 1;
                     }
                 }
-                self.choices.order(p, &mut mine[..n]);
-                for &(k, _) in &mine[..n] {
+                self.choices.order(p, &mut self.s.order_scratch[..n]);
+                // Finalizing adds to the pending items but never orders
+                // them, so the scratch holds until the loop ends.
+                for i in 0..n {
+                    let k = self.s.order_scratch[i].0;
                     self.finalize_one(self.s.pending[k]);
                 }
             }
