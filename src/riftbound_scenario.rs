@@ -162,6 +162,11 @@ impl Choices for Scripted<'_> {
         answer
     }
 
+    /// Never: a scenario lists what is hidden (`defender_hidden`).
+    fn hide(&mut self, _p: Player, _card: CardIndex) -> bool {
+        false
+    }
+
     /// The first card in hand: a script discards in hand order.
     fn discard(&mut self, _p: Player, _hand: &[CardIndex]) -> usize {
         0

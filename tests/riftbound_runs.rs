@@ -114,6 +114,53 @@ fn a_reused_showdown_plays_as_a_fresh_one() {
     }
 }
 
+/// The seeded policy hides a Hidden card of the defender's hand at even
+/// odds (docs/riftbound.md): over many showdowns Blinding Dart is played
+/// both from Hidden (a `played` line citing RB11: "here" only) and from
+/// hand (citing RB39), and the attacker, who does not hold the
+/// battlefield, never hides one.
+#[test]
+fn the_policy_hides_the_defenders_hidden_cards_at_even_odds() {
+    use gridsim::riftbound::EventKind;
+    use gridsim::riftbound::showdown::{Lane, LaneUnit};
+    let loaded = LoadedRiftbound::load(Path::new(SUITE), None).expect("suite");
+    let catalog = &loaded.catalog;
+    let dart = catalog.index("blinding_dart").expect("the catalog has Blinding Dart");
+    let raider = catalog.index("cleave_raider").expect("the catalog has Cleave Raider");
+    let lane = Lane {
+        units: vec![LaneUnit {
+            card: raider,
+            gear: None,
+            second_gear: None,
+            stolen: false,
+            at_base: false,
+        }],
+        hand: vec![dart],
+        ..Lane::default()
+    };
+    let mut showdown = Showdown::new(catalog, true);
+    let (mut from_hidden, mut from_hand, mut attacker_hid) = (0, 0, 0);
+    let policy = gridsim::riftbound::showdown::Policy { cast_percent: 100 };
+    for id in 0..400u64 {
+        showdown.play(&lane, &lane, policy, &mut FightRng::for_fight(11, id));
+        for e in &showdown.board.log {
+            if e.kind == EventKind::Played && e.amount == i32::from(dart) {
+                match e.ruling {
+                    "RB11" => from_hidden += 1,
+                    "RB39" => from_hand += 1,
+                    other => panic!("Blinding Dart played citing {other}"),
+                }
+            }
+        }
+        attacker_hid += showdown.board.hidden_len[0];
+    }
+    assert_eq!(attacker_hid, 0, "the attacker holds no battlefield to hide at");
+    // Each showdown plays the defender's Dart once, from one place or the
+    // other (the attacker's from hand); even odds put each near 200.
+    assert!((140..=260).contains(&from_hidden), "from Hidden {from_hidden} of 400");
+    assert!(from_hand > from_hidden, "from hand {from_hand}: both sides' Darts");
+}
+
 #[test]
 fn one_showdown_is_a_log_and_a_page() {
     let dir = scratch("rb-page");

@@ -436,21 +436,12 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 }
                 actions.push(Action::Damage(n.max(0)));
             }
-            if d.damage_my_might {
-                actions.push(Action::DamageMyMight);
-            }
             if let Some(amount) = d.might {
                 actions.push(Action::Might {
                     amount,
                     minimum: d.minimum,
                     lasts,
                 });
-            }
-            if d.buff {
-                actions.push(Action::Buff);
-            }
-            if d.stun {
-                actions.push(Action::Stun);
             }
             if let Some(max_might) = d.return_to_hand {
                 actions.push(Action::ReturnToHand { max_might });
@@ -461,24 +452,19 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     exhaust: d.exhaust,
                 });
             }
-            if d.move_to_base {
-                actions.push(Action::MoveToBase);
-            }
-            if d.kill {
-                actions.push(Action::Kill);
-            }
-            if d.activate_conquer {
-                actions.push(Action::ActivateConquer);
-            }
-            if let Some(n) = d.score {
-                actions.push(Action::Score(n.max(0)));
-            }
-            if let Some(n) = d.draw {
-                actions.push(Action::Draw(n.max(0)));
-            }
-            if d.play_from_deck {
-                actions.push(Action::PlayFromDeck);
-            }
+            // The actions a flag or a count names.
+            let named = [
+                (d.damage_my_might, Action::DamageMyMight),
+                (d.buff, Action::Buff),
+                (d.stun, Action::Stun),
+                (d.move_to_base, Action::MoveToBase),
+                (d.kill, Action::Kill),
+                (d.activate_conquer, Action::ActivateConquer),
+                (d.play_from_deck, Action::PlayFromDeck),
+                (d.score.is_some(), Action::Score(d.score.unwrap_or(0).max(0))),
+                (d.draw.is_some(), Action::Draw(d.draw.unwrap_or(0).max(0))),
+            ];
+            actions.extend(named.into_iter().filter(|(on, _)| *on).map(|(_, a)| a));
             let mut fail = |msg: String| {
                 bad.push(Diagnostic::at(file, text, Some(span.clone()), key.clone(), msg));
             };

@@ -94,6 +94,9 @@ pub trait Choices {
     fn may(&mut self, p: Player, card: CardIndex) -> bool;
     /// Which card of `hand` player `p` discards to pay a cost (RB40).
     fn discard(&mut self, p: Player, hand: &[CardIndex]) -> usize;
+    /// Whether the battlefield's holder `p` hides `card`, a Hidden card in
+    /// its hand, at the battlefield before the showdown (RB11, RB20).
+    fn hide(&mut self, p: Player, card: CardIndex) -> bool;
 }
 
 /// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
@@ -129,6 +132,11 @@ impl Choices for Seeded<'_> {
 
     /// Even odds.
     fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
+        self.rng.below(2) == 0
+    }
+
+    /// Even odds.
+    fn hide(&mut self, _p: Player, _card: CardIndex) -> bool {
         self.rng.below(2) == 0
     }
 
@@ -337,6 +345,7 @@ impl<'c> Showdown<'c> {
     pub fn play_with(&mut self, attacker: &Lane, defender: &Lane, choices: &mut impl Choices) -> Outcome {
         self.setup(attacker, defender);
         let mut p = Play { s: self, choices };
+        p.hide_cards();
         p.move_in();
         let end = p.combat();
         self.outcome(end)
@@ -446,6 +455,26 @@ struct Play<'s, 'c, 'x, C: Choices> {
 }
 
 impl<C: Choices> Play<'_, '_, '_, C> {
+    /// The defender, holding the battlefield, may hide the Hidden cards of
+    /// its hand there before the attacker comes (RB11, RB20).
+    fn hide_cards(&mut self) {
+        if self.s.holder != Some(1) {
+            return;
+        }
+        let catalog = self.s.catalog;
+        for k in (0..self.s.hand_len[1]).rev() {
+            let card = self.s.hand[1][k];
+            if !catalog.card(card).hidden || self.s.board.hidden_len[1] == MAX_HIDDEN || !self.choices.hide(1, card) {
+                continue;
+            }
+            let b = &mut self.s.board;
+            b.hidden[1][b.hidden_len[1]] = card;
+            b.hidden_len[1] += 1;
+            self.s.hand_len[1] -= 1;
+            self.s.hand[1][k] = self.s.hand[1][self.s.hand_len[1]];
+        }
+    }
+
     /// The attacker's units move in; their move triggers go on the chain
     /// and resolve before combat can start (RB2, RB16, RB22). Assault is
     /// not theirs yet: roles come with the combat showdown (RB3, RB5).
@@ -497,7 +526,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 self.s.holder = Some(0);
                 self.s.board.score[0] += 1;
                 self.s.board.log_line(EventKind::Conquered, None, 0, "RB46");
-                self.conquer_triggers();
+                self.site_triggers(0, When::Conquer);
                 End::Conquer
             }
             (false, false) => End::Empty,
@@ -516,27 +545,21 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         self.s.board.log_line(EventKind::Held, None, 1, "RB14");
         let score = self.s.board.score[1] as i32;
         self.s.board.log_line(EventKind::Scored, None, score, "RB14");
-        for u in self.s.board.units() {
-            if self.s.board.controller(u) == 1 && self.s.board.here(u) {
-                self.collect(u, When::Hold, None);
-            }
-        }
-        self.battlefield_triggers(When::Hold, 1, None);
-        self.finalize_pending();
-        self.run_chain(1);
+        self.site_triggers(1, When::Hold);
     }
 
-    /// The conquering units' and the battlefield's conquer triggers, all
-    /// at once, in the conqueror's order (RB19), then resolved.
-    fn conquer_triggers(&mut self) {
+    /// Player `p`'s units' triggers at the battlefield and the
+    /// battlefield's own that wait for `when` (a conquest, a hold), all at
+    /// once, in `p`'s order (RB14, RB19), then resolved.
+    fn site_triggers(&mut self, p: Player, when: When) {
         for u in self.s.board.units() {
-            if self.s.board.controller(u) == 0 && self.s.board.here(u) {
-                self.collect(u, When::Conquer, None);
+            if self.s.board.controller(u) == p && self.s.board.here(u) {
+                self.collect(u, when, None);
             }
         }
-        self.battlefield_triggers(When::Conquer, 0, None);
+        self.battlefield_triggers(when, p, None);
         self.finalize_pending();
-        self.run_chain(0);
+        self.run_chain(p);
     }
 
     /// The battlefield's triggers that wait for `when`, controlled by
