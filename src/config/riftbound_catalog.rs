@@ -357,8 +357,12 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             for (k, t) in c.triggers.iter().enumerate() {
                 bf(k, t);
             }
-            if c.might.is_some() || c.assault != 0 || c.shield != 0 {
-                err(card_span.clone(), at("might"), "a battlefield has no Might".into());
+            if c.assault != 0 || c.shield != 0 {
+                err(
+                    card_span.clone(),
+                    at("assault"),
+                    "a battlefield has no Assault or Shield; its `might` is what each unit there has".into(),
+                );
             }
         }
         if c.hidden && !matches!(kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {

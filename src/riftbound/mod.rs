@@ -249,6 +249,9 @@ pub struct Board {
     pub recycled: [u32; 2],
     pub base_gear: [u32; 2],
     pub score: [u32; 2],
+    /// The Might every unit at the battlefield has from the battlefield
+    /// itself ("units here have +1 Might": Trifarian War Camp, RB24).
+    pub field_might: i32,
     /// Gear played at the battlefield, recalled to base at the next
     /// cleanup (RB21); energy added (RB41); cards drawn (RB14).
     pub field_gear: [u32; 2],
@@ -304,6 +307,7 @@ impl Default for Board {
             recycled: [0; 2],
             base_gear: [0; 2],
             score: [0; 2],
+            field_might: 0,
             field_gear: [0; 2],
             energy: [0; 2],
             drawn: [0; 2],
@@ -335,6 +339,7 @@ impl Board {
         self.recycled = [0; 2];
         self.base_gear = [0; 2];
         self.score = [0; 2];
+        self.field_might = 0;
         self.field_gear = [0; 2];
         self.energy = [0; 2];
         self.drawn = [0; 2];
@@ -528,7 +533,8 @@ impl Board {
     }
 
     /// The unit's calculated Might: printed, plus its Buffs, its gear, its
-    /// Assault while attacking and Shield while defending (RB3), its
+    /// Assault while attacking and Shield while defending (RB3), the
+    /// battlefield's while it is there (RB24), its
     /// auras' increases, then every decrease (RB24: increases before
     /// decreases, which the sum leaves unchanged and a floored decrease
     /// reads when it resolves). It may be negative (RB35).
@@ -552,7 +558,14 @@ impl Board {
             Role::Defender => self.shield[i],
             Role::None => 0,
         };
-        let sum = i64::from(self.printed[i]) + i64::from(self.buffs[i]) + gear + i64::from(role) + auras + mods;
+        let site = if self.at_base[i] { 0 } else { self.field_might };
+        let sum = i64::from(self.printed[i])
+            + i64::from(self.buffs[i])
+            + gear
+            + i64::from(role)
+            + i64::from(site)
+            + auras
+            + mods;
         sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 

@@ -442,6 +442,7 @@ impl<'c> Showdown<'c> {
             self.base_exhausted[player] = [false; MAX_BASE];
             self.base_len[player] = n;
         }
+        self.board.field_might = self.battlefield.map_or(0, |b| self.catalog.card(b).might);
         // The defender holds the battlefield it has units at.
         let defended = defender.units.iter().take(MAX_LANE).any(|u| !u.at_base);
         self.holder = defended.then_some(1);
@@ -1109,7 +1110,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             item.targets[t] = self.choose_target(p, *e, card_index, None, false);
         }
         self.s.played += 1;
-        self.push_chain(item);
+        let on_chain = self.push_chain(item);
         if a.exhaust {
             self.s.base_exhausted[pi][k] = true;
             self.s
@@ -1131,7 +1132,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 .log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
             self.player_triggers(p, When::Discard);
         }
-        if a.adds > 0 {
+        if a.adds > 0 && on_chain {
             self.resolve_top();
             return Acted::Kept;
         }
@@ -1384,8 +1385,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         {
             item.targets[0] = self.choose_target(item.controller, t.effect, item.card, item.unit, false);
         }
-        self.push_chain(item);
-        if item.source == Source::Unit && self.s.chain_len > 0 {
+        if self.push_chain(item) && item.source == Source::Unit {
             self.s.chain_len -= 1;
             self.s.resolved += 1;
             self.next_instruction();
@@ -1403,14 +1403,18 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 
-    fn push_chain(&mut self, item: Item) {
+    /// Puts `item` on top of the chain; `false` when the chain has no room
+    /// for it.
+    fn push_chain(&mut self, item: Item) -> bool {
         if self.s.chain_len < MAX_CHAIN {
             self.s.chain[self.s.chain_len] = item;
             self.s.chain_len += 1;
             let len = self.s.chain_len as i32;
             self.s.board.log_line(EventKind::Added, item.unit, len, "RB44");
+            true
         } else {
             self.s.dropped += 1;
+            false
         }
     }
 }
