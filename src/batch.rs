@@ -218,6 +218,30 @@ pub fn thread_count(threads: usize) -> usize {
     }
 }
 
+/// Times `total` items played in parts of `part_size` on `threads`
+/// workers (0: every core) with no output: each worker makes its state
+/// once with `init`, then `work(state, first, count)` plays a part. The
+/// bench of fights and of showdowns alike. Returns the wall seconds and
+/// the threads used.
+pub fn time_parts<S, I, W>(threads: usize, total: u64, part_size: u64, init: I, work: W) -> Result<(f64, usize), String>
+where
+    I: Fn() -> S + Sync + Send,
+    W: Fn(&mut S, u64, u64) + Sync + Send,
+{
+    let threads = thread_count(threads);
+    let pool = worker_pool(threads)?;
+    let part_size = part_size.max(1);
+    let parts: Vec<u64> = (0..total.div_ceil(part_size)).collect();
+    let started = Instant::now();
+    pool.install(|| {
+        parts.par_iter().for_each_init(&init, |state, &part| {
+            let first = part * part_size;
+            work(state, first, part_size.min(total - first));
+        })
+    });
+    Ok((started.elapsed().as_secs_f64(), threads))
+}
+
 /// A pool of `threads` workers.
 fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
     rayon::ThreadPoolBuilder::new()
@@ -420,39 +444,25 @@ pub fn bench(
     fights: u64,
     part_size: u64,
 ) -> Result<BenchStats, String> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let part_size = part_size.max(1);
-    let parts: Vec<u64> = (0..fights.div_ceil(part_size)).collect();
     let end_ms = AtomicU64::new(0);
     let units = AtomicU64::new(0);
-    let started = Instant::now();
-    pool.install(|| {
-        parts.par_iter().for_each_init(
-            || {
-                (
-                    Engine::new(catalog, *rules),
-                    FightColumns::default(),
-                    UnitColumns::default(),
-                )
-            },
-            |(engine, f, u), &part| {
-                let first = part * part_size;
-                let count = part_size.min(fights - first);
-                simulate(engine, suite, first, count, f, u);
-                end_ms.fetch_add(f.end_ms.iter().map(|&t| t as u64).sum(), Ordering::Relaxed);
-                units.fetch_add(u.fight_id.len() as u64, Ordering::Relaxed);
-            },
-        )
-    });
-    let seconds = started.elapsed().as_secs_f64();
+    let (seconds, threads) = time_parts(
+        threads,
+        fights,
+        part_size,
+        || {
+            (
+                Engine::new(catalog, *rules),
+                FightColumns::default(),
+                UnitColumns::default(),
+            )
+        },
+        |(engine, f, u), first, count| {
+            simulate(engine, suite, first, count, f, u);
+            end_ms.fetch_add(f.end_ms.iter().map(|&t| t as u64).sum(), Ordering::Relaxed);
+            units.fetch_add(u.fight_id.len() as u64, Ordering::Relaxed);
+        },
+    )?;
     let n = fights.max(1) as f64;
     Ok(BenchStats {
         fights,

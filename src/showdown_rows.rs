@@ -134,33 +134,23 @@ pub struct ShowdownBench {
 /// Plays `showdowns` showdowns of a suite across `threads` workers (0: one
 /// per core), filling the rows a run writes but keeping none of them.
 pub fn bench(suite: &Suite, catalog: &Catalog, threads: usize, showdowns: u64) -> Result<ShowdownBench, String> {
-    use rayon::prelude::*;
     use std::sync::atomic::{AtomicU64, Ordering};
-    let threads = crate::batch::thread_count(threads);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let part_size = dataset::DEFAULT_PART_SIZE;
-    let parts: Vec<u64> = (0..showdowns.div_ceil(part_size)).collect();
     let items = AtomicU64::new(0);
     let spells = AtomicU64::new(0);
-    let started = std::time::Instant::now();
-    pool.install(|| {
-        parts.par_iter().for_each_init(
-            || (Showdown::new(catalog, false), ShowdownColumns::default()),
-            |(showdown, rows), &part| {
-                let first = part * part_size;
-                play(showdown, suite, first, part_size.min(showdowns - first), rows);
-                items.fetch_add(rows.chain_items.iter().map(|&n| u64::from(n)).sum(), Ordering::Relaxed);
-                spells.fetch_add(
-                    rows.spells_played.iter().map(|&n| u64::from(n)).sum(),
-                    Ordering::Relaxed,
-                );
-            },
-        )
-    });
-    let seconds = started.elapsed().as_secs_f64();
+    let (seconds, threads) = crate::batch::time_parts(
+        threads,
+        showdowns,
+        dataset::DEFAULT_PART_SIZE,
+        || (Showdown::new(catalog, false), ShowdownColumns::default()),
+        |(showdown, rows), first, count| {
+            play(showdown, suite, first, count, rows);
+            items.fetch_add(rows.chain_items.iter().map(|&n| u64::from(n)).sum(), Ordering::Relaxed);
+            spells.fetch_add(
+                rows.spells_played.iter().map(|&n| u64::from(n)).sum(),
+                Ordering::Relaxed,
+            );
+        },
+    )?;
     let n = showdowns.max(1) as f64;
     Ok(ShowdownBench {
         showdowns,
