@@ -371,28 +371,20 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 amount: d.amount,
             });
         }
-        if let Some(b) = &s.buff {
-            actions.push(Action::Buff {
-                unit: unit(b, at("buff"), &mut bad),
-            });
-        }
-        if let Some(k) = &s.kill {
-            actions.push(Action::Kill {
-                unit: unit(k, at("kill"), &mut bad),
-            });
+        // The steps that name one unit: its key and what the step does.
+        let one_unit: [(&Option<Spanned<String>>, &str, fn(usize) -> Action); 4] = [
+            (&s.buff, "buff", |unit| Action::Buff { unit }),
+            (&s.kill, "kill", |unit| Action::Kill { unit }),
+            (&s.recycle, "recycle", |unit| Action::Recycle { unit }),
+            (&s.remove_buff, "remove_buff", |unit| Action::RemoveBuff { unit }),
+        ];
+        for (named, key, action) in one_unit {
+            if let Some(n) = named {
+                actions.push(action(unit(n, at(key), &mut bad)));
+            }
         }
         if s.beginning_phase {
             actions.push(Action::BeginningPhase);
-        }
-        if let Some(r) = &s.recycle {
-            actions.push(Action::Recycle {
-                unit: unit(r, at("recycle"), &mut bad),
-            });
-        }
-        if let Some(b) = &s.remove_buff {
-            actions.push(Action::RemoveBuff {
-                unit: unit(b, at("remove_buff"), &mut bad),
-            });
         }
         if let Some(r) = &s.recall {
             actions.push(Action::Recall {
