@@ -286,6 +286,9 @@ impl ExpectDef {
 
 /// Reads a Riftbound scenario; every error found, each with its line and
 /// key.
+/// A step that names one unit: the key's value, the key, the action.
+type OneUnitStep<'a> = (&'a Option<Spanned<String>>, &'static str, fn(usize) -> Action);
+
 pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let mut bad = Vec::new();
@@ -372,7 +375,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             });
         }
         // The steps that name one unit: its key and what the step does.
-        let one_unit: [(&Option<Spanned<String>>, &str, fn(usize) -> Action); 4] = [
+        let one_unit: [OneUnitStep; 4] = [
             (&s.buff, "buff", |unit| Action::Buff { unit }),
             (&s.kill, "kill", |unit| Action::Kill { unit }),
             (&s.recycle, "recycle", |unit| Action::Recycle { unit }),
