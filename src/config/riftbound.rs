@@ -284,11 +284,11 @@ impl ExpectDef {
     }
 }
 
-/// Reads a Riftbound scenario; every error found, each with its line and
-/// key.
 /// A step that names one unit: the key's value, the key, the action.
 type OneUnitStep<'a> = (&'a Option<Spanned<String>>, &'static str, fn(usize) -> Action);
 
+/// Reads a Riftbound scenario; every error found, each with its line and
+/// key.
 pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec<Diagnostic>> {
     let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
     let mut bad = Vec::new();
