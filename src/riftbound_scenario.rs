@@ -65,6 +65,7 @@ pub struct ZoneWant {
     pub recycled: Option<u32>,
     pub base_gear: Option<u32>,
     pub score: Option<u32>,
+    pub banished: Option<u32>,
     pub energy: Option<u32>,
     pub drawn: Option<u32>,
     /// Cards still hidden at the battlefield.
@@ -310,6 +311,7 @@ fn check_zones(board: &Board, zones: &[ZoneWant], at: &str, checks: &mut usize, 
             ("recycled", z.recycled, board.recycled[p]),
             ("base_gear", z.base_gear, board.base_gear[p]),
             ("score", z.score, board.score[p]),
+            ("banished", z.banished, board.banished[p]),
             ("energy", z.energy, board.energy[p]),
             ("drawn", z.drawn, board.drawn[p]),
             ("hidden", z.hidden, board.hidden_len[p] as u32),
@@ -448,6 +450,10 @@ pub enum Action {
     Recycle {
         unit: usize,
     },
+    /// Banished (RB30).
+    Banish {
+        unit: usize,
+    },
 }
 
 /// What a unit must show after a step; `None` fields are not checked.
@@ -555,6 +561,7 @@ fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
             board.beginning_phase();
         }
         Action::Recycle { unit } => board.recycle(ids[unit]),
+        Action::Banish { unit } => board.banish(ids[unit]),
         Action::CombatDamage { amount, ref order } => {
             let order: Vec<UnitId> = order.iter().map(|&k| ids[k]).collect();
             let mut shares = vec![0; order.len()];

@@ -88,6 +88,7 @@ impl ShowdownView<'_> {
             EventKind::Scored => format!("score now {}", e.amount),
             EventKind::Drew => format!("{} cards", e.amount),
             EventKind::Passed => format!("by the {}", player(e.amount as u8)),
+            EventKind::Banished => format!("to the {}'s banishment", player(e.amount as u8)),
         };
         (unit, amount, e.ruling.to_string())
     }

@@ -141,6 +141,7 @@ struct ZoneDef {
     recycled: Option<u32>,
     base_gear: Option<u32>,
     score: Option<u32>,
+    banished: Option<u32>,
     energy: Option<u32>,
     drawn: Option<u32>,
     hidden: Option<u32>,
@@ -191,6 +192,8 @@ struct StepDef {
     #[serde(default)]
     beginning_phase: bool,
     recycle: Option<Spanned<String>>,
+    /// Banished: off the board, its gear left at base (RB30).
+    banish: Option<Spanned<String>>,
     shares: Option<Vec<i32>>,
     #[serde(default)]
     zones: Vec<ZoneDef>,
@@ -375,11 +378,12 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
             });
         }
         // The steps that name one unit: its key and what the step does.
-        let one_unit: [OneUnitStep; 4] = [
+        let one_unit: [OneUnitStep; 5] = [
             (&s.buff, "buff", |unit| Action::Buff { unit }),
             (&s.kill, "kill", |unit| Action::Kill { unit }),
             (&s.recycle, "recycle", |unit| Action::Recycle { unit }),
             (&s.remove_buff, "remove_buff", |unit| Action::RemoveBuff { unit }),
+            (&s.banish, "banish", |unit| Action::Banish { unit }),
         ];
         for (named, key, action) in one_unit {
             if let Some(n) = named {
@@ -455,7 +459,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 text,
                 Some(spanned.span()),
                 format!("step[{k}]"),
-                "a step does one thing: damage, buff, remove_buff, recall, modify, aura, cleanup, combat_cleanup, end_turn, combat_damage, kill, beginning_phase or recycle",
+                "a step does one thing: damage, buff, remove_buff, recall, modify, aura, cleanup, combat_cleanup, end_turn, combat_damage, kill, beginning_phase, recycle or banish",
             ));
         }
         let expect = s
@@ -904,6 +908,7 @@ fn zone_want(file: &Path, text: &str, z: &ZoneDef, key: String, bad: &mut Vec<Di
         recycled: z.recycled,
         base_gear: z.base_gear,
         score: z.score,
+        banished: z.banished,
         energy: z.energy,
         drawn: z.drawn,
         hidden: z.hidden,

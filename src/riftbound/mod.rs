@@ -151,10 +151,13 @@ pub enum EventKind {
     /// A player with priority passed it (RB41, RB45); `amount` is the
     /// player.
     Passed,
+    /// Banished: off the board to its owner's banishment (RB30); `amount`
+    /// is the owner.
+    Banished,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 25] = [
+    pub const ALL: [EventKind; 26] = [
         EventKind::Damaged,
         EventKind::MightChanged,
         EventKind::Died,
@@ -180,6 +183,7 @@ impl EventKind {
         EventKind::Scored,
         EventKind::Drew,
         EventKind::Passed,
+        EventKind::Banished,
     ];
 
     /// Its name in a scenario and a log.
@@ -210,6 +214,7 @@ impl EventKind {
             EventKind::Scored => "scored",
             EventKind::Drew => "drew",
             EventKind::Passed => "passed",
+            EventKind::Banished => "banished",
         }
     }
 }
@@ -247,6 +252,8 @@ pub struct Board {
     pub deck_top: [u32; 2],
     pub returned: [u32; 2],
     pub recycled: [u32; 2],
+    /// Each player's cards banished (RB30).
+    pub banished: [u32; 2],
     pub base_gear: [u32; 2],
     pub score: [u32; 2],
     /// The Might every unit at the battlefield has from the battlefield
@@ -305,6 +312,7 @@ impl Default for Board {
             deck_top: [0; 2],
             returned: [0; 2],
             recycled: [0; 2],
+            banished: [0; 2],
             base_gear: [0; 2],
             score: [0; 2],
             field_might: 0,
@@ -337,6 +345,7 @@ impl Board {
         self.deck_top = [0; 2];
         self.returned = [0; 2];
         self.recycled = [0; 2];
+        self.banished = [0; 2];
         self.base_gear = [0; 2];
         self.score = [0; 2];
         self.field_might = 0;
@@ -740,6 +749,20 @@ impl Board {
         let owner = self.owner[i];
         self.recycled[usize::from(owner)] += 1;
         self.log(EventKind::Recycled, u, i32::from(owner), "RB29");
+    }
+
+    /// Banishes `u`: off the board to its owner's banishment, so its
+    /// modifications end and its gear detaches and stays at the base, as
+    /// when it dies or goes back to hand (RB29, RB30).
+    pub fn banish(&mut self, u: UnitId) {
+        let i = u.i();
+        if !self.alive[i] {
+            return;
+        }
+        self.leave_board(u);
+        let owner = self.owner[i];
+        self.banished[usize::from(owner)] += 1;
+        self.log(EventKind::Banished, u, i32::from(owner), "RB30");
     }
 
     /// Combat cleanup: the lethal check, then, as one step, every unit's
