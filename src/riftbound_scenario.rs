@@ -249,6 +249,7 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         &mut checks,
         &mut failures,
     );
+    check_absent(&board.log, &spec.absent, &ids, &mut checks, &mut failures);
     check_units(
         board,
         &spec.expect,
@@ -295,6 +296,23 @@ fn check_events(
                     ))
                     .collect::<Vec<_>>()
             )),
+        }
+    }
+}
+
+/// Checks that `lines` hold none of the lines a ruling says never
+/// happen (RB9: no Deathknell for a unit Zhonya's saved).
+fn check_absent(lines: &[Event], absent: &[EventWant], ids: &[UnitId], checks: &mut usize, failures: &mut Vec<String>) {
+    for want in absent {
+        *checks += 1;
+        if let Some(e) = lines.iter().find(|e| want.matches(e, ids)) {
+            failures.push(format!(
+                "the showdown: absent {want:?}: logged as {} {} {} ({})",
+                e.kind.name(),
+                e.unit.map_or("-".to_string(), |u| u.0.to_string()),
+                e.amount,
+                e.ruling
+            ));
         }
     }
 }
@@ -367,6 +385,8 @@ pub struct UnitSpec {
     pub at_base: bool,
     /// Its owner and controller: 0 attacker, 1 defender.
     pub player: Player,
+    /// Controlled by the other player (RB8): `player` stays its owner.
+    pub stolen: bool,
     /// Temporary: killed at the start of each beginning phase (RB15).
     pub temporary: bool,
     /// The gear it holds.
@@ -483,6 +503,9 @@ pub fn run(s: &Scenario) -> ScenarioReport {
             Some(u) => {
                 board.place(u, spec.at_base);
                 board.set_card(u, 0, spec.player, 0, 0);
+                if spec.stolen {
+                    board.set_controller(u, 1 - spec.player);
+                }
                 if spec.temporary {
                     board.set_temporary(u);
                 }
@@ -535,8 +558,12 @@ pub fn run(s: &Scenario) -> ScenarioReport {
 fn apply(board: &mut Board, ids: &[UnitId], a: &Action) -> Option<Vec<i32>> {
     match *a {
         Action::Damage { unit, amount } => board.deal_damage(ids[unit], amount),
-        Action::Buff { unit } => board.buff(ids[unit]),
-        Action::RemoveBuff { unit } => board.remove_buff(ids[unit]),
+        Action::Buff { unit } => {
+            board.buff(ids[unit]);
+        }
+        Action::RemoveBuff { unit } => {
+            board.remove_buff(ids[unit]);
+        }
         Action::Recall { unit, heal, exhaust } => board.recall(ids[unit], heal, exhaust),
         Action::Modify {
             unit,

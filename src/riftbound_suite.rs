@@ -70,6 +70,7 @@ impl Suite {
                         second_gear: None,
                         stolen: false,
                         at_base: false,
+                        buffed: false,
                     })
                     .collect();
                 let hand = if spells.is_empty() {

@@ -162,3 +162,36 @@ expect = [{ unit = "wounded", vitality = 250, max_vitality = 330 }, { unit = "he
         .unwrap_or_else(|d| panic!("the scenario does not load:\n{}", join(&d)));
     assert!(report.passed(), "{}", report.failures.join("\n"));
 }
+
+/// docs/scenarios.md: a showdown scenario's `absent` lines must not be
+/// logged. RB9's scenario passes as written; the same scenario with an
+/// `absent` line the showdown does log (the Hourglass's save, RB9) fails,
+/// naming that line, so an `absent` line cannot pass by being ignored.
+#[test]
+fn a_logged_absent_line_fails_its_scenario() {
+    let inputs = inputs();
+    let file = Path::new("tests/riftbound/rb_09_zhonya_prevents_deathknell.toml");
+    let text = std::fs::read_to_string(file).expect("readable");
+    let run = |text: &str| {
+        gridsim::jobs::scenario_report(file, text, &inputs.catalog, &inputs.rules)
+            .unwrap_or_else(|d| panic!("the scenario does not load:\n{}", join(&d)))
+    };
+    let as_written = run(&text);
+    assert!(as_written.passed(), "{}", as_written.failures.join("\n"));
+    let absent = "absent = [{ kind = \"died\", unit = \"acolyte\" }";
+    assert!(
+        text.contains(absent),
+        "RB9's scenario lists the acolyte's death as absent"
+    );
+    let logged = text.replace(absent, "absent = [{ kind = \"saved\", unit = \"acolyte\" }");
+    let report = run(&logged);
+    assert!(!report.passed(), "a logged `absent` line passed");
+    assert!(
+        report
+            .failures
+            .iter()
+            .any(|f| f.contains("absent") && f.contains("saved")),
+        "{:?}",
+        report.failures
+    );
+}

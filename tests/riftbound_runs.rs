@@ -134,6 +134,7 @@ fn the_policy_hides_the_defenders_hidden_cards_at_even_odds() {
             second_gear: None,
             stolen: false,
             at_base: false,
+            buffed: false,
         }],
         hand: vec![dart],
         ..Lane::default()

@@ -175,8 +175,9 @@ pub struct AbilityDef {
 
 /// An effect: a target and exactly one action (`damage`,
 /// `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`,
-/// `recall`, `move_to_base`, `kill`, `activate_conquer`), or one action
-/// for its player with no target (`score`, `draw`, `play_from_deck`); a
+/// `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`,
+/// `spend_buff_draw`), or one action for its player with no target
+/// (`score`, `draw`, `play_from_deck`); a
 /// trigger adds `when`.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -219,6 +220,10 @@ pub struct EffectDef {
     /// A move to its base: its move triggers trigger (RB20).
     #[serde(default)]
     pub move_to_base: bool,
+    /// A move from its base to the battlefield (Zenith Blade, RB3); the
+    /// target is a unit at its base, so the effect says `anywhere`.
+    #[serde(default)]
+    pub move_here: bool,
     /// Killed at once, as this instruction resolves (RB48).
     #[serde(default)]
     pub kill: bool,
@@ -231,9 +236,16 @@ pub struct EffectDef {
     /// Its player draws this many cards (RB14).
     #[serde(default)]
     pub draw: Option<i32>,
-    /// Its player plays the top unit of its deck (RB48).
+    /// Its player plays a unit from the top of its deck (RB48), looking
+    /// at `look` cards (default 1; Baited Hook's five, RB39).
     #[serde(default)]
     pub play_from_deck: bool,
+    #[serde(default)]
+    pub look: Option<i32>,
+    /// A Buff spent from the target: if one came off, its player draws
+    /// this many (Monastery of Hirana, RB27).
+    #[serde(default)]
+    pub spend_buff_draw: Option<i32>,
 }
 
 /// Loads every Riftbound card file under `paths` into one catalog.
@@ -462,9 +474,19 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 (d.buff, Action::Buff),
                 (d.stun, Action::Stun),
                 (d.move_to_base, Action::MoveToBase),
+                (d.move_here, Action::MoveHere),
                 (d.kill, Action::Kill),
                 (d.activate_conquer, Action::ActivateConquer),
-                (d.play_from_deck, Action::PlayFromDeck),
+                (
+                    d.play_from_deck,
+                    Action::PlayFromDeck {
+                        look: d.look.unwrap_or(1).clamp(1, i32::from(u8::MAX)) as u8,
+                    },
+                ),
+                (
+                    d.spend_buff_draw.is_some(),
+                    Action::SpendBuffToDraw(d.spend_buff_draw.unwrap_or(0).max(0)),
+                ),
                 (d.score.is_some(), Action::Score(d.score.unwrap_or(0).max(0))),
                 (d.draw.is_some(), Action::Draw(d.draw.unwrap_or(0).max(0))),
             ];
@@ -474,12 +496,29 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             };
             if actions.len() != 1 {
                 fail(format!(
-                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `kill`, `activate_conquer`, `score`, `draw`, `play_from_deck`; this one does {}",
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `play_from_deck`; this one does {}",
                     actions.len()
                 ));
             }
-            if d.score.is_some_and(|n| n < 0) || d.draw.is_some_and(|n| n < 0) {
-                fail("`score` and `draw` are at least 0".into());
+            if d.score.is_some_and(|n| n < 0)
+                || d.draw.is_some_and(|n| n < 0)
+                || d.spend_buff_draw.is_some_and(|n| n < 0)
+            {
+                fail("`score`, `draw` and `spend_buff_draw` are at least 0".into());
+            }
+            if d.move_here && !d.anywhere {
+                fail("`move_here` moves a unit from its base: it needs `anywhere = true`".into());
+            }
+            if d.look.is_some() && !d.play_from_deck {
+                fail("`look` goes with `play_from_deck`".into());
+            }
+            if d.look
+                .is_some_and(|n| !(1..=crate::riftbound::showdown::MAX_DECK as i32).contains(&n))
+            {
+                fail(format!(
+                    "`look` is from 1 to {}, the most cards of a deck a showdown reads",
+                    crate::riftbound::showdown::MAX_DECK
+                ));
             }
             let players = actions.first().is_some_and(|a| a.is_players());
             match (players, d.target) {
@@ -813,5 +852,45 @@ mod tests {
             "{head}type = \"gear\"\nhidden = true\nability = {{ exhaust = true, discard = 1, effects = [{{ target = \"friendly\", kill = true }}, {{ play_from_deck = true }}] }}\n"
         );
         assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+    }
+
+    /// Baited Hook's `look` (RB39) goes with `play_from_deck` and reads no
+    /// more than a showdown holds of a deck; Zenith Blade's `move_here`
+    /// (RB3) aims at a unit at its base, so it says `anywhere`; Monastery
+    /// of Hirana's `spend_buff_draw` (RB27) draws no negative count.
+    #[test]
+    fn look_move_here_and_spend_buff_draw_are_checked() {
+        let head =
+            "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB39\"\ntype = \"spell\"\n";
+        let has = |text: String, key: &str, words: &str| {
+            let e = card_errors(&text);
+            assert!(e.iter().any(|m| m.contains(key) && m.contains(words)), "{e:?}");
+        };
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", damage = 1, look = 5 }}]\n"),
+            "card[0].effects[0]",
+            "`look` goes with `play_from_deck`",
+        );
+        has(
+            format!("{head}effects = [{{ play_from_deck = true, look = 9 }}]\n"),
+            "card[0].effects[0]",
+            "`look` is from 1 to 8",
+        );
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", move_here = true }}]\n"),
+            "card[0].effects[0]",
+            "needs `anywhere = true`",
+        );
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", spend_buff_draw = -1 }}]\n"),
+            "card[0].effects[0]",
+            "at least 0",
+        );
+        let good = format!(
+            "{head}effects = [{{ target = \"friendly\", move_here = true, anywhere = true }}, {{ play_from_deck = true, look = 8 }}]\n"
+        );
+        assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+        let site = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB27\"\ntype = \"battlefield\"\ntriggers = [{ when = \"conquer\", target = \"friendly\", spend_buff_draw = 1, may = true }]\n";
+        assert!(card_errors(site).is_empty(), "{:?}", card_errors(site));
     }
 }

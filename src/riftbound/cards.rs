@@ -153,12 +153,23 @@ pub enum Action {
     /// Moved to its base: a move, so its move triggers trigger (Charm,
     /// RB20), unlike a recall (RB21, RB43).
     MoveToBase,
+    /// Moved from its base to the battlefield: a move, so its move
+    /// triggers trigger; once combat has begun it takes its player's role
+    /// (Zenith Blade, RB3).
+    MoveHere,
     /// Killed at once, as this instruction resolves: its Deathknell is
     /// pending before the effect's next instruction (Baited Hook, RB48).
     Kill,
-    /// Its player plays the top unit of its deck: the unit becomes pending,
-    /// after whatever the effect's earlier instructions made pending (RB48).
-    PlayFromDeck,
+    /// Its player looks at the top `look` cards of its deck and plays the
+    /// first unit among them, recycling the rest: the unit becomes pending,
+    /// after whatever the effect's earlier instructions made pending
+    /// (RB48). It reads the unit an earlier instruction of the same effect
+    /// killed; with none killed (the target gone, RB39, or its death
+    /// replaced, RB9) every card looked at is recycled.
+    PlayFromDeck { look: u8 },
+    /// Spend a Buff: one comes off the unit, and only if one did, its
+    /// player draws `draw` (Monastery of Hirana, RB19, RB27).
+    SpendBuffToDraw(i32),
     /// Its player scores points (Trinity Force, RB14).
     Score(i32),
     /// Its player draws cards (RB14).
@@ -173,7 +184,7 @@ impl Action {
     /// Done for the effect's player rather than to a unit: it has no
     /// target.
     pub fn is_players(self) -> bool {
-        matches!(self, Action::PlayFromDeck | Action::Score(_) | Action::Draw(_))
+        matches!(self, Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_))
     }
 }
 

@@ -35,6 +35,10 @@ const _: () = assert!(MAX_MODIFIERS <= u8::MAX as usize, "Board::mods_n counts t
 pub const MAX_AURAS: usize = 32;
 /// The most gear one unit holds.
 pub const MAX_GEAR: usize = 2;
+/// The most Buffs one unit has: a second Buff fails to apply (RB27,
+/// against RB4's "three Buffs"; docs/riftbound-reconstruction.md, "One
+/// Buff per unit").
+pub const MAX_BUFFS: i32 = 1;
 /// The most cards one player hides at one battlefield.
 pub const MAX_HIDDEN: usize = 4;
 /// A player: 0 or 1. In a showdown, 0 attacks and 1 defends.
@@ -532,13 +536,16 @@ impl Board {
     }
 
     /// Takes one Buff off `u` (RB31: Sett's revival takes the Buff and
-    /// leaves every Boost); nothing when it has none.
-    pub fn remove_buff(&mut self, u: UnitId) {
+    /// leaves every Boost); nothing when it has none. Returns whether one
+    /// came off: a Buff spent as a cost (Monastery of Hirana, RB27).
+    pub fn remove_buff(&mut self, u: UnitId) -> bool {
         let i = u.i();
-        if self.alive[i] && self.buffs[i] > 0 {
-            self.buffs[i] -= 1;
-            self.log(EventKind::BuffRemoved, u, self.buffs[i], "RB31");
+        if !self.alive[i] || self.buffs[i] == 0 {
+            return false;
         }
+        self.buffs[i] -= 1;
+        self.log(EventKind::BuffRemoved, u, self.buffs[i], "RB31");
+        true
     }
 
     /// The unit's calculated Might: printed, plus its Buffs, its gear, its
@@ -549,6 +556,11 @@ impl Board {
     /// reads when it resolves). It may be negative (RB35).
     pub fn calculated_might(&self, u: UnitId) -> i32 {
         let i = u.i();
+        // A card off the board keeps no modification (RB30, RB31), nor the
+        // battlefield's Might or an aura: its Might is the printed one.
+        if !self.alive[i] {
+            return self.printed[i];
+        }
         // Summed wide and clamped: a scenario may print any i32.
         let mods: i64 = self.modifiers[i][..usize::from(self.mods_n[i])]
             .iter()
@@ -597,12 +609,16 @@ impl Board {
     }
 
     /// A Buff: one more Might until something removes it; damage never
-    /// does (RB4).
-    pub fn buff(&mut self, u: UnitId) {
-        if self.alive[u.i()] {
-            self.buffs[u.i()] = self.buffs[u.i()].saturating_add(1);
-            self.log(EventKind::MightChanged, u, 1, "RB4");
+    /// does (RB4). A unit that has one already is a legal target, but the
+    /// Buff fails to apply (RB27). Returns whether it applied.
+    pub fn buff(&mut self, u: UnitId) -> bool {
+        let i = u.i();
+        if !self.alive[i] || self.buffs[i] >= MAX_BUFFS {
+            return false;
         }
+        self.buffs[i] += 1;
+        self.log(EventKind::MightChanged, u, 1, "RB4");
+        true
     }
 
     /// A Might change resolving now (RB36): applied once to the unit as it
@@ -801,7 +817,8 @@ impl Board {
     }
 
     /// Debug-build checks of the board's invariants (TigerBeetle's way):
-    /// a dead unit holds no gear and no role, a living one its own owner's
+    /// a dead unit holds no gear, Buff or role, a living one at most one
+    /// Buff (RB27) and its own owner's
     /// or a player's control, and the counts stay within their limits.
     pub fn check_invariants(&self) {
         debug_assert!(self.count <= MAX_UNITS);
@@ -814,7 +831,12 @@ impl Board {
                     self.gear[i].iter().all(Option::is_none),
                     "unit {i}: gear on a unit gone"
                 );
+                debug_assert_eq!(self.buffs[i], 0, "unit {i}: a Buff on a unit gone");
             }
+            debug_assert!(
+                (0..=MAX_BUFFS).contains(&self.buffs[i]),
+                "unit {i}: Buffs past the limit"
+            );
             debug_assert!(self.damage[i] >= 0, "unit {i}: negative damage");
         }
     }
@@ -829,6 +851,8 @@ impl Board {
         self.gear[i] = [None; MAX_GEAR];
         self.modifiers[i] = [None; MAX_MODIFIERS];
         self.mods_n[i] = 0;
+        // A Buff is a modification too: a card off the board has none.
+        self.buffs[i] = 0;
         self.alive[i] = false;
         self.role[i] = Role::None;
     }
@@ -889,6 +913,25 @@ mod tests {
         b.modify(v, i32::MIN, Some(i32::MAX), Lasts::Turn);
         assert_eq!(b.calculated_might(v), i32::MIN);
         assert_eq!(b.might(v), 0);
+    }
+
+    /// RB30, RB31: a banished unit keeps nothing of the board: no Buff,
+    /// no modifier, no battlefield or aura Might; what is read of it
+    /// after is its printed Might.
+    #[test]
+    fn a_unit_off_the_board_keeps_no_modification() {
+        let mut b = Board::default();
+        b.field_might = 1;
+        let source = b.add_unit(2).unwrap();
+        let u = b.add_unit(3).unwrap();
+        b.buff(u);
+        b.modify(u, 2, None, Lasts::Turn);
+        b.add_aura(source, u, 1);
+        assert_eq!(b.calculated_might(u), 3 + 1 + 2 + 1 + 1);
+        b.banish(u);
+        assert_eq!(b.buffs(u), 0);
+        assert_eq!(b.calculated_might(u), 3);
+        b.check_invariants();
     }
 
     #[test]

@@ -65,6 +65,10 @@ struct UnitDef {
     at: Option<Spanned<String>>,
     /// `attacker` (the default) or `defender`: its owner and controller.
     player: Option<Spanned<String>>,
+    /// Controlled by the other player than its owner (a stolen unit, RB8):
+    /// its cards still go to its owner's zones (RB29).
+    #[serde(default)]
+    stolen: bool,
     #[serde(default)]
     temporary: bool,
     #[serde(default)]
@@ -254,6 +258,7 @@ pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec
                 .player
                 .as_ref()
                 .map_or(0, |p| player_of(file, text, p, format!("unit[{i}].player"), &mut bad)),
+            stolen: u.stolen,
             temporary: u.temporary,
             gear: u
                 .gear

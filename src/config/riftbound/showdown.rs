@@ -72,6 +72,9 @@ struct LaneUnitDef {
     /// Stays at its base (RB11: a unit a spell could reach anywhere).
     #[serde(default)]
     at_base: bool,
+    /// Has a Buff as the showdown starts (RB27).
+    #[serde(default)]
+    buffed: bool,
 }
 
 #[derive(Deserialize)]
@@ -193,6 +196,7 @@ pub(super) fn parse_showdown(
                 second_gear,
                 stolen: u.stolen,
                 at_base: u.at_base,
+                buffed: u.buffed,
             });
         }
         // A hand, a deck and the cards hidden hold spells (gear too,

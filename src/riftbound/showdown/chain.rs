@@ -8,9 +8,11 @@ use super::*;
 
 impl<C: Choices> Play<'_, '_, '_, C> {
     /// Resolves the chain to empty, `first` holding priority: a player
-    /// may answer with a Reaction; two passes in a row resolve the top
-    /// item, whose cleanup may add more (RB41, RB48), and priority goes to
-    /// the controller of the item now on top.
+    /// may answer with a Reaction, and holds priority after it, free to
+    /// play another before passing (RB26; a unit or gear played causes no
+    /// pass, RB17); two passes in a row resolve the top item, whose
+    /// cleanup may add more (RB41, RB48), and priority goes to the
+    /// controller of the item now on top (RB26, RB41).
     pub(super) fn run_chain(&mut self, first: Player) {
         let mut priority = first;
         let mut passes = 0;
@@ -18,7 +20,6 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             match self.try_cast(priority, true) {
                 Acted::Played => {
                     passes = 0;
-                    priority = 1 - priority;
                     continue;
                 }
                 // An [Add] resolved with no priority passed (RB41).
@@ -56,6 +57,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             .log_line(EventKind::Resolved, item.unit, i32::from(item.card), "RB44");
         let catalog = self.s.catalog;
         let card = catalog.card(item.card);
+        self.s.killed = false;
         match item.source {
             Source::Spell => {
                 for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
@@ -159,7 +161,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             return;
         }
         let b = &self.s.board;
-        let source_here = !from_unit || item.unit.is_some_and(|u| b.here(u));
+        // An effect that names its unit's place ("an enemy unit here") does
+        // nothing once the unit has left it; one that does not ("a unit",
+        // `anywhere`) resolves fully though the unit is gone (RB26, RB28).
+        let source_here = !from_unit || e.anywhere || item.unit.is_some_and(|u| b.here(u));
         let placed = |u: UnitId| b.here(u) || (e.anywhere && !item.here_only && b.alive(u));
         // A unit that has left, or left the battlefield, is no target any
         // more: the item still resolves, doing nothing to it (RB17, RB28,
@@ -196,14 +201,20 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 b.drawn[pi] = b.drawn[pi].saturating_add(n.unsigned_abs());
                 b.log_line(EventKind::Drew, None, n, "RB14");
             }
-            Action::PlayFromDeck => {
-                // The top card, revealed: a unit becomes pending now, after
-                // what the effect's earlier instructions made pending (RB48).
-                let k = self.s.deck_next[pi];
-                if k < self.s.deck_len[pi] {
+            Action::PlayFromDeck { look } => {
+                // The top cards, looked at: with a unit killed, the first
+                // unit among them becomes pending now, after what the
+                // effect's earlier instructions made pending (RB48); every
+                // other card, and all of them when nothing was killed, is
+                // recycled (RB9, RB39).
+                let from = self.s.deck_next[pi];
+                let to = (from + usize::from(look)).min(self.s.deck_len[pi]);
+                self.s.deck_next[pi] = to;
+                let mut wanted = self.s.killed;
+                for k in from..to {
                     let card = self.s.deck[pi][k];
-                    self.s.deck_next[pi] += 1;
-                    if self.s.catalog.card(card).kind == CardKind::Unit {
+                    if wanted && self.s.catalog.card(card).kind == CardKind::Unit {
+                        wanted = false;
                         self.push_pending(Item {
                             controller: p,
                             card,
@@ -212,6 +223,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                         });
                     } else {
                         self.s.board.recycled[pi] += 1;
+                        self.s.board.log_line(EventKind::Recycled, None, p as i32, "RB39");
                     }
                 }
             }
@@ -230,7 +242,16 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             Action::Might { amount, minimum, lasts } => {
                 b.modify(u, amount, minimum, lasts);
             }
-            Action::Buff => b.buff(u),
+            Action::Buff => {
+                b.buff(u);
+            }
+            Action::SpendBuffToDraw(n) => {
+                if b.remove_buff(u) {
+                    let pi = usize::from(item.controller);
+                    b.drawn[pi] = b.drawn[pi].saturating_add(n.unsigned_abs());
+                    b.log_line(EventKind::Drew, None, n, "RB27");
+                }
+            }
             Action::Stun => b.stun(u),
             Action::ReturnToHand { max_might } => {
                 if b.might(u) <= max_might {
@@ -245,13 +266,34 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                     self.collect(u, When::Move, None);
                 }
             }
+            Action::MoveHere => {
+                if b.alive(u) && b.at_base(u) {
+                    b.place(u, false);
+                    b.log(EventKind::Moved, u, 0, "RB3");
+                    self.collect(u, When::Move, None);
+                    let p = self.s.board.controller(u);
+                    if let Some(h) = self.s.holder
+                        && h != p
+                    {
+                        self.battlefield_triggers(When::EnemyMovesHere, h, Some(u));
+                    }
+                    // Combat has begun: the unit becomes an attacker or a
+                    // defender, with what that triggers (RB3).
+                    if self.s.in_combat {
+                        let role = if p == 0 { Role::Attacker } else { Role::Defender };
+                        self.s.board.set_role(u, role);
+                        self.role_triggers(u, role);
+                    }
+                }
+            }
             Action::Kill => {
                 if b.destroy(u) {
+                    self.s.killed = true;
                     self.deaths_to_pending();
                 }
             }
             Action::ActivateConquer => self.activate_conquer(u),
-            Action::PlayFromDeck | Action::Score(_) | Action::Draw(_) => self.act_for_player(item, action),
+            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) => self.act_for_player(item, action),
         }
     }
 

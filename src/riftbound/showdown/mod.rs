@@ -47,6 +47,9 @@ pub struct LaneUnit {
     /// Stays at its base: an attacker that does not move in, a defender
     /// not at the battlefield (a target "anywhere", RB11).
     pub at_base: bool,
+    /// Comes with a Buff (RB27: a Buff to a unit that has one fails);
+    /// never in a suite's lanes.
+    pub buffed: bool,
 }
 
 /// One side's forces: its units and its hand of spells; in scenarios also
@@ -290,6 +293,9 @@ pub struct Showdown<'c> {
     in_combat: bool,
     /// The instruction now resolving (see [`Item::batch`]).
     batch: u32,
+    /// A kill instruction of the item now resolving killed its unit: what
+    /// its later instructions read of "the killed unit" (RB9, RB39).
+    killed: bool,
     /// The attacker's units that do not move in, one bit per unit (a
     /// board holds at most 32 units).
     stays: u32,
@@ -331,6 +337,7 @@ impl<'c> Showdown<'c> {
             holder: None,
             in_combat: false,
             batch: 0,
+            killed: false,
             stays: 0,
             resolved: 0,
             played: 0,
@@ -417,6 +424,9 @@ impl<'c> Showdown<'c> {
                 if lu.at_base {
                     self.stays |= 1 << u.0;
                 }
+                if lu.buffed {
+                    self.board.buff(u);
+                }
                 for g in lu.gear.into_iter().chain(lu.second_gear) {
                     self.unit_whens[usize::from(u.0)] |= self.card_whens[usize::from(g)];
                     let gear = self.catalog.card(g);
@@ -495,8 +505,14 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     }
 
     /// The combat showdown, combat damage and cleanup, and who keeps the
-    /// battlefield.
+    /// battlefield. An attacker that arrives where no enemy unit is plays
+    /// a non-combat showdown first: no roles, so no Assault or Shield;
+    /// a unit moved in during it contests the battlefield, and the combat
+    /// showdown follows (RB3).
     fn combat(&mut self) -> End {
+        if self.present(0) && !self.present(1) {
+            self.focus_loop();
+        }
         if self.present(0) && self.present(1) {
             self.s.in_combat = true;
             self.assign_roles();
@@ -606,24 +622,30 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             }
         }
         for u in self.s.board.units() {
-            match self.s.board.role(u) {
-                Role::Attacker => {
-                    self.collect(u, When::Attack, None);
-                    for v in self.s.board.units() {
-                        if self.s.board.here(v) && self.s.board.controller(v) == 1 {
-                            self.collect(v, When::EnemyAttacks, Some(u));
-                        }
-                    }
-                }
-                Role::Defender => {
-                    self.defend(u);
-                    for v in self.s.board.units() {
-                        if self.s.board.here(v) && self.s.board.controller(v) == 1 {
-                            self.collect(v, When::FriendlyDefends, Some(u));
-                        }
-                    }
-                }
-                Role::None => {}
+            let role = self.s.board.role(u);
+            self.role_triggers(u, role);
+        }
+    }
+
+    /// `u` became an attacker or a defender: its own "when I attack" or
+    /// "when I defend" (Mask's too), and each defender's "when an enemy
+    /// unit attacks" or "when a friendly unit defends" about it (RB3,
+    /// RB33, RB49).
+    pub(super) fn role_triggers(&mut self, u: UnitId, role: Role) {
+        let about = match role {
+            Role::Attacker => {
+                self.collect(u, When::Attack, None);
+                When::EnemyAttacks
+            }
+            Role::Defender => {
+                self.defend(u);
+                When::FriendlyDefends
+            }
+            Role::None => return,
+        };
+        for v in self.s.board.units() {
+            if self.s.board.here(v) && self.s.board.controller(v) == 1 {
+                self.collect(v, about, Some(u));
             }
         }
     }
@@ -652,8 +674,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let mut passes = 0;
         while passes < 2 {
             match self.try_cast(focus, false) {
+                // Its player holds priority on the chain it started (RB26);
+                // once the chain is resolved, focus passes.
                 Acted::Played => {
-                    self.run_chain(1 - focus);
+                    self.run_chain(focus);
                     passes = 0;
                 }
                 // An [Add] resolved: its player keeps focus, and priority

@@ -192,13 +192,13 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             .log_line(EventKind::Played, Some(u), i32::from(card_index), ruling);
         self.collect(u, When::Play, None);
         if here && self.s.in_combat {
-            if p == 0 {
-                self.s.board.set_role(u, Role::Attacker);
-                self.collect(u, When::Attack, None);
-            } else {
-                self.s.board.set_role(u, Role::Defender);
-                self.defend(u);
-            }
+            // Becoming an attacker or a defender after the showdown began
+            // triggers what becoming one at its start does: its own "when I
+            // attack/defend", and the other units' triggers on an enemy
+            // attacking or a friendly unit defending (RB3).
+            let role = if p == 0 { Role::Attacker } else { Role::Defender };
+            self.s.board.set_role(u, role);
+            self.role_triggers(u, role);
         }
     }
 
@@ -228,6 +228,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         };
         let fits = match e.action {
             Action::ReturnToHand { max_might } => b.might(u) <= max_might,
+            // Only a unit at its base can be moved to the battlefield.
+            Action::MoveHere => b.at_base(u),
             // A prudent player takes its own unit out of the fight only to
             // save it from the item on top of the chain (RB21's sequence).
             Action::Recall { .. } if e.target == Target::Friendly && self.choices.prudent() => self.threatened(u),
