@@ -286,8 +286,8 @@ impl Engine<'_> {
         self.cascade_roll(u, self.u.deaths[i] != deaths_at_start)
     }
 
-    /// 800.4b-800.4m: the first unit in reading order on the caster's side
-    /// pays the whole cost as a Vitality loss; a Tool or Hub first in line
+    /// 800.4b-800.4m: the first unit in reading order on the caster's side,
+    /// where the units stand at the payment (800.14f), pays the whole cost as a Vitality loss; a Tool or Hub first in line
     /// pays nothing and so aborts the ability. Returns whether it may go on.
     fn pay_bloodletting(&mut self, caster: UnitIdx, cost: Amount, ctx: &mut ActCtx) -> bool {
         // 800.4l, 900.20g: a reduction rune lowers the cost before a payer
@@ -301,13 +301,20 @@ impl Engine<'_> {
         let payer = if self.u.kind[caster.i()] == CardKind::Boss {
             Some(caster)
         } else {
-            self.order().iter().copied().find(|&c| {
+            // 800.4b with 800.14f: reading order is read from the positions
+            // as they stand at the payment, not from the resolution order,
+            // which a Displace earlier in the same step leaves stale until
+            // the next step.
+            let mut first: Option<UnitIdx> = None;
+            for &c in self.side_order[side.index()].as_slice() {
                 let j = c.i();
-                self.u.side[j] == side
-                    && self.u.alive[j]
-                    && self.u.entrap_ms[j] == 0
-                    && self.u.kind[j] != CardKind::Boss
-            })
+                let eligible = self.u.alive[j] && self.u.entrap_ms[j] == 0 && self.u.kind[j] != CardKind::Boss;
+                let key = super::geometry::reading_key(self.u.rect[j]);
+                if eligible && first.is_none_or(|f| key < super::geometry::reading_key(self.u.rect[f.i()])) {
+                    first = Some(c);
+                }
+            }
+            first
         };
         let Some(payer) = payer else { return false };
         if self.u.kind[payer.i()].is_object() {

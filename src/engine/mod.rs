@@ -786,14 +786,18 @@ impl<'c> Engine<'c> {
     }
 
     /// Changes a unit's tier, keeping current Vitality as the same fraction
-    /// of maximum (800.65c), rounded up so a living unit stays alive.
+    /// of maximum (800.65c), rounded up so a living unit stays alive. The
+    /// tier scales the card's ladder only (800.65a): what the maximum holds
+    /// beside the ladder (a rune's, a Hub's or a resonance's Vitality, an
+    /// Interest cut "for the rest of the battle", 800.38c) is carried over.
     fn set_tier(&mut self, u: UnitIdx, tier: u8) {
         let i = u.i();
         let old_max = i64::from(self.u.max_vitality[i].max(1));
+        let beside_ladder = i64::from(self.u.max_vitality[i]) - i64::from(self.line(u).vitality);
         self.u.tier[i] = tier;
         self.u.line[i] = self.printed_line(i, self.u.card[i], tier);
         self.touch_clock(u);
-        let new_max = self.line(u).vitality.max(1);
+        let new_max = damage::clamp_i32(i64::from(self.line(u).vitality) + beside_ladder).max(1);
         let vit = i64::from(self.u.vitality[i]);
         let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;
         self.u.max_vitality[i] = new_max;
