@@ -920,8 +920,10 @@ mod tests {
     /// after is its printed Might.
     #[test]
     fn a_unit_off_the_board_keeps_no_modification() {
-        let mut b = Board::default();
-        b.field_might = 1;
+        let mut b = Board {
+            field_might: 1,
+            ..Board::default()
+        };
         let source = b.add_unit(2).unwrap();
         let u = b.add_unit(3).unwrap();
         b.buff(u);
