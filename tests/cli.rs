@@ -73,6 +73,26 @@ fn validate_names_the_line_and_key_of_a_broken_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A card file's parse error (an unknown key) is one problem, reported
+/// once, though the file is read for its runes and then for its cards.
+#[test]
+fn validate_reports_a_card_files_parse_error_once() {
+    let dir = std::env::temp_dir().join(format!("gridsim-validate-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cards.toml");
+    std::fs::write(
+        &file,
+        "[[card]]\nid = \"x\"\nname = \"X\"\ntribe = \"Tidal\"\npowr = [10]\n",
+    )
+    .expect("write");
+    let out = gridsim(&["validate", file.to_str().expect("utf-8 path")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert_eq!(err.matches("card[0].powr").count(), 1, "{err}");
+    assert!(err.contains("did you mean `power`?"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn read_json(path: &std::path::Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_slice(&bytes).expect("valid JSON")

@@ -180,7 +180,15 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
             FileKind::Rules | FileKind::Cards => {}
         }
     }
-    (texts.len(), bad)
+    // A card file is read twice (its runes, then its cards), so a problem
+    // in the parse itself would be reported by each pass: each problem once.
+    let mut reported: Vec<Diagnostic> = Vec::with_capacity(bad.len());
+    for d in bad {
+        if !reported.contains(&d) {
+            reported.push(d);
+        }
+    }
+    (texts.len(), reported)
 }
 
 /// Adds every card and rune file under `dirs` to `builder`, ignoring their
