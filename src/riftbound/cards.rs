@@ -118,11 +118,6 @@ impl Target {
     pub fn is_chosen(self) -> bool {
         matches!(self, Target::Enemy | Target::Friendly | Target::Any)
     }
-
-    /// Aimed at the other side: a spell's or trigger's policy aims it so.
-    pub fn is_hostile(self) -> bool {
-        matches!(self, Target::Enemy | Target::EachEnemy)
-    }
 }
 
 /// What an effect does to each unit it reaches.
