@@ -277,13 +277,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                     {
                         self.battlefield_triggers(When::EnemyMovesHere, h, Some(u));
                     }
-                    // Combat has begun: the unit becomes an attacker or a
-                    // defender, with what that triggers (RB3).
-                    if self.s.in_combat {
-                        let role = if p == 0 { Role::Attacker } else { Role::Defender };
-                        self.s.board.set_role(u, role);
-                        self.role_triggers(u, role);
-                    }
+                    self.join_combat(u, p);
                 }
             }
             Action::Kill => {

@@ -627,6 +627,18 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 
+    /// `u`, player `p`'s, arrived at the battlefield (played from Hidden,
+    /// moved in): once combat has begun it becomes an attacker or a
+    /// defender after the start, which triggers what becoming one at the
+    /// start does (RB3); before, it takes no role (a non-combat showdown).
+    pub(super) fn join_combat(&mut self, u: UnitId, p: Player) {
+        if self.s.in_combat {
+            let role = if p == 0 { Role::Attacker } else { Role::Defender };
+            self.s.board.set_role(u, role);
+            self.role_triggers(u, role);
+        }
+    }
+
     /// `u` became an attacker or a defender: its own "when I attack" or
     /// "when I defend" (Mask's too), and each defender's "when an enemy
     /// unit attacks" or "when a friendly unit defends" about it (RB3,

@@ -191,14 +191,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             .board
             .log_line(EventKind::Played, Some(u), i32::from(card_index), ruling);
         self.collect(u, When::Play, None);
-        if here && self.s.in_combat {
-            // Becoming an attacker or a defender after the showdown began
-            // triggers what becoming one at its start does: its own "when I
-            // attack/defend", and the other units' triggers on an enemy
-            // attacking or a friendly unit defending (RB3).
-            let role = if p == 0 { Role::Attacker } else { Role::Defender };
-            self.s.board.set_role(u, role);
-            self.role_triggers(u, role);
+        if here {
+            self.join_combat(u, p);
         }
     }
 
