@@ -19,14 +19,14 @@ run's Parquet files, and checked against gridsim's own report.
         errors (when DUCK.json has them) to a relative 1e-9 (absolute
         1e-12).
 
-The figures follow src/report.rs: a board's tally is every fight it played,
+The figures follow crates/analysis/src/report.rs: a board's tally is every fight it played,
 on either side (a win is `winner` naming its side, a draw is `draw`); a card's
 tally is the sum of the tallies of the boards that hold it, each board
 counted once however many copies of the card it holds. Fights whose board is
 not in the boards table count for no card. The part files read are the ones
 the manifest lists, as gridsim reads them.
 
-The standard errors follow src/dyadic.rs. For card k each fight f has n_f
+The standard errors follow crates/analysis/src/dyadic.rs. For card k each fight f has n_f
 sides whose board holds k (0, 1 or 2; a board meeting itself is two sides)
 and y_f wins among them; r = Σy / Σn and e_f = y_f − r·n_f. With S_b the sum
 of e over the fights board b played (a fight with itself once) and T_p the
@@ -102,7 +102,7 @@ def tally_sql(fights, boards):
 
 def table_sql(fights, boards):
     # The report's card table in one query, by pairs of boards as
-    # src/dyadic.rs works: a pair's fights enter every sum only through
+    # crates/analysis/src/dyadic.rs works: a pair's fights enter every sum only through
     # their count and each side's wins. With h the boards holding card k,
     # and for board b: W, F its own side's wins and fights (a fight with
     # itself twice), W', F' the same without those; and over b's fights
@@ -214,7 +214,7 @@ def table_sql(fights, boards):
                sum(b_ay * b_an) - sum((1 - hh) * s5) AS ayn,
                sum(b_an * b_an) - sum((1 - hh) * s6) AS ann,
                -- H: the boards holding the card that fought, whose
-               -- H/(H-1) is the small-sample factor (src/dyadic.rs).
+               -- H/(H-1) is the small-sample factor (crates/analysis/src/dyadic.rs).
                sum(CASE WHEN hh = 1 AND fo > 0 THEN 1 ELSE 0 END) AS g
         FROM terms GROUP BY k
     )

@@ -1,53 +1,23 @@
-//! gridsim: a balance-analysis batch simulator for Gridforged.
+//! gridsim: a balance-analysis batch simulator for Gridforged and Riftbound.
 //!
-//! See ARCHITECTURE.md for the layers, the code map and the invariants.
+//! This crate is the command line (`cli`) and the front of the library:
+//! each layer's crate under `crates/`, its modules named here by the paths
+//! the tests, benches and docs use (`gridsim::engine`, `gridsim::runs`).
+//! See ARCHITECTURE.md for the crate graph, the code map and the
+//! invariants.
 
-pub mod ability;
-pub mod aliasing;
-pub mod analysis;
-pub mod atomic;
-pub mod batch;
-pub mod board_table;
-pub mod card_text;
-pub mod catalog;
 pub mod cli;
-pub mod config;
-pub mod coverage;
-pub mod dataset;
-pub mod diagnostics;
-pub mod dyadic;
-pub mod effect_curve;
-pub mod engine;
-pub mod fight_page;
-pub mod jobs;
-pub mod lever_effects;
-pub mod limits;
-pub mod marginal;
-pub mod match_report;
-pub mod match_rows;
-pub mod match_runs;
-pub mod matches;
-pub mod nightly;
-pub mod output;
-pub mod pair_blocks;
-pub mod render;
-pub mod report;
-pub mod riftbound;
-pub mod riftbound_runs;
-pub mod riftbound_scenario;
-pub mod riftbound_suite;
-pub mod rule_book;
-pub mod runs;
-pub mod scenario;
-pub mod scrip;
-pub mod search;
-pub mod settings;
-pub mod showdown_page;
-pub mod showdown_rows;
-pub mod sink;
-pub mod spec;
-pub mod stats;
-pub mod statuses;
-pub mod suite;
-pub mod sweep;
-pub mod tune;
+
+pub use gridsim_analysis::{
+    aliasing, analysis, dyadic, effect_curve, lever_effects, marginal, match_report, report, stats,
+};
+pub use gridsim_app::{jobs, match_runs, nightly, riftbound_runs, runs, search, sweep, tune};
+pub use gridsim_config as config;
+pub use gridsim_core::{atomic, diagnostics, limits, rng, rule_book};
+pub use gridsim_data::{batch, board_table, dataset, match_rows, pair_blocks, showdown_rows, sink};
+pub use gridsim_engine as engine;
+pub use gridsim_engine::output;
+pub use gridsim_model::{ability, catalog, scrip, settings, spec, statuses};
+pub use gridsim_present::{card_text, coverage, fight_page, render, showdown_page};
+pub use gridsim_riftbound as riftbound;
+pub use gridsim_sim::{matches, riftbound_scenario, riftbound_suite, scenario, suite};

@@ -1,66 +1,215 @@
-//! The crate's layers, as ARCHITECTURE.md declares them, hold in `src/`:
-//! every top-level module is in exactly one layer, a module uses only
-//! modules of its own layer or below, and no two modules use each other,
-//! directly or through others (no import cycle).
+//! The workspace's layers, as ARCHITECTURE.md declares them, hold: every
+//! crate is in exactly one layer, a crate depends only on crates of lower
+//! layers (the compiler refuses a cycle; this refuses an upward or sideways
+//! dependency it would accept), the modules a crate holds are the ones the
+//! table names and the library's front names, no two modules of a crate use
+//! each other, directly or through others, and each outside crate stays in
+//! the files the table lets it into.
 //!
-//! A module "uses" another where its code (not its comments, not its unit
-//! tests) names `crate::other`, alone or in a `crate::{…}` group. The
-//! misreadings this catches: a lower layer reaching up for a helper (the
-//! compiled catalog calling into the coverage table, the statistics
-//! importing the engine), and two modules of one layer leaning on each
-//! other until neither can be read alone.
+//! The misreadings this catches: a lower layer reaching up for a helper
+//! (the compiled catalog calling into the coverage table, the statistics
+//! importing the engine), one engine leaning on the other, two modules of
+//! one crate leaning on each other until neither can be read alone, and
+//! polars or Arrow leaking out of the one file that knows it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// ARCHITECTURE.md's layer table: each layer's name and modules, top first.
-fn declared_layers() -> Vec<(String, Vec<String>)> {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md"))
-        .expect("ARCHITECTURE.md is at the top of the repository");
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One row of ARCHITECTURE.md's layer table.
+#[derive(Debug)]
+struct Row {
+    layer: String,
+    /// Top first: a higher layer has a smaller depth.
+    depth: usize,
+    krate: String,
+    modules: Vec<String>,
+}
+
+/// ARCHITECTURE.md's layer table, top first.
+fn declared_crates() -> Vec<Row> {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md is at the top");
     let section = text
         .split("\n## ")
         .find(|s| s.starts_with("Layers"))
         .expect("ARCHITECTURE.md has a Layers section");
-    let mut layers = Vec::new();
-    for line in section.lines().filter(|l| l.starts_with('|')) {
-        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-        if cells.len() < 2 || cells[0] == "layer" || cells[0].starts_with("---") {
-            continue;
-        }
-        let modules: Vec<String> = cells[1]
-            .split(',')
+    let names = |cell: &str| -> Vec<String> {
+        cell.split(',')
             .map(|m| m.trim().trim_matches('`').to_string())
             .filter(|m| !m.is_empty())
-            .collect();
-        layers.push((cells[0].to_string(), modules));
+            .collect()
+    };
+    let mut rows: Vec<Row> = Vec::new();
+    for line in section.lines().filter(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        if cells.len() < 4 || cells[0] == "layer" || cells[0].starts_with("---") {
+            continue;
+        }
+        let depth = match rows.last() {
+            Some(last) if last.layer == cells[0] => last.depth,
+            Some(last) => last.depth + 1,
+            None => 0,
+        };
+        assert!(
+            !rows.iter().any(|r| r.layer == cells[0] && r.depth != depth),
+            "layer {} is split in the table",
+            cells[0]
+        );
+        rows.push(Row {
+            layer: cells[0].to_string(),
+            depth,
+            krate: cells[1].trim_matches('`').to_string(),
+            modules: names(cells[2]),
+        });
     }
-    assert!(layers.len() >= 2, "the Layers table lists the layers");
-    layers
+    assert!(rows.len() >= 2, "the Layers table lists the crates");
+    rows
 }
 
-/// Every top-level module under `src/` (a file or a folder), but the
-/// crate roots.
-fn modules_in_src(src: &Path) -> BTreeSet<String> {
-    std::fs::read_dir(src)
-        .expect("src/")
-        .map(|e| e.expect("an entry of src/").path())
-        .filter_map(|p| {
-            let name = p.file_name()?.to_str()?.to_string();
-            if p.is_dir() {
-                // A folder is a module when a file of the same name or a
-                // mod.rs declares it (rule_book/ only holds its data).
-                p.join("mod.rs").exists().then_some(name)
-            } else {
-                let stem = name.strip_suffix(".rs")?;
-                (stem != "lib" && stem != "main").then(|| stem.to_string())
+/// The source folder of a crate of the table.
+fn src_of(krate: &str) -> PathBuf {
+    match krate.strip_prefix("gridsim-") {
+        Some(dir) => root().join("crates").join(dir).join("src"),
+        None => root().join("src"),
+    }
+}
+
+/// The `gridsim-*` crates a crate's manifest depends on (its
+/// `[dependencies]`, not its dev-dependencies).
+fn crate_dependencies(krate: &str) -> BTreeSet<String> {
+    let manifest = src_of(krate).parent().expect("a crate folder").join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("a crate manifest");
+    let toml: toml::Table = toml::from_str(&text).expect("the manifest is TOML");
+    toml.get("dependencies")
+        .and_then(|d| d.as_table())
+        .map(|d| d.keys().filter(|k| k.starts_with("gridsim-")).cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Every crate of the workspace: the top one and each folder of `crates/`.
+fn crates_in_workspace() -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = std::fs::read_dir(root().join("crates"))
+        .expect("crates/")
+        .map(|e| e.expect("an entry of crates/").path())
+        .filter(|p| p.join("Cargo.toml").exists())
+        .map(|p| format!("gridsim-{}", p.file_name().and_then(|n| n.to_str()).expect("a name")))
+        .collect();
+    out.insert("gridsim".to_string());
+    out
+}
+
+#[test]
+fn every_crate_depends_only_on_crates_of_lower_layers() {
+    let rows = declared_crates();
+    let mut depth_of: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in &rows {
+        assert!(
+            depth_of.insert(&r.krate, r.depth).is_none(),
+            "`{}` is in the table twice",
+            r.krate
+        );
+    }
+    let present = crates_in_workspace();
+    let declared: BTreeSet<String> = depth_of.keys().map(|k| k.to_string()).collect();
+    assert_eq!(
+        present, declared,
+        "the workspace's crates and ARCHITECTURE.md's table differ"
+    );
+    let mut wrong = Vec::new();
+    for r in &rows {
+        for d in crate_dependencies(&r.krate) {
+            let Some(&dd) = depth_of.get(d.as_str()) else {
+                wrong.push(format!("`{}` depends on `{d}`, which the table does not name", r.krate));
+                continue;
+            };
+            if dd <= r.depth {
+                wrong.push(format!(
+                    "`{}` ({}) depends on `{d}`, which is not below it",
+                    r.krate, r.layer
+                ));
             }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "dependencies that go up or sideways:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The top-level modules a crate declares in `lib.rs`.
+fn declared_modules(src: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod "))?;
+            Some(rest.trim_end_matches(';').trim().to_string())
         })
         .collect()
 }
 
-/// The Rust files of module `m`: `src/m.rs` and everything under `src/m/`
-/// but unit-test files.
-fn files_of(src: &Path, m: &str) -> Vec<std::path::PathBuf> {
+#[test]
+fn each_crate_holds_the_modules_the_table_names_and_the_front_names_them() {
+    let rows = declared_crates();
+    let front = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+    for r in &rows {
+        if r.krate != "gridsim" {
+            let src = src_of(&r.krate);
+            let declared = declared_modules(&src);
+            // A module with no file of its own is the crate's root: its own
+            // files are the lib.rs's other modules.
+            let rooted = r.modules.iter().any(|m| files_of(&src, m).is_empty());
+            let with_files: BTreeSet<String> = r
+                .modules
+                .iter()
+                .filter(|m| !files_of(&src, m).is_empty())
+                .cloned()
+                .collect();
+            if rooted {
+                let missing: Vec<&String> = with_files.difference(&declared).collect();
+                assert!(
+                    missing.is_empty(),
+                    "`{}`'s lib.rs does not declare {missing:?}",
+                    r.krate
+                );
+            } else {
+                assert_eq!(
+                    declared, with_files,
+                    "`{}`'s lib.rs and ARCHITECTURE.md's table name different modules",
+                    r.krate
+                );
+            }
+        }
+        if r.krate == "gridsim" {
+            continue;
+        }
+        let ident = r.krate.replace('-', "_");
+        for m in &r.modules {
+            // `pub use gridsim_x::{a, b};`, `pub use gridsim_x::a;` or `pub use gridsim_x as a;`.
+            let named = front.split(';').any(|statement| {
+                let words: String = statement.split_whitespace().collect::<Vec<_>>().join(" ");
+                let Some(rest) = words.strip_prefix(&format!("pub use {ident}")) else {
+                    return false;
+                };
+                rest == format!(" as {m}")
+                    || rest == format!("::{m}")
+                    || rest
+                        .strip_prefix("::{")
+                        .and_then(|g| g.strip_suffix('}'))
+                        .is_some_and(|g| g.split(',').any(|n| n.trim() == m))
+            });
+            assert!(named, "src/lib.rs does not name `{m}` from `{}`", r.krate);
+        }
+    }
+}
+
+/// The Rust files of module `m` of a crate, but unit-test files: `m.rs`
+/// and everything under `m/`.
+fn files_of(src: &Path, m: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let file = src.join(format!("{m}.rs"));
     if file.exists() {
@@ -79,6 +228,26 @@ fn files_of(src: &Path, m: &str) -> Vec<std::path::PathBuf> {
             }
         }
     }
+    out
+}
+
+/// Every Rust file of a crate, unit-test files too.
+fn all_files(src: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for p in std::fs::read_dir(&dir)
+            .expect("a source folder")
+            .map(|e| e.expect("an entry").path())
+        {
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
     out
 }
 
@@ -109,6 +278,9 @@ fn identifier(text: &str) -> &str {
 fn uses_of(code: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (at, _) in code.match_indices("crate::") {
+        if code[..at].ends_with('$') {
+            continue;
+        }
         let rest = &code[at + "crate::".len()..];
         if let Some(group) = rest.strip_prefix('{') {
             // `crate::{a, b::{c, d}, e}`: the names at the group's own depth.
@@ -135,81 +307,75 @@ fn uses_of(code: &str) -> BTreeSet<String> {
 }
 
 #[test]
-fn every_module_uses_only_its_own_layer_and_those_below_without_cycles() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let layers = declared_layers();
-    let mut layer_of: BTreeMap<String, usize> = BTreeMap::new();
-    for (depth, (layer, modules)) in layers.iter().enumerate() {
-        for m in modules {
-            // Top first: a higher layer has a smaller index.
-            let before = layer_of.insert(m.clone(), depth);
-            assert!(before.is_none(), "`{m}` is in two layers (the second: {layer})");
+fn no_two_modules_of_a_crate_use_each_other() {
+    for r in declared_crates().iter().filter(|r| r.modules.len() > 1) {
+        let src = src_of(&r.krate);
+        let present: BTreeSet<String> = r.modules.iter().cloned().collect();
+        // A module with no file of its own is the crate's root (`engine` in
+        // `gridsim-engine`): its files are all the others', and a path
+        // through `crate::` that names no other module names it.
+        let root_module = present.iter().find(|m| files_of(&src, m).is_empty()).cloned();
+        let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for m in &present {
+            let files = match files_of(&src, m) {
+                files if !files.is_empty() => files,
+                _ => {
+                    let others: BTreeSet<PathBuf> = present
+                        .iter()
+                        .filter(|o| *o != m)
+                        .flat_map(|o| files_of(&src, o))
+                        .collect();
+                    all_files(&src)
+                        .into_iter()
+                        .filter(|f| !others.contains(f) && f.file_name().is_some_and(|n| n != "tests.rs"))
+                        .collect()
+                }
+            };
+            let mut used = BTreeSet::new();
+            for f in files {
+                let text = std::fs::read_to_string(&f).expect("a source file");
+                for u in uses_of(&code_of(&text)) {
+                    let u = if present.contains(&u) {
+                        Some(u)
+                    } else {
+                        root_module.clone()
+                    };
+                    used.extend(u.filter(|u| u != m));
+                }
+            }
+            uses.insert(m.clone(), used);
         }
-    }
-    let present = modules_in_src(&src);
-    let declared: BTreeSet<String> = layer_of.keys().cloned().collect();
-    let missing: Vec<&String> = present.difference(&declared).collect();
-    let extra: Vec<&String> = declared.difference(&present).collect();
-    assert!(
-        missing.is_empty(),
-        "modules in src/ missing from ARCHITECTURE.md's layers: {missing:?}"
-    );
-    assert!(
-        extra.is_empty(),
-        "ARCHITECTURE.md's layers name modules not in src/: {extra:?}"
-    );
-
-    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut upward = Vec::new();
-    for m in &present {
-        let files = files_of(&src, m);
-        assert!(!files.is_empty(), "module `{m}` has source files");
-        let mut used = BTreeSet::new();
-        for f in files {
-            let text = std::fs::read_to_string(&f).expect("a source file");
-            used.extend(
-                uses_of(&code_of(&text))
-                    .into_iter()
-                    .filter(|u| u != m && present.contains(u)),
-            );
-        }
-        for u in &used {
-            if layer_of[u] < layer_of[m] {
-                upward.push(format!(
-                    "`{m}` ({}) uses `{u}` ({})",
-                    layers[layer_of[m]].0, layers[layer_of[u]].0
-                ));
+        // Peel modules that use nothing left, or that nothing left uses;
+        // what remains lies on cycles.
+        let mut left = uses.clone();
+        loop {
+            let used_by_left: BTreeSet<&String> = left.values().flatten().collect();
+            let free: Vec<String> = left
+                .iter()
+                .filter(|(m, used)| used.iter().all(|u| !left.contains_key(u)) || !used_by_left.contains(m))
+                .map(|(m, _)| m.clone())
+                .collect();
+            if free.is_empty() {
+                break;
+            }
+            for m in free {
+                left.remove(&m);
             }
         }
-        uses.insert(m.clone(), used);
-    }
-    assert!(upward.is_empty(), "uses that go up a layer:\n{}", upward.join("\n"));
-
-    // No cycle: peel modules that use nothing left, or that nothing left
-    // uses; what remains lies on cycles.
-    let mut left: BTreeMap<String, BTreeSet<String>> = uses.clone();
-    loop {
-        let used_by_left: BTreeSet<&String> = left.values().flatten().collect();
-        let free: Vec<String> = left
+        let cycles: Vec<String> = left
             .iter()
-            .filter(|(m, used)| used.iter().all(|u| !left.contains_key(u)) || !used_by_left.contains(m))
-            .map(|(m, _)| m.clone())
+            .map(|(m, used)| {
+                let within: Vec<&String> = used.iter().filter(|u| left.contains_key(*u)).collect();
+                format!("`{m}` uses {within:?}")
+            })
             .collect();
-        if free.is_empty() {
-            break;
-        }
-        for m in free {
-            left.remove(&m);
-        }
+        assert!(
+            cycles.is_empty(),
+            "modules of `{}` in import cycles:\n{}",
+            r.krate,
+            cycles.join("\n")
+        );
     }
-    let cycles: Vec<String> = left
-        .iter()
-        .map(|(m, used)| {
-            let within: Vec<&String> = used.iter().filter(|u| left.contains_key(*u)).collect();
-            format!("`{m}` uses {within:?}")
-        })
-        .collect();
-    assert!(cycles.is_empty(), "modules in import cycles:\n{}", cycles.join("\n"));
 }
 
 #[test]
@@ -221,6 +387,100 @@ fn the_use_reader_sees_single_paths_groups_and_not_comments() {
     );
     let found: Vec<String> = uses_of(&code).into_iter().collect();
     assert_eq!(found, ["alpha", "beta", "delta", "gamma", "zeta"]);
+}
+
+/// The files of the workspace, by path from the top, whose code (comments
+/// aside) names `word`.
+fn files_naming(word: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for krate in crates_in_workspace() {
+        for f in all_files(&src_of(&krate)) {
+            let text = std::fs::read_to_string(&f).expect("a source file");
+            let code = text
+                .lines()
+                .map(|l| match l.find("//") {
+                    Some(at) => &l[..at],
+                    None => l,
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            if code.contains(word) {
+                let rel = f
+                    .strip_prefix(root())
+                    .expect("under the top")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_outside_crate_stays_in_the_files_that_know_it() {
+    // ARCHITECTURE.md: "only sink knows Arrow; only analysis knows polars";
+    // clap only in the command line; plotters only in render; ChaCha8
+    // only in the random stream.
+    let homes: [(&str, &[&str]); 6] = [
+        ("polars::", &["crates/analysis/src/analysis.rs"]),
+        ("arrow::", &["crates/data/src/sink.rs"]),
+        ("parquet::", &["crates/data/src/sink.rs"]),
+        ("plotters::", &["crates/present/src/render.rs"]),
+        ("rand_chacha::", &["crates/core/src/rng.rs"]),
+        ("clap::", &["src/cli/args.rs", "src/cli/mod.rs"]),
+    ];
+    for (word, allowed) in homes {
+        let found = files_naming(word);
+        let allowed: BTreeSet<String> = allowed.iter().map(|s| s.to_string()).collect();
+        let outside: Vec<&String> = found.difference(&allowed).collect();
+        assert!(
+            outside.is_empty(),
+            "`{word}` is named outside its home {allowed:?}: {outside:?}"
+        );
+        assert!(
+            !found.is_empty(),
+            "`{word}` is named nowhere: its home moved and this list did not"
+        );
+    }
+}
+
+#[test]
+fn the_engines_know_no_file_system_clock_threads_or_hash_maps() {
+    // ARCHITECTURE.md's first invariant: a fight depends only on the
+    // catalog, the boards and its stream. A file read, a clock, a thread or
+    // a hash map's order inside an engine would make it depend on more.
+    let forbidden = [
+        "std::fs",
+        "std::time",
+        "std::thread",
+        "std::env",
+        "HashMap",
+        "HashSet",
+        "rayon",
+        "Instant",
+    ];
+    for krate in ["gridsim-engine", "gridsim-riftbound"] {
+        for f in all_files(&src_of(krate)) {
+            let text = std::fs::read_to_string(&f).expect("a source file");
+            let code = code_of(&text);
+            for word in forbidden {
+                assert!(!code.contains(word), "{} names `{word}`", f.display());
+            }
+        }
+        let manifest = src_of(krate).parent().expect("a crate folder").join("Cargo.toml");
+        let toml: toml::Table = toml::from_str(&std::fs::read_to_string(manifest).expect("a manifest")).expect("TOML");
+        let outside: Vec<&String> = toml
+            .get("dependencies")
+            .and_then(|d| d.as_table())
+            .map(|d| {
+                d.keys()
+                    .filter(|k| !k.starts_with("gridsim-") && *k != "serde")
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert!(outside.is_empty(), "`{krate}` depends on {outside:?}");
+    }
 }
 
 /// Each package's features as `cargo tree` resolves them, with or without

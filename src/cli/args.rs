@@ -148,7 +148,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub fights: Option<u64>,
     /// Fights per part file. Rows never depend on it; a resume keeps the run's own.
-    #[arg(long, default_value_t = crate::dataset::DEFAULT_PART_SIZE)]
+    #[arg(long, default_value_t = gridsim_data::dataset::DEFAULT_PART_SIZE)]
     pub part_size: u64,
     #[command(flatten)]
     pub run: RunOptions,
@@ -163,7 +163,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub matches: Option<u64>,
     /// Matches per part file. Rows never depend on it; a resume keeps the run's own.
-    #[arg(long, default_value_t = crate::match_runs::DEFAULT_PART_SIZE)]
+    #[arg(long, default_value_t = gridsim_app::match_runs::DEFAULT_PART_SIZE)]
     pub part_size: u64,
     #[command(flatten)]
     pub run: RunOptions,
@@ -307,7 +307,7 @@ pub struct TuneArgs {
     /// The numbers that may move: fields (every card's) or `card.field`,
     /// comma-separated, e.g. `power,vitality`, `grohm.vitality` or
     /// `keen_rune.amounts` (a card's or board rune's amounts, in percent).
-    #[arg(long, default_value = crate::tune::DEFAULT_LEVERS)]
+    #[arg(long, default_value = gridsim_app::tune::DEFAULT_LEVERS)]
     pub levers: String,
     /// Fights to spend in all: the perturbation run (each pair twice), the
     /// run as it is and the verified rounds (default: a perturbation run of
@@ -362,7 +362,7 @@ pub struct ValidateArgs {
 #[derive(Args)]
 pub struct SchemaArgs {
     /// The folder that receives them.
-    #[arg(long, default_value = crate::config::json_schema::SCHEMA_DIR)]
+    #[arg(long, default_value = gridsim_config::json_schema::SCHEMA_DIR)]
     pub out: PathBuf,
 }
 
@@ -370,7 +370,7 @@ pub struct SchemaArgs {
 #[derive(Args)]
 pub struct CatalogArgs {
     /// The docs folder that receives catalog.md and catalog/.
-    #[arg(long, default_value = crate::card_text::DOCS_DIR)]
+    #[arg(long, default_value = gridsim_present::card_text::DOCS_DIR)]
     pub out: PathBuf,
 }
 
@@ -382,7 +382,7 @@ pub struct ScenarioArgs {
     /// The catalog the scenarios' catalog cards and runes come from: a
     /// frozen copy, so tuning the starter catalog leaves the rule checks
     /// where they are (the global --cards is not read here).
-    #[arg(long, default_value = crate::scenario::CATALOG_DIR)]
+    #[arg(long, default_value = gridsim_sim::scenario::CATALOG_DIR)]
     pub catalog: Vec<PathBuf>,
 }
 
@@ -393,7 +393,7 @@ pub struct CoverageArgs {
     #[arg(long, default_values = ["tests/conformance", "tests/riftbound"])]
     pub scenarios: Vec<PathBuf>,
     /// The scenarios' catalog, as for `gridsim scenario`.
-    #[arg(long, default_value = crate::scenario::CATALOG_DIR)]
+    #[arg(long, default_value = gridsim_sim::scenario::CATALOG_DIR)]
     pub catalog: Vec<PathBuf>,
     /// One JSON object per rule letter.
     #[arg(long)]

@@ -6,11 +6,13 @@ use std::process::ExitCode;
 
 use super::args::*;
 use super::{Error, RulesAndCards};
-use crate::config;
-use crate::match_runs::LoadedMatches;
-use crate::riftbound_runs::LoadedRiftbound;
-use crate::runs::RunInputs;
-use crate::{coverage, jobs, output, runs};
+use gridsim_app::match_runs::LoadedMatches;
+use gridsim_app::riftbound_runs::LoadedRiftbound;
+use gridsim_app::runs::RunInputs;
+use gridsim_app::{jobs, runs};
+use gridsim_config as config;
+use gridsim_engine::output;
+use gridsim_present::coverage;
 
 pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
     let files = RulesAndCards {
@@ -113,7 +115,7 @@ fn showdown(args: ShowdownArgs) -> Result<ExitCode, Error> {
     } else {
         (p.right, p.left)
     };
-    let view = crate::showdown_page::ShowdownView {
+    let view = gridsim_present::showdown_page::ShowdownView {
         title: format!("{} showdown {id}: lane {a} attacks lane {d}", loaded.suite.name),
         catalog: &loaded.catalog,
         lanes: [&loaded.suite.lanes[a as usize], &loaded.suite.lanes[d as usize]],
@@ -123,7 +125,7 @@ fn showdown(args: ShowdownArgs) -> Result<ExitCode, Error> {
     };
     print!("{}", view.text());
     if let Some(path) = html {
-        crate::atomic::write(&path, view.html().as_bytes()).map_err(|e| Error::file(&path, e))?;
+        gridsim_core::atomic::write(&path, view.html().as_bytes()).map_err(|e| Error::file(&path, e))?;
         outln!("page: {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -133,7 +135,7 @@ fn showdown(args: ShowdownArgs) -> Result<ExitCode, Error> {
 /// run of showdowns, or the suite says `game = "riftbound"`.
 fn is_riftbound_run(suite: &Path, resume: Option<&Path>) -> bool {
     match resume {
-        Some(dir) => runs::kind_of(dir) == Ok(crate::dataset::RunKind::Showdowns),
+        Some(dir) => runs::kind_of(dir) == Ok(gridsim_data::dataset::RunKind::Showdowns),
         None => std::fs::read_to_string(suite).is_ok_and(|t| config::is_riftbound(&t)),
     }
 }
@@ -145,7 +147,7 @@ fn start_or_resume<L: RunInputs>(
     count: Option<u64>,
     part_size: u64,
     o: RunOptions,
-) -> Result<crate::batch::RunSummary, Error> {
+) -> Result<gridsim_data::batch::RunSummary, Error> {
     let threads = o.threads.unwrap_or(0);
     Ok(match o.resume {
         Some(dir) => runs::resume::<L>(&dir, threads, true, &mut |note| eprintln!("note: {note}"))?,
@@ -173,12 +175,12 @@ fn replay(args: ReplayArgs) -> Result<ExitCode, Error> {
         json,
         html,
     } = args;
-    if runs::kind_of(&run_dir).map_err(whole)? == crate::dataset::RunKind::Matches {
-        let (loaded, replayed) = crate::match_runs::replay(&run_dir, fight_id, 0)?;
+    if runs::kind_of(&run_dir).map_err(whole)? == gridsim_data::dataset::RunKind::Matches {
+        let (loaded, replayed) = gridsim_app::match_runs::replay(&run_dir, fight_id, 0)?;
         if log || json {
             print_match_log(&replayed.result, json);
         } else {
-            out!("{}", crate::match_rows::summary(&loaded.ctx(), &replayed.result));
+            out!("{}", gridsim_data::match_rows::summary(&loaded.ctx(), &replayed.result));
         }
         return match &replayed.recorded {
             None => {
@@ -230,11 +232,11 @@ fn report(args: ReportArgs) -> Result<ExitCode, Error> {
         alarm,
     } = args;
     let (low, high) = parse_band(&band)?;
-    let settings = crate::report::ReportSettings {
+    let settings = gridsim_analysis::report::ReportSettings {
         min_sample,
         band_low: low,
         band_high: high,
-        ..crate::report::ReportSettings::default()
+        ..gridsim_analysis::report::ReportSettings::default()
     };
     let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
     outln!("{}", written.line(&dir));
@@ -255,11 +257,11 @@ fn nightly(cli: RulesAndCards, args: NightlyArgs) -> Result<ExitCode, Error> {
         datasets,
         reports,
     } = args;
-    let night = crate::nightly::run(&crate::nightly::Nightly {
+    let night = gridsim_app::nightly::run(&gridsim_app::nightly::Nightly {
         rules: cli.rules,
         cards: cli.cards,
         suite: suite.unwrap_or_else(default_suite),
-        date: date.unwrap_or_else(crate::nightly::today_utc),
+        date: date.unwrap_or_else(gridsim_app::nightly::today_utc),
         fights,
         threads: threads.unwrap_or(0),
         datasets,
@@ -321,7 +323,7 @@ fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
         threads,
     } = args;
     let suite = suite.unwrap_or_else(default_suite);
-    let parse = |v: &str| crate::sweep::parse_values(v).map_err(|m| Error::file(&suite, m));
+    let parse = |v: &str| gridsim_app::sweep::parse_values(v).map_err(|m| Error::file(&suite, m));
     let values = parse(&values)?;
     let second = match (field2, values2) {
         (Some(f), Some(v)) => Some((f, parse(&v)?)),
@@ -333,14 +335,14 @@ fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
             format!("--target {target}: a win rate between 0 and 1"),
         ));
     }
-    use crate::sweep::ItemKind;
+    use gridsim_app::sweep::ItemKind;
     let (kind, card) = match (card, rune, resonance) {
         (Some(c), _, _) => (ItemKind::Card, c),
         (None, Some(r), _) => (ItemKind::Rune, r),
         (None, None, Some(r)) => (ItemKind::Resonance, r),
         (None, None, None) => return Err(whole("give --card, --rune or --resonance")),
     };
-    let s = crate::sweep::run(&crate::sweep::SweepRequest {
+    let s = gridsim_app::sweep::run(&gridsim_app::sweep::SweepRequest {
         rules: cli.rules.clone(),
         cards: cli.cards.clone(),
         suite,
@@ -356,7 +358,7 @@ fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
         threads: threads.unwrap_or(0),
         progress: true,
     })?;
-    out!("{}", crate::sweep::markdown(&s));
+    out!("{}", gridsim_app::sweep::markdown(&s));
     outln!("written: {}", s.dir.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -372,7 +374,7 @@ fn search(cli: RulesAndCards, args: SearchArgs) -> Result<ExitCode, Error> {
         out,
         threads,
     } = args;
-    let s = crate::search::run(&crate::search::SearchRequest {
+    let s = gridsim_app::search::run(&gridsim_app::search::SearchRequest {
         rules: cli.rules,
         cards: cli.cards,
         suite: suite.unwrap_or_else(default_suite),
@@ -384,7 +386,7 @@ fn search(cli: RulesAndCards, args: SearchArgs) -> Result<ExitCode, Error> {
         threads: threads.unwrap_or(0),
         progress: true,
     })?;
-    out!("{}", crate::search::markdown(&s));
+    out!("{}", gridsim_app::search::markdown(&s));
     outln!("written: {}", s.dir.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -400,7 +402,7 @@ fn tune(cli: RulesAndCards, args: TuneArgs) -> Result<ExitCode, Error> {
         out,
         threads,
     } = args;
-    let t = crate::tune::run(&crate::tune::TuneRequest {
+    let t = gridsim_app::tune::run(&gridsim_app::tune::TuneRequest {
         rules: cli.rules,
         cards: cli.cards,
         suite: suite.unwrap_or_else(default_suite),
@@ -412,7 +414,7 @@ fn tune(cli: RulesAndCards, args: TuneArgs) -> Result<ExitCode, Error> {
         threads: threads.unwrap_or(0),
         progress: true,
     })?;
-    out!("{}", crate::tune::markdown(&t));
+    out!("{}", gridsim_app::tune::markdown(&t));
     outln!("written: {}", t.dir.display());
     Ok(ExitCode::SUCCESS)
 }
@@ -422,7 +424,7 @@ fn bench(cli: RulesAndCards, args: BenchArgs) -> Result<ExitCode, Error> {
     let BenchArgs { suite, fights, threads } = args;
     let suite = suite.unwrap_or_else(default_suite);
     if is_riftbound_run(&suite, None) {
-        let (loaded, b) = crate::riftbound_runs::bench(&suite, fights, threads.unwrap_or(0))?;
+        let (loaded, b) = gridsim_app::riftbound_runs::bench(&suite, fights, threads.unwrap_or(0))?;
         let per_second = b.showdowns as f64 / b.seconds.max(1e-9);
         outln!(
             "suite: {} ({} lanes), {} showdowns on {} threads",
@@ -454,7 +456,7 @@ fn bench(cli: RulesAndCards, args: BenchArgs) -> Result<ExitCode, Error> {
     outln!("wall time: {:.2} s", stats.seconds);
     outln!("mean fight length: {:.2} game seconds", stats.mean_fight_seconds);
     outln!("mean units per side: {:.2}", stats.mean_units_per_side);
-    match crate::batch::peak_memory_bytes() {
+    match gridsim_data::batch::peak_memory_bytes() {
         Some(b) => outln!("peak memory: {:.1} MiB", b as f64 / (1024.0 * 1024.0)),
         None => outln!("peak memory: not available on this system"),
     }
@@ -480,7 +482,7 @@ fn play_matches(cli: RulesAndCards, args: MatchArgs) -> Result<ExitCode, Error> 
         if let Some(s) = run.seed {
             loaded.suite.master_seed = s;
         }
-        let result = crate::match_runs::play_one(&loaded, index, run.threads.unwrap_or(0))?;
+        let result = gridsim_app::match_runs::play_one(&loaded, index, run.threads.unwrap_or(0))?;
         print_match_log(&result, json);
         return Ok(ExitCode::SUCCESS);
     }
@@ -517,9 +519,9 @@ fn scenario(cli: RulesAndCards, args: ScenarioArgs) -> Result<ExitCode, Error> {
 fn schema(args: SchemaArgs) -> Result<ExitCode, Error> {
     let SchemaArgs { out } = args;
     std::fs::create_dir_all(&out).map_err(|e| Error::file(&out, format!("cannot create the folder: {e}")))?;
-    for f in crate::config::json_schema::schema_files() {
+    for f in gridsim_config::json_schema::schema_files() {
         let path = out.join(f.name);
-        crate::atomic::write(&path, f.json.as_bytes()).map_err(|e| Error::file(&path, e))?;
+        gridsim_core::atomic::write(&path, f.json.as_bytes()).map_err(|e| Error::file(&path, e))?;
         println!("{}: {}", path.display(), f.describes);
     }
     Ok(ExitCode::SUCCESS)
@@ -528,13 +530,13 @@ fn schema(args: SchemaArgs) -> Result<ExitCode, Error> {
 /// `gridsim catalog`.
 fn catalog(cli: RulesAndCards, args: CatalogArgs) -> Result<ExitCode, Error> {
     let CatalogArgs { out } = args;
-    let catalog = crate::config::load_catalog(&cli.cards)?;
-    for page in crate::card_text::pages(&catalog) {
+    let catalog = gridsim_config::load_catalog(&cli.cards)?;
+    for page in gridsim_present::card_text::pages(&catalog) {
         let path = out.join(&page.path);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| Error::file(dir, format!("cannot create the folder: {e}")))?;
         }
-        crate::atomic::write(&path, page.markdown.as_bytes()).map_err(|e| Error::file(&path, e))?;
+        gridsim_core::atomic::write(&path, page.markdown.as_bytes()).map_err(|e| Error::file(&path, e))?;
         println!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -582,7 +584,7 @@ fn coverage(cli: RulesAndCards, args: CoverageArgs) -> Result<ExitCode, Error> {
 }
 
 /// A match's log, a line per event or (with `json`) a JSON object per line.
-fn print_match_log(result: &crate::matches::MatchResult, json: bool) {
+fn print_match_log(result: &gridsim_sim::matches::MatchResult, json: bool) {
     for e in &result.events {
         if json {
             outln!("{}", serde_json::to_string(e).unwrap_or_default());
@@ -595,7 +597,7 @@ fn print_match_log(result: &crate::matches::MatchResult, json: bool) {
 /// Writes the fight page to `path` whole or not at all.
 fn write_page(path: Option<&Path>, page: Option<String>) -> Result<(), Error> {
     if let (Some(path), Some(page)) = (path, page) {
-        crate::atomic::write(path, page.as_bytes()).map_err(|e| Error::file(path, e))?;
+        gridsim_core::atomic::write(path, page.as_bytes()).map_err(|e| Error::file(path, e))?;
         eprintln!("fight page: {}", path.display());
     }
     Ok(())
@@ -611,16 +613,16 @@ fn whole(message: impl Into<String>) -> Error {
 }
 
 /// `--shard K/N`, or the whole run.
-fn shard_of(shard: Option<&str>) -> Result<crate::dataset::Shard, Error> {
+fn shard_of(shard: Option<&str>) -> Result<gridsim_data::dataset::Shard, Error> {
     match shard {
-        Some(s) => crate::dataset::Shard::parse(s).map_err(whole),
-        None => Ok(crate::dataset::Shard::WHOLE),
+        Some(s) => gridsim_data::dataset::Shard::parse(s).map_err(whole),
+        None => Ok(gridsim_data::dataset::Shard::WHOLE),
     }
 }
 
 /// A run's last line (what ran, how fast, where to), then its report with
 /// `--report`.
-fn finish_run(summary: &crate::batch::RunSummary, unit: &str, report: bool) -> Result<ExitCode, Error> {
+fn finish_run(summary: &gridsim_data::batch::RunSummary, unit: &str, report: bool) -> Result<ExitCode, Error> {
     outln!(
         "{} {unit} in {:.1} s ({:.0} {unit}/s on {} threads) -> {}",
         summary.ran,
@@ -642,7 +644,7 @@ fn report_after_run(run_dir: &Path) -> Result<(), Error> {
         std::slice::from_ref(&run_dir.to_path_buf()),
         None,
         Path::new("reports"),
-        &crate::report::ReportSettings::default(),
+        &gridsim_analysis::report::ReportSettings::default(),
     )?;
     outln!("{}", written.line(&dir));
     Ok(())

@@ -37,7 +37,7 @@ pub struct RulesAndCards {
     pub cards: Vec<PathBuf>,
 }
 
-pub use crate::runs::Error;
+pub use gridsim_app::runs::Error;
 
 /// Parses the arguments and runs the command: exit code 2 on an error,
 /// the command's own code otherwise.

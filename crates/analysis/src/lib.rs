@@ -1,0 +1,9 @@
+pub mod aliasing;
+pub mod analysis;
+pub mod dyadic;
+pub mod effect_curve;
+pub mod lever_effects;
+pub mod marginal;
+pub mod match_report;
+pub mod report;
+pub mod stats;

@@ -1,0 +1,148 @@
+//! Riftbound runs as a person asks for them: a Riftbound suite with the
+//! catalog it names, loaded and checked, as the [`RunInputs`] that
+//! [`crate::runs::start`] and [`crate::runs::resume`] take, so a run of
+//! showdowns has the parts, shards, resume and report of a run of fights;
+//! and one showdown played alone with its log.
+
+use std::path::{Path, PathBuf};
+
+use crate::runs::{self, Error, RunInputs, read_text, whole};
+use gridsim_config as config;
+use gridsim_core::atomic;
+use gridsim_data::batch::{self, RunSummary};
+use gridsim_data::dataset::{self, FileEntry, Manifest, RunIdentity, RunKind};
+use gridsim_data::showdown_rows::Showdowns;
+use gridsim_riftbound::Event;
+use gridsim_riftbound::cards::Catalog;
+use gridsim_riftbound::showdown::{Outcome, Showdown};
+use gridsim_sim::riftbound_suite::{Pairing, Suite};
+
+/// A Riftbound suite with its catalog, and the texts they were read from.
+pub struct LoadedRiftbound {
+    pub catalog: Catalog,
+    pub suite: Suite,
+    pub suite_text: String,
+    pub card_files: Vec<(PathBuf, String)>,
+}
+
+impl LoadedRiftbound {
+    /// Loads the suite at `suite` with the catalog under `cards`, or the
+    /// one the suite names.
+    pub fn load(suite: &Path, cards: Option<&Path>) -> Result<LoadedRiftbound, Error> {
+        let suite_text = read_text(suite)?;
+        let cards = match cards {
+            Some(c) => c.to_path_buf(),
+            None => config::riftbound_suite_catalog(suite, &suite_text).map_err(|d| vec![d])?,
+        };
+        let card_files = runs::read_card_files(std::slice::from_ref(&cards))?;
+        let catalog = config::load_riftbound_catalog(&[cards])?;
+        let suite = config::parse_riftbound_suite(suite, &suite_text, &catalog)?;
+        Ok(LoadedRiftbound {
+            catalog,
+            suite,
+            suite_text,
+            card_files,
+        })
+    }
+
+    /// Plays showdown `id` of the suite alone, with its log.
+    pub fn show(&self, id: u64) -> Shown {
+        let (pairing, mut rng) = self.suite.pairing(id);
+        let (a, d) = if pairing.left_attacks {
+            (pairing.left, pairing.right)
+        } else {
+            (pairing.right, pairing.left)
+        };
+        let mut s = Showdown::new(&self.catalog, true);
+        let outcome = s.play(
+            &self.suite.lanes[a as usize],
+            &self.suite.lanes[d as usize],
+            self.suite.policy,
+            &mut rng,
+        );
+        let units = s
+            .board
+            .units()
+            .map(|u| (s.board.controller(u), self.catalog.card(s.board.card(u)).name.clone()))
+            .collect();
+        Shown {
+            pairing,
+            outcome,
+            log: std::mem::take(&mut s.board.log),
+            units,
+        }
+    }
+}
+
+/// Plays the suite's showdowns (or `showdowns` of them) without keeping
+/// output.
+pub fn bench(
+    suite: &Path,
+    showdowns: Option<u64>,
+    threads: usize,
+) -> Result<(LoadedRiftbound, gridsim_data::showdown_rows::ShowdownBench), Error> {
+    let loaded = LoadedRiftbound::load(suite, None)?;
+    let n = showdowns.unwrap_or(loaded.suite.showdowns);
+    let b = gridsim_data::showdown_rows::bench(&loaded.suite, &loaded.catalog, threads, n)
+        .map_err(|e| Error::file(suite, e))?;
+    Ok((loaded, b))
+}
+
+/// One showdown played alone.
+pub struct Shown {
+    pub pairing: Pairing,
+    pub outcome: Outcome,
+    pub log: Vec<Event>,
+    /// Each unit on the board, by index: its player (0 attacks) and name.
+    pub units: Vec<(u8, String)>,
+}
+
+impl RunInputs for LoadedRiftbound {
+    const KIND: RunKind = RunKind::Showdowns;
+
+    /// A Riftbound suite names its own catalog; the rules file and card
+    /// folders of Gridforged do not apply.
+    fn from_files(_rules: &Path, _cards: &[PathBuf], suite: &Path) -> Result<LoadedRiftbound, Error> {
+        LoadedRiftbound::load(suite, None)
+    }
+
+    fn from_copies(dir: &Path) -> Result<LoadedRiftbound, Error> {
+        LoadedRiftbound::load(&dir.join(dataset::INPUT_SUITE), Some(&dir.join(dataset::INPUT_CARDS)))
+    }
+
+    fn suite_name(&self) -> &str {
+        &self.suite.name
+    }
+
+    fn count_and_seed(&mut self) -> (&mut u64, &mut u64) {
+        (&mut self.suite.showdowns, &mut self.suite.master_seed)
+    }
+
+    fn suite_boards(&self) -> u64 {
+        self.suite.lanes.len() as u64
+    }
+
+    fn identity(&self, part_size: u64) -> RunIdentity {
+        RunIdentity {
+            kind: RunKind::Showdowns,
+            rules_sha256: atomic::sha256(gridsim_core::rule_book::RIFTBOUND_RULINGS.as_bytes()),
+            catalog_hash: self.catalog.fingerprint(),
+            suite_sha256: atomic::sha256(self.suite_text.as_bytes()),
+            master_seed: self.suite.master_seed,
+            count: self.suite.showdowns,
+            part_size,
+        }
+    }
+
+    fn write_inputs(&self, dir: &Path) -> Result<Vec<FileEntry>, String> {
+        runs::write_input_copies(dir, None, &self.suite_text, &self.card_files, &[])
+    }
+
+    fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error> {
+        let work = Showdowns {
+            suite: &self.suite,
+            catalog: &self.catalog,
+        };
+        batch::run(&work, manifest, dir, threads, progress).map_err(whole)
+    }
+}

@@ -1,0 +1,896 @@
+//! Riftbound's card files (`configs/riftbound/cards/`) and suites
+//! (`configs/riftbound/suites/`), both marked `game = "riftbound"`, into
+//! [`gridsim_riftbound::cards::Catalog`] and
+//! [`gridsim_sim::riftbound_suite::Suite`], with a diagnostic naming the file,
+//! line and key of anything wrong and the nearest valid name.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{Diagnostic, parse_toml, read, toml_files};
+use gridsim_riftbound::Lasts;
+use gridsim_riftbound::cards::{
+    Ability, Action, Card, CardKind, Catalog, Effect, MAX_EFFECTS, Replacement, Speed, Target, Trigger, When,
+};
+use gridsim_riftbound::showdown::{MAX_HAND, MAX_LANE, Policy};
+use gridsim_sim::riftbound_suite::{LaneRules, Suite};
+
+/// The most triggers one card has.
+pub const MAX_TRIGGERS: usize = 2;
+/// The most lanes a suite draws.
+pub const MAX_LANES: u32 = 100_000;
+
+/// Whether `text` is a Riftbound file: it says `game = "riftbound"`.
+pub fn is_riftbound(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text).is_ok_and(|t| t.get("game").and_then(toml::Value::as_str) == Some("riftbound"))
+}
+
+/// A Riftbound card file.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardFile {
+    /// Always `"riftbound"`.
+    pub game: GameName,
+    #[serde(default)]
+    pub card: Vec<CardDef>,
+}
+
+/// The game a file belongs to.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameName {
+    Riftbound,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum KindDef {
+    Unit,
+    Gear,
+    Spell,
+    Battlefield,
+    Rune,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SpeedDef {
+    Action,
+    Reaction,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum WhenDef {
+    Attack,
+    Defend,
+    EnemyAttacks,
+    FriendlyDefends,
+    Move,
+    Death,
+    Play,
+    Conquer,
+    EnemyMovesHere,
+    DefendAlone,
+    Hold,
+    Discard,
+    Add,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TargetDef {
+    Enemy,
+    Friendly,
+    Any,
+    EachEnemy,
+    Me,
+    Subject,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LastsDef {
+    Turn,
+    Combat,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplacementDef {
+    RecallHealed,
+    TopOfDeck,
+}
+
+/// One card as a designer writes it.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    #[schemars(with = "String")]
+    pub key: Spanned<String>,
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: KindDef,
+    /// A unit's printed Might; a gear's Might for the unit holding it.
+    #[serde(default)]
+    pub might: Option<i32>,
+    #[serde(default)]
+    pub assault: i32,
+    #[serde(default)]
+    pub shield: i32,
+    /// A spell's speed (default `action`).
+    #[serde(default)]
+    #[schemars(with = "Option<SpeedDef>")]
+    pub speed: Option<Spanned<SpeedDef>>,
+    /// A spell's effects, in order.
+    #[serde(default)]
+    #[schemars(with = "Vec<EffectDef>")]
+    pub effects: Vec<Spanned<EffectDef>>,
+    /// A unit's or gear's triggers, each an effect with a `when`.
+    #[serde(default)]
+    #[schemars(with = "Vec<EffectDef>")]
+    pub triggers: Vec<Spanned<EffectDef>>,
+    /// A gear's replacement of its unit's death.
+    #[serde(default)]
+    #[schemars(with = "Option<ReplacementDef>")]
+    pub replaces_death: Option<Spanned<ReplacementDef>>,
+    /// Hidden: it may be hidden at a battlefield and played from there
+    /// (RB11, RB12, RB20, RB21).
+    #[serde(default)]
+    pub hidden: bool,
+    /// A gear's: its unit's hold effects are conquer effects too (RB14).
+    #[serde(default)]
+    pub hold_as_conquer: bool,
+    /// A gear's or rune's activated ability, used from its player's base.
+    #[serde(default)]
+    #[schemars(with = "Option<AbilityDef>")]
+    pub ability: Option<Spanned<AbilityDef>>,
+    /// What was reconstructed, and from which rulings: the FAQ prints no
+    /// card text.
+    #[schemars(with = "String")]
+    pub reconstructed: Spanned<String>,
+}
+
+/// An activated ability: its speed (default `action`), its costs, what
+/// it does.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityDef {
+    #[serde(default)]
+    pub speed: Option<SpeedDef>,
+    /// Cost: exhaust the card.
+    #[serde(default)]
+    pub exhaust: bool,
+    /// Cost: cards discarded from hand (RB40).
+    #[serde(default)]
+    pub discard: u8,
+    /// [Add]: the energy it adds, resolving at once (RB41).
+    #[serde(default)]
+    pub adds: i32,
+    #[serde(default)]
+    pub effects: Vec<EffectDef>,
+}
+
+/// An effect: a target and exactly one action (`damage`,
+/// `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`,
+/// `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`,
+/// `spend_buff_draw`), or one action for its player with no target
+/// (`score`, `draw`, `play_from_deck`); a
+/// trigger adds `when`.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectDef {
+    #[serde(default)]
+    pub when: Option<WhenDef>,
+    #[serde(default)]
+    pub target: Option<TargetDef>,
+    /// A chosen target may be at a base too ("a unit", not "a unit
+    /// here"); played from Hidden it is "here" only (RB11).
+    #[serde(default)]
+    pub anywhere: bool,
+    #[serde(default)]
+    pub damage: Option<i32>,
+    #[serde(default)]
+    pub damage_my_might: bool,
+    /// A Might change; with `minimum` and `lasts` (default `turn`).
+    #[serde(default)]
+    pub might: Option<i32>,
+    #[serde(default)]
+    pub minimum: Option<i32>,
+    #[serde(default)]
+    pub lasts: Option<LastsDef>,
+    #[serde(default)]
+    pub buff: bool,
+    #[serde(default)]
+    pub stun: bool,
+    /// Back to hand when its Might is at most this.
+    #[serde(default)]
+    pub return_to_hand: Option<i32>,
+    #[serde(default)]
+    pub recall: bool,
+    /// "You may": decided as it resolves (RB50).
+    #[serde(default)]
+    pub may: bool,
+    #[serde(default)]
+    pub heal: bool,
+    #[serde(default)]
+    pub exhaust: bool,
+    /// A move to its base: its move triggers trigger (RB20).
+    #[serde(default)]
+    pub move_to_base: bool,
+    /// A move from its base to the battlefield (Zenith Blade, RB3); the
+    /// target is a unit at its base, so the effect says `anywhere`.
+    #[serde(default)]
+    pub move_here: bool,
+    /// Killed at once, as this instruction resolves (RB48).
+    #[serde(default)]
+    pub kill: bool,
+    /// The unit's conquer effects happen now (RB14).
+    #[serde(default)]
+    pub activate_conquer: bool,
+    /// Its player scores this many points (RB14).
+    #[serde(default)]
+    pub score: Option<i32>,
+    /// Its player draws this many cards (RB14).
+    #[serde(default)]
+    pub draw: Option<i32>,
+    /// Its player plays a unit from the top of its deck (RB48), looking
+    /// at `look` cards (default 1; Baited Hook's five, RB39).
+    #[serde(default)]
+    pub play_from_deck: bool,
+    #[serde(default)]
+    pub look: Option<i32>,
+    /// A Buff spent from the target: if one came off, its player draws
+    /// this many (Monastery of Hirana, RB27).
+    #[serde(default)]
+    pub spend_buff_draw: Option<i32>,
+}
+
+/// Loads every Riftbound card file under `paths` into one catalog.
+pub fn load_riftbound_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnostic>> {
+    let files = toml_files(paths).map_err(|d| vec![d])?;
+    let mut texts = Vec::new();
+    let mut bad = Vec::new();
+    for f in files {
+        match read(&f) {
+            Ok(t) => texts.push((f, t)),
+            Err(d) => bad.push(d),
+        }
+    }
+    let mut catalog = Catalog::default();
+    for (f, t) in &texts {
+        if let Err(mut d) = add_card_file(&mut catalog, f, t) {
+            bad.append(&mut d);
+        }
+    }
+    if catalog.cards.is_empty() && bad.is_empty() {
+        let at = paths.first().map_or_else(|| PathBuf::from("."), Clone::clone);
+        bad.push(Diagnostic::whole_file(
+            &at,
+            "no Riftbound card here: the catalog is empty",
+        ));
+    }
+    if bad.is_empty() { Ok(catalog) } else { Err(bad) }
+}
+
+/// Adds one card file's cards to `catalog`; every problem found.
+pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
+    let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let mut bad = Vec::new();
+    for (i, c) in parsed.card.iter().enumerate() {
+        let at = |key: &str| format!("card[{i}].{key}");
+        let mut err = |span: std::ops::Range<usize>, key: String, msg: String| {
+            bad.push(Diagnostic::at(file, text, Some(span), key, msg));
+        };
+        let key = c.key.get_ref();
+        let key_ok = !key.is_empty()
+            && key
+                .chars()
+                .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_');
+        if !key_ok {
+            err(
+                c.key.span(),
+                at("key"),
+                format!("`{key}` is not a key: lower-case letters, digits and `_`"),
+            );
+        }
+        if catalog.index(key).is_some() {
+            err(c.key.span(), at("key"), format!("a second card `{key}`"));
+        }
+        if c.reconstructed.get_ref().trim().is_empty() {
+            err(
+                c.reconstructed.span(),
+                at("reconstructed"),
+                "say what was reconstructed and from which ruling (RB1 to RB50)".into(),
+            );
+        }
+        let kind = match c.kind {
+            KindDef::Unit => CardKind::Unit,
+            KindDef::Gear => CardKind::Gear,
+            KindDef::Spell => CardKind::Spell,
+            KindDef::Battlefield => CardKind::Battlefield,
+            KindDef::Rune => CardKind::Rune,
+        };
+        let card_span = c.key.span();
+        if kind == CardKind::Unit && c.might.is_none() {
+            err(
+                card_span.clone(),
+                at("might"),
+                "a unit needs its printed `might`".into(),
+            );
+        }
+        if kind != CardKind::Spell && c.speed.is_some() {
+            err(card_span.clone(), at("speed"), "only a spell has a speed".into());
+        }
+        if kind == CardKind::Spell && (c.effects.is_empty() || c.effects.len() > MAX_EFFECTS) {
+            err(
+                card_span.clone(),
+                at("effects"),
+                format!("a spell has 1 to {MAX_EFFECTS} effects"),
+            );
+        }
+        if kind != CardKind::Spell && !c.effects.is_empty() {
+            err(
+                c.effects[0].span(),
+                at("effects"),
+                "only a spell has `effects`; a unit's or gear's are `triggers`".into(),
+            );
+        }
+        if kind == CardKind::Spell && !c.triggers.is_empty() {
+            err(c.triggers[0].span(), at("triggers"), "a spell has no triggers".into());
+        }
+        if c.triggers.len() > MAX_TRIGGERS {
+            err(
+                c.triggers[MAX_TRIGGERS].span(),
+                at("triggers"),
+                format!("at most {MAX_TRIGGERS} triggers a card"),
+            );
+        }
+        if kind != CardKind::Gear
+            && let Some(r) = &c.replaces_death
+        {
+            err(r.span(), at("replaces_death"), "only a gear replaces a death".into());
+        }
+        if kind == CardKind::Battlefield {
+            let mut bf = |k: usize, t: &Spanned<EffectDef>| {
+                let d = t.get_ref();
+                let when_ok = matches!(d.when, Some(WhenDef::Conquer | WhenDef::EnemyMovesHere | WhenDef::Hold));
+                let subject_ok = d.target != Some(TargetDef::Subject) || d.when == Some(WhenDef::EnemyMovesHere);
+                if !when_ok || d.target == Some(TargetDef::Me) || !subject_ok {
+                    err(
+                        t.span(),
+                        at(&format!("triggers[{k}]")),
+                        "a battlefield's triggers are `when = \"conquer\"`, `\"hold\"` or `\"enemy_moves_here\"` (whose `subject` is the unit that moved), aimed at enemy, friendly, any or each_enemy".into(),
+                    );
+                }
+            };
+            for (k, t) in c.triggers.iter().enumerate() {
+                bf(k, t);
+            }
+            if c.assault != 0 || c.shield != 0 {
+                err(
+                    card_span.clone(),
+                    at("assault"),
+                    "a battlefield has no Assault or Shield; its `might` is what each unit there has".into(),
+                );
+            }
+        }
+        if c.hidden && !matches!(kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {
+            err(
+                card_span.clone(),
+                at("hidden"),
+                "only a unit, gear or spell is hidden".into(),
+            );
+        }
+        if c.hold_as_conquer && kind != CardKind::Gear {
+            err(
+                card_span.clone(),
+                at("hold_as_conquer"),
+                "only a gear makes hold effects conquer effects".into(),
+            );
+        }
+        match (&c.ability, kind) {
+            (Some(a), CardKind::Gear | CardKind::Rune) => {
+                let d = a.get_ref();
+                if d.effects.len() > MAX_EFFECTS || (d.effects.is_empty() && d.adds <= 0) || d.adds < 0 {
+                    err(
+                        a.span(),
+                        at("ability"),
+                        format!("an ability does 1 to {MAX_EFFECTS} effects, or adds energy (`adds` at least 1)"),
+                    );
+                }
+                // Exhausting is what bounds how often it is used: an
+                // ability without it could be activated without end.
+                if !d.exhaust {
+                    err(
+                        a.span(),
+                        at("ability.exhaust"),
+                        "an ability's costs include `exhaust = true`".into(),
+                    );
+                }
+            }
+            (Some(a), _) => err(
+                a.span(),
+                at("ability"),
+                "only a gear or rune has an activated ability".into(),
+            ),
+            (None, CardKind::Rune) => err(
+                card_span.clone(),
+                at("ability"),
+                "a rune has an ability: `adds` energy".into(),
+            ),
+            (None, _) => {}
+        }
+        if c.assault < 0 || c.shield < 0 {
+            err(
+                card_span.clone(),
+                at("assault"),
+                "Assault and Shield are at least 0".into(),
+            );
+        }
+        let mut effect = |d: &EffectDef,
+                          span: std::ops::Range<usize>,
+                          key: String,
+                          trigger: bool|
+         -> Option<(Option<When>, Effect)> {
+            let lasts = match d.lasts {
+                None | Some(LastsDef::Turn) => Lasts::Turn,
+                Some(LastsDef::Combat) => Lasts::Combat,
+            };
+            let mut actions = Vec::new();
+            if let Some(n) = d.damage {
+                if n < 0 {
+                    bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(span.clone()),
+                        format!("{key}.damage"),
+                        "damage is at least 0".to_string(),
+                    ));
+                }
+                actions.push(Action::Damage(n.max(0)));
+            }
+            if let Some(amount) = d.might {
+                actions.push(Action::Might {
+                    amount,
+                    minimum: d.minimum,
+                    lasts,
+                });
+            }
+            if let Some(max_might) = d.return_to_hand {
+                actions.push(Action::ReturnToHand { max_might });
+            }
+            if d.recall {
+                actions.push(Action::Recall {
+                    heal: d.heal,
+                    exhaust: d.exhaust,
+                });
+            }
+            // The actions a flag or a count names.
+            let named = [
+                (d.damage_my_might, Action::DamageMyMight),
+                (d.buff, Action::Buff),
+                (d.stun, Action::Stun),
+                (d.move_to_base, Action::MoveToBase),
+                (d.move_here, Action::MoveHere),
+                (d.kill, Action::Kill),
+                (d.activate_conquer, Action::ActivateConquer),
+                (
+                    d.play_from_deck,
+                    Action::PlayFromDeck {
+                        look: d.look.unwrap_or(1).clamp(1, i32::from(u8::MAX)) as u8,
+                    },
+                ),
+                (
+                    d.spend_buff_draw.is_some(),
+                    Action::SpendBuffToDraw(d.spend_buff_draw.unwrap_or(0).max(0)),
+                ),
+                (d.score.is_some(), Action::Score(d.score.unwrap_or(0).max(0))),
+                (d.draw.is_some(), Action::Draw(d.draw.unwrap_or(0).max(0))),
+            ];
+            actions.extend(named.into_iter().filter(|(on, _)| *on).map(|(_, a)| a));
+            let mut fail = |msg: String| {
+                bad.push(Diagnostic::at(file, text, Some(span.clone()), key.clone(), msg));
+            };
+            if actions.len() != 1 {
+                fail(format!(
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `play_from_deck`; this one does {}",
+                    actions.len()
+                ));
+            }
+            if d.score.is_some_and(|n| n < 0)
+                || d.draw.is_some_and(|n| n < 0)
+                || d.spend_buff_draw.is_some_and(|n| n < 0)
+            {
+                fail("`score`, `draw` and `spend_buff_draw` are at least 0".into());
+            }
+            if d.move_here && !d.anywhere {
+                fail("`move_here` moves a unit from its base: it needs `anywhere = true`".into());
+            }
+            if d.look.is_some() && !d.play_from_deck {
+                fail("`look` goes with `play_from_deck`".into());
+            }
+            if d.look
+                .is_some_and(|n| !(1..=gridsim_riftbound::showdown::MAX_DECK as i32).contains(&n))
+            {
+                fail(format!(
+                    "`look` is from 1 to {}, the most cards of a deck a showdown reads",
+                    gridsim_riftbound::showdown::MAX_DECK
+                ));
+            }
+            let players = actions.first().is_some_and(|a| a.is_players());
+            match (players, d.target) {
+                (true, Some(_)) => fail("`score`, `draw` and `play_from_deck` are its player's: no `target`".into()),
+                (false, None) => fail("an effect on units names its `target`".into()),
+                _ => {}
+            }
+            if d.might.is_none() && (d.minimum.is_some() || d.lasts.is_some()) {
+                fail("`minimum` and `lasts` go with `might`".into());
+            }
+            if !d.recall && (d.heal || d.exhaust) {
+                fail("`heal` and `exhaust` go with `recall`".into());
+            }
+            let when = d.when.map(|w| match w {
+                WhenDef::Attack => When::Attack,
+                WhenDef::Defend => When::Defend,
+                WhenDef::EnemyAttacks => When::EnemyAttacks,
+                WhenDef::FriendlyDefends => When::FriendlyDefends,
+                WhenDef::Move => When::Move,
+                WhenDef::Death => When::Death,
+                WhenDef::Play => When::Play,
+                WhenDef::Conquer => When::Conquer,
+                WhenDef::EnemyMovesHere => When::EnemyMovesHere,
+                WhenDef::DefendAlone => When::DefendAlone,
+                WhenDef::Hold => When::Hold,
+                WhenDef::Discard => When::Discard,
+                WhenDef::Add => When::Add,
+            });
+            if trigger && when.is_none() {
+                fail(
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here, defend_alone, hold, discard, add"
+                        .into(),
+                );
+            }
+            if !trigger && when.is_some() {
+                fail("a spell's effect has no `when`".into());
+            }
+            let target = match d.target.unwrap_or(TargetDef::Me) {
+                TargetDef::Enemy => Target::Enemy,
+                TargetDef::Friendly => Target::Friendly,
+                TargetDef::Any => Target::Any,
+                TargetDef::EachEnemy => Target::EachEnemy,
+                TargetDef::Me => Target::Me,
+                TargetDef::Subject => Target::Subject,
+            };
+            if !trigger && !players && matches!(target, Target::Me | Target::Subject) {
+                fail("a spell has no `me` or `subject`: it targets enemy, friendly, any or each_enemy".into());
+            }
+            if target == Target::Subject
+                && !matches!(
+                    when,
+                    Some(When::EnemyAttacks | When::FriendlyDefends | When::EnemyMovesHere)
+                )
+            {
+                fail(
+                    "`subject` is the unit of an `enemy_attacks`, `friendly_defends` or `enemy_moves_here` trigger"
+                        .into(),
+                );
+            }
+            if !trigger && d.may {
+                fail("a spell's effects are not optional: `may` goes with a trigger".into());
+            }
+            let action = *actions.first()?;
+            Some((
+                when,
+                Effect {
+                    target,
+                    action,
+                    optional: d.may,
+                    anywhere: d.anywhere,
+                },
+            ))
+        };
+        let effects: Vec<Effect> = c
+            .effects
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| {
+                effect(e.get_ref(), e.span(), format!("card[{i}].effects[{k}]"), false).map(|(_, e)| e)
+            })
+            .collect();
+        let ability = c.ability.as_ref().map(|a| {
+            let d = a.get_ref();
+            Ability {
+                speed: match d.speed {
+                    None | Some(SpeedDef::Action) => Speed::Action,
+                    Some(SpeedDef::Reaction) => Speed::Reaction,
+                },
+                exhaust: d.exhaust,
+                discard: d.discard,
+                adds: d.adds.max(0),
+                effects: d
+                    .effects
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, e)| {
+                        effect(e, a.span(), format!("card[{i}].ability.effects[{k}]"), false).map(|(_, e)| e)
+                    })
+                    .collect(),
+            }
+        });
+        let triggers: Vec<Trigger> = c
+            .triggers
+            .iter()
+            .enumerate()
+            .filter_map(|(k, e)| {
+                let (when, effect) = effect(e.get_ref(), e.span(), format!("card[{i}].triggers[{k}]"), true)?;
+                Some(Trigger { when: when?, effect })
+            })
+            .collect();
+        if catalog.cards.len() >= usize::from(u16::MAX) {
+            bad.push(Diagnostic::at(
+                file,
+                text,
+                Some(card_span),
+                at("key"),
+                "the catalog holds no more cards",
+            ));
+            continue;
+        }
+        catalog.cards.push(Card {
+            key: key.clone(),
+            name: c.name.clone(),
+            kind,
+            might: c.might.unwrap_or(0),
+            assault: c.assault,
+            shield: c.shield,
+            speed: match c.speed.as_ref().map(|s| *s.get_ref()) {
+                None | Some(SpeedDef::Action) => Speed::Action,
+                Some(SpeedDef::Reaction) => Speed::Reaction,
+            },
+            effects,
+            triggers,
+            replacement: c.replaces_death.as_ref().map(|r| match r.get_ref() {
+                ReplacementDef::RecallHealed => Replacement::RecallHealed,
+                ReplacementDef::TopOfDeck => Replacement::TopOfDeck,
+            }),
+            hidden: c.hidden,
+            hold_as_conquer: c.hold_as_conquer,
+            ability,
+            reconstructed: c.reconstructed.get_ref().clone(),
+        });
+    }
+    if bad.is_empty() { Ok(()) } else { Err(bad) }
+}
+
+/// A Riftbound suite file.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SuiteFile {
+    /// Always `"riftbound"`.
+    pub game: GameName,
+    pub name: String,
+    /// The card folder, relative to the suite file.
+    pub catalog: String,
+    /// Showdowns in the run.
+    pub showdowns: u64,
+    pub master_seed: u64,
+    /// Lanes drawn from the catalog.
+    #[schemars(with = "u32")]
+    pub lanes: Spanned<u32>,
+    /// Units per lane: `[least, most]`.
+    #[schemars(with = "[u32; 2]")]
+    pub units: Spanned<[u32; 2]>,
+    /// The chance, in percent, that a unit holds a gear.
+    #[schemars(with = "i32")]
+    pub gear_percent: Spanned<i32>,
+    /// Spells in each hand: `[least, most]`.
+    #[schemars(with = "[u32; 2]")]
+    pub hand: Spanned<[u32; 2]>,
+    /// The policy's chance, in percent, to play a spell it can play.
+    #[schemars(with = "i32")]
+    pub cast_percent: Spanned<i32>,
+}
+
+/// The card folder a suite names, relative to the suite file.
+pub fn riftbound_suite_catalog(file: &Path, text: &str) -> Result<PathBuf, Diagnostic> {
+    let parsed: SuiteFile = parse_toml(file, text)?;
+    Ok(file.parent().unwrap_or(Path::new(".")).join(parsed.catalog))
+}
+
+/// Reads a Riftbound suite and draws its lanes from `catalog`.
+pub fn parse_riftbound_suite(file: &Path, text: &str, catalog: &Catalog) -> Result<Suite, Vec<Diagnostic>> {
+    let s: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let mut bad = Vec::new();
+    let mut err = |span: std::ops::Range<usize>, key: &str, msg: String| {
+        bad.push(Diagnostic::at(file, text, Some(span), key, msg));
+    };
+    let lanes = *s.lanes.get_ref();
+    if !(2..=MAX_LANES).contains(&lanes) {
+        err(s.lanes.span(), "lanes", format!("2 to {MAX_LANES} lanes"));
+    }
+    let [least, most] = *s.units.get_ref();
+    if least < 1 || least > most || most as usize > MAX_LANE {
+        err(
+            s.units.span(),
+            "units",
+            format!("`[least, most]` units a lane, 1 ≤ least ≤ most ≤ {MAX_LANE}"),
+        );
+    }
+    for (v, key) in [(&s.gear_percent, "gear_percent"), (&s.cast_percent, "cast_percent")] {
+        if !(0..=100).contains(v.get_ref()) {
+            err(v.span(), key, "a percentage, 0 to 100".into());
+        }
+    }
+    let [hand_min, hand_max] = *s.hand.get_ref();
+    if hand_min > hand_max || hand_max as usize > MAX_HAND {
+        err(
+            s.hand.span(),
+            "hand",
+            format!("`[least, most]` spells a hand, least ≤ most ≤ {MAX_HAND}"),
+        );
+    }
+    let has = |k: CardKind| catalog.cards.iter().any(|c| c.kind == k);
+    if !has(CardKind::Unit) {
+        err(s.lanes.span(), "catalog", "the catalog holds no unit to draw".into());
+    }
+    if hand_max > 0 && !has(CardKind::Spell) {
+        err(s.hand.span(), "hand", "the catalog holds no spell to draw".into());
+    }
+    if !bad.is_empty() {
+        return Err(bad);
+    }
+    let mut suite = Suite {
+        name: s.name,
+        showdowns: s.showdowns,
+        master_seed: s.master_seed,
+        rules: LaneRules {
+            lanes,
+            units_min: least,
+            units_max: most,
+            gear_percent: *s.gear_percent.get_ref(),
+            hand_min,
+            hand_max,
+        },
+        policy: Policy {
+            cast_percent: *s.cast_percent.get_ref(),
+        },
+        lanes: Vec::new(),
+    };
+    suite.draw_lanes(catalog);
+    Ok(suite)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn card_errors(text: &str) -> Vec<String> {
+        let mut c = Catalog::default();
+        match add_card_file(&mut c, Path::new("cards.toml"), text) {
+            Ok(()) => Vec::new(),
+            Err(d) => d.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn a_bad_card_names_its_line_key_and_the_nearest_name() {
+        let text =
+            "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spel\"\nreconstructed = \"RB1\"\n";
+        let e = card_errors(text);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("cards.toml:5"), "{}", e[0]);
+        assert!(e[0].contains("card[0].type"), "{}", e[0]);
+        assert!(e[0].contains("did you mean `spell`"), "{}", e[0]);
+    }
+
+    #[test]
+    fn an_effect_does_one_thing() {
+        let text = "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spell\"\nreconstructed = \"RB1\"\neffects = [{ target = \"enemy\", damage = 3, stun = true }]\n";
+        let e = card_errors(text);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].contains(":7") && e[0].contains("card[0].effects[0]") && e[0].contains("does 2"),
+            "{}",
+            e[0]
+        );
+    }
+
+    #[test]
+    fn a_unit_needs_might_and_a_card_its_reconstruction() {
+        let text =
+            "game = \"riftbound\"\n[[card]]\nkey = \"poro\"\nname = \"Poro\"\ntype = \"unit\"\nreconstructed = \" \"\n";
+        let e = card_errors(text);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e.iter().any(|m| m.contains("card[0].might")), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].reconstructed") && m.contains(":6")),
+            "{e:?}"
+        );
+    }
+
+    /// RB40, RB41: an ability is a gear's or a rune's, and a rune adds
+    /// energy; a player's action (RB14, RB48) has no target, a unit's one.
+    #[test]
+    fn abilities_and_players_actions_are_checked() {
+        let head = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB40\"\n";
+        let unit_with_ability = format!("{head}type = \"unit\"\nmight = 2\nability = {{ exhaust = true, adds = 1 }}\n");
+        let unbounded = format!("{head}type = \"rune\"\nability = {{ adds = 1 }}\n");
+        let e = card_errors(&unbounded);
+        assert!(e.iter().any(|m| m.contains("card[0].ability.exhaust")), "{e:?}");
+        let e = card_errors(&unit_with_ability);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].ability") && m.contains("gear or rune")),
+            "{e:?}"
+        );
+        let rune_without = format!("{head}type = \"rune\"\n");
+        let e = card_errors(&rune_without);
+        assert!(
+            e.iter().any(|m| m.contains("card[0].ability") && m.contains("adds")),
+            "{e:?}"
+        );
+        let score_at_a_unit =
+            format!("{head}type = \"gear\"\ntriggers = [{{ when = \"hold\", target = \"me\", score = 1 }}]\n");
+        let e = card_errors(&score_at_a_unit);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].triggers[0]") && m.contains("no `target`")),
+            "{e:?}"
+        );
+        let damage_at_nobody = format!("{head}type = \"spell\"\neffects = [{{ damage = 2 }}]\n");
+        let e = card_errors(&damage_at_nobody);
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[0].effects[0]") && m.contains("names its `target`")),
+            "{e:?}"
+        );
+        let good = format!(
+            "{head}type = \"gear\"\nhidden = true\nability = {{ exhaust = true, discard = 1, effects = [{{ target = \"friendly\", kill = true }}, {{ play_from_deck = true }}] }}\n"
+        );
+        assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+    }
+
+    /// Baited Hook's `look` (RB39) goes with `play_from_deck` and reads no
+    /// more than a showdown holds of a deck; Zenith Blade's `move_here`
+    /// (RB3) aims at a unit at its base, so it says `anywhere`; Monastery
+    /// of Hirana's `spend_buff_draw` (RB27) draws no negative count.
+    #[test]
+    fn look_move_here_and_spend_buff_draw_are_checked() {
+        let head =
+            "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB39\"\ntype = \"spell\"\n";
+        let has = |text: String, key: &str, words: &str| {
+            let e = card_errors(&text);
+            assert!(e.iter().any(|m| m.contains(key) && m.contains(words)), "{e:?}");
+        };
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", damage = 1, look = 5 }}]\n"),
+            "card[0].effects[0]",
+            "`look` goes with `play_from_deck`",
+        );
+        has(
+            format!("{head}effects = [{{ play_from_deck = true, look = 9 }}]\n"),
+            "card[0].effects[0]",
+            "`look` is from 1 to 8",
+        );
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", move_here = true }}]\n"),
+            "card[0].effects[0]",
+            "needs `anywhere = true`",
+        );
+        has(
+            format!("{head}effects = [{{ target = \"friendly\", spend_buff_draw = -1 }}]\n"),
+            "card[0].effects[0]",
+            "at least 0",
+        );
+        let good = format!(
+            "{head}effects = [{{ target = \"friendly\", move_here = true, anywhere = true }}, {{ play_from_deck = true, look = 8 }}]\n"
+        );
+        assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+        let site = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB27\"\ntype = \"battlefield\"\ntriggers = [{ when = \"conquer\", target = \"friendly\", spend_buff_draw = 1, may = true }]\n";
+        assert!(card_errors(site).is_empty(), "{:?}", card_errors(site));
+    }
+}

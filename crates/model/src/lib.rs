@@ -1,0 +1,6 @@
+pub mod ability;
+pub mod catalog;
+pub mod scrip;
+pub mod settings;
+pub mod spec;
+pub mod statuses;
