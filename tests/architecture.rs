@@ -378,6 +378,65 @@ fn no_two_modules_of_a_crate_use_each_other() {
     }
 }
 
+/// The sibling modules `code` (a file other than a folder's `mod.rs`)
+/// names through `super::`, alone or in a `super::{…}` group.
+fn sibling_uses_of(code: &str) -> BTreeSet<String> {
+    uses_of(&code.replace("super::", "crate::"))
+}
+
+#[test]
+fn no_two_files_of_a_folder_use_each_other() {
+    // Inside a folder module (`matches/`, `showdown/`, `report/`), the
+    // files beside `mod.rs` reach each other through `super::`; two that
+    // do so both ways (the bots and the shop, once) cannot be read apart.
+    for krate in crates_in_workspace() {
+        let mut folders = vec![src_of(&krate)];
+        while let Some(dir) = folders.pop() {
+            let entries: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .expect("a source folder")
+                .map(|e| e.expect("an entry").path())
+                .collect();
+            folders.extend(entries.iter().filter(|p| p.is_dir()).cloned());
+            if !dir.join("mod.rs").exists() {
+                continue;
+            }
+            let name = |p: &Path| p.file_stem().and_then(|n| n.to_str()).expect("a name").to_string();
+            let siblings: BTreeSet<String> = entries
+                .iter()
+                .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+                .map(|p| name(p))
+                .filter(|n| n != "mod" && n != "tests")
+                .collect();
+            let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for p in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "rs")) {
+                let m = name(p);
+                if !siblings.contains(&m) {
+                    continue;
+                }
+                let code = code_of(&std::fs::read_to_string(p).expect("a source file"));
+                let used: BTreeSet<String> = sibling_uses_of(&code)
+                    .into_iter()
+                    .filter(|u| *u != m && siblings.contains(u))
+                    .collect();
+                uses.insert(m, used);
+            }
+            let mut both_ways = Vec::new();
+            for (a, used) in &uses {
+                for b in used {
+                    if a < b && uses.get(b).is_some_and(|u| u.contains(a)) {
+                        both_ways.push(format!("{a} <-> {b}"));
+                    }
+                }
+            }
+            assert!(
+                both_ways.is_empty(),
+                "{}: files that use each other: {both_ways:?}",
+                dir.display()
+            );
+        }
+    }
+}
+
 #[test]
 fn the_use_reader_sees_single_paths_groups_and_not_comments() {
     // The reader itself: if it missed a form, the test above would pass on

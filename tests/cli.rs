@@ -93,6 +93,37 @@ fn validate_reports_a_card_files_parse_error_once() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every error of a file, not only the first: an unknown effect in a
+/// clause, an unknown key (`powr`) after it in the same card, and an
+/// unknown key in the next card are three errors, each at its own line,
+/// and a key taken out to read on (the clause) is not reported missing.
+/// The misreading this catches: stopping at serde's first error, so a
+/// designer fixes one mistake per run of `validate`.
+#[test]
+fn validate_reports_every_error_of_a_file() {
+    let dir = std::env::temp_dir().join(format!("gridsim-validate-every-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("cards.toml");
+    let stats = "footprint = \"2x2\"\ntribe = \"Blaze\"\nvitality = [100, 122, 143]\npower = [10, 18, 26]\nspeed = [20, 25, 30]\narmor = [0, 0, 5]\nfocus = [15, 15, 15]\n";
+    let text = format!(
+        "[[card]]\nid = \"fox\"\nname = \"Fox\"\n{stats}ability = [\n  {{ effect = \"zapp\", amount = 3 }},\n]\npowr = 3\n\n[[card]]\nid = \"owl\"\nname = \"Owl\"\n{stats}colour = \"red\"\n"
+    );
+    std::fs::write(&file, &text).expect("write");
+    let out = gridsim(&["validate", file.to_str().expect("utf-8 path")]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).expect("in the file") + 1;
+    assert!(err.contains(&format!("cards.toml:{}:", line_of("zapp"))), "{err}");
+    assert!(err.contains("card[0].ability[0].effect"), "{err}");
+    assert!(err.contains(&format!("cards.toml:{}:", line_of("powr"))), "{err}");
+    assert!(err.contains("card[0].powr"), "{err}");
+    assert!(err.contains(&format!("cards.toml:{}:", line_of("colour"))), "{err}");
+    assert!(err.contains("card[1].colour"), "{err}");
+    assert!(!err.contains("missing field"), "{err}");
+    assert!(err.contains("3 errors"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn read_json(path: &std::path::Path) -> serde_json::Value {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_slice(&bytes).expect("valid JSON")

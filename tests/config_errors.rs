@@ -623,7 +623,7 @@ fn fight_checked(catalog: &Catalog, rules: Rules, l: &BoardSpec, r: &BoardSpec, 
     if o.end_ms > rules.overtime.cap_ms {
         return Err(format!("ended at {} ms, past the cap (900.42d)", o.end_ms));
     }
-    e.check_invariants()
+    e.check_invariants().map_err(|broken| broken.to_string())
 }
 
 #[test]

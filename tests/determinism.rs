@@ -234,7 +234,8 @@ fn every_fight_begins_by_one_path_in_the_order_of_its_groups() {
     let why = e
         .begin(&FightStart::boards(&too_many, &l, &r), FightRng::for_fight(1, 0))
         .expect_err("too many units");
-    assert!(why.contains("units in one fight"), "{why}");
+    assert_eq!(why, gridsim::engine::StartError::TooManyUnits, "{why}");
+    assert!(why.to_string().contains("units in one fight"), "{why}");
     assert_eq!(e.units().count, gridsim::limits::MAX_UNITS);
 }
 

@@ -32,7 +32,7 @@ impl LoadedRiftbound {
         let suite_text = read_text(suite)?;
         let cards = match cards {
             Some(c) => c.to_path_buf(),
-            None => config::riftbound_suite_catalog(suite, &suite_text).map_err(|d| vec![d])?,
+            None => config::riftbound_suite_catalog(suite, &suite_text)?,
         };
         let card_files = runs::read_card_files(std::slice::from_ref(&cards))?;
         let catalog = config::load_riftbound_catalog(&[cards])?;

@@ -527,7 +527,7 @@ pub fn run(req: &SweepRequest) -> Result<Sweep, Error> {
             serde_json::to_string_pretty(&sweep).map_err(|e| whole(e.to_string()))?,
         ),
     ] {
-        gridsim_core::atomic::write(&dir.join(name), text.as_bytes()).map_err(whole)?;
+        gridsim_core::atomic::write(&dir.join(name), text.as_bytes()).map_err(|e| whole(e.to_string()))?;
     }
     Ok(sweep)
 }

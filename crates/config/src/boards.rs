@@ -15,7 +15,7 @@ use gridsim_model::spec::{BoardSpec, Placement, RunePlacement};
 
 /// Parses and checks a board against the catalog and the grid.
 pub fn parse_board(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<BoardSpec, Vec<Diagnostic>> {
-    let parsed: BoardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: BoardFile = parse_toml(file, text)?;
     let mut bad = Vec::new();
     let mut units = Vec::new();
     let mut occupied: Vec<(usize, [i64; 4])> = Vec::new();

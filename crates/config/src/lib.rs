@@ -101,10 +101,74 @@ pub(crate) fn check_gridforged_covers(
     check_covers(file, text, covers, &citable, bad);
 }
 
-/// Parses `text` as `T`, turning any error into a diagnostic with the key path.
-pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Diagnostic> {
-    let de = toml::de::Deserializer::parse(text)
-        .map_err(|e| Diagnostic::at(file, text, e.span(), "", e.message().trim().to_string()))?;
+/// Parses `text` as `T`, turning every error it can find into a diagnostic
+/// with the key path. Serde stops at a file's first error; to find the
+/// next, the lines of the entry it names are commented out (bytes kept, so
+/// every later position still points into the file as written) and the
+/// file is read again, up to [`MAX_ERRORS_PER_FILE`] times. A key the
+/// parser then misses because its line was commented out is not reported
+/// again. A syntax error ends the search: TOML after it cannot be read.
+pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Vec<Diagnostic>> {
+    let mut bad: Vec<Diagnostic> = Vec::new();
+    let mut edited = text.to_string();
+    // The keys of the lines commented out so far.
+    let mut removed: Vec<String> = Vec::new();
+    for _ in 0..MAX_ERRORS_PER_FILE {
+        match parse_once::<T>(&edited) {
+            Ok(parsed) if bad.is_empty() => return Ok(parsed),
+            Ok(_) => return Err(bad),
+            Err(ParseError::Syntax { span, message }) => {
+                if bad.is_empty() {
+                    bad.push(Diagnostic::at(file, text, span, "", message));
+                }
+                return Err(bad);
+            }
+            Err(ParseError::Value { span, key, message }) => {
+                let artefact = message
+                    .strip_prefix("missing field `")
+                    .and_then(|m| m.split('`').next())
+                    .is_some_and(|field| removed.iter().any(|k| k == field));
+                let Some(span) = span else {
+                    if !artefact {
+                        bad.push(Diagnostic::at(file, text, None, key, message));
+                    }
+                    return Err(bad);
+                };
+                if !artefact {
+                    bad.push(Diagnostic::at(file, text, Some(span.clone()), key, message));
+                }
+                if !comment_out_lines(&mut edited, span, &mut removed) {
+                    return Err(bad);
+                }
+            }
+        }
+    }
+    Err(bad)
+}
+
+/// How many errors one file reports at most: past this many, the rest are
+/// likely the same mistake repeated.
+pub const MAX_ERRORS_PER_FILE: usize = 64;
+
+enum ParseError {
+    /// The TOML itself cannot be read.
+    Syntax {
+        span: Option<std::ops::Range<usize>>,
+        message: String,
+    },
+    /// The TOML reads, but a key or value is not what the file takes.
+    Value {
+        span: Option<std::ops::Range<usize>>,
+        key: String,
+        message: String,
+    },
+}
+
+fn parse_once<T: DeserializeOwned>(text: &str) -> Result<T, ParseError> {
+    let de = toml::de::Deserializer::parse(text).map_err(|e| ParseError::Syntax {
+        span: e.span(),
+        message: e.message().trim().to_string(),
+    })?;
     serde_path_to_error::deserialize(de).map_err(|e| {
         // `Spanned` values add a private segment to the path; drop it.
         let path = e.path().to_string();
@@ -118,14 +182,83 @@ pub fn parse_toml<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, Dia
                 .replace(".[", "[")
         };
         let inner = e.into_inner();
-        Diagnostic::at(
-            file,
-            text,
-            inner.span(),
+        ParseError::Value {
+            span: inner.span(),
             key,
-            gridsim_core::diagnostics::enrich_serde_message(inner.message().trim()),
-        )
+            message: gridsim_core::diagnostics::enrich_serde_message(inner.message().trim()),
+        }
     })
+}
+
+/// A `[table]` or `[[array.of.tables]]` header line.
+fn is_table_header(line: &str) -> bool {
+    let line = line.split('#').next().unwrap_or("").trim();
+    let inner = line
+        .strip_prefix("[[")
+        .and_then(|l| l.strip_suffix("]]"))
+        .or_else(|| line.strip_prefix('[').and_then(|l| l.strip_suffix(']')));
+    inner.is_some_and(|name| {
+        !name.trim().is_empty()
+            && name
+                .trim()
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '"' | ' '))
+            && name
+                .trim()
+                .starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '"')
+    })
+}
+
+/// Comments out every line `span` touches, keeping each byte's position
+/// (a `#` and spaces of the same length), and notes the keys those lines
+/// held. False when nothing changed (the lines were out already), so the
+/// search cannot go round.
+fn comment_out_lines(text: &mut String, span: std::ops::Range<usize>, removed: &mut Vec<String>) -> bool {
+    let start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |at| at + 1);
+    let mut end = text[span.end.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |at| span.end.min(text.len()) + at);
+    // A table's span is its header alone: take its keys with it, up to the
+    // next header, or they would fall into the table before it.
+    if text[start..end].lines().any(is_table_header) {
+        let mut at = end;
+        while at < text.len() {
+            let next = text[at + 1..].find('\n').map_or(text.len(), |n| at + 1 + n);
+            if is_table_header(&text[at + 1..next]) {
+                break;
+            }
+            at = next;
+        }
+        end = at;
+    }
+    let lines = &text[start..end];
+    if lines
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        return false;
+    }
+    for line in lines.lines() {
+        let entry = line.trim_start().trim_start_matches(['{', '[', ',']).trim_start();
+        if let Some((key, _)) = entry.split_once('=') {
+            removed.push(key.trim().trim_matches('"').to_string());
+        }
+    }
+    let blanked: String = lines
+        .split('\n')
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                let mut out = String::from("#");
+                out.extend(std::iter::repeat_n(' ', l.len() - 1));
+                out
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    text.replace_range(start..end, &blanked);
+    true
 }
 
 fn read(file: &Path) -> Result<String, Diagnostic> {

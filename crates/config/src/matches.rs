@@ -144,7 +144,7 @@ pub fn parse_match_suite(
     catalog: &Catalog,
     rules: &Rules,
 ) -> Result<MatchSuite, Vec<Diagnostic>> {
-    let parsed: MatchSuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: MatchSuiteFile = parse_toml(file, text)?;
     lower(file, text, parsed, "", catalog, rules)
 }
 
@@ -216,7 +216,7 @@ pub fn parse_match_scenario(
     catalog: &Catalog,
     rules: &Rules,
 ) -> Result<gridsim_sim::scenario::MatchScenario, Vec<Diagnostic>> {
-    let parsed: MatchScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: MatchScenarioFile = parse_toml(file, text)?;
     let mut bad = Vec::new();
     super::check_gridforged_covers(file, text, &parsed.covers, &mut bad);
     let event_names = gridsim_sim::matches::Event::NAMES;

@@ -277,7 +277,7 @@ pub fn load_riftbound_catalog(paths: &[PathBuf]) -> Result<Catalog, Vec<Diagnost
 
 /// Adds one card file's cards to `catalog`; every problem found.
 pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
-    let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: CardFile = parse_toml(file, text)?;
     let mut bad = Vec::new();
     for (i, c) in parsed.card.iter().enumerate() {
         let at = |key: &str| format!("card[{i}].{key}");
@@ -695,14 +695,14 @@ pub struct SuiteFile {
 }
 
 /// The card folder a suite names, relative to the suite file.
-pub fn riftbound_suite_catalog(file: &Path, text: &str) -> Result<PathBuf, Diagnostic> {
+pub fn riftbound_suite_catalog(file: &Path, text: &str) -> Result<PathBuf, Vec<Diagnostic>> {
     let parsed: SuiteFile = parse_toml(file, text)?;
     Ok(file.parent().unwrap_or(Path::new(".")).join(parsed.catalog))
 }
 
 /// Reads a Riftbound suite and draws its lanes from `catalog`.
 pub fn parse_riftbound_suite(file: &Path, text: &str, catalog: &Catalog) -> Result<Suite, Vec<Diagnostic>> {
-    let s: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let s: SuiteFile = parse_toml(file, text)?;
     let mut bad = Vec::new();
     let mut err = |span: std::ops::Range<usize>, key: &str, msg: String| {
         bad.push(Diagnostic::at(file, text, Some(span), key, msg));

@@ -12,7 +12,7 @@ pub const DEFAULT_RULES_TOML: &str = include_str!("../../../configs/rules.toml")
 
 /// Parses and checks a rules file.
 pub fn parse_rules(file: &Path, text: &str) -> Result<(Rules, RulesFile), Vec<Diagnostic>> {
-    let parsed: RulesFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: RulesFile = parse_toml(file, text)?;
     let rules = Rules::from_file(&parsed);
     let mut bad = Vec::new();
     for (key, _, rule) in Rules::citations(&parsed) {

@@ -252,7 +252,7 @@ struct OutcomeDef {
 /// Parses a scenario, lowering inline cards into a catalog of their own
 /// (extending a copy of `catalog`).
 pub fn parse_scenario(file: &Path, text: &str, catalog: &Catalog, rules: &Rules) -> Result<Scenario, Vec<Diagnostic>> {
-    let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: ScenarioFile = parse_toml(file, text)?;
     let src = Source { file, text };
     let at = |span: std::ops::Range<usize>, key: String, msg: String| Diagnostic::at(file, text, Some(span), key, msg);
     let mut bad = Vec::new();

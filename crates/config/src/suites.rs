@@ -106,7 +106,7 @@ pub fn board_copy_name(k: usize, listed: &Path) -> String {
 /// The board files a suite lists, resolved next to the suite (none for a
 /// suite of random boards).
 pub fn suite_board_files(file: &Path, text: &str) -> Result<Vec<PathBuf>, Vec<Diagnostic>> {
-    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: SuiteFile = parse_toml(file, text)?;
     let base = file.parent().unwrap_or(Path::new("."));
     Ok(parsed
         .round_robin
@@ -122,7 +122,7 @@ pub fn parse_suite_from(
     rules: &Rules,
     source: BoardSource,
 ) -> Result<gridsim_sim::suite::Suite, Vec<Diagnostic>> {
-    let parsed: SuiteFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: SuiteFile = parse_toml(file, text)?;
     let whole = |key: &str, msg: String| vec![Diagnostic::at(file, text, None, key, msg)];
     if parsed.random.is_none() && parsed.round_robin.is_none() {
         return Err(whole(
@@ -243,7 +243,8 @@ pub fn parse_suite_from(
                 hub_percent: r.hub_percent,
                 runes_use_budget: r.runes_use_budget,
             };
-            let boards = gridsim_sim::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m))?;
+            let boards =
+                gridsim_sim::suite::random_boards(&spec, catalog, rules).map_err(|m| whole("random", m.to_string()))?;
             draw = Some(spec);
             boards
         };

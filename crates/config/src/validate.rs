@@ -149,8 +149,8 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 }
             }
             FileKind::Broken => {
-                if let Err(d) = parse_toml::<toml::Table>(f, t) {
-                    bad.push(d);
+                if let Err(mut d) = parse_toml::<toml::Table>(f, t) {
+                    bad.append(&mut d);
                 }
             }
             FileKind::Unknown => bad.push(Diagnostic::at(
@@ -169,7 +169,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
             FileKind::RiftboundSuite => {
                 // Checked against the catalog it names, whose own problems
                 // are reported when it is validated itself.
-                let parsed = super::riftbound_suite_catalog(f, t).map_err(|d| vec![d]).and_then(|dir| {
+                let parsed = super::riftbound_suite_catalog(f, t).and_then(|dir| {
                     let catalog = super::load_riftbound_catalog(&[dir]).unwrap_or_default();
                     super::parse_riftbound_suite(f, t, &catalog)
                 });

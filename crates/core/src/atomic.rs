@@ -28,6 +28,47 @@ pub struct Finished {
     pub sha256: String,
 }
 
+/// A file that could not be written or read: which file, what was being
+/// done, and the system's error. Printed as `PATH: cannot DOING: ERROR`.
+#[derive(Debug)]
+pub struct FileError {
+    pub path: PathBuf,
+    /// What failed, as "cannot …" finishes it: `create`, `flush`, `sync`,
+    /// `rename into place`, `write`, `open`, `read`.
+    pub doing: &'static str,
+    pub source: std::io::Error,
+}
+
+impl FileError {
+    fn new(path: &Path, doing: &'static str, source: std::io::Error) -> FileError {
+        FileError {
+            path: path.to_path_buf(),
+            doing,
+            source,
+        }
+    }
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: cannot {}: {}", self.path.display(), self.doing, self.source)
+    }
+}
+
+impl std::error::Error for FileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.source)
+    }
+}
+
+/// The layers above still speak in messages where they have not typed
+/// their own errors yet: a `FileError` becomes its message there.
+impl From<FileError> for String {
+    fn from(e: FileError) -> String {
+        e.to_string()
+    }
+}
+
 /// The temporary name a file is written under: its name plus `.tmp`.
 pub fn temporary_name(path: &Path) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
@@ -36,9 +77,9 @@ pub fn temporary_name(path: &Path) -> PathBuf {
 }
 
 impl AtomicFile {
-    pub fn create(path: &Path) -> Result<AtomicFile, String> {
+    pub fn create(path: &Path) -> Result<AtomicFile, FileError> {
         let tmp = temporary_name(path);
-        let file = File::create(&tmp).map_err(|e| format!("{}: cannot create: {e}", tmp.display()))?;
+        let file = File::create(&tmp).map_err(|e| FileError::new(&tmp, "create", e))?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             tmp,
@@ -49,19 +90,15 @@ impl AtomicFile {
     }
 
     /// Flushes, syncs and renames the file into place; returns its hash.
-    pub fn finish(mut self) -> Result<Finished, String> {
-        let out = self
-            .out
-            .take()
-            .ok_or_else(|| format!("{}: already finished", self.path.display()))?;
+    pub fn finish(mut self) -> Result<Finished, FileError> {
+        // `finish` takes the file by value, so it cannot run twice.
+        let out = self.out.take().expect("an unfinished file holds its writer");
         let file = out
             .into_inner()
-            .map_err(|e| format!("{}: cannot flush: {}", self.tmp.display(), e.error()))?;
-        file.sync_all()
-            .map_err(|e| format!("{}: cannot sync: {e}", self.tmp.display()))?;
+            .map_err(|e| FileError::new(&self.tmp, "flush", e.into_error()))?;
+        file.sync_all().map_err(|e| FileError::new(&self.tmp, "sync", e))?;
         drop(file);
-        std::fs::rename(&self.tmp, &self.path)
-            .map_err(|e| format!("{}: cannot rename into place: {e}", self.path.display()))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| FileError::new(&self.path, "rename into place", e))?;
         let hasher = std::mem::take(&mut self.hasher);
         Ok(Finished {
             path: self.path.clone(),
@@ -97,25 +134,23 @@ impl Drop for AtomicFile {
 }
 
 /// Writes a whole file atomically; returns its hash.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<Finished, String> {
+pub fn write(path: &Path, bytes: &[u8]) -> Result<Finished, FileError> {
     let mut f = AtomicFile::create(path)?;
     f.write_all(bytes)
-        .map_err(|e| format!("{}: cannot write: {e}", temporary_name(path).display()))?;
+        .map_err(|e| FileError::new(&temporary_name(path), "write", e))?;
     f.finish()
 }
 
 /// The SHA-256 of a file already on disk, as lowercase hex.
-pub fn file_sha256(path: &Path) -> Result<String, String> {
+pub fn file_sha256(path: &Path) -> Result<String, FileError> {
     use std::io::Read;
-    let mut f = File::open(path).map_err(|e| format!("{}: cannot open: {e}", path.display()))?;
+    let mut f = File::open(path).map_err(|e| FileError::new(path, "open", e))?;
     let mut hasher = Sha256::new();
     // On the stack: a report hashes every file of a run, and a zeroed heap
     // buffer per file cost more than the reads it saved.
     let mut buf = [0u8; 1 << 16];
     loop {
-        let n = f
-            .read(&mut buf)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let n = f.read(&mut buf).map_err(|e| FileError::new(path, "read", e))?;
         if n == 0 {
             break;
         }

@@ -278,7 +278,8 @@ impl Manifest {
         let mut sorted = self.clone();
         sorted.parts.sort_by_key(|p| p.index);
         let text = serde_json::to_string_pretty(&sorted).map_err(|e| format!("cannot encode the manifest: {e}"))?;
-        gridsim_core::atomic::write(&dir.join(MANIFEST), text.as_bytes()).map(|_| ())
+        gridsim_core::atomic::write(&dir.join(MANIFEST), text.as_bytes())?;
+        Ok(())
     }
 
     pub fn read(dir: &Path) -> Result<Manifest, String> {

@@ -154,14 +154,17 @@ impl Engine<'_> {
     /// right, each unit as it stood, with no battle-start pass. The round
     /// is the match's (800.33f). Refuses sides on the wrong hand or more
     /// units than a fight holds.
-    pub fn resume(&mut self, sides: [&SideEnd; 2], round: u8, rng: FightRng) -> Result<(), String> {
+    pub fn resume(&mut self, sides: [&SideEnd; 2], round: u8, rng: FightRng) -> Result<(), StartError> {
         for (end, side) in sides.iter().zip([Side::Left, Side::Right]) {
             if end.side != side {
-                return Err(format!("a {:?} side cannot continue as the {side:?} side", end.side));
+                return Err(StartError::WrongSide {
+                    side: end.side,
+                    as_side: side,
+                });
             }
         }
         if sides[0].len() + sides[1].len() > MAX_UNITS {
-            return Err(format!("more than {MAX_UNITS} units in one fight"));
+            return Err(StartError::TooManyUnits);
         }
         self.reset(rng);
         self.set_round(round);

@@ -9,25 +9,25 @@ impl Engine<'_> {
     /// equal to what a full scan of the columns finds. Run after every
     /// fight in builds with debug assertions (`cargo test` in the dev
     /// profile, as CI does), and by tests and the fuzz loop directly.
-    pub fn check_invariants(&self) -> Result<(), String> {
+    pub fn check_invariants(&self) -> Result<(), Broken> {
         let u = &self.u;
         if self.now > self.rules.overtime.cap_ms {
-            return Err(format!("time {} past the cap (900.42d)", self.now));
+            return Err(Broken(format!("time {} past the cap (900.42d)", self.now)));
         }
         let mut standing = [0u16; 2];
         for i in 0..u.count {
             let (v, m) = (u.vitality[i], u.max_vitality[i]);
             if !(0..=m).contains(&v) {
-                return Err(format!("unit {i}: Vitality {v} outside 0..={m}"));
+                return Err(Broken(format!("unit {i}: Vitality {v} outside 0..={m}")));
             }
             if !u.alive[i] && v != 0 {
-                return Err(format!("unit {i}: dead but holds Vitality {v}"));
+                return Err(Broken(format!("unit {i}: dead but holds Vitality {v}")));
             }
             if u.alive[i] && v == 0 {
-                return Err(format!("unit {i}: alive at 0 Vitality (500.4)"));
+                return Err(Broken(format!("unit {i}: alive at 0 Vitality (500.4)")));
             }
             if (self.clock.targetable >> i) & 1 != u64::from(self.targetable_now(i)) {
-                return Err(format!("unit {i}: targetable bit differs from its columns"));
+                return Err(Broken(format!("unit {i}: targetable bit differs from its columns")));
             }
             for (name, value) in [
                 ("Shield", u.shield[i]),
@@ -43,49 +43,49 @@ impl Engine<'_> {
                 ("charge", self.charge(UnitIdx(i as u8))),
             ] {
                 if value < 0 {
-                    return Err(format!("unit {i}: {name} is negative ({value})"));
+                    return Err(Broken(format!("unit {i}: {name} is negative ({value})")));
                 }
             }
             for &s in TimedStatus::ALL {
                 if u.timer(s, i) < 0 {
-                    return Err(format!(
+                    return Err(Broken(format!(
                         "unit {i}: {} time left is negative ({})",
                         s.label(),
                         u.timer(s, i)
-                    ));
+                    )));
                 }
             }
             if u.burn[i] > self.rules.burn.cap {
-                return Err(format!("unit {i}: Burn {} over the cap (900.33e)", u.burn[i]));
+                return Err(Broken(format!("unit {i}: Burn {} over the cap (900.33e)", u.burn[i])));
             }
             let crush = &u.crush[i];
             let sum: i64 = crush.running().iter().map(|w| i64::from(w.amount)).sum();
             if sum != i64::from(crush.total()) {
-                return Err(format!(
+                return Err(Broken(format!(
                     "unit {i}: running Crush total {} but windows hold {sum}",
                     crush.total()
-                ));
+                )));
             }
             if crush.running().windows(2).any(|w| w[0].expires_ms > w[1].expires_ms) {
-                return Err(format!("unit {i}: Crush windows out of expiry order"));
+                return Err(Broken(format!("unit {i}: Crush windows out of expiry order")));
             }
             if u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 standing[u.side[i].index()] += 1;
             }
         }
         if standing != self.standing {
-            return Err(format!(
+            return Err(Broken(format!(
                 "standing counts {:?} but the columns hold {standing:?}",
                 self.standing
-            ));
+            )));
         }
         for side in [Side::Left, Side::Right] {
             let (now, live) = (self.resonance.level[side.index()], self.active_resonance_level(side));
             if self.side_runes[side.index()].resonance.is_some() && now != live {
-                return Err(format!(
+                return Err(Broken(format!(
                     "{} resonance level {now} but its active sources make {live} (800.58d)",
                     side.name()
-                ));
+                )));
             }
         }
         Ok(())

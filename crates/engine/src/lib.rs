@@ -10,6 +10,7 @@ mod containers;
 pub mod continuation;
 mod damage;
 mod effects;
+mod errors;
 pub mod events;
 pub mod geometry;
 mod invariants;
@@ -27,6 +28,7 @@ mod timed_statuses;
 mod tools;
 
 pub use containers::*;
+pub use errors::{Broken, StartError};
 pub use events::{Event, EventKind, EventLog, Refusal};
 use geometry::Rect;
 pub use gridsim_core::rng::{self, FightRng};

@@ -293,7 +293,7 @@ impl<'c> Engine<'c> {
     /// battle-start pass resolved in reading order (800.44a). Every fight
     /// begins here: a run's, a match's, a scenario's. Refuses more units
     /// than a fight holds, after placing those that fit.
-    pub fn begin(&mut self, start: &FightStart, rng: FightRng) -> Result<(), String> {
+    pub fn begin(&mut self, start: &FightStart, rng: FightRng) -> Result<(), StartError> {
         self.reset(rng);
         self.forge = start.forge;
         self.set_round(start.round);
@@ -308,7 +308,7 @@ impl<'c> Engine<'c> {
             for (k, p) in g.units.iter().enumerate() {
                 let shift = g.shifts.get(k).copied().unwrap_or_default();
                 if self.add_unit_shifted(g.side, *p, shift).is_none() && refused.is_none() {
-                    refused = Some(format!("more than {MAX_UNITS} units in one fight"));
+                    refused = Some(StartError::TooManyUnits);
                 }
             }
             // A state whose unit was not placed has no unit to take it.

@@ -4,7 +4,7 @@
 //! incremental state (cached clocks, standing counts) stays right; and the
 //! trace the fight page is drawn from.
 
-use super::{Engine, MAX_UNITS, UnitIdx, Units};
+use super::{Engine, MAX_UNITS, StartError, UnitIdx, Units};
 use gridsim_model::catalog::CardId;
 use gridsim_model::spec::InitialState;
 use gridsim_model::statuses::TimedStatus;
@@ -149,12 +149,12 @@ impl Engine<'_> {
     /// Sets a placed unit's starting state. Only before `start_battle`,
     /// which counts the standing combatants (a Dormant unit is none) and
     /// from which the clock starts; Vitality is kept within 1..=maximum.
-    pub fn set_initial_state(&mut self, u: UnitIdx, s: &InitialState) -> Result<(), String> {
+    pub fn set_initial_state(&mut self, u: UnitIdx, s: &InitialState) -> Result<(), StartError> {
         if self.battle_started() {
-            return Err("a unit's starting state is set before the battle starts".to_string());
+            return Err(StartError::AfterBattleStart);
         }
         if u.i() >= self.u.count {
-            return Err(format!("no unit {} in this fight", u.i()));
+            return Err(StartError::NoSuchUnit(u.i()));
         }
         let i = u.i();
         let set = |col: &mut [i32], v: Option<i32>| {

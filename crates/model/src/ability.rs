@@ -808,34 +808,6 @@ macro_rules! effect_of_timed_status {
 
 crate::statuses::timed_statuses!(effect_of_timed_status);
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_effect_but_the_plain_ones_belongs_to_a_keyword() {
-        // Damage, healing and stat gains are every card's; every other
-        // effect is a keyword of section 800, which the card text and the
-        // card's keyword list both name.
-        let plain = [
-            Effect::Damage,
-            Effect::Heal,
-            Effect::GainArmor,
-            Effect::GainPower,
-            Effect::GainSpeed,
-            Effect::GainFocus,
-        ];
-        for &e in Effect::ALL {
-            assert_eq!(e.keyword().is_none(), plain.contains(&e), "{}", e.name());
-        }
-        for &s in TimedStatus::ALL {
-            assert_eq!(s.effect().keyword(), Some(s.label()));
-            assert_eq!(s.effect().timed_status(), Some(s));
-            assert!(s.effect().takes_duration() && !s.effect().needs_amount());
-        }
-    }
-}
-
 // An amount as a card file writes it (docs/card-format.md): read here, beside
 // the type, so every file format that names an amount reads it alike.
 
@@ -929,5 +901,33 @@ impl Amount {
                 "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage`, `P% restored` or `burn_power`"
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_effect_but_the_plain_ones_belongs_to_a_keyword() {
+        // Damage, healing and stat gains are every card's; every other
+        // effect is a keyword of section 800, which the card text and the
+        // card's keyword list both name.
+        let plain = [
+            Effect::Damage,
+            Effect::Heal,
+            Effect::GainArmor,
+            Effect::GainPower,
+            Effect::GainSpeed,
+            Effect::GainFocus,
+        ];
+        for &e in Effect::ALL {
+            assert_eq!(e.keyword().is_none(), plain.contains(&e), "{}", e.name());
+        }
+        for &s in TimedStatus::ALL {
+            assert_eq!(s.effect().keyword(), Some(s.label()));
+            assert_eq!(s.effect().timed_status(), Some(s));
+            assert!(s.effect().takes_duration() && !s.effect().needs_amount());
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! The compiled catalog: dense card tables and the ability IR the engine
-//! interprets. Built once by the loader; never changes during a run.
+//! interprets. Built once by the loader; never changes during a run. The
+//! accessors the engine reads in its loop are `#[inline]`: the engine is
+//! another crate, and without it each would be a call.
 
 use crate::ability::{
     Amount, CardKind, Condition, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope, StatName,
@@ -103,6 +105,7 @@ impl StatField {
     }
 
     /// This number of `line`.
+    #[inline]
     pub fn of(self, line: &StatLine) -> i32 {
         match self {
             StatField::Vitality => line.vitality,
@@ -116,6 +119,7 @@ impl StatField {
         }
     }
 
+    #[inline]
     pub fn of_mut(self, line: &mut StatLine) -> &mut i32 {
         match self {
             StatField::Vitality => &mut line.vitality,
@@ -133,6 +137,7 @@ impl StatField {
 impl StatLine {
     /// The line with `by` added to every number: a unit whose card is
     /// printed differently for one fight (`gridsim tune`'s perturbations).
+    #[inline]
     pub fn shifted(self, by: StatLine) -> StatLine {
         let mut out = self;
         for f in StatField::ALL {
@@ -168,11 +173,13 @@ impl Default for Keywords {
 
 impl Keywords {
     /// Whether the card prints `name`.
+    #[inline]
     pub fn has(&self, name: KeywordName) -> bool {
         self.0[name as usize].is_some()
     }
 
     /// The printed amount of `name`; `None` when it is absent or a flag.
+    #[inline]
     pub fn amount(&self, name: KeywordName) -> Option<Amount> {
         self.0[name as usize].flatten()
     }
@@ -310,9 +317,11 @@ pub struct OpRange {
 }
 
 impl OpRange {
+    #[inline]
     pub fn is_empty(self) -> bool {
         self.start == self.end
     }
+    #[inline]
     pub fn indices(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }
@@ -426,6 +435,7 @@ impl Card {
         self.stats.len() as u8
     }
     /// The printed line at `tier` (1-based), clamped into the ladder.
+    #[inline]
     pub fn at_tier(&self, tier: u8) -> StatLine {
         let i = (tier.max(1) as usize - 1).min(self.stats.len().saturating_sub(1));
         self.stats.get(i).copied().unwrap_or_default()
@@ -516,6 +526,7 @@ pub struct Resonance {
 }
 
 impl Catalog {
+    #[inline]
     pub fn card(&self, id: CardId) -> &Card {
         &self.cards[id.0 as usize]
     }
@@ -524,6 +535,7 @@ impl Catalog {
         self.cards.iter().position(|c| c.key == key).map(|i| CardId(i as u16))
     }
 
+    #[inline]
     pub fn rune(&self, id: RuneId) -> &Rune {
         &self.runes[id.0 as usize]
     }
@@ -532,6 +544,7 @@ impl Catalog {
         self.runes.iter().position(|r| r.key == key).map(|i| RuneId(i as u16))
     }
 
+    #[inline]
     pub fn resonance(&self, id: ResonanceId) -> &Resonance {
         &self.resonances[id.0 as usize]
     }
@@ -543,6 +556,7 @@ impl Catalog {
             .map(|i| ResonanceId(i as u16))
     }
 
+    #[inline]
     pub fn ops(&self, range: OpRange) -> &[Op] {
         &self.ops[range.indices()]
     }
@@ -576,6 +590,7 @@ impl Catalog {
     /// An amount that reads no board state (a whole number, `N x tier`, one
     /// number per tier) at `tier`; any other is 0. Keywords, `sold` lines
     /// and `while_insured` layers hold only these.
+    #[inline]
     pub fn fixed_amount(&self, amount: Amount, tier: u8) -> i32 {
         match amount {
             Amount::Const(n) => n,
@@ -587,11 +602,13 @@ impl Catalog {
 
     /// A per-tier amount at `tier`. A unit above the card's last printed
     /// tier reads the last number, as a stat ladder's last rung.
+    #[inline]
     pub fn ladder_amount(&self, ladder: crate::ability::LadderRef, tier: u8) -> i32 {
         let t = usize::from(tier.clamp(1, ladder.tiers.max(1))) - 1;
         self.amount_ladders[ladder.start as usize + t]
     }
 
+    #[inline]
     pub fn passives_of(&self, id: CardId) -> &[Passive] {
         &self.passives[self.card(id).passives.indices()]
     }
@@ -854,6 +871,7 @@ impl Catalog {
         out
     }
 
+    #[inline]
     pub fn packages_of(&self, id: CardId) -> &[Package] {
         &self.packages[self.card(id).packages.indices()]
     }

@@ -31,20 +31,44 @@ pub struct Payment {
     pub profit: i32,
 }
 
+/// A cost the wallet cannot meet: the cost, the Dividend that would pay
+/// part of it, the Gold left to pay and the Gold held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unaffordable {
+    pub cost: i32,
+    pub dividend: i32,
+    pub gold: i32,
+    pub held: i32,
+}
+
+impl std::fmt::Display for Unaffordable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a cost of {} needs {} Gold after {} Dividend; the wallet holds {} Gold",
+            self.cost, self.gold, self.dividend, self.held
+        )
+    }
+}
+
+impl std::error::Error for Unaffordable {}
+
 impl Wallet {
     /// Pays a shop purchase or reroll of `cost` (the discounted total,
     /// 900.36a): Dividend first, as much as it can, Gold only the
     /// remainder (800.15c); each Dividend spent adds 1 Profit (900.36b).
     /// A cost the wallet cannot meet changes nothing.
-    pub fn pay(&mut self, cost: i32) -> Result<Payment, String> {
+    pub fn pay(&mut self, cost: i32) -> Result<Payment, Unaffordable> {
         let cost = cost.max(0);
         let dividend = cost.min(self.dividend.max(0));
         let gold = cost - dividend;
         if gold > self.gold {
-            return Err(format!(
-                "a cost of {cost} needs {gold} Gold after {dividend} Dividend; the wallet holds {} Gold",
-                self.gold
-            ));
+            return Err(Unaffordable {
+                cost,
+                dividend,
+                gold,
+                held: self.gold,
+            });
         }
         self.dividend -= dividend;
         self.gold -= gold;

@@ -377,7 +377,7 @@ fn begin_battle(
     states: &[InitialState],
     wallet: &gridsim_model::scrip::Wallet,
     resonance: Option<gridsim_model::catalog::ResonanceId>,
-) -> Result<(), String> {
+) -> Result<(), gridsim_engine::StartError> {
     let groups: Vec<UnitGroup> = s
         .units
         .iter()
@@ -412,7 +412,7 @@ fn run_once(
     let states: Vec<InitialState> = s.units.iter().map(|u| u.state.clone()).collect();
     let stream = FightRng::for_fight(s.seed, u64::from(run_index));
     if let Err(why) = begin_battle(s, e, stream, &states, &s.wallet, s.runes[0].1) {
-        failures.push(why);
+        failures.push(why.to_string());
         return;
     }
     let mut wallet = s.wallet;

@@ -126,7 +126,7 @@ impl Suite {
 }
 
 /// Draws `spec.boards` legal boards. Deterministic in the spec and catalog.
-pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> Result<Vec<BoardSpec>, String> {
+pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> Result<Vec<BoardSpec>, DrawError> {
     let pool = drawable_cards(spec, catalog)?;
     let (cols, rows) = (rules.board.columns, rules.board.rows);
     let mut rng = FightRng::for_fight(spec.seed, u64::MAX);
@@ -217,10 +217,14 @@ pub fn random_boards(spec: &RandomBoards, catalog: &Catalog, rules: &Rules) -> R
             }
         }
         let Some(units) = board else {
-            return Err(format!(
-                "cannot draw board {b}: {}..={} units within budget {unit_budget} do not fit the {cols}x{rows} grid",
-                spec.min_units, spec.max_units
-            ));
+            return Err(DrawError::DoesNotFit {
+                board: b,
+                min_units: spec.min_units,
+                max_units: spec.max_units,
+                unit_budget,
+                cols,
+                rows,
+            });
         };
         out.push(BoardSpec {
             name: format!("random-{b:04}"),
@@ -290,9 +294,46 @@ fn draw_runes(
     (runes, resonance)
 }
 
+/// Why a suite's random boards cannot be drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DrawError {
+    /// The spec's card list, or the catalog's drawable cards, is empty.
+    NoCards,
+    /// A board's units within its budget do not fit the grid.
+    DoesNotFit {
+        board: u32,
+        min_units: u8,
+        max_units: u8,
+        unit_budget: u32,
+        cols: i32,
+        rows: i32,
+    },
+}
+
+impl std::fmt::Display for DrawError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DrawError::NoCards => f.write_str("no cards to draw boards from"),
+            DrawError::DoesNotFit {
+                board,
+                min_units,
+                max_units,
+                unit_budget,
+                cols,
+                rows,
+            } => write!(
+                f,
+                "cannot draw board {board}: {min_units}..={max_units} units within budget {unit_budget} do not fit the {cols}x{rows} grid"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DrawError {}
+
 /// The cards a random board may hold: the spec's list, or every combat
 /// card, Penny and Tool of the catalog (never a boss or one of its phases).
-pub fn drawable_cards(spec: &RandomBoards, catalog: &Catalog) -> Result<Vec<CardId>, String> {
+pub fn drawable_cards(spec: &RandomBoards, catalog: &Catalog) -> Result<Vec<CardId>, DrawError> {
     let pool: Vec<CardId> = if spec.cards.is_empty() {
         (0..catalog.cards.len() as u16)
             .map(CardId)
@@ -309,7 +350,7 @@ pub fn drawable_cards(spec: &RandomBoards, catalog: &Catalog) -> Result<Vec<Card
         spec.cards.clone()
     };
     if pool.is_empty() {
-        return Err("no cards to draw boards from".into());
+        return Err(DrawError::NoCards);
     }
     Ok(pool)
 }

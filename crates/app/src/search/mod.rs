@@ -132,7 +132,7 @@ impl Limits {
             min_tier: d.min_tier,
             max_tier: d.max_tier,
             budget: d.budget,
-            pool: suite::drawable_cards(d, catalog)?,
+            pool: suite::drawable_cards(d, catalog).map_err(|e| e.to_string())?,
             columns: rules.board.columns,
             rows: rules.board.rows,
             min_runes: d.min_runes,
@@ -762,7 +762,11 @@ fn first_generation(
             hub_percent: 0,
             runes_use_budget: limits.runes_use_budget,
         };
-        for (k, mut b) in suite::random_boards(&spec, catalog, rules)?.into_iter().enumerate() {
+        for (k, mut b) in suite::random_boards(&spec, catalog, rules)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .enumerate()
+        {
             b.name = format!("drawn {k}");
             out.push((b, false));
         }

@@ -798,7 +798,8 @@ fn write_perturbation(path: &Path, key: &str, fights: &[PerturbedFight]) -> Resu
         bytes.push(f.left_diff as u8);
         bytes.push(f.right_diff as u8);
     }
-    gridsim_core::atomic::write(path, &bytes).map(|_| ())
+    gridsim_core::atomic::write(path, &bytes)?;
+    Ok(())
 }
 
 fn read_perturbation(path: &Path, key: &str) -> Option<Vec<PerturbedFight>> {

@@ -88,7 +88,7 @@ impl CatalogBuilder {
     /// come in a second pass ([`CatalogBuilder::add_file`]), so a card may
     /// name a rune of any file.
     pub fn add_runes_file(&mut self, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
-        let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+        let parsed: CardFile = parse_toml(file, text)?;
         let src = Source { file, text };
         let mut bad = Vec::new();
         for (i, def) in parsed.rune.iter().enumerate() {
@@ -262,7 +262,7 @@ impl CatalogBuilder {
 
     /// Parses a card file and adds its cards.
     pub fn add_file(&mut self, file: &Path, text: &str) -> Result<(), Vec<Diagnostic>> {
-        let parsed: CardFile = parse_toml(file, text).map_err(|d| vec![d])?;
+        let parsed: CardFile = parse_toml(file, text)?;
         let src = Source { file, text };
         let mut bad = Vec::new();
         for (i, def) in parsed.card.iter().enumerate() {

@@ -206,7 +206,7 @@ type OneUnitStep<'a> = (&'a Option<Spanned<String>>, &'static str, fn(usize) -> 
 /// Reads a Riftbound scenario; every error found, each with its line and
 /// key.
 pub fn parse_riftbound_scenario(file: &Path, text: &str) -> Result<Scenario, Vec<Diagnostic>> {
-    let parsed: ScenarioFile = parse_toml(file, text).map_err(|d| vec![d])?;
+    let parsed: ScenarioFile = parse_toml(file, text)?;
     let mut bad = Vec::new();
     let rulings = gridsim_core::rule_book::riftbound_rulings();
     let ids: Vec<&str> = rulings.iter().map(|r| r.id.as_str()).collect();

@@ -8,6 +8,7 @@
 //! doors (`set_round`, `set_scrip`, `set_initial_state`).
 
 pub mod bots;
+pub mod choice;
 mod fights;
 mod log;
 mod play;

@@ -5,62 +5,13 @@
 //! chooses (`bots.rs`). Every number is a
 //! `[shop]` or `[round]` setting (docs/rules-reconstruction.md, "The match").
 
-use super::bots::{Decision, Reason, ShopAction, ShopView};
+use super::choice::{Decision, Reason, ShopAction, ShopView};
+pub use super::choice::{Destination, Item, Sold};
 use super::{Carried, Event, MatchCtx, Owned, Player, Values};
 use gridsim_engine::{Engine, FightRng};
 use gridsim_model::ability::RuneBoard;
-use gridsim_model::catalog::{CardId, RuneId};
+use gridsim_model::catalog::CardId;
 use gridsim_model::spec::RunePlacement;
-
-/// Where a player shops (200.1f). Shop 1 is always the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Destination {
-    /// Unit and rune offers.
-    Store,
-    /// Rune offers only, twice as many.
-    Runesmith,
-    /// Gold and no offers.
-    Vault,
-}
-
-impl Destination {
-    pub const ALL: [Destination; 3] = [Destination::Store, Destination::Runesmith, Destination::Vault];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Destination::Store => "store",
-            Destination::Runesmith => "runesmith",
-            Destination::Vault => "vault",
-        }
-    }
-}
-
-/// Something a shop sells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Item {
-    Unit(CardId, u8),
-    Rune(RuneId, u8),
-}
-
-impl Item {
-    /// The item as the log names it: its card or rune id, its kind
-    /// (`unit` or `rune`) and its tier.
-    pub fn logged(self, ctx: &MatchCtx) -> (String, &'static str, u8) {
-        match self {
-            Item::Unit(c, t) => (ctx.catalog.card(c).key.clone(), "unit", t),
-            Item::Rune(r, t) => (ctx.catalog.rune(r).key.clone(), "rune", t),
-        }
-    }
-}
-
-/// An item sold by a player, which any player of the party may buy back
-/// in Shop 2 (200.1f).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sold {
-    pub item: Item,
-    pub seller: u8,
-}
 
 /// The offers of one visit.
 struct Offers {
