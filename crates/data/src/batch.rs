@@ -7,8 +7,8 @@
 //! files.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -99,29 +99,27 @@ pub fn run<W: Workload>(
     let manifest = Mutex::new(manifest);
     let progress = Progress::new(show_progress, total_todo, workload.kind().noun());
     let started = Instant::now();
-    let result: Result<(), String> = worker_pool(threads)?.install(|| {
-        todo.par_iter().try_for_each_init(
-            || workload.worker(),
-            |worker, &part| {
-                let first = part * part_size;
-                let count = part_len(part, part_size, total);
-                let files = workload.play_part(worker, part, first, count, dir)?;
-                let mut m = manifest
-                    .lock()
-                    .map_err(|_| "a worker failed while holding the manifest".to_string())?;
-                m.parts.push(PartEntry {
-                    index: part,
-                    first,
-                    count,
-                    files,
-                });
-                m.write(dir)?;
-                drop(m);
-                progress.advance(count);
-                Ok(())
-            },
-        )
-    });
+    let recorder = Recorder {
+        manifest: &manifest,
+        dir,
+        progress: &progress,
+    };
+    let result = Driver::new(threads)?.drive(
+        &todo,
+        || workload.worker(),
+        |worker, &part| {
+            let first = part * part_size;
+            let count = part_len(part, part_size, total);
+            let files = workload.play_part(worker, part, first, count, dir)?;
+            Ok(PartEntry {
+                index: part,
+                first,
+                count,
+                files,
+            })
+        },
+        &recorder,
+    );
     progress.finish();
     result?;
     let mut m = manifest
@@ -228,26 +226,156 @@ where
     I: Fn() -> S + Sync + Send,
     W: Fn(&mut S, u64, u64) + Sync + Send,
 {
-    let threads = thread_count(threads);
-    let pool = worker_pool(threads)?;
+    let driver = Driver::new(threads)?;
     let part_size = part_size.max(1);
     let parts: Vec<u64> = (0..total.div_ceil(part_size)).collect();
     let started = Instant::now();
-    pool.install(|| {
-        parts.par_iter().for_each_init(&init, |state, &part| {
+    driver.drive(
+        &parts,
+        init,
+        |state, &part| {
             let first = part * part_size;
             work(state, first, part_size.min(total - first));
-        })
-    });
-    Ok((started.elapsed().as_secs_f64(), threads))
+            Ok(())
+        },
+        &Discard,
+    )?;
+    Ok((started.elapsed().as_secs_f64(), driver.threads()))
 }
 
-/// A pool of `threads` workers.
-fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, String> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))
+/// The one way gridsim plays anything in parallel: a run's parts, a
+/// bench, the seed matches of a ghost pool, a tune's perturbations and a
+/// search's races all go through [`Driver::drive`]. A pool of workers, each
+/// keeping its state (an engine and its buffers) from item to item, plays
+/// the items and hands each result to a [`Sink`]. What an item produces
+/// depends on the item alone, so any thread count gives the same results.
+pub struct Driver {
+    pool: rayon::ThreadPool,
+    threads: usize,
+}
+
+/// Where the driver hands each item's result: called from the workers,
+/// once per item, in any order, so a sink that needs an order keeps it
+/// itself (as [`InOrder`] does).
+pub trait Sink<T>: Sync {
+    /// Takes the result of item `index` (its place in the driven list).
+    fn take(&self, index: usize, value: T) -> Result<(), String>;
+}
+
+impl Driver {
+    /// A pool of `threads` workers, one per core for 0.
+    pub fn new(threads: usize) -> Result<Driver, String> {
+        let threads = thread_count(threads);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+        Ok(Driver { pool, threads })
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Plays every item with a worker's state (made by `init`, kept from
+    /// item to item) and hands each result to `sink`; stops at the first
+    /// error, of a play or of the sink.
+    pub fn drive<I, S, T>(
+        &self,
+        items: &[I],
+        init: impl Fn() -> S + Sync + Send,
+        play: impl Fn(&mut S, &I) -> Result<T, String> + Sync + Send,
+        sink: &impl Sink<T>,
+    ) -> Result<(), String>
+    where
+        I: Sync,
+    {
+        self.pool.install(|| {
+            items
+                .par_iter()
+                .enumerate()
+                .try_for_each_init(&init, |state, (k, item)| sink.take(k, play(state, item)?))
+        })
+    }
+
+    /// Every item's result, in the items' order.
+    pub fn map<I, S, T>(
+        &self,
+        items: &[I],
+        init: impl Fn() -> S + Sync + Send,
+        play: impl Fn(&mut S, &I) -> T + Sync + Send,
+    ) -> Result<Vec<T>, String>
+    where
+        I: Sync,
+        T: Send + Sync,
+    {
+        let out = InOrder::new(items.len());
+        self.drive(items, init, |state, item| Ok(play(state, item)), &out)?;
+        out.into_vec()
+    }
+}
+
+/// A sink that keeps every result in its item's place.
+pub struct InOrder<T> {
+    slots: Vec<OnceLock<T>>,
+}
+
+impl<T> InOrder<T> {
+    pub fn new(items: usize) -> InOrder<T> {
+        InOrder {
+            slots: (0..items).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// The results in order; an error if an item was never played.
+    pub fn into_vec(self) -> Result<Vec<T>, String> {
+        self.slots
+            .into_iter()
+            .enumerate()
+            .map(|(k, slot)| slot.into_inner().ok_or_else(|| format!("item {k} was never played")))
+            .collect()
+    }
+}
+
+impl<T: Send + Sync> Sink<T> for InOrder<T> {
+    fn take(&self, index: usize, value: T) -> Result<(), String> {
+        self.slots[index]
+            .set(value)
+            .map_err(|_| format!("item {index} was played twice"))
+    }
+}
+
+/// A sink for work whose results are its side effects (a bench).
+pub struct Discard;
+
+impl Sink<()> for Discard {
+    fn take(&self, _index: usize, _value: ()) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// A run's sink: each finished part recorded in the manifest, which is
+/// written again at once, so a run stopped at any moment resumes from
+/// the parts it lists.
+struct Recorder<'r> {
+    manifest: &'r Mutex<Manifest>,
+    dir: &'r Path,
+    progress: &'r Progress,
+}
+
+impl Sink<PartEntry> for Recorder<'_> {
+    fn take(&self, _index: usize, part: PartEntry) -> Result<(), String> {
+        let count = part.count;
+        let mut m = self
+            .manifest
+            .lock()
+            .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+        m.parts.push(part);
+        m.write(self.dir)?;
+        drop(m);
+        self.progress.advance(count);
+        Ok(())
+    }
 }
 
 /// A written file as the manifest records it.
@@ -491,15 +619,12 @@ pub fn play_matches(
     count: u64,
     threads: usize,
 ) -> Result<Vec<gridsim_sim::matches::MatchResult>, String> {
-    Ok(worker_pool(thread_count(threads))?.install(|| {
-        (first..first + count)
-            .into_par_iter()
-            .map_init(
-                || Engine::new(ctx.catalog, ctx.rules),
-                |engine, index| gridsim_sim::matches::play(ctx, engine, index, pool),
-            )
-            .collect()
-    }))
+    let indices: Vec<u64> = (first..first + count).collect();
+    Driver::new(threads)?.map(
+        &indices,
+        || Engine::new(ctx.catalog, ctx.rules),
+        |engine, &index| gridsim_sim::matches::play(ctx, engine, index, pool),
+    )
 }
 
 /// The runes a board brings into its fights: those on its rune boards, then

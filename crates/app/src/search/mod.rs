@@ -34,7 +34,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::runs::Error;
@@ -486,15 +485,7 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
         return Err(whole("--top and --batch are at least 1".into()));
     }
     let dir = req.out.join(format!("search_{}_{seed}", slug(&suite.name)));
-    let threads = if req.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        req.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| whole(format!("cannot start {threads} worker threads: {e}")))?;
+    let driver = gridsim_data::batch::Driver::new(req.threads).map_err(whole)?;
     let arena = Arena {
         field: &suite.boards,
         seed,
@@ -543,16 +534,14 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
             .iter()
             .map(|(b, _)| archive.get(&describe.niche(&b.units, &catalog)).map_or(0.0, |e| e.rate))
             .collect();
-        let records: Vec<Record> = pool.install(|| {
-            children
-                .par_iter()
-                .zip(bars.par_iter())
-                .map_init(
-                    || Engine::new(&catalog, rules),
-                    |engine, ((board, _), &bar)| arena.race(engine, board, bar),
-                )
-                .collect()
-        });
+        let races: Vec<(&BoardSpec, f64)> = children.iter().map(|(b, _)| b).zip(bars.iter().copied()).collect();
+        let records: Vec<Record> = driver
+            .map(
+                &races,
+                || Engine::new(&catalog, rules),
+                |engine, &(board, bar)| arena.race(engine, board, bar),
+            )
+            .map_err(whole)?;
         for ((board, from_suite), record) in children.into_iter().zip(records) {
             spent += record.fights();
             candidates += 1;
@@ -619,19 +608,17 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
     finalists.extend(suite_best.as_ref());
     let remaining = req.budget.saturating_sub(spent);
     let per_board = (remaining / finalists.len() as u64).max(RUNGS[0]);
-    let records: Vec<Record> = pool.install(|| {
-        finalists
-            .par_iter()
-            .map_init(
-                || Engine::new(&catalog, rules),
-                |engine, e| {
-                    let mut r = Record::default();
-                    arena.play(engine, &e.board, FINAL_FIRST_FIGHT, per_board, &mut r);
-                    r
-                },
-            )
-            .collect()
-    });
+    let records: Vec<Record> = driver
+        .map(
+            &finalists,
+            || Engine::new(&catalog, rules),
+            |engine, e| {
+                let mut r = Record::default();
+                arena.play(engine, &e.board, FINAL_FIRST_FIGHT, per_board, &mut r);
+                r
+            },
+        )
+        .map_err(whole)?;
     spent += per_board * finalists.len() as u64;
     let intervals = final_intervals(&records);
     let base = suite_best.as_ref().map(|_| &records[records.len() - 1]);

@@ -6,8 +6,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::levers::Levers;
 use gridsim_analysis::lever_effects::{PerturbedFight, sign};
 use gridsim_engine::Engine;
@@ -31,74 +29,67 @@ pub fn run(
     threads: usize,
     progress: &(dyn Fn(String) + Sync),
 ) -> Result<Vec<PerturbedFight>, String> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+    let driver = gridsim_data::batch::Driver::new(threads)?;
     let parts: Vec<u64> = (0..pairs.div_ceil(PART)).collect();
     let done = AtomicU64::new(0);
     let reported = AtomicU64::new(0);
     let started = Instant::now();
     let seed = suite.master_seed;
-    let results: Vec<Vec<PerturbedFight>> = pool.install(|| {
-        parts
-            .par_iter()
-            .map_init(
-                || {
-                    (
-                        Engine::new(catalog, *rules),
-                        [Vec::new(), Vec::new()],
-                        [Vec::new(), Vec::new()],
-                    )
-                },
-                |(engine, shifts, rune_shifts), &part| {
-                    let first = part * PART;
-                    let count = PART.min(pairs - first);
-                    let mut out = Vec::with_capacity(count as usize);
-                    for i in first..first + count {
-                        let (l, r) = suite.pairing(i);
-                        let boards = [&suite.boards[l as usize], &suite.boards[r as usize]];
-                        let mut won = [[false; 2]; 2];
-                        for (k, direction) in [1, -1].into_iter().enumerate() {
-                            for (side, (shift, runes)) in shifts.iter_mut().zip(rune_shifts.iter_mut()).enumerate() {
-                                let draw = Draw {
-                                    seed,
-                                    fight: i,
-                                    side,
-                                    direction,
-                                };
-                                fill_shifts(shift, runes, boards[side], levers, &draw);
-                            }
-                            let o = engine.fight_shifted(
-                                boards[0],
-                                boards[1],
-                                [&shifts[0], &shifts[1]],
-                                [&rune_shifts[0], &rune_shifts[1]],
-                                suite.stream(i),
-                            );
-                            won[k] = [o.winner == Some(Side::Left), o.winner == Some(Side::Right)];
-                        }
-                        out.push(PerturbedFight {
-                            left: l,
-                            right: r,
-                            left_diff: i8::from(won[0][0]) - i8::from(won[1][0]),
-                            right_diff: i8::from(won[0][1]) - i8::from(won[1][1]),
-                        });
-                    }
-                    let now = done.fetch_add(count, Ordering::Relaxed) + count;
-                    // A line about every tenth of the run.
-                    let tenth = (now * 10 / pairs.max(1)).min(10);
-                    if reported.fetch_max(tenth, Ordering::Relaxed) < tenth {
-                        progress(format!(
-                            "perturbation run: {now} of {pairs} fight pairs, {:.0} s",
-                            started.elapsed().as_secs_f64()
-                        ));
-                    }
-                    out
-                },
+    let results: Vec<Vec<PerturbedFight>> = driver.map(
+        &parts,
+        || {
+            (
+                Engine::new(catalog, *rules),
+                [Vec::new(), Vec::new()],
+                [Vec::new(), Vec::new()],
             )
-            .collect()
-    });
+        },
+        |(engine, shifts, rune_shifts), &part| {
+            let first = part * PART;
+            let count = PART.min(pairs - first);
+            let mut out = Vec::with_capacity(count as usize);
+            for i in first..first + count {
+                let (l, r) = suite.pairing(i);
+                let boards = [&suite.boards[l as usize], &suite.boards[r as usize]];
+                let mut won = [[false; 2]; 2];
+                for (k, direction) in [1, -1].into_iter().enumerate() {
+                    for (side, (shift, runes)) in shifts.iter_mut().zip(rune_shifts.iter_mut()).enumerate() {
+                        let draw = Draw {
+                            seed,
+                            fight: i,
+                            side,
+                            direction,
+                        };
+                        fill_shifts(shift, runes, boards[side], levers, &draw);
+                    }
+                    let o = engine.fight_shifted(
+                        boards[0],
+                        boards[1],
+                        [&shifts[0], &shifts[1]],
+                        [&rune_shifts[0], &rune_shifts[1]],
+                        suite.stream(i),
+                    );
+                    won[k] = [o.winner == Some(Side::Left), o.winner == Some(Side::Right)];
+                }
+                out.push(PerturbedFight {
+                    left: l,
+                    right: r,
+                    left_diff: i8::from(won[0][0]) - i8::from(won[1][0]),
+                    right_diff: i8::from(won[0][1]) - i8::from(won[1][1]),
+                });
+            }
+            let now = done.fetch_add(count, Ordering::Relaxed) + count;
+            // A line about every tenth of the run.
+            let tenth = (now * 10 / pairs.max(1)).min(10);
+            if reported.fetch_max(tenth, Ordering::Relaxed) < tenth {
+                progress(format!(
+                    "perturbation run: {now} of {pairs} fight pairs, {:.0} s",
+                    started.elapsed().as_secs_f64()
+                ));
+            }
+            out
+        },
+    )?;
     Ok(results.into_iter().flatten().collect())
 }
 

@@ -112,7 +112,10 @@ pub struct Seeded<'r> {
     pub rng: &'r mut FightRng,
 }
 
+// Inline: the showdown is generic over its choices, so it is built in
+// the crate that plays it, and these small draws would each be a call.
 impl Choices for Seeded<'_> {
+    #[inline]
     fn play(&mut self, _p: Player, castable: &[CardIndex]) -> Option<usize> {
         if castable.is_empty() || !self.rng.chance_percent(self.policy.cast_percent) {
             return None;
@@ -120,32 +123,39 @@ impl Choices for Seeded<'_> {
         Some(self.rng.below(castable.len() as u32) as usize)
     }
 
+    #[inline]
     fn target(&mut self, _p: Player, _card: CardIndex, _unit: Option<UnitId>, legal: &[UnitId]) -> usize {
         self.rng.below(legal.len() as u32) as usize
     }
 
+    #[inline]
     fn order(&mut self, _p: Player, items: &mut [(usize, Option<UnitId>)]) {
         shuffle(items, self.rng);
     }
 
+    #[inline]
     fn damage_order(&mut self, _p: Player, targets: &mut [UnitId]) {
         shuffle(targets, self.rng);
     }
 
+    #[inline]
     fn prudent(&self) -> bool {
         true
     }
 
     /// Even odds.
+    #[inline]
     fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
         self.rng.below(2) == 0
     }
 
     /// Even odds.
+    #[inline]
     fn hide(&mut self, _p: Player, _card: CardIndex) -> bool {
         self.rng.below(2) == 0
     }
 
+    #[inline]
     fn discard(&mut self, _p: Player, hand: &[CardIndex]) -> usize {
         self.rng.below(hand.len().max(1) as u32) as usize
     }
