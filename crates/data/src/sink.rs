@@ -20,8 +20,10 @@ use parquet::schema::types::ColumnPath;
 
 use gridsim_core::atomic::AtomicFile;
 
-/// Declares a table's column buffers and a `clear` that keeps their
-/// capacity, so a worker refills the same buffers part after part.
+/// Declares a table's columns once: its column buffers, a `clear` that
+/// keeps their capacity (a worker refills the same buffers part after
+/// part), and its Arrow schema and arrays, in the declared order, each
+/// column's Arrow type following from its Rust type ([`ArrowColumn`]).
 macro_rules! columns {
     ($(#[$meta:meta])* $Name:ident { $( $field:ident: $ty:ty ),* $(,)? }) => {
         $(#[$meta])*
@@ -32,8 +34,112 @@ macro_rules! columns {
             pub fn clear(&mut self) {
                 $( self.$field.clear(); )*
             }
+
+            /// Each column's field and Arrow array, in the declared order.
+            fn arrays(&self) -> Vec<(Field, ArrayRef)> {
+                vec![ $( {
+                    let a = <$ty as ArrowColumn>::array(&self.$field);
+                    (Field::new(stringify!($field), a.data_type().clone(), <$ty as ArrowColumn>::NULLABLE), a)
+                }, )* ]
+            }
         }
     };
+}
+
+/// A Rust type a table column holds, and how Arrow stores it.
+trait ArrowColumn: Sized {
+    /// Whether the column may hold nulls (an `Option`).
+    const NULLABLE: bool = false;
+    fn array(values: &[Self]) -> ArrayRef;
+}
+
+impl ArrowColumn for u64 {
+    fn array(values: &[u64]) -> ArrayRef {
+        Arc::new(UInt64Array::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for u32 {
+    fn array(values: &[u32]) -> ArrayRef {
+        Arc::new(UInt32Array::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for i32 {
+    fn array(values: &[i32]) -> ArrayRef {
+        Arc::new(Int32Array::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for i64 {
+    fn array(values: &[i64]) -> ArrayRef {
+        Arc::new(Int64Array::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for bool {
+    fn array(values: &[bool]) -> ArrayRef {
+        Arc::new(BooleanArray::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for &'static str {
+    fn array(values: &[&'static str]) -> ArrayRef {
+        strs(values)
+    }
+}
+
+impl ArrowColumn for String {
+    fn array(values: &[String]) -> ArrayRef {
+        Arc::new(StringArray::from_iter_values(values.iter().map(String::as_str)))
+    }
+}
+
+impl ArrowColumn for Option<u32> {
+    const NULLABLE: bool = true;
+    fn array(values: &[Option<u32>]) -> ArrayRef {
+        Arc::new(UInt32Array::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for Option<&'static str> {
+    const NULLABLE: bool = true;
+    fn array(values: &[Option<&'static str>]) -> ArrayRef {
+        Arc::new(StringArray::from(values.to_vec()))
+    }
+}
+
+impl ArrowColumn for Vec<String> {
+    fn array(values: &[Vec<String>]) -> ArrayRef {
+        let mut b = ListBuilder::new(StringBuilder::new());
+        for row in values {
+            for s in row {
+                b.values().append_value(s);
+            }
+            b.append(true);
+        }
+        Arc::new(b.finish())
+    }
+}
+
+impl ArrowColumn for Vec<i32> {
+    fn array(values: &[Vec<i32>]) -> ArrayRef {
+        let mut b = ListBuilder::new(arrow::array::Int32Builder::new());
+        for row in values {
+            for v in row {
+                b.values().append_value(*v);
+            }
+            b.append(true);
+        }
+        Arc::new(b.finish())
+    }
+}
+
+/// A table of one part as a record batch.
+fn batch_of(path: &Path, table: &str, arrays: Vec<(Field, ArrayRef)>) -> Result<RecordBatch, String> {
+    let (fields, cols): (Vec<Field>, Vec<ArrayRef>) = arrays.into_iter().unzip();
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
+        .map_err(|e| io_err(path, &format!("build the {table} table"), e))
 }
 
 columns! {
@@ -159,108 +265,28 @@ fn strs(v: &[&'static str]) -> ArrayRef {
 
 /// Writes the `fights` table of one part.
 pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, String> {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("fight_id", DataType::UInt64, false),
-        Field::new("master_seed", DataType::UInt64, false),
-        Field::new("left_board", DataType::UInt32, false),
-        Field::new("right_board", DataType::UInt32, false),
-        Field::new("winner", DataType::Utf8, false),
-        Field::new("end_reason", DataType::Utf8, false),
-        Field::new("end_ms", DataType::Int32, false),
-        Field::new("left_survivors", DataType::UInt32, false),
-        Field::new("right_survivors", DataType::UInt32, false),
-        Field::new("left_vitality", DataType::Int64, false),
-        Field::new("right_vitality", DataType::Int64, false),
-    ]));
-    let cols: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(f.fight_id.clone())),
-        Arc::new(UInt64Array::from(f.master_seed.clone())),
-        Arc::new(UInt32Array::from(f.left_board.clone())),
-        Arc::new(UInt32Array::from(f.right_board.clone())),
-        strs(&f.winner),
-        strs(&f.end_reason),
-        Arc::new(Int32Array::from(f.end_ms.clone())),
-        Arc::new(UInt32Array::from(f.left_survivors.clone())),
-        Arc::new(UInt32Array::from(f.right_survivors.clone())),
-        Arc::new(Int64Array::from(f.left_vitality.clone())),
-        Arc::new(Int64Array::from(f.right_vitality.clone())),
-    ];
-    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the fights table", e))?;
-    write_batch(path, &batch)
+    write_batch(path, &batch_of(path, "fights", f.arrays())?)
 }
 
 /// Writes the `showdowns` table of one part.
 pub fn write_showdowns(path: &Path, f: &ShowdownColumns) -> Result<WrittenFile, String> {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("fight_id", DataType::UInt64, false),
-        Field::new("master_seed", DataType::UInt64, false),
-        Field::new("left_board", DataType::UInt32, false),
-        Field::new("right_board", DataType::UInt32, false),
-        Field::new("attacker", DataType::Utf8, false),
-        Field::new("winner", DataType::Utf8, false),
-        Field::new("end_reason", DataType::Utf8, false),
-        Field::new("chain_items", DataType::UInt32, false),
-        Field::new("spells_played", DataType::UInt32, false),
-        Field::new("left_survivors", DataType::UInt32, false),
-        Field::new("right_survivors", DataType::UInt32, false),
-    ]));
-    let cols: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(f.fight_id.clone())),
-        Arc::new(UInt64Array::from(f.master_seed.clone())),
-        Arc::new(UInt32Array::from(f.left_board.clone())),
-        Arc::new(UInt32Array::from(f.right_board.clone())),
-        strs(&f.attacker),
-        strs(&f.winner),
-        strs(&f.end_reason),
-        Arc::new(UInt32Array::from(f.chain_items.clone())),
-        Arc::new(UInt32Array::from(f.spells_played.clone())),
-        Arc::new(UInt32Array::from(f.left_survivors.clone())),
-        Arc::new(UInt32Array::from(f.right_survivors.clone())),
-    ];
-    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the showdowns table", e))?;
-    write_batch(path, &batch)
+    write_batch(path, &batch_of(path, "showdowns", f.arrays())?)
 }
 
 /// Writes the `units` table of one part; `card_names` turns card indices
 /// into card ids.
 pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Result<WrittenFile, String> {
-    let schema = Arc::new(Schema::new(vec![
-        Field::new("fight_id", DataType::UInt64, false),
-        Field::new("side", DataType::Utf8, false),
-        Field::new("slot", DataType::UInt32, false),
-        Field::new("card", DataType::Utf8, false),
-        Field::new("tier", DataType::UInt32, false),
-        Field::new("column", DataType::UInt32, false),
-        Field::new("row", DataType::UInt32, false),
-        Field::new("damage_dealt", DataType::Int64, false),
-        Field::new("damage_taken", DataType::Int64, false),
-        Field::new("healing", DataType::Int64, false),
-        Field::new("kills", DataType::UInt32, false),
-        Field::new("deaths", DataType::UInt32, false),
-        Field::new("revivals", DataType::UInt32, false),
-        Field::new("activations", DataType::UInt32, false),
-        Field::new("survived", DataType::Boolean, false),
-    ]));
-    let cards = StringArray::from_iter_values(u.card.iter().map(|&c| card_names[c as usize].as_str()));
-    let cols: Vec<ArrayRef> = vec![
-        Arc::new(UInt64Array::from(u.fight_id.clone())),
-        strs(&u.side),
-        Arc::new(UInt32Array::from(u.slot.clone())),
-        Arc::new(cards),
-        Arc::new(UInt32Array::from(u.tier.clone())),
-        Arc::new(UInt32Array::from(u.column.clone())),
-        Arc::new(UInt32Array::from(u.row.clone())),
-        Arc::new(Int64Array::from(u.damage_dealt.clone())),
-        Arc::new(Int64Array::from(u.damage_taken.clone())),
-        Arc::new(Int64Array::from(u.healing.clone())),
-        Arc::new(UInt32Array::from(u.kills.clone())),
-        Arc::new(UInt32Array::from(u.deaths.clone())),
-        Arc::new(UInt32Array::from(u.revivals.clone())),
-        Arc::new(UInt32Array::from(u.activations.clone())),
-        Arc::new(BooleanArray::from(u.survived.clone())),
-    ];
-    let batch = RecordBatch::try_new(schema, cols).map_err(|e| io_err(path, "build the units table", e))?;
-    write_batch(path, &batch)
+    let mut arrays = u.arrays();
+    // The buffers hold the catalog index; the table holds the card's id.
+    for (field, a) in &mut arrays {
+        if field.name() == "card" {
+            *a = Arc::new(StringArray::from_iter_values(
+                u.card.iter().map(|&c| card_names[c as usize].as_str()),
+            ));
+            *field = Field::new("card", DataType::Utf8, false);
+        }
+    }
+    write_batch(path, &batch_of(path, "units", arrays)?)
 }
 
 /// Writes the `boards` table.
@@ -570,170 +596,20 @@ impl MatchTables {
     }
 }
 
-/// One table built column by column: each call adds a field and its array.
-#[derive(Default)]
-struct Table {
-    fields: Vec<Field>,
-    cols: Vec<ArrayRef>,
-}
-
-impl Table {
-    fn add(mut self, name: &str, nullable: bool, col: ArrayRef) -> Table {
-        self.fields.push(Field::new(name, col.data_type().clone(), nullable));
-        self.cols.push(col);
-        self
-    }
-    fn u64(self, name: &str, v: &[u64]) -> Table {
-        self.add(name, false, Arc::new(UInt64Array::from(v.to_vec())))
-    }
-    fn u32(self, name: &str, v: &[u32]) -> Table {
-        self.add(name, false, Arc::new(UInt32Array::from(v.to_vec())))
-    }
-    fn opt_u32(self, name: &str, v: &[Option<u32>]) -> Table {
-        self.add(name, true, Arc::new(UInt32Array::from(v.to_vec())))
-    }
-    fn i32(self, name: &str, v: &[i32]) -> Table {
-        self.add(name, false, Arc::new(Int32Array::from(v.to_vec())))
-    }
-    fn bool(self, name: &str, v: &[bool]) -> Table {
-        self.add(name, false, Arc::new(BooleanArray::from(v.to_vec())))
-    }
-    fn str(self, name: &str, v: &[&'static str]) -> Table {
-        self.add(name, false, strs(v))
-    }
-    fn opt_str(self, name: &str, v: &[Option<&'static str>]) -> Table {
-        self.add(name, true, Arc::new(StringArray::from(v.to_vec())))
-    }
-    fn string(self, name: &str, v: &[String]) -> Table {
-        self.add(
-            name,
-            false,
-            Arc::new(StringArray::from_iter_values(v.iter().map(String::as_str))),
-        )
-    }
-    fn strings(self, name: &str, v: &[Vec<String>]) -> Table {
-        let mut b = ListBuilder::new(StringBuilder::new());
-        for row in v {
-            for s in row {
-                b.values().append_value(s);
-            }
-            b.append(true);
-        }
-        self.add(name, false, Arc::new(b.finish()))
-    }
-    fn ints(self, name: &str, v: &[Vec<i32>]) -> Table {
-        let mut b = ListBuilder::new(arrow::array::Int32Builder::new());
-        for row in v {
-            for t in row {
-                b.values().append_value(*t);
-            }
-            b.append(true);
-        }
-        self.add(name, false, Arc::new(b.finish()))
-    }
-    fn write(self, path: &Path, what: &str) -> Result<WrittenFile, String> {
-        let batch = RecordBatch::try_new(Arc::new(Schema::new(self.fields)), self.cols)
-            .map_err(|e| io_err(path, &format!("build the {what} table"), e))?;
-        write_batch(path, &batch)
-    }
-}
-
 /// Writes the four tables of one part of a match run, each to the path
 /// `path_of(table)` gives, in the order of `RunKind::Matches.tables()`.
 pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) -> Result<Vec<WrittenFile>, String> {
-    let m = &t.matches;
-    let matches = Table::default()
-        .u64("match_id", &m.match_id)
-        .u64("master_seed", &m.master_seed)
-        .bool("seed_match", &m.seed_match)
-        .u32("players", &m.players)
-        .u32("seat", &m.seat)
-        .string("policy", &m.policy)
-        .bool("won", &m.won)
-        .u32("boss_wins", &m.boss_wins)
-        .u32("nemesis_wins", &m.nemesis_wins)
-        .i32("level", &m.level)
-        .i32("gold", &m.gold)
-        .i32("dividend", &m.dividend)
-        .i32("profit", &m.profit)
-        .strings("cards", &m.cards)
-        .ints("tiers", &m.tiers)
-        .strings("runes", &m.runes)
-        .ints("rune_tiers", &m.rune_tiers)
-        .string("resonance", &m.resonance)
-        .strings("keywords", &m.keywords)
-        .strings("forge_cores", &m.forge_cores);
-    let r = &t.rounds;
-    let rounds = Table::default()
-        .u64("match_id", &r.match_id)
-        .u32("round", &r.round)
-        .u32("seat", &r.seat)
-        .string("boss", &r.boss)
-        .str("boss_fight", &r.boss_fight)
-        .bool("team_boss_won", &r.team_boss_won)
-        .u32("rescue_fights", &r.rescue_fights)
-        .str("destination", &r.destination)
-        .string("nemesis", &r.nemesis)
-        .str("nemesis_fight", &r.nemesis_fight)
-        .i32("gold_spent", &r.gold_spent)
-        .u32("bought", &r.bought)
-        .u32("sold", &r.sold)
-        .i32("level", &r.level)
-        .u32("units", &r.units)
-        .u32("runes", &r.runes)
-        .i32("dividend", &r.dividend)
-        .i32("profit", &r.profit)
-        .string("reward", &r.reward)
-        .opt_str("reward_with", &r.reward_with)
-        .opt_str("reward_without", &r.reward_without);
-    let f = &t.fights;
-    let fights = Table::default()
-        .u64("match_id", &f.match_id)
-        .u32("round", &f.round)
-        .u32("seat", &f.seat)
-        .str("stage", &f.stage)
-        .string("opponent", &f.opponent)
-        .opt_u32("rescued", &f.rescued)
-        .u64("stream", &f.stream)
-        .str("winner", &f.winner)
-        .str("end_reason", &f.end_reason)
-        .i32("end_ms", &f.end_ms)
-        .u32("survivors", &f.survivors)
-        .u32("opponent_survivors", &f.opponent_survivors)
-        .u32("carried_units", &f.carried_units)
-        .strings("cards", &f.cards)
-        .ints("tiers", &f.tiers)
-        .strings("runes", &f.runes)
-        .string("resonance", &f.resonance)
-        .strings("keywords", &f.keywords);
-    let p = &t.picks;
-    let picks = Table::default()
-        .u64("match_id", &p.match_id)
-        .u32("round", &p.round)
-        .u32("seat", &p.seat)
-        .str("destination", &p.destination)
-        .string("item", &p.item)
-        .str("kind", &p.kind)
-        .bool("offered", &p.offered)
-        .bool("buyable", &p.buyable)
-        .bool("bought", &p.bought)
-        .bool("buyback", &p.buyback)
-        .opt_u32("tier", &p.tier)
-        .i32("gold", &p.gold)
-        .i32("dividend", &p.dividend)
-        .i32("profit", &p.profit)
-        .opt_u32("combined_to", &p.combined_to)
-        .bool("probed", &p.probed)
-        .opt_str("probe_with", &p.probe_with)
-        .opt_str("probe_without", &p.probe_without);
     [
-        (matches, "matches"),
-        (rounds, "rounds"),
-        (fights, "match_fights"),
-        (picks, "shop_picks"),
+        (t.matches.arrays(), "matches"),
+        (t.rounds.arrays(), "rounds"),
+        (t.fights.arrays(), "match_fights"),
+        (t.picks.arrays(), "shop_picks"),
     ]
     .into_iter()
-    .map(|(table, name)| table.write(&path_of(name), name))
+    .map(|(arrays, name)| {
+        let path = path_of(name);
+        write_batch(&path, &batch_of(&path, name, arrays)?)
+    })
     .collect()
 }
 
