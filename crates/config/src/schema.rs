@@ -396,36 +396,62 @@ impl<'de> Deserialize<'de> for KeywordDef {
 }
 
 impl KeywordDef {
-    pub fn parse(text: &str) -> Result<KeywordDef, String> {
+    pub fn parse(text: &str) -> Result<KeywordDef, KeywordError> {
         let text = text.trim();
         let (word, rest) = match text.find(char::is_whitespace) {
             Some(i) => (&text[..i], text[i..].trim()),
             None => (text, ""),
         };
-        let name = KeywordName::from_name(word).ok_or_else(|| {
-            let names: Vec<&str> = KeywordName::ALL.iter().map(|k| k.name()).collect();
-            format!(
-                "unknown keyword `{word}`; expected one of {}{}",
-                gridsim_core::diagnostics::backticked(&names),
-                gridsim_core::diagnostics::suggestion(word, &names)
-            )
-        })?;
+        let name = KeywordName::from_name(word).ok_or_else(|| KeywordError::Unknown(word.to_string()))?;
         let amount = if rest.is_empty() {
             None
         } else {
-            Some(Amount::parse(rest)?)
+            Some(Amount::parse(rest).map_err(KeywordError::Amount)?)
         };
         match (name.takes_amount(), amount.is_some()) {
-            (true, false) => Err(format!(
-                "keyword `{}` needs an amount, for example `{} 5`",
-                name.name(),
-                name.name()
-            )),
-            (false, true) => Err(format!("keyword `{}` takes no amount", name.name())),
+            (true, false) => Err(KeywordError::NeedsAmount(name)),
+            (false, true) => Err(KeywordError::TakesNoAmount(name)),
             _ => Ok(KeywordDef { name, amount }),
         }
     }
 }
+
+/// Why a keyword as written cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeywordError {
+    /// Not one of [`KeywordName::ALL`].
+    Unknown(String),
+    /// Its amount cannot be read.
+    Amount(gridsim_model::ability::AmountError),
+    NeedsAmount(KeywordName),
+    TakesNoAmount(KeywordName),
+}
+
+impl std::fmt::Display for KeywordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeywordError::Unknown(word) => {
+                let names: Vec<&str> = KeywordName::ALL.iter().map(|k| k.name()).collect();
+                write!(
+                    f,
+                    "unknown keyword `{word}`; expected one of {}{}",
+                    gridsim_core::diagnostics::backticked(&names),
+                    gridsim_core::diagnostics::suggestion(word, &names)
+                )
+            }
+            KeywordError::Amount(e) => e.fmt(f),
+            KeywordError::NeedsAmount(name) => write!(
+                f,
+                "keyword `{}` needs an amount, for example `{} 5`",
+                name.name(),
+                name.name()
+            ),
+            KeywordError::TakesNoAmount(name) => write!(f, "keyword `{}` takes no amount", name.name()),
+        }
+    }
+}
+
+impl std::error::Error for KeywordError {}
 
 /// A clause's amount as a card file writes it: a whole number or a written
 /// form ([`Amount::parse`]), or one whole number per tier (`[9, 13, 16]`),

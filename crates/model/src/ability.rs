@@ -854,12 +854,13 @@ impl<'de> Deserialize<'de> for Amount {
 
 impl Amount {
     /// Parses the written forms listed in `docs/card-format.md`.
-    pub fn parse(text: &str) -> Result<Amount, String> {
+    pub fn parse(text: &str) -> Result<Amount, AmountError> {
         let t = text.trim();
-        let int = |s: &str| -> Result<i32, String> {
-            s.trim()
-                .parse::<i32>()
-                .map_err(|_| format!("`{}` is not a whole number in amount `{t}`", s.trim()))
+        let int = |s: &str| -> Result<i32, AmountError> {
+            s.trim().parse::<i32>().map_err(|_| AmountError::NotWholeNumber {
+                part: s.trim().to_string(),
+                text: t.to_string(),
+            })
         };
         if t == "burn_power" {
             return Ok(Amount::BurnPower);
@@ -871,38 +872,83 @@ impl Amount {
                 "cost_paid" => Ok(Amount::CostPaidPercent(pct)),
                 "current_damage" => Ok(Amount::CurrentDamagePercent(pct)),
                 "restored" => Ok(Amount::RestoredPercent(pct)),
-                other => Err(format!(
-                    "unknown share `{other}` in amount `{t}`; expected `power`, `cost_paid`, `current_damage` or `restored`{}",
-                    gridsim_core::diagnostics::suggestion(other, &["power", "cost_paid", "current_damage", "restored"])
-                )),
+                other => Err(AmountError::UnknownShare {
+                    share: other.to_string(),
+                    text: t.to_string(),
+                }),
             };
         }
         if let Some((n, rest)) = t.split_once(" per ") {
             let each = int(n)?;
             let word = rest.trim();
-            let count = Count::from_name(word).ok_or_else(|| {
-                let names: Vec<&str> = Count::ALL.iter().map(|c| c.name()).collect();
-                format!(
-                    "unknown count `{word}` in amount `{t}`; expected one of {}{}",
-                    gridsim_core::diagnostics::backticked(&names),
-                    gridsim_core::diagnostics::suggestion(word, &names)
-                )
+            let count = Count::from_name(word).ok_or_else(|| AmountError::UnknownCount {
+                count: word.to_string(),
+                text: t.to_string(),
             })?;
             return Ok(Amount::Per { each, count });
         }
         if let Some((n, rest)) = t.split_once(" x ") {
             if rest.trim() != "tier" {
-                return Err(format!("expected `N x tier`, found `{t}`"));
+                return Err(AmountError::NotPerTier(t.to_string()));
             }
             return Ok(Amount::PerTier(int(n)?));
         }
-        int(t).map(Amount::Const).map_err(|_| {
-            format!(
-                "cannot read amount `{t}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage`, `P% restored` or `burn_power`"
-            )
-        })
+        int(t)
+            .map(Amount::Const)
+            .map_err(|_| AmountError::Unreadable(t.to_string()))
     }
 }
+
+/// Why a written amount cannot be read (docs/card-format.md): each names
+/// the amount as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AmountError {
+    /// A part that should be a whole number is not.
+    NotWholeNumber { part: String, text: String },
+    /// `P% share` with a share that is not one of the four.
+    UnknownShare { share: String, text: String },
+    /// `N per COUNT` with a count that is not one of [`Count::ALL`].
+    UnknownCount { count: String, text: String },
+    /// `N x something` other than `N x tier`.
+    NotPerTier(String),
+    /// None of the written forms.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for AmountError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use gridsim_core::diagnostics::{backticked, suggestion};
+        match self {
+            AmountError::NotWholeNumber { part, text } => {
+                write!(f, "`{part}` is not a whole number in amount `{text}`")
+            }
+            AmountError::UnknownShare { share, text } => {
+                let shares = ["power", "cost_paid", "current_damage", "restored"];
+                write!(
+                    f,
+                    "unknown share `{share}` in amount `{text}`; expected `power`, `cost_paid`, `current_damage` or `restored`{}",
+                    suggestion(share, &shares)
+                )
+            }
+            AmountError::UnknownCount { count, text } => {
+                let names: Vec<&str> = Count::ALL.iter().map(|c| c.name()).collect();
+                write!(
+                    f,
+                    "unknown count `{count}` in amount `{text}`; expected one of {}{}",
+                    backticked(&names),
+                    suggestion(count, &names)
+                )
+            }
+            AmountError::NotPerTier(text) => write!(f, "expected `N x tier`, found `{text}`"),
+            AmountError::Unreadable(text) => write!(
+                f,
+                "cannot read amount `{text}`; expected a whole number, `N x tier`, `N per COUNT`, `P% power`, `P% cost_paid`, `P% current_damage`, `P% restored` or `burn_power`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AmountError {}
 
 #[cfg(test)]
 mod tests {
