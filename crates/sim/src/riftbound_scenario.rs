@@ -70,6 +70,8 @@ pub struct ZoneWant {
     pub drawn: Option<u32>,
     /// Cards still hidden at the battlefield.
     pub hidden: Option<u32>,
+    /// Cards left in hand: a card played or discarded leaves it.
+    pub hand: Option<u32>,
 }
 
 /// Every choice of a scripted showdown. Whatever the script does not say
@@ -259,7 +261,15 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         &mut checks,
         &mut failures,
     );
-    check_zones(board, &spec.zones, "after the showdown", &mut checks, &mut failures);
+    let hands = [0, 1].map(|p| showdown.hand_size(p) as u32);
+    check_zones(
+        board,
+        Some(hands),
+        &spec.zones,
+        "after the showdown",
+        &mut checks,
+        &mut failures,
+    );
     ScenarioReport {
         name: s.name.clone(),
         file: s.file.clone(),
@@ -318,7 +328,16 @@ fn check_absent(lines: &[Event], absent: &[EventWant], ids: &[UnitId], checks: &
 }
 
 /// Checks players' zone counts.
-fn check_zones(board: &Board, zones: &[ZoneWant], at: &str, checks: &mut usize, failures: &mut Vec<String>) {
+/// `hands`: the cards left in each hand, known after a showdown (a step
+/// scenario has no hands).
+fn check_zones(
+    board: &Board,
+    hands: Option<[u32; 2]>,
+    zones: &[ZoneWant],
+    at: &str,
+    checks: &mut usize,
+    failures: &mut Vec<String>,
+) {
     for z in zones {
         let p = usize::from(z.player);
         let who = if p == 0 { "attacker" } else { "defender" };
@@ -334,12 +353,31 @@ fn check_zones(board: &Board, zones: &[ZoneWant], at: &str, checks: &mut usize, 
             ("drawn", z.drawn, board.drawn[p]),
             ("hidden", z.hidden, board.hidden_len[p] as u32),
         ] {
-            if let Some(want) = want {
-                *checks += 1;
-                if want != got {
-                    failures.push(format!("{at}: {who}.{field}: expected {want}, found {got}"));
-                }
+            check_count(who, field, want, got, at, checks, failures);
+        }
+        if let Some(want) = z.hand {
+            match hands {
+                Some(h) => check_count(who, "hand", Some(want), h[p], at, checks, failures),
+                None => failures.push(format!("{at}: {who}.hand: a hand is counted only after a showdown")),
             }
+        }
+    }
+}
+
+/// One count of a zone, checked when the scenario states it.
+fn check_count(
+    who: &str,
+    field: &str,
+    want: Option<u32>,
+    got: u32,
+    at: &str,
+    checks: &mut usize,
+    failures: &mut Vec<String>,
+) {
+    if let Some(want) = want {
+        *checks += 1;
+        if want != got {
+            failures.push(format!("{at}: {who}.{field}: expected {want}, found {got}"));
         }
     }
 }
@@ -543,7 +581,7 @@ pub fn run(s: &Scenario) -> ScenarioReport {
             }
         }
         check_units(&board, &step.expect, &ids, &names, &at, &mut checks, &mut failures);
-        check_zones(&board, &step.zones, &at, &mut checks, &mut failures);
+        check_zones(&board, None, &step.zones, &at, &mut checks, &mut failures);
     }
     ScenarioReport {
         name: s.name.clone(),

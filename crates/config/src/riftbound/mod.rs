@@ -54,6 +54,7 @@ struct ZoneDef {
     energy: Option<u32>,
     drawn: Option<u32>,
     hidden: Option<u32>,
+    hand: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -497,6 +498,7 @@ fn zone_want(file: &Path, text: &str, z: &ZoneDef, key: String, bad: &mut Vec<Di
         energy: z.energy,
         drawn: z.drawn,
         hidden: z.hidden,
+        hand: z.hand,
     }
 }
 

@@ -362,6 +362,11 @@ impl<'c> Showdown<'c> {
     }
 
     /// Plays one showdown with `choices` making every player's choice.
+    /// The cards left in `p`'s hand.
+    pub fn hand_size(&self, p: Player) -> usize {
+        self.hand_len[usize::from(p)]
+    }
+
     pub fn play_with(&mut self, attacker: &Lane, defender: &Lane, choices: &mut impl Choices) -> Outcome {
         self.setup(attacker, defender);
         let mut p = Play { s: self, choices };
