@@ -48,6 +48,8 @@ pub struct ShowdownSpec {
     /// How it must end (the winner follows: conquer the attacker, hold the
     /// defender, empty nobody).
     pub end: Option<End>,
+    /// Cards played and abilities activated (the outcome's `played`).
+    pub played: Option<u32>,
     pub expect: Vec<Expect>,
     pub events: Vec<EventWant>,
     /// Lines the showdown must not log at all.
@@ -241,6 +243,12 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
         checks += 1;
         if outcome.end != end {
             failures.push(format!("end: expected {}, found {}", end.name(), outcome.end.name()));
+        }
+    }
+    if let Some(played) = spec.played {
+        checks += 1;
+        if outcome.played != played {
+            failures.push(format!("played: expected {played}, found {}", outcome.played));
         }
     }
     check_events(

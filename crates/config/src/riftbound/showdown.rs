@@ -47,6 +47,9 @@ pub(super) struct ShowdownDef {
     #[serde(default)]
     may: Vec<bool>,
     end: Option<Spanned<String>>,
+    /// Cards played and abilities activated in the showdown (the
+    /// `spells_played` column of a run's `showdowns` table).
+    played: Option<u32>,
     #[serde(default)]
     expect: Vec<ExpectDef>,
     #[serde(default)]
@@ -425,6 +428,7 @@ pub(super) fn parse_showdown(
             may: d.may.clone(),
         },
         end,
+        played: d.played,
         expect,
         events,
         absent,
