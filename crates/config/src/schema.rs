@@ -579,6 +579,8 @@ macro_rules! unit_state_def {
     (
         { $( $(#[$bdoc:meta])* $before:ident : $bty:ty, )* }
         { $( $(#[$adoc:meta])* $after:ident : $aty:ty, )* }
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
+        battle_stacks: [ $($battle_stacks:tt)* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $($battle:tt)* ]
     ) => {
@@ -589,6 +591,7 @@ macro_rules! unit_state_def {
         #[serde(deny_unknown_fields)]
         pub struct UnitStateDef {
             $( $(#[$bdoc])* pub $before: $bty, )*
+            $( #[doc = concat!($slabel, " ", $sunit, ".")] pub $skey: Option<i32>, )*
             $( #[doc = concat!($clabel, " left, in milliseconds.")] pub $ckey: Option<i32>, )*
             $( $(#[$adoc])* pub $after: $aty, )*
         }
@@ -598,6 +601,7 @@ macro_rules! unit_state_def {
             /// negative) rather than an amount, a stack count or a timer (never).
             pub fn numbers(&self) -> Vec<(&'static str, i32, bool)> {
                 let mut all = vec![ $( (stringify!($before), state_number(self.$before), stringify!($before).ends_with("_bonus")), )* ];
+                $( all.push((stringify!($skey), self.$skey, false)); )*
                 $( all.push((stringify!($ckey), self.$ckey, false)); )*
                 all.extend([ $( (stringify!($after), state_number(self.$after), false), )* ]);
                 all.into_iter()
@@ -610,6 +614,7 @@ macro_rules! unit_state_def {
             fn from(r: UnitStateDef) -> Self {
                 gridsim_model::spec::InitialState {
                     $( $before: r.$before, )*
+                    $( $skey: r.$skey, )*
                     $( $ckey: r.$ckey, )*
                     $( $after: r.$after, )*
                 }
@@ -639,21 +644,16 @@ fn state_number(v: impl StateNumber) -> Option<i32> {
     v.number()
 }
 
-gridsim_model::statuses::timed_statuses!(unit_state_def {
+/// The counts, then the timed statuses, handed to the macro named first.
+macro_rules! then_timed_statuses {
+    ($then:ident $($rest:tt)*) => {
+        gridsim_model::statuses::timed_statuses!($then $($rest)*);
+    };
+}
+
+gridsim_model::stacks::stacks!(then_timed_statuses unit_state_def {
     /// Current Vitality (at most the maximum).
     vitality: Option<i32>,
-    /// Shield points.
-    shield: Option<i32>,
-    /// Maim stacks.
-    maim: Option<i32>,
-    /// Burn stacks.
-    burn: Option<i32>,
-    /// Venom stacks.
-    venom: Option<i32>,
-    /// Insurance points.
-    insurance: Option<i32>,
-    /// Subrogated points.
-    subrogated: Option<i32>,
     /// Armor on top of the printed ladder (a boss's growth by round, 200.1d).
     armor_bonus: Option<i32>,
     /// Power on top of the printed ladder (a boss's growth by round, 200.1d).
@@ -665,12 +665,6 @@ gridsim_model::statuses::timed_statuses!(unit_state_def {
 } {
     /// Charge going into the battle.
     charge: Option<i32>,
-    /// Haywire stacks.
-    haywire: Option<i32>,
-    /// Overclock stacks.
-    overclock: Option<i32>,
-    /// Feral stacks.
-    feral: Option<i32>,
     /// Relentless.
     relentless: Option<bool>,
     /// Dormant.

@@ -36,6 +36,7 @@ use gridsim_model::ability::{CardKind, Trigger};
 use gridsim_model::catalog::{CardId, Catalog, StatLine};
 use gridsim_model::settings::Rules;
 use gridsim_model::spec::{BoardSpec, Forge, InitialState, Placement, Side};
+use gridsim_model::stacks::Stack;
 use gridsim_model::statuses::TimedStatus;
 pub use outcome::{EndReason, Outcome, SideSummary};
 use possible::Possible;
@@ -108,10 +109,16 @@ macro_rules! unit_columns {
 macro_rules! unit_columns_and_timers {
     (
         { $($columns:tt)* }
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
+        battle_stacks: [ $( $(#[$tdoc:meta])* $T:ident $tkey:ident $tlabel:literal $tunit:literal )* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal { $($btraits:tt)* } )* ]
     ) => {
-        unit_columns! { $($columns)* $( $(#[$cdoc])* $ckey: i32 = 0, )* $( $(#[$bdoc])* $bkey: i32 = 0, )* }
+        unit_columns! {
+            $($columns)*
+            $( $(#[$sdoc])* $skey: i32 = 0, )* $( $(#[$tdoc])* $tkey: i32 = 0, )*
+            $( $(#[$cdoc])* $ckey: i32 = 0, )* $( $(#[$bdoc])* $bkey: i32 = 0, )*
+        }
 
         /// A unit's timed statuses, read together by the clock.
         #[derive(Clone, Copy)]
@@ -161,6 +168,22 @@ macro_rules! unit_columns_and_timers {
         }
 
         impl Units {
+            /// Count `s` on unit `i`.
+            #[inline]
+            pub fn stack(&self, s: Stack, i: usize) -> i32 {
+                match s {
+                    $( Stack::$S => self.$skey[i], )*
+                    $( Stack::$T => self.$tkey[i], )*
+                }
+            }
+
+            fn stack_mut(&mut self, s: Stack, i: usize) -> &mut i32 {
+                match s {
+                    $( Stack::$S => &mut self.$skey[i], )*
+                    $( Stack::$T => &mut self.$tkey[i], )*
+                }
+            }
+
             /// Milliseconds left of status `s` on unit `i`.
             #[inline]
             pub fn timer(&self, s: TimedStatus, i: usize) -> i32 {
@@ -209,7 +232,14 @@ macro_rules! unit_columns_and_timers {
     };
 }
 
-gridsim_model::statuses::timed_statuses!(unit_columns_and_timers {
+/// The counts, then the timed statuses, handed to the macro named first.
+macro_rules! then_timed_statuses {
+    ($then:ident $($rest:tt)*) => {
+        gridsim_model::statuses::timed_statuses!($then $($rest)*);
+    };
+}
+
+gridsim_model::stacks::stacks!(then_timed_statuses unit_columns_and_timers {
     card: CardId = CardId(0),
     side: Side = Side::Left,
     kind: CardKind = CardKind::Combat,
@@ -238,12 +268,6 @@ gridsim_model::statuses::timed_statuses!(unit_columns_and_timers {
     relentless_suppressed: bool = false,
     feast: bool = false,
     rabid: bool = false,
-    /// Haywire stacks (800.31a).
-    haywire: i32 = 0,
-    /// Overclock stacks (800.45a); no cap of their own (800.45c).
-    overclock: i32 = 0,
-    /// Feral stacks (800.23a).
-    feral: i32 = 0,
     cascade: bool = false,
     /// Cascade re-triggers in the running chain (800.9c).
     cascade_depth: i32 = 0,
@@ -260,27 +284,19 @@ gridsim_model::statuses::timed_statuses!(unit_columns_and_timers {
     speed_bonus: i32 = 0,
     armor_bonus: i32 = 0,
     focus_bonus: i32 = 0,
-    shield: i32 = 0,
-    maim: i32 = 0,
-    burn: i32 = 0,
     burn_source: UnitIdx = UnitIdx::NONE,
     /// Each applier's part of the Burn stack (800.22g).
     burn_shares: ApplierShares = ApplierShares::default(),
     burn_next_ms: i32 = NEVER,
-    venom: i32 = 0,
     venom_source: UnitIdx = UnitIdx::NONE,
     /// Each applier's part of the Venom stacks (800.22g).
     venom_shares: ApplierShares = ApplierShares::default(),
     venom_next_ms: i32 = NEVER,
-    /// Every Roost gained, added up (800.59b), and its next tick.
-    roost: i32 = 0,
+    /// The next Roost tick (800.59b).
     roost_next_ms: i32 = NEVER,
     /// The additive and percentage bonuses to each Roost tick (800.59d).
     roost_bonus: i32 = 0,
     roost_percent: i32 = 0,
-    insurance: i32 = 0,
-    subrogated: i32 = 0,
-    dread: i32 = 0,
     /// Stat layer held while the unit has any Insurance (800.37h):
     /// Power, Speed, Armor, Focus.
     insured_layer: [i32; 4] = [0; 4],
@@ -297,8 +313,7 @@ gridsim_model::statuses::timed_statuses!(unit_columns_and_timers {
     /// Milliseconds until the Everlasting revival.
     revive_ms: i32 = 0,
     phylactery: bool = false,
-    /// Vessels held (800.49a) and points towards the next (900.27f).
-    vessels: i32 = 0,
+    /// Points towards the next Vessel (900.27f).
     vessel_points: i32 = 0,
     /// The card the unit was placed as; `card` is the loadout in force,
     /// which a boss's phase changes (800.48a).
@@ -310,12 +325,6 @@ gridsim_model::statuses::timed_statuses!(unit_columns_and_timers {
     /// A boss's Stagger meter size (800.66b) and progress (800.66a).
     stagger_size: i32 = 0,
     stagger: i32 = 0,
-    /// Interest debt in stacks (800.38a).
-    interest: i32 = 0,
-    /// Consecrate stacks (800.10a), projected onto adjacent allies.
-    consecrate: i32 = 0,
-    /// Kindled stacks (800.39a); no cap (800.39b).
-    kindled: i32 = 0,
     /// Grants Fury to adjacent allies while Ignited (800.35c).
     ignited_fury_aura: bool = false,
     no_burn_spread: bool = false,

@@ -7,6 +7,7 @@
 use super::{Engine, MAX_UNITS, StartError, UnitIdx, Units};
 use gridsim_model::catalog::CardId;
 use gridsim_model::spec::InitialState;
+use gridsim_model::stacks::Stack;
 use gridsim_model::statuses::TimedStatus;
 
 /// What the fight page draws of one unit at one moment.
@@ -167,10 +168,11 @@ impl Engine<'_> {
             &mut c.vitality,
             s.vitality.map(|v| v.clamp(1, c.max_vitality[i].max(1))),
         );
-        set(&mut c.shield, s.shield);
-        set(&mut c.maim, s.maim);
-        set(&mut c.insurance, s.insurance);
-        set(&mut c.subrogated, s.subrogated);
+        for &k in Stack::STATE {
+            if let Some(v) = s.stack(k) {
+                *c.stack_mut(k, i) = v;
+            }
+        }
         set(&mut c.armor_bonus, s.armor_bonus);
         set(&mut c.power_bonus, s.power_bonus);
         set(&mut c.focus_bonus, s.focus_bonus);
@@ -182,18 +184,13 @@ impl Engine<'_> {
         }
         set(&mut c.settled_charge, s.charge);
         c.settled_at_ms[i] = self.now;
-        set(&mut c.haywire, s.haywire);
         set(&mut c.quest, s.quest.map(|q| q.max(0)));
         set(&mut c.counter, s.counter.map(|q| q.max(0)));
-        set(&mut c.overclock, s.overclock);
-        set(&mut c.feral, s.feral);
         // A status held at the start ticks one interval in (800.8b, 800.73a).
-        if let Some(b) = s.burn.filter(|b| *b > 0) {
-            c.burn[i] = b;
+        if c.burn[i] > 0 {
             c.burn_next_ms[i] = self.rules.burn.tick_ms;
         }
-        if let Some(v) = s.venom.filter(|v| *v > 0) {
-            c.venom[i] = v;
+        if c.venom[i] > 0 {
             c.venom_next_ms[i] = self.rules.venom.tick_ms;
         }
         if let Some(r) = s.relentless {

@@ -3,4 +3,5 @@ pub mod catalog;
 pub mod scrip;
 pub mod settings;
 pub mod spec;
+pub mod stacks;
 pub mod statuses;

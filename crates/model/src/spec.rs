@@ -3,6 +3,7 @@
 
 use crate::ability::RuneBoard;
 use crate::catalog::{CardId, ResonanceId, RuneId};
+use crate::stacks::Stack;
 use crate::statuses::TimedStatus;
 
 /// One card on a board: its tier and the cell of its footprint's top-left
@@ -77,11 +78,14 @@ impl Side {
     }
 }
 
-/// Declares [`InitialState`] with a field for each carried timed status
-/// between the fields written here.
+/// Declares [`InitialState`] with a field for each count a battle may
+/// start with and each carried timed status, between the fields written
+/// here.
 macro_rules! initial_state {
     (
         { $($before:tt)* } { $($after:tt)* }
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
+        battle_stacks: [ $($battle_stacks:tt)* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $($battle:tt)* ]
     ) => {
@@ -90,11 +94,20 @@ macro_rules! initial_state {
         #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
         pub struct InitialState {
             $($before)*
+            $( #[doc = concat!($slabel, " ", $sunit, ".")] pub $skey: Option<i32>, )*
             $( #[doc = concat!($clabel, " left, in milliseconds.")] pub $ckey: Option<i32>, )*
             $($after)*
         }
 
         impl InitialState {
+            /// The count `s` the battle starts with, if set.
+            pub fn stack(&self, s: Stack) -> Option<i32> {
+                match s {
+                    $( Stack::$S => self.$skey, )*
+                    _ => None,
+                }
+            }
+
             /// The time left of carried status `s`, if set.
             pub fn timer(&self, s: TimedStatus) -> Option<i32> {
                 match s {
@@ -115,23 +128,27 @@ macro_rules! initial_state {
     };
 }
 
-crate::statuses::timed_statuses!(initial_state {
+/// The counts, then the timed statuses, handed to the macro named first.
+macro_rules! with_unit_state {
+    ($then:ident $($pass:tt)*) => {
+        crate::stacks::stacks!(then_timed_statuses $then $($pass)*);
+    };
+}
+
+macro_rules! then_timed_statuses {
+    ($then:ident $($rest:tt)*) => {
+        crate::statuses::timed_statuses!($then $($rest)*);
+    };
+}
+
+with_unit_state!(initial_state {
     pub vitality: Option<i32>,
-    pub shield: Option<i32>,
-    pub maim: Option<i32>,
-    pub burn: Option<i32>,
-    pub venom: Option<i32>,
-    pub insurance: Option<i32>,
-    pub subrogated: Option<i32>,
     pub armor_bonus: Option<i32>,
     pub power_bonus: Option<i32>,
     pub focus_bonus: Option<i32>,
     pub speed_bonus: Option<i32>,
 } {
     pub charge: Option<i32>,
-    pub haywire: Option<i32>,
-    pub overclock: Option<i32>,
-    pub feral: Option<i32>,
     pub relentless: Option<bool>,
     pub dormant: Option<bool>,
     /// Quest progress going into the battle (800.54c).

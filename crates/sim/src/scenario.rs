@@ -18,6 +18,7 @@ use gridsim_model::catalog::{Catalog, Op};
 use gridsim_model::settings::Rules;
 pub use gridsim_model::spec::InitialState;
 use gridsim_model::spec::{Placement, Side};
+use gridsim_model::stacks::Stack;
 use gridsim_model::statuses::TimedStatus;
 
 /// A parsed, checked scenario.
@@ -162,22 +163,25 @@ macro_rules! fields {
             $( $Variant, )*
             /// A timed status's time left, by its key (`statuses.rs`).
             Timer(TimedStatus),
+            /// A count, by its key (`stacks.rs`).
+            Stack(Stack),
         }
         impl Field {
             /// Every field's name, for suggestions.
             pub fn names() -> Vec<&'static str> {
                 let mut names = vec![ $( $text, )* ];
                 names.extend(TimedStatus::ALL.iter().map(|s| s.key()));
+                names.extend(Stack::ALL.iter().map(|s| s.key()));
                 names
             }
             pub fn name(self) -> &'static str {
-                match self { $( Field::$Variant => $text, )* Field::Timer(s) => s.key() }
+                match self { $( Field::$Variant => $text, )* Field::Timer(s) => s.key(), Field::Stack(s) => s.key() }
             }
             pub fn from_name(t: &str) -> Option<Field> {
-                match t { $( $text => Some(Field::$Variant), )* _ => TimedStatus::from_key(t).map(Field::Timer) }
+                match t { $( $text => Some(Field::$Variant), )* _ => TimedStatus::from_key(t).map(Field::Timer).or_else(|| Stack::from_key(t).map(Field::Stack)) }
             }
             pub fn is_flag(self) -> bool {
-                match self { $( Field::$Variant => $flag, )* Field::Timer(_) => false }
+                match self { $( Field::$Variant => $flag, )* Field::Timer(_) | Field::Stack(_) => false }
             }
         }
     };
@@ -186,32 +190,17 @@ macro_rules! fields {
 fields! {
     Vitality = "vitality", false,
     MaxVitality = "max_vitality", false,
-    Shield = "shield", false,
-    Maim = "maim", false,
-    Burn = "burn", false,
-    Venom = "venom", false,
-    Insurance = "insurance", false,
-    Subrogated = "subrogated", false,
     Armor = "armor", false,
     Power = "power", false,
     Speed = "speed", false,
     Focus = "focus", false,
     Tier = "tier", false,
     Charge = "charge", false,
-    Roost = "roost", false,
     Hallow = "hallow", false,
-    Kindled = "kindled", false,
-    Haywire = "haywire", false,
-    Overclock = "overclock", false,
-    Feral = "feral", false,
-    Consecrate = "consecrate", false,
-    Interest = "interest", false,
-    Vessels = "vessels", false,
     Quest = "quest", false,
     Counter = "counter", false,
     Stagger = "stagger", false,
     Phase = "phase", false,
-    Dread = "dread", false,
     VesselPoints = "vessel_points", false,
     ReviveMs = "revive_ms", false,
     Deaths = "deaths", false,
@@ -239,33 +228,19 @@ fn read_field(e: &Engine, u: UnitIdx, f: Field) -> Want {
     match f {
         Field::Vitality => n(c.vitality[i]),
         Field::Timer(s) => n(c.timer(s, i)),
+        Field::Stack(s) => n(c.stack(s, i)),
         Field::MaxVitality => n(c.max_vitality[i]),
-        Field::Shield => n(c.shield[i]),
-        Field::Maim => n(c.maim[i]),
-        Field::Burn => n(c.burn[i]),
-        Field::Venom => n(c.venom[i]),
-        Field::Insurance => n(c.insurance[i]),
-        Field::Subrogated => n(c.subrogated[i]),
         Field::Armor => n(e.armor(u)),
         Field::Power => n(e.power(u)),
         Field::Speed => n(e.speed(u)),
         Field::Focus => n(e.focus(u)),
         Field::Tier => n(i32::from(c.tier[i])),
         Field::Charge => n(e.charge(u)),
-        Field::Roost => n(c.roost[i]),
         Field::Hallow => n(c.hallow[i].total()),
-        Field::Kindled => n(c.kindled[i]),
-        Field::Haywire => n(c.haywire[i]),
-        Field::Overclock => n(c.overclock[i]),
-        Field::Feral => n(c.feral[i]),
-        Field::Consecrate => n(c.consecrate[i]),
-        Field::Interest => n(c.interest[i]),
-        Field::Vessels => n(c.vessels[i]),
         Field::Quest => n(c.quest[i]),
         Field::Counter => n(c.counter[i]),
         Field::Stagger => n(c.stagger[i]),
         Field::Phase => n(i32::from(c.phase[i])),
-        Field::Dread => n(c.dread[i]),
         Field::VesselPoints => n(c.vessel_points[i]),
         Field::ReviveMs => n(c.revive_ms[i]),
         Field::Deaths => n(c.deaths[i] as i32),
