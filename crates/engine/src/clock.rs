@@ -3,6 +3,56 @@
 
 use super::*;
 
+/// The keywords that tick on a schedule of their own, declared once: each
+/// a column holding its next tick (a [`Ticker`]) and the function that
+/// resolves a tick, in the order one step resolves them. Burn (800.8),
+/// Venom (800.73), Roost (800.59), Hallow (800.29) and Fleeting (800.25).
+/// The clock's earliest tick, the ticks run at a step, their stop at a
+/// death and their times carried into a continued fight (200.2c) are
+/// generated from it.
+macro_rules! tickers {
+    ($( $column:ident => $tick:ident, )*) => {
+        impl Engine<'_> {
+            /// Unit `i`'s earliest tick of any keyword.
+            #[inline]
+            fn next_tick_of(&self, i: usize) -> i32 {
+                NEVER $( .min(Ticker::next_ms(&self.u.$column[i])) )*
+            }
+
+            /// Resolves each of unit `u`'s ticks that is due, in the list's
+            /// order, while the unit lives.
+            fn run_due_ticks(&mut self, u: UnitIdx) {
+                $(
+                    if Ticker::next_ms(&self.u.$column[u.i()]) <= self.now && self.u.alive[u.i()] {
+                        self.$tick(u);
+                    }
+                )*
+            }
+
+            /// Stops every tick of unit `i`: it died.
+            pub(super) fn stop_ticks(&mut self, i: usize) {
+                $( Ticker::stop(&mut self.u.$column[i]); )*
+            }
+        }
+
+        impl UnitRow {
+            /// Every tick `dt` ms earlier: the row carried into a fight
+            /// whose clock starts `dt` ms after this one's (200.2c).
+            pub(super) fn rebase_ticks(&mut self, dt: i32) {
+                $( Ticker::rebase(&mut self.$column, dt); )*
+            }
+        }
+    };
+}
+
+tickers! {
+    burn_next_ms => burn_tick,
+    venom_next_ms => venom_tick,
+    roost_next_ms => roost_tick,
+    hallow => hallow_tick,
+    fleeting => fleeting_tick,
+}
+
 impl Engine<'_> {
     /// Advances time to `stop_ms` (or until the fight ends), resolving every
     /// event on the way in time order.
@@ -118,11 +168,7 @@ impl Engine<'_> {
             rate = self.charge_rate(u);
             full = self.full_time(self.charge(u), rate);
         }
-        let tick = self.u.burn_next_ms[i]
-            .min(self.u.venom_next_ms[i])
-            .min(self.u.roost_next_ms[i])
-            .min(self.u.hallow[i].next_ms())
-            .min(self.u.fleeting[i].next_ms());
+        let tick = self.next_tick_of(i);
         let mut expiry = self.u.crush[i].earliest_expiry();
         let timers = Timers::of(&self.u, i);
         let status_end = if timers.any() {
@@ -320,21 +366,7 @@ impl Engine<'_> {
             if self.u.next_tick_ms[u.i()] > self.now {
                 continue;
             }
-            if self.u.burn_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
-                self.burn_tick(u);
-            }
-            if self.u.venom_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
-                self.venom_tick(u);
-            }
-            if self.u.roost_next_ms[u.i()] <= self.now && self.u.alive[u.i()] {
-                self.roost_tick(u);
-            }
-            if self.u.hallow[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
-                self.hallow_tick(u);
-            }
-            if self.u.fleeting[u.i()].next_ms() <= self.now && self.u.alive[u.i()] {
-                self.fleeting_tick(u);
-            }
+            self.run_due_ticks(u);
         }
         self.check_end();
         if self.outcome.is_none() && self.overtime_next_ms <= self.now {

@@ -481,6 +481,45 @@ pub(super) struct PickScratch {
     pub(super) weights: [i32; MAX_UNITS],
 }
 
+/// What a column of the clock's tickers (`tickers!`, clock.rs) holds:
+/// when the keyword next ticks, a way to stop it, and its times moved
+/// earlier for a fight that continues this one (200.2c). A bare `i32` is
+/// the next tick's absolute time.
+pub trait Ticker {
+    /// When it next ticks, absolute ms; `NEVER` when it does not.
+    fn next_ms(&self) -> i32;
+    /// Never ticks again (its unit died).
+    fn stop(&mut self);
+    /// Every time `dt` ms earlier.
+    fn rebase(&mut self, dt: i32);
+}
+
+impl Ticker for i32 {
+    #[inline]
+    fn next_ms(&self) -> i32 {
+        *self
+    }
+    fn stop(&mut self) {
+        *self = NEVER;
+    }
+    fn rebase(&mut self, dt: i32) {
+        *self = earlier(*self, dt);
+    }
+}
+
+impl<T: Timed, const N: usize> Ticker for TimedSet<T, N> {
+    #[inline]
+    fn next_ms(&self) -> i32 {
+        TimedSet::next_ms(self)
+    }
+    fn stop(&mut self) {
+        self.clear();
+    }
+    fn rebase(&mut self, dt: i32) {
+        TimedSet::rebase(self, dt);
+    }
+}
+
 /// An absolute time `dt` ms earlier; `NEVER` stays never.
 pub(super) fn earlier(at: i32, dt: i32) -> i32 {
     if at == NEVER { NEVER } else { at.saturating_sub(dt) }

@@ -184,9 +184,7 @@ impl Engine<'_> {
             for (j, (row, grants)) in end.rows.iter().zip(&end.grants).enumerate() {
                 let i = to + j;
                 let mut row = row.clone();
-                row.burn_next_ms = earlier(row.burn_next_ms, dt);
-                row.venom_next_ms = earlier(row.venom_next_ms, dt);
-                row.roost_next_ms = earlier(row.roost_next_ms, dt);
+                row.rebase_ticks(dt);
                 row.settled_at_ms = 0;
                 // The clock's caches are worked out afresh below.
                 row.rate_now = 0;
@@ -195,8 +193,6 @@ impl Engine<'_> {
                 row.next_expiry_ms = NEVER;
                 row.next_tick_ms = NEVER;
                 row.crush.rebase(dt, map);
-                row.hallow.rebase(dt);
-                row.fleeting.rebase(dt);
                 row.burn_source = map(row.burn_source);
                 row.venom_source = map(row.venom_source);
                 row.burn_shares.remap(map);

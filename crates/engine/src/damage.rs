@@ -576,11 +576,7 @@ impl Engine<'_> {
             self.standing[side] = self.standing[side].saturating_sub(1);
         }
         self.u.vitality[i] = 0;
-        self.u.burn_next_ms[i] = super::NEVER;
-        self.u.venom_next_ms[i] = super::NEVER;
-        self.u.roost_next_ms[i] = super::NEVER;
-        self.u.hallow[i].clear();
-        self.u.fleeting[i].clear();
+        self.stop_ticks(i);
         self.u.deaths[i] += 1;
         if !killer.is_none() && self.is_enemy(killer, u) {
             self.u.kills[killer.i()] += 1;
