@@ -17,7 +17,7 @@ pub use gridsim_core::{atomic, diagnostics, limits, rng, rule_book};
 pub use gridsim_data::{batch, board_table, dataset, match_rows, pair_blocks, showdown_rows, sink};
 pub use gridsim_engine as engine;
 pub use gridsim_engine::output;
-pub use gridsim_model::{ability, catalog, scrip, settings, spec, stacks, statuses};
+pub use gridsim_model::{ability, catalog, effects, scrip, settings, spec, stacks, statuses};
 pub use gridsim_present::{card_text, coverage, fight_page, render, showdown_page};
 pub use gridsim_riftbound as riftbound;
 pub use gridsim_sim::{matches, riftbound_scenario, riftbound_suite, scenario, suite};

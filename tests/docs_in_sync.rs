@@ -2,9 +2,10 @@
 //! the vocabulary goes undocumented when it grows.
 
 use gridsim::ability::{
-    CardKind, Condition, Count, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, QuestEvent,
-    RuneBoard, RuneEffect, Scope, StatName, Trigger,
+    CardKind, Condition, Count, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, QuestEvent, RuneBoard,
+    RuneEffect, Scope, StatName, Trigger,
 };
+use gridsim::effects::Effect;
 use gridsim::engine::EventKind;
 use gridsim::scenario::Field;
 

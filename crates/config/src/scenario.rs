@@ -11,8 +11,9 @@ use super::schema::CardDef;
 use super::{CatalogBuilder, Diagnostic, Source, parse_toml};
 use gridsim_core::diagnostics;
 use gridsim_engine::EventKind;
-use gridsim_model::ability::{Amount, Effect, Scope};
+use gridsim_model::ability::{Amount, Scope};
 use gridsim_model::catalog::{Catalog, Op};
+use gridsim_model::effects::Effect;
 use gridsim_model::settings::Rules;
 use gridsim_model::spec::{Placement, Side};
 use gridsim_sim::scenario::{

@@ -9,9 +9,10 @@ use serde::de::{self, Deserializer};
 use toml::Spanned;
 
 use gridsim_model::ability::{
-    Amount, AmountVisitor, CardKind, Condition, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming,
-    RuneBoard, RuneEffect, Scope, StatName, Trigger,
+    Amount, AmountVisitor, CardKind, Condition, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, RuneBoard,
+    RuneEffect, Scope, StatName, Trigger,
 };
+use gridsim_model::effects::Effect;
 
 /// A file of cards: `[[card]]` tables.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]

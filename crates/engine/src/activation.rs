@@ -13,8 +13,9 @@ use super::effects::Stat;
 use super::possible::Feature;
 use super::timed_statuses::RoostBonus;
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
-use gridsim_model::ability::{Amount, CardKind, Condition, Count, Effect, PackageEvent, PackageTiming, Scope, Trigger};
+use gridsim_model::ability::{Amount, CardKind, Condition, Count, PackageEvent, PackageTiming, Scope, Trigger};
 use gridsim_model::catalog::Op;
+use gridsim_model::effects::Effect;
 
 impl Engine<'_> {
     /// One Focus-weighted pick: each candidate's chance is its Focus, floored
@@ -627,80 +628,6 @@ impl Engine<'_> {
         }
     }
 
-    fn apply_effect(&mut self, op: &Op, source: UnitIdx, t: UnitIdx, amount: i32) {
-        match op.effect {
-            Effect::Damage => {
-                self.deal_damage(source, t, amount, DamageKind::Ability);
-            }
-            Effect::Aoe | Effect::Tremor | Effect::Harvest | Effect::PiercingRoar | Effect::CripplingScream => {}
-            Effect::Dread => self.apply_dread(source, t, amount),
-            Effect::Repossess => self.repossess(source, t, amount),
-            Effect::Repair => self.repair(source, t, amount),
-            Effect::Shatter => {
-                self.shatter(source, t);
-            }
-            Effect::Burn => self.apply_burn(source, t, amount),
-            Effect::Venom => self.apply_venom(source, t, amount),
-            Effect::Shield => {
-                self.gain_shield(t, amount, source);
-            }
-            Effect::Heal => {
-                self.recover(t, amount, source);
-            }
-            Effect::Roost => self.gain_roost(source, t, amount),
-            // Resolved once for the owner, above.
-            Effect::GainDividend => {}
-            Effect::RoostBonus => self.gain_roost_bonus(source, t, amount, RoostBonus::Additive),
-            Effect::RoostPercent => self.gain_roost_bonus(source, t, amount, RoostBonus::Percent),
-            Effect::Hallow => self.apply_hallow(source, t, amount),
-            Effect::Displace => self.displace(source, t),
-            Effect::Kindle => self.kindle(source, t, amount),
-            Effect::Shock => self.shock(source, t),
-            Effect::Consecrate => self.consecrate(source, t, amount),
-            Effect::GrantEverlasting => self.grant_everlasting(source, t),
-            Effect::SuppressRelentless => self.suppress_relentless(source, t),
-            Effect::Interest => self.apply_interest(source, t, amount),
-            Effect::Haywire => self.apply_haywire(source, t, amount),
-            Effect::Overclock => self.apply_overclock(source, t, amount),
-            Effect::Feral => self.apply_feral(source, t, amount),
-            Effect::GrantRabid => self.grant_rabid(source, t),
-            Effect::PushInitiative => self.push_initiative(source, t),
-            Effect::Maim => self.apply_maim(source, t, amount),
-            Effect::Cull => {
-                self.try_cull(source, t);
-            }
-            Effect::Crush => self.apply_crush(source, t, amount),
-            // The timed statuses, as their rows in `statuses.rs` say.
-            Effect::Smash
-            | Effect::Stun
-            | Effect::Freeze
-            | Effect::Blind
-            | Effect::Prismbreak
-            | Effect::Entrap
-            | Effect::Dormant
-            | Effect::GrantRelentless => {
-                if let Some(s) = op.effect.timed_status() {
-                    self.apply_timed(s, source, t, op.duration_ms);
-                }
-            }
-            Effect::Insurance => self.grant_insurance(source, t, amount, false),
-            Effect::SubrogatedInsurance => self.grant_insurance(source, t, amount, true),
-            Effect::GainArmor | Effect::GainPower | Effect::GainSpeed | Effect::GainFocus => {
-                let stat = match op.effect {
-                    Effect::GainArmor => Stat::Armor,
-                    Effect::GainPower => Stat::Power,
-                    Effect::GainSpeed => Stat::Speed,
-                    _ => Stat::Focus,
-                };
-                if op.fleeting && amount > 0 {
-                    self.gain_fleeting(source, t, stat, amount);
-                } else {
-                    self.change_stat(source, t, stat, amount);
-                }
-            }
-        }
-    }
-
     /// AoE (800.2): each enemy first gets 1 point when the total covers the
     /// number of targets, then a share of the rest by raw Focus (no floor);
     /// with no positive Focus the shares are equal; the rounding remainder
@@ -834,3 +761,63 @@ impl Engine<'_> {
         self.nesting.depth -= 1;
     }
 }
+
+/// `Engine::apply_effect`, one arm per row of the effects' list
+/// (`crates/model/src/effects.rs`), each calling the handler its row names.
+macro_rules! apply_effect_from_rows {
+    ($(
+        $(#[$doc:meta])* $V:ident = $name:literal {
+            keyword: $kw:tt, amount: $amount:ident, duration: $duration:ident,
+            text: $text:expr, handler: $shape:ident $(($($arg:tt)*))?
+        }
+    )*) => {
+        impl Engine<'_> {
+            /// One clause's effect on one recipient `t`, from `source`, with
+            /// its amount worked out.
+            fn apply_effect(&mut self, op: &Op, source: UnitIdx, t: UnitIdx, amount: i32) {
+                match op.effect {
+                    $( Effect::$V => apply_effect_from_rows!(@call self op source t amount $shape $(($($arg)*))?), )*
+                }
+            }
+        }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident damage) => {
+        {
+            $e.deal_damage($s, $t, $a, DamageKind::Ability);
+        }
+    };
+    // Resolved once for every enemy, or for the owner, by the caller.
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident elsewhere) => {
+        {}
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident timed) => {
+        if let Some(status) = $op.effect.timed_status() {
+            $e.apply_timed(status, $s, $t, $op.duration_ms);
+        }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident stat($stat:ident)) => {
+        if $op.fleeting && $a > 0 {
+            $e.gain_fleeting($s, $t, Stat::$stat, $a);
+        } else {
+            $e.change_stat($s, $t, Stat::$stat, $a);
+        }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident source_target($f:ident)) => {
+        { $e.$f($s, $t); }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident source_target_amount($f:ident)) => {
+        {
+            $e.$f($s, $t, $a);
+        }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident source_target_amount_and($f:ident, $x:expr)) => {
+        {
+            $e.$f($s, $t, $a, $x);
+        }
+    };
+    (@call $e:ident $op:ident $s:ident $t:ident $a:ident target_amount_source($f:ident)) => {
+        { $e.$f($t, $a, $s); }
+    };
+}
+
+gridsim_model::effects::effects!(apply_effect_from_rows);

@@ -203,9 +203,9 @@ impl<'c> Engine<'c> {
             if passive.trigger == Trigger::WhileInsured {
                 let amount = passive.op.amount.map_or(0, |a| catalog.fixed_amount(a, tier));
                 let slot = match passive.op.effect {
-                    gridsim_model::ability::Effect::GainPower => 0,
-                    gridsim_model::ability::Effect::GainSpeed => 1,
-                    gridsim_model::ability::Effect::GainArmor => 2,
+                    gridsim_model::effects::Effect::GainPower => 0,
+                    gridsim_model::effects::Effect::GainSpeed => 1,
+                    gridsim_model::effects::Effect::GainArmor => 2,
                     _ => 3,
                 };
                 layer[slot] += amount;

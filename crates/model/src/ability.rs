@@ -5,8 +5,6 @@
 use serde::Deserialize;
 use serde::de::{self, Deserializer};
 
-use crate::statuses::TimedStatus;
-
 /// Declares a closed set of names a designer may type, with its list of
 /// names for error messages and documentation, and a deserializer whose
 /// error suggests the nearest valid name.
@@ -29,12 +27,12 @@ macro_rules! named_enum {
             }
         }
 
-        impl<'de> Deserialize<'de> for $Name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let text = String::deserialize(d)?;
+        impl<'de> serde::Deserialize<'de> for $Name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <String as serde::Deserialize>::deserialize(d)?;
                 $Name::from_name(&text).ok_or_else(|| {
                     let names: Vec<&str> = $Name::ALL.iter().map(|v| v.name()).collect();
-                    de::Error::custom(format!(
+                    <D::Error as serde::de::Error>::custom(format!(
                         "unknown {} `{}`; expected one of {}{}",
                         $what,
                         text,
@@ -64,6 +62,7 @@ macro_rules! named_enum {
         }
     };
 }
+pub(crate) use named_enum;
 
 named_enum! {
     /// What kind of object a card is.
@@ -109,214 +108,6 @@ impl Footprint {
             Footprint::Large => 3,
             Footprint::Huge => 4,
         }
-    }
-}
-
-named_enum! {
-    /// What a clause does.
-    Effect, "effect" {
-        /// Damage. On the activation's target in the activation lane it is
-        /// bonus damage joining the base hit (900.7a); elsewhere a separate
-        /// instance per unit (900.7d).
-        Damage = "damage",
-        /// Divides the amount across all enemies by Focus (800.2).
-        Aoe = "aoe",
-        /// The amount to each enemy in two split hits (800.72).
-        Tremor = "tremor",
-        Burn = "burn",
-        Venom = "venom",
-        Shield = "shield",
-        Heal = "heal",
-        /// A new Hallow instance: heals twice per second for its current
-        /// amount, which then decays by 50-75% (800.29a).
-        Hallow = "hallow",
-        /// Adds to the unit's Roost total, healed once per second for the
-        /// rest of the battle (800.59a, 800.59b).
-        Roost = "roost",
-        Maim = "maim",
-        Cull = "cull",
-        Crush = "crush",
-        Smash = "smash",
-        Stun = "stun",
-        Freeze = "freeze",
-        /// Halves effective Power for 3 s (800.3a).
-        Blind = "blind",
-        Prismbreak = "prismbreak",
-        Entrap = "entrap",
-        Insurance = "insurance",
-        SubrogatedInsurance = "subrogated_insurance",
-        GainArmor = "gain_armor",
-        GainPower = "gain_power",
-        GainSpeed = "gain_speed",
-        GainFocus = "gain_focus",
-        /// Dread stacks: -1 Power, -0.5 Speed, -1 Armor each (800.17a).
-        Dread = "dread",
-        /// Moves up to the amount of Dread from allies to enemies (800.30).
-        Harvest = "harvest",
-        /// The target loses Armor and the source gains it (800.57a).
-        Repossess = "repossess",
-        /// Every enemy's Power reduced (800.50a).
-        PiercingRoar = "piercing_roar",
-        /// Every enemy's Speed reduced (800.11a).
-        CripplingScream = "crippling_scream",
-        /// Relentless for the rest of the battle, or for `duration_ms` when
-        /// the clause names one (800.56g).
-        GrantRelentless = "grant_relentless",
-        /// Restores a Tool's Durability, even from 0 (800.18e, 900.34d).
-        Repair = "repair",
-        /// Removes a Frozen target's Freeze; later clauses of the same
-        /// resolution can scale off the seconds removed (800.62a, 800.62b).
-        Shatter = "shatter",
-        /// Kindled stacks: +2 Power and +1.5 Speed each, for the battle
-        /// (800.39a, 800.39b).
-        Kindle = "kindle",
-        /// Dormant for `duration_ms`, with no wake condition (800.16i).
-        Dormant = "dormant",
-        /// Exchanges the recipient's position with a viable adjacent unit
-        /// of its own side (800.14a): with `scope = "self"` the rule book's
-        /// Displace Ally, on an enemy target its Displace Enemy.
-        Displace = "displace",
-        /// Thaws up to 3 s of a Frozen recipient's Freeze; otherwise forces
-        /// it to activate now, its charge cycle untouched (800.64a, 800.64b).
-        Shock = "shock",
-        /// Haywire stacks, at most 5: the recipient's next activation ends
-        /// with a stack spent and a 3 s Stun (800.31a, 800.31b).
-        Haywire = "haywire",
-        /// Overclock stacks: +2 Power, +1 Armor, +4 Speed each, risking a
-        /// blowout at the close of the holder's own activation (800.45a).
-        Overclock = "overclock",
-        /// Feral stacks, at most 10: each a 10% chance that an activation
-        /// misfires at a random unit, ally or enemy (800.23a).
-        Feral = "feral",
-        /// Rabid for the rest of the battle (800.55e).
-        GrantRabid = "grant_rabid",
-        /// Everlasting for the rest of the battle (800.20d).
-        GrantEverlasting = "grant_everlasting",
-        /// Relentless suppressed for the rest of the battle: the unit is
-        /// treated as not having it, and later grants are refused (800.56g).
-        SuppressRelentless = "suppress_relentless",
-        /// Interest stacks: a debt with no timer, paid whole at the start of
-        /// the debtor's next activation, 1 Vitality, Power, Speed or Armor
-        /// a stack at even odds (800.38a, 800.38b).
-        Interest = "interest",
-        /// Consecrate stacks: +1 Power to each adjacent ally per stack, an
-        /// aura read from the board (800.10a, 800.10b).
-        Consecrate = "consecrate",
-        /// Fires the recipient's `initiative` clauses now, on its own target
-        /// and with its own stats, if they have not fired yet (800.36e).
-        PushInitiative = "push_initiative",
-        /// An additive bonus to every Roost tick of the recipient, for the
-        /// battle: added to the summed Roost before any percentage (800.59d).
-        RoostBonus = "roost_bonus",
-        /// A percentage bonus to every Roost tick of the recipient, for the
-        /// battle: on top of the sum and the additive bonuses, before the
-        /// clamp (800.59d).
-        RoostPercent = "roost_percent",
-        /// Dividend for the unit's owner, from now for the match (800.15a,
-        /// 800.15b): "per dividend" amounts read it at once, and the match
-        /// banks it with what Hubs settle.
-        GainDividend = "gain_dividend",
-    }
-}
-
-impl Effect {
-    /// Effects that always reach every enemy, whatever the scope says.
-    pub fn hits_every_enemy(self) -> bool {
-        matches!(
-            self,
-            Effect::Aoe | Effect::Tremor | Effect::PiercingRoar | Effect::CripplingScream | Effect::Harvest
-        )
-    }
-    /// What an Entrapped unit may still take from a clause authored to pass
-    /// Entrap: statuses, buffs, Shield, heals and Displace (800.19d). Damage
-    /// never lands on it (800.19a), and Cull destroys rather than applies.
-    pub fn reaches_through_entrap(self) -> bool {
-        !matches!(self, Effect::Damage | Effect::Aoe | Effect::Tremor | Effect::Cull)
-    }
-    /// Armor setup, hoisted to the front of the activation (900.2a, 900.2c).
-    pub fn is_armor_setup(self) -> bool {
-        matches!(self, Effect::Crush | Effect::Smash)
-    }
-    /// The rule-book keyword an effect belongs to, as a player looks it up
-    /// (section 800): its card text and the card's keywords both read it.
-    /// `None` for the plain effects every card may use (damage, healing,
-    /// stat gains).
-    pub fn keyword(self) -> Option<&'static str> {
-        if let Some(s) = self.timed_status() {
-            return Some(s.label());
-        }
-        Some(match self {
-            Effect::Aoe => "AoE",
-            Effect::Tremor => "Tremor",
-            Effect::Burn => "Burn",
-            Effect::Venom => "Venom",
-            Effect::Shield => "Shield",
-            Effect::Hallow => "Hallow",
-            Effect::Roost | Effect::RoostBonus | Effect::RoostPercent => "Roost",
-            Effect::GainDividend => "Dividend",
-            Effect::Maim => "Maim",
-            Effect::Cull => "Cull",
-            Effect::Crush => "Crush",
-            Effect::Insurance | Effect::SubrogatedInsurance => "Insurance",
-            Effect::Dread => "Dread",
-            Effect::Harvest => "Harvest",
-            Effect::Repossess => "Repossess",
-            Effect::PiercingRoar => "Piercing Roar",
-            Effect::CripplingScream => "Crippling Scream",
-            Effect::SuppressRelentless => "Relentless",
-            Effect::Repair => "Durability",
-            Effect::Shatter => "Shatter",
-            Effect::Kindle => "Kindled",
-            Effect::Displace => "Displace",
-            Effect::Shock => "Shock",
-            Effect::Haywire => "Haywire",
-            Effect::Overclock => "Overclock",
-            Effect::Feral => "Feral",
-            Effect::GrantRabid => "Rabid",
-            Effect::GrantEverlasting => "Everlasting",
-            Effect::Interest => "Interest",
-            Effect::Consecrate => "Consecrate",
-            Effect::PushInitiative => "Initiative",
-            // Named by their rows in `statuses.rs`, above.
-            Effect::Smash
-            | Effect::Stun
-            | Effect::Freeze
-            | Effect::Blind
-            | Effect::Prismbreak
-            | Effect::Entrap
-            | Effect::Dormant
-            | Effect::GrantRelentless => return None,
-            Effect::Damage
-            | Effect::Heal
-            | Effect::GainArmor
-            | Effect::GainPower
-            | Effect::GainSpeed
-            | Effect::GainFocus => return None,
-        })
-    }
-    /// Effects that need an amount: none that applies a timed status.
-    pub fn needs_amount(self) -> bool {
-        self.timed_status().is_none()
-            && !matches!(
-                self,
-                Effect::Cull
-                    | Effect::Shatter
-                    | Effect::Displace
-                    | Effect::Shock
-                    | Effect::GrantRabid
-                    | Effect::PushInitiative
-                    | Effect::GrantEverlasting
-                    | Effect::SuppressRelentless
-            )
-    }
-    /// Effects whose clause may name a duration: those that apply a timed
-    /// status.
-    pub fn takes_duration(self) -> bool {
-        self.timed_status().is_some()
-    }
-    /// Effects that need an authored duration (800.65f for Smash).
-    pub fn needs_duration(self) -> bool {
-        matches!(self, Effect::Smash | Effect::Stun | Effect::Dormant)
     }
 }
 
@@ -773,40 +564,6 @@ named_enum! {
         Focus = "focus",
     }
 }
-/// Each timed status's effect, from the statuses' list (`statuses.rs`).
-macro_rules! effect_of_timed_status {
-    (
-        carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal {
-            event: $cev:ident, effect: $ceff:ident, $($ctraits:tt)*
-        } )* ]
-        in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal {
-            event: $bev:ident, effect: $beff:ident, $($btraits:tt)*
-        } )* ]
-    ) => {
-        impl Effect {
-            /// The timed status this effect applies, if it applies one.
-            pub const fn timed_status(self) -> Option<TimedStatus> {
-                match self {
-                    $( Effect::$ceff => Some(TimedStatus::$C), )*
-                    $( Effect::$beff => Some(TimedStatus::$B), )*
-                    _ => None,
-                }
-            }
-        }
-
-        impl TimedStatus {
-            /// The effect that applies it.
-            pub const fn effect(self) -> Effect {
-                match self {
-                    $( TimedStatus::$C => Effect::$ceff, )*
-                    $( TimedStatus::$B => Effect::$beff, )*
-                }
-            }
-        }
-    };
-}
-
-crate::statuses::timed_statuses!(effect_of_timed_status);
 
 // An amount as a card file writes it (docs/card-format.md): read here, beside
 // the type, so every file format that names an amount reads it alike.
@@ -949,31 +706,3 @@ impl std::fmt::Display for AmountError {
 }
 
 impl std::error::Error for AmountError {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_effect_but_the_plain_ones_belongs_to_a_keyword() {
-        // Damage, healing and stat gains are every card's; every other
-        // effect is a keyword of section 800, which the card text and the
-        // card's keyword list both name.
-        let plain = [
-            Effect::Damage,
-            Effect::Heal,
-            Effect::GainArmor,
-            Effect::GainPower,
-            Effect::GainSpeed,
-            Effect::GainFocus,
-        ];
-        for &e in Effect::ALL {
-            assert_eq!(e.keyword().is_none(), plain.contains(&e), "{}", e.name());
-        }
-        for &s in TimedStatus::ALL {
-            assert_eq!(s.effect().keyword(), Some(s.label()));
-            assert_eq!(s.effect().timed_status(), Some(s));
-            assert!(s.effect().takes_duration() && !s.effect().needs_amount());
-        }
-    }
-}

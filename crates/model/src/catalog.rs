@@ -4,9 +4,9 @@
 //! another crate, and without it each would be a call.
 
 use crate::ability::{
-    Amount, CardKind, Condition, Effect, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope, StatName,
-    Trigger,
+    Amount, CardKind, Condition, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, Scope, StatName, Trigger,
 };
+use crate::effects::Effect;
 
 /// Index of a card in [`Catalog::cards`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -1,5 +1,6 @@
 pub mod ability;
 pub mod catalog;
+pub mod effects;
 pub mod scrip;
 pub mod settings;
 pub mod spec;

@@ -14,9 +14,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use gridsim_model::ability::{
-    Amount, CardKind, Condition, Count, Effect, KeywordName, PackageEvent, PackageTiming, QuestEvent, Scope, Trigger,
+    Amount, CardKind, Condition, Count, KeywordName, PackageEvent, PackageTiming, QuestEvent, Scope, Trigger,
 };
 use gridsim_model::catalog::{Card, CardId, Catalog, Op, Wake};
+use gridsim_model::effects::EffectText;
 
 /// Where `gridsim catalog` writes by default: `docs/catalog.md` and
 /// `docs/catalog/<tribe>.md`.
@@ -88,35 +89,21 @@ fn effect_text(catalog: &Catalog, op: &Op, card: &Card) -> String {
             format!("{name} {a}")
         }
     };
-    match op.effect {
-        Effect::Damage => match op.amount {
+    match op.effect.text() {
+        EffectText::Damage => match op.amount {
             Some(Amount::Per { each, count }) => format!("{each} damage per {}", count_text(count, card)),
             Some(Amount::Const(_) | Amount::PerTier(_) | Amount::Ladder(_)) => format!("{a} damage"),
             _ => format!("damage equal to {a}"),
         },
-        Effect::Aoe => format!("AoE {a}, split across every enemy by Focus"),
-        Effect::Tremor => format!("Tremor {a} to every enemy"),
-        Effect::Heal => format!("heal {a}"),
-        Effect::SubrogatedInsurance => named("Subrogated Insurance"),
-        Effect::GainArmor => gain("Armor"),
-        Effect::GainPower => gain("Power"),
-        Effect::GainSpeed => gain("Speed"),
-        Effect::GainFocus => gain("Focus"),
-        Effect::Harvest => format!("Harvest {a} Dread from allies onto every enemy"),
-        Effect::PiercingRoar => format!("Piercing Roar {a} on every enemy"),
-        Effect::CripplingScream => format!("Crippling Scream {a} on every enemy"),
-        Effect::Repair => format!("repair {a} Durability"),
-        Effect::RoostBonus => format!("+{a} to each Roost tick"),
-        Effect::GainDividend => format!("+{a} Dividend for its owner"),
-        Effect::RoostPercent => format!("+{a}% to each Roost tick"),
-        Effect::SuppressRelentless => "loses Relentless".to_string(),
-        Effect::PushInitiative => "its Initiative now".to_string(),
-        // Every other effect reads as its keyword (`Effect::keyword`), with
-        // its amount when it takes one: `Burn 3`, `Stun`.
-        e => match e.keyword() {
-            Some(k) if e.needs_amount() => named(k),
+        EffectText::Gain(stat) => gain(stat),
+        EffectText::Template(sentence) => sentence.replace("{a}", &a),
+        EffectText::NamedAs(name) => named(name),
+        // Its keyword (`Effect::keyword`), with its amount when it takes
+        // one: `Burn 3`, `Stun`.
+        EffectText::Named => match op.effect.keyword() {
+            Some(k) if op.effect.needs_amount() => named(k),
             Some(k) => k.to_string(),
-            None => e.name().to_string(),
+            None => op.effect.name().to_string(),
         },
     }
 }

@@ -9,10 +9,11 @@ use toml::Spanned;
 
 use super::schema::{self, CardDef, CardFile, ResonanceDef, RuneDef};
 use super::{Diagnostic, parse_toml, read, toml_files};
-use gridsim_model::ability::{Amount, CardKind, Effect, Scope};
+use gridsim_model::ability::{Amount, CardKind, Scope};
 use gridsim_model::catalog::{
     Card, CardId, Catalog, Keywords, Op, OpRange, Resonance, ResonanceLine, Rune, RuneId, RuneLine, StatField, StatLine,
 };
+use gridsim_model::effects::Effect;
 
 mod lowering;
 mod parts;

@@ -5,8 +5,9 @@
 use super::lowering::{CardSlots, ClauseParts, lower_op};
 use super::schema::{CardDef, WakeDef};
 use super::{Diagnostic, Source};
-use gridsim_model::ability::{CardKind, Effect, Lane, PackageEvent, PackageTiming, Scope, Trigger};
+use gridsim_model::ability::{CardKind, Lane, PackageEvent, PackageTiming, Scope, Trigger};
 use gridsim_model::catalog::{Lanes, Op, OpRange, Package, Passive, Wake};
+use gridsim_model::effects::Effect;
 
 /// The ability clauses lowered, then split into lanes by the rules
 /// ([`Lanes::split`], which knows no TOML).
