@@ -242,121 +242,27 @@ fn log_line(e: &Engine, ev: &Event) -> LogLine {
 
 fn describe(ev: &Event, unit: &str, other: &str) -> String {
     let (a, d) = (ev.amount, ev.detail);
-    match ev.kind {
-        EventKind::BattleStart => format!("battle starts with {a} units"),
-        EventKind::BattleContinued => format!("rescue fight continues with {a} units as they stood"),
-        EventKind::RuneProjected => format!("{unit} receives rune {d} at {a}% potency"),
-        EventKind::ResonanceGranted => format!("{unit} receives resonance {d} at level {a}"),
-        EventKind::ResonanceEnded => format!("{unit}'s timed resonance ends"),
-        EventKind::ResonanceLevel => format!("{unit} moves its side's resonance from level {d} to {a}"),
-        EventKind::DefiedDeath => format!("{unit} defies death at {a} Vitality"),
-        EventKind::NewTarget => format!("{unit} meets {other} as a new target (+{a} damage)"),
-        EventKind::HubGranted if d > 0 => format!("{other} strengthens {unit} at {a}% plus a {d}% supplement"),
-        EventKind::HubGranted => format!("{other} strengthens {unit} at {a}%"),
-        EventKind::QuestProgress => format!("{unit}'s Quest advances to {a} of {d}"),
-        EventKind::CounterGained => format!("{unit}'s counter gains {d}, now {a}"),
-        EventKind::Settled => format!("{unit} settles {a} Stock into Dividend, {d} Stock left"),
-        EventKind::Activate => format!("{unit} activates against {other} (Power {a})"),
-        EventKind::NoTarget => format!("{unit} finds no living target"),
-        EventKind::HitSkipped => format!("hit on {unit} skipped ({a} damage)"),
-        EventKind::Damage if other == "-" => format!("{unit} takes {a} damage, Vitality {d}"),
-        EventKind::Damage => format!("{other} deals {a} damage to {unit}, Vitality {d}"),
-        EventKind::ArmorAbsorbed => format!("{unit}'s Armor {d} absorbs all {a}"),
-        EventKind::InsuranceSpent => format!("{unit} spends {d} Insurance, absorbing {a}"),
-        EventKind::SubrogatedSpent => format!("{unit} spends {d} Subrogated Insurance, absorbing {a}"),
-        EventKind::ShieldAbsorbed => format!("{unit}'s Shield absorbs {a}, {d} left"),
-        EventKind::ShieldBroken => format!("{unit}'s Shield breaks"),
-        EventKind::Heal => format!("{unit} restores {a}, Vitality {d}"),
-        EventKind::MaimPrevented => format!("{unit}'s Maim prevents {a}, {d} points consumed"),
-        EventKind::ShieldGained => format!("{unit} gains {a} Shield, now {d}"),
-        EventKind::MaimApplied => format!("{unit} is Maimed {a}, now {d}"),
-        EventKind::CullSucceeded => format!("{other} Culls {unit} (Maim {a} > Vitality {d})"),
-        EventKind::CullFailed => format!("Cull on {unit} fails (Maim {a} vs Vitality {d})"),
-        EventKind::BurnApplied => format!("{unit} Burns {a}, now {d}"),
-        EventKind::BurnTick => format!("{unit}'s Burn ticks for {a}, {d} left"),
-        EventKind::BurnSpread => format!("Burn {a} spreads to {unit}, now {d}"),
-        EventKind::VenomApplied => format!("{unit} gains {a} Venom, now {d}"),
-        EventKind::VenomTick => format!("{unit}'s Venom ticks for {a}, {d} left"),
-        EventKind::CrushApplied => format!("{unit} is Crushed {a}, Armor {d}"),
-        EventKind::CrushExpired => format!("{unit}'s Crush of {a} expires"),
-        EventKind::SmashApplied => format!("{unit} is Smashed for {a} ms"),
-        EventKind::SmashExpired => format!("{unit}'s Smash ends, tier {a}"),
-        EventKind::Stunned => format!("{unit} is Stunned for {a} ms"),
-        EventKind::Frozen => format!("{unit} is Frozen for {a} ms more, {d} left"),
-        EventKind::Kindled => format!("{unit} gains {a} Kindled ({d} in all)"),
-        EventKind::Released => format!("{unit} is released from Entrap"),
-        EventKind::DormantApplied => format!("{unit} falls Dormant for {a} ms"),
-        EventKind::Awakened => format!("{unit} wakes"),
-        EventKind::Displaced => format!("{unit} and {other} exchange positions ({unit} now at column {a}, row {d})"),
-        EventKind::DisplaceFailed => format!("{unit} has no viable partner to exchange with"),
-        EventKind::Blinded => format!("{unit} is Blinded for {a} ms more, {d} left"),
-        EventKind::FleetingDecayed => format!("{unit}'s Fleeting buff fades by {a}"),
-        EventKind::HallowApplied => format!("{unit} gains a Hallow of {a} ({d} running)"),
-        EventKind::HallowTick => format!("{unit}'s Hallow heals up to {a}, then decays {d}%"),
-        EventKind::RoostGained => format!("{unit} gains {a} Roost ({d} in all)"),
-        EventKind::Transformed => format!("{unit} wakes as card {d} at tier {a}"),
-        EventKind::DividendGained => format!("{unit} gains {a} Dividend for its side ({d} held)"),
-        EventKind::RoostBonusGained => format!("{unit}'s Roost ticks heal {a} more ({d} more in all)"),
-        EventKind::RoostPercentGained => format!("{unit}'s Roost ticks heal {a}% more ({d}% more in all)"),
-        EventKind::RoostTick => format!("{unit}'s Roost heals up to {a} (Roost {d})"),
-        EventKind::Prismbroken => format!("{unit} is Prismbroken for {a} ms more"),
-        EventKind::Entrapped => format!("{unit} is Entrapped for {a} ms"),
-        EventKind::InsuranceGained => format!("{unit} gains {a} Insurance"),
-        EventKind::DreadApplied => format!("{unit} gains {a} Dread, now {d}"),
-        EventKind::DreadRemoved => format!("{other} harvests {a} Dread from {unit}, {d} left"),
-        EventKind::Repossessed => format!("{other} repossesses {a} Armor from {unit}, Armor {d}"),
-        EventKind::RelentlessGranted => format!("{unit} becomes Relentless"),
-        EventKind::RelentlessSuppressed => format!("{unit}'s Relentless is suppressed for the battle"),
-        EventKind::PackageResolved => format!("{unit} resolves a package for {other}, Durability {a}"),
-        EventKind::Repaired => format!("{unit} is repaired by {a}, Durability {d}"),
-        EventKind::StatChanged => {
-            let stat = ["Power", "Speed", "Armor", "Focus"]
-                .get(d as usize)
-                .copied()
-                .unwrap_or("stat");
-            format!("{unit}'s {stat} changes by {a}")
-        }
-        EventKind::Refused => {
-            let why = Refusal::from_code(d).map_or("gate", |r| r.name());
-            format!("{unit} refuses an effect ({why})")
-        }
-        EventKind::Thorns => format!("{other}'s Thorns take {a} Vitality from {unit}"),
-        EventKind::Retort => format!("{other}'s Retort takes {a} Vitality from {unit}"),
-        EventKind::Reflect => format!("{other} reflects {a} damage at {unit}"),
-        EventKind::Shattered => format!("{other} shatters {a} ms of Freeze on {unit}"),
-        EventKind::Riposte => format!("{other}'s Riposte takes {a} Vitality from {unit}"),
-        EventKind::SubrogatedRetaliation => format!("{other}'s Subrogated Insurance takes {a} Vitality from {unit}"),
-        EventKind::Feast => format!("{unit} Feasts for {a}"),
-        EventKind::BloodlettingPaid => format!("{unit} pays {a} Vitality for {other}'s Bloodletting"),
-        EventKind::AbilityAborted => format!("{unit}'s ability is aborted"),
-        EventKind::StockMinted => format!("{unit} mints 1 Stock, side holds {d}"),
-        EventKind::Shocked => format!("{other} Shocks {unit} into activating (depth {a})"),
-        EventKind::ShockThawed => format!("a Shock thaws {a} ms of {unit}'s Freeze, {d} left"),
-        EventKind::HaywireApplied => format!("{unit} gains {a} Haywire, now {d}"),
-        EventKind::HaywireFired => format!("{unit}'s Haywire fires, {d} left"),
-        EventKind::OverclockApplied => format!("{unit} gains {a} Overclock, now {d}"),
-        EventKind::Blowout => format!("{unit} blows out ({d}% chance), losing {a} Overclock"),
-        EventKind::FeralApplied => format!("{unit} gains {a} Feral, now {d}"),
-        EventKind::Misfire => format!("{unit} misfires at {other} ({d}% chance)"),
-        EventKind::Cascade => format!("{unit} Cascades (link {a}, {d}% chance)"),
-        EventKind::Initiative if a == 0 => format!("{unit}'s Initiative resolves"),
-        EventKind::Initiative => format!("{unit}'s Initiative resolves again (repeat {a})"),
-        EventKind::RabidGranted => format!("{unit} becomes Rabid"),
-        EventKind::InterestApplied => format!("{unit} owes {a} more Interest, {d} in all"),
-        EventKind::InterestPaid => format!("{unit} pays {a} Interest, {d} of it in Vitality"),
-        EventKind::PhaseChanged => format!("{unit} enters phase {a} at {d} Vitality"),
-        EventKind::Staggered => format!("{unit} is Staggered by {other}"),
-        EventKind::EverlastingGranted => format!("{unit} becomes Everlasting"),
-        EventKind::Revived if d == 0 => format!("{unit} revives by a Vessel at {a} Vitality"),
-        EventKind::Revived => format!("{unit} revives by Everlasting at {a} Vitality"),
-        EventKind::VesselSpent => format!("{unit} spends a Vessel, {a} left"),
-        EventKind::VesselPoints => format!("{unit} earns {a} Vessel Points, {d} towards the next"),
-        EventKind::VesselFormed => format!("{unit} forms a Vessel, {a} held"),
-        EventKind::Consecrated => format!("{unit} gains {a} Consecrate, now {d}"),
-        EventKind::Overtime => format!("overtime: {a} damage to every combatant"),
-        EventKind::Death => format!("{unit} dies"),
-        EventKind::FightEnd => "fight ends".to_string(),
-    }
+    // A few events read differently by their numbers; every other reads
+    // as its row's sentence (`events.rs`).
+    let sentence = match ev.kind {
+        EventKind::HubGranted if d > 0 => "{other} strengthens {unit} at {a}% plus a {d}% supplement",
+        EventKind::Damage if other == "-" => "{unit} takes {a} damage, Vitality {d}",
+        EventKind::Initiative if a == 0 => "{unit}'s Initiative resolves",
+        EventKind::Revived if d == 0 => "{unit} revives by a Vessel at {a} Vitality",
+        kind => kind.sentence(),
+    };
+    let stat = ["Power", "Speed", "Armor", "Focus"]
+        .get(d as usize)
+        .copied()
+        .unwrap_or("stat");
+    let why = Refusal::from_code(d).map_or("gate", |r| r.name());
+    sentence
+        .replace("{unit}", unit)
+        .replace("{other}", other)
+        .replace("{a}", &a.to_string())
+        .replace("{d}", &d.to_string())
+        .replace("{stat}", stat)
+        .replace("{why}", why)
 }
 
 /// The outcome as a few lines of text, then the log when present.
