@@ -580,7 +580,7 @@ macro_rules! unit_state_def {
     (
         { $( $(#[$bdoc:meta])* $before:ident : $bty:ty, )* }
         { $( $(#[$adoc:meta])* $after:ident : $aty:ty, )* }
-        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal $sticks:tt )* ]
         battle_stacks: [ $($battle_stacks:tt)* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $($battle:tt)* ]

@@ -3,13 +3,14 @@
 
 use super::*;
 
-/// The keywords that tick on a schedule of their own, declared once: each
-/// a column holding its next tick (a [`Ticker`]) and the function that
-/// resolves a tick, in the order one step resolves them. Burn (800.8),
-/// Venom (800.73), Roost (800.59), Hallow (800.29) and Fleeting (800.25).
-/// The clock's earliest tick, the ticks run at a step, their stop at a
-/// death and their times carried into a continued fight (200.2c) are
-/// generated from it.
+/// The keywords that tick on a schedule of their own: each a column
+/// holding its next tick (a [`Ticker`]) and the function that resolves a
+/// tick, in the order one step resolves them. Called once, in lib.rs, with
+/// the counts of `stacks!` that tick (Burn 800.8, Venom 800.73, Roost
+/// 800.59) and the timed sets (Hallow 800.29, Fleeting 800.25): the
+/// clock's earliest tick, the ticks run at a step, their stop at a death
+/// and their times carried into a continued fight (200.2c) are generated
+/// from that list.
 macro_rules! tickers {
     ($( $column:ident => $tick:ident, )*) => {
         impl Engine<'_> {
@@ -30,7 +31,7 @@ macro_rules! tickers {
             }
 
             /// Stops every tick of unit `i`: it died.
-            pub(super) fn stop_ticks(&mut self, i: usize) {
+            pub(crate) fn stop_ticks(&mut self, i: usize) {
                 $( Ticker::stop(&mut self.u.$column[i]); )*
             }
         }
@@ -38,20 +39,13 @@ macro_rules! tickers {
         impl UnitRow {
             /// Every tick `dt` ms earlier: the row carried into a fight
             /// whose clock starts `dt` ms after this one's (200.2c).
-            pub(super) fn rebase_ticks(&mut self, dt: i32) {
+            pub(crate) fn rebase_ticks(&mut self, dt: i32) {
                 $( Ticker::rebase(&mut self.$column, dt); )*
             }
         }
     };
 }
-
-tickers! {
-    burn_next_ms => burn_tick,
-    venom_next_ms => venom_tick,
-    roost_next_ms => roost_tick,
-    hallow => hallow_tick,
-    fleeting => fleeting_tick,
-}
+pub(crate) use tickers;
 
 impl Engine<'_> {
     /// Advances time to `stop_ms` (or until the fight ends), resolving every

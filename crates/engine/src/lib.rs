@@ -109,15 +109,29 @@ macro_rules! unit_columns {
 macro_rules! unit_columns_and_timers {
     (
         { $($columns:tt)* }
-        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
-        battle_stacks: [ $( $(#[$tdoc:meta])* $T:ident $tkey:ident $tlabel:literal $tunit:literal )* ]
+        sets: [ $( $set:ident => $set_tick:ident, )* ]
+        state_stacks: [ $(
+            $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal
+            { $( ticks: $snext:ident => $stick:ident )? }
+        )* ]
+        battle_stacks: [ $(
+            $(#[$tdoc:meta])* $T:ident $tkey:ident $tlabel:literal $tunit:literal
+            { $( ticks: $tnext:ident => $ttick:ident )? }
+        )* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal { $($btraits:tt)* } )* ]
     ) => {
         unit_columns! {
             $($columns)*
             $( $(#[$sdoc])* $skey: i32 = 0, )* $( $(#[$tdoc])* $tkey: i32 = 0, )*
+            $( $( $snext: i32 = NEVER, )? )* $( $( $tnext: i32 = NEVER, )? )*
             $( $(#[$cdoc])* $ckey: i32 = 0, )* $( $(#[$bdoc])* $bkey: i32 = 0, )*
+        }
+
+        clock::tickers! {
+            $( $( $snext => $stick, )? )*
+            $( $( $tnext => $ttick, )? )*
+            $( $set => $set_tick, )*
         }
 
         /// A unit's timed statuses, read together by the clock.
@@ -239,6 +253,8 @@ macro_rules! then_timed_statuses {
     };
 }
 
+// The tickers (`clock::tickers!`): the counts of `stacks!` that tick, then
+// these timed sets, each with the function resolving a tick.
 gridsim_model::stacks::stacks!(then_timed_statuses unit_columns_and_timers {
     card: CardId = CardId(0),
     side: Side = Side::Left,
@@ -287,13 +303,9 @@ gridsim_model::stacks::stacks!(then_timed_statuses unit_columns_and_timers {
     burn_source: UnitIdx = UnitIdx::NONE,
     /// Each applier's part of the Burn stack (800.22g).
     burn_shares: ApplierShares = ApplierShares::default(),
-    burn_next_ms: i32 = NEVER,
     venom_source: UnitIdx = UnitIdx::NONE,
     /// Each applier's part of the Venom stacks (800.22g).
     venom_shares: ApplierShares = ApplierShares::default(),
-    venom_next_ms: i32 = NEVER,
-    /// The next Roost tick (800.59b).
-    roost_next_ms: i32 = NEVER,
     /// The additive and percentage bonuses to each Roost tick (800.59d).
     roost_bonus: i32 = 0,
     roost_percent: i32 = 0,
@@ -387,7 +399,10 @@ gridsim_model::stacks::stacks!(then_timed_statuses unit_columns_and_timers {
     healing: i64 = 0,
     kills: u32 = 0,
     deaths: u32 = 0,
-});
+} sets: [
+    hallow => hallow_tick,
+    fleeting => fleeting_tick,
+]);
 
 /// The Speed slot of a unit's insured layer (`Engine::insured`).
 const INSURED_SPEED: usize = 1;

@@ -84,7 +84,7 @@ impl Side {
 macro_rules! initial_state {
     (
         { $($before:tt)* } { $($after:tt)* }
-        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal $sticks:tt )* ]
         battle_stacks: [ $($battle_stacks:tt)* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $($battle:tt)* ]

@@ -13,9 +13,13 @@
 /// Calls the macro named first with every count, one row each, in two
 /// groups: `state_stacks` (a battle may start with some, set by a board's
 /// or a scenario's `state` key) and `battle_stacks` (gained and lost inside
-/// one battle). A row: `Name column "Label" "unit"`, the unit (`stacks`,
-/// `points`) naming what the `state` key counts. Tokens after the macro
-/// name are handed on first, untouched.
+/// one battle). A row: `Name column "Label" "unit" { ticks }`, the unit
+/// (`stacks`, `points`) naming what the `state` key counts; `{ ticks:
+/// next_ms_column => tick_function }` makes the count a ticker, resolved
+/// on a schedule of its own (the engine's column holding its next tick,
+/// and the engine function resolving one: `tickers!`, clock.rs), `{}` a
+/// plain count. Tokens after the macro name are handed on first,
+/// untouched.
 #[macro_export]
 macro_rules! stacks {
     ($then:ident $($pass:tt)*) => {
@@ -23,39 +27,39 @@ macro_rules! stacks {
             $($pass)*
             state_stacks: [
                 /// A pool of points in front of Vitality (800.63a).
-                Shield shield "Shield" "points"
+                Shield shield "Shield" "points" {}
                 /// Each point prevents 2 restoration or Shield, then is spent (800.43a, 800.43b).
-                Maim maim "Maim" "stacks"
+                Maim maim "Maim" "stacks" {}
                 /// A single stack value dealt at each tick (800.8a); a start
                 /// with Burn ticks one interval in (800.8b).
-                Burn burn "Burn" "stacks"
+                Burn burn "Burn" "stacks" { ticks: burn_next_ms => burn_tick }
                 /// Damage at each tick, ignoring Armor (800.73a, 800.73c); a
                 /// start with Venom ticks one interval in (800.73a).
-                Venom venom "Venom" "stacks"
+                Venom venom "Venom" "stacks" { ticks: venom_next_ms => venom_tick }
                 /// Each point prevents up to 10 of one damage instance (800.37a).
-                Insurance insurance "Insurance" "points"
+                Insurance insurance "Insurance" "points" {}
                 /// Insurance points that deal back what they absorb (800.37f).
-                Subrogated subrogated "Subrogated" "points"
+                Subrogated subrogated "Subrogated" "points" {}
                 /// Haywire stacks (800.31a).
-                Haywire haywire "Haywire" "stacks"
+                Haywire haywire "Haywire" "stacks" {}
                 /// Overclock stacks (800.45a); no cap of their own (800.45c).
-                Overclock overclock "Overclock" "stacks"
+                Overclock overclock "Overclock" "stacks" {}
                 /// Feral stacks (800.23a).
-                Feral feral "Feral" "stacks"
+                Feral feral "Feral" "stacks" {}
             ]
             battle_stacks: [
                 /// Dread stacks, until Harvest clears them (800.17a, 800.17b).
-                Dread dread "Dread" "stacks"
+                Dread dread "Dread" "stacks" {}
                 /// Every Roost gained, added up (800.59b).
-                Roost roost "Roost" "stacks"
+                Roost roost "Roost" "stacks" { ticks: roost_next_ms => roost_tick }
                 /// Kindled stacks (800.39a); no cap (800.39b).
-                Kindled kindled "Kindled" "stacks"
+                Kindled kindled "Kindled" "stacks" {}
                 /// Consecrate stacks (800.10a), projected onto adjacent allies.
-                Consecrate consecrate "Consecrate" "stacks"
+                Consecrate consecrate "Consecrate" "stacks" {}
                 /// Interest debt in stacks (800.38a).
-                Interest interest "Interest" "stacks"
+                Interest interest "Interest" "stacks" {}
                 /// Vessels held, each a stored revival (800.49a).
-                Vessels vessels "Vessels" "stacks"
+                Vessels vessels "Vessels" "stacks" {}
             ]
         }
     };
@@ -64,8 +68,8 @@ pub use crate::stacks;
 
 macro_rules! declare_stack {
     (
-        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal )* ]
-        battle_stacks: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal $bunit:literal )* ]
+        state_stacks: [ $( $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal $sticks:tt )* ]
+        battle_stacks: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal $bunit:literal $bticks:tt )* ]
     ) => {
         /// A count a unit holds; its row in [`stacks!`] says what it is.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
