@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use super::args::*;
 use super::{Error, RulesAndCards};
+use gridsim_analysis::stats::Band;
 use gridsim_app::match_runs::LoadedMatches;
 use gridsim_app::riftbound_runs::LoadedRiftbound;
 use gridsim_app::runs::RunInputs;
@@ -208,12 +209,10 @@ fn replay(args: ReplayArgs) -> Result<ExitCode, Error> {
     }
 }
 
-/// `--band LOW,HIGH` in percent, as fractions: within 0–100, LOW below HIGH.
-fn parse_band(band: &str) -> Result<(f64, f64), Error> {
+/// `--band LOW,HIGH` in percent: within 0–100, LOW below HIGH.
+fn parse_band(band: &str) -> Result<Band, Error> {
     band.split_once(',')
-        .and_then(|(l, h)| Some((l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?)))
-        .filter(|(l, h)| 0.0 <= *l && l < h && *h <= 100.0)
-        .map(|(l, h)| (l / 100.0, h / 100.0))
+        .and_then(|(l, h)| Band::from_percent(l.trim().parse::<f64>().ok()?, h.trim().parse::<f64>().ok()?))
         .ok_or_else(|| {
             whole(format!(
                 "--band `{band}`: expected LOW,HIGH in percent within 0–100, LOW below HIGH, e.g. 45,55"
@@ -231,11 +230,11 @@ fn report(args: ReportArgs) -> Result<ExitCode, Error> {
         band,
         alarm,
     } = args;
-    let (low, high) = parse_band(&band)?;
+    let band = parse_band(&band)?;
     let settings = gridsim_analysis::report::ReportSettings {
         min_sample,
-        band_low: low,
-        band_high: high,
+        band_low: band.low(),
+        band_high: band.high(),
         ..gridsim_analysis::report::ReportSettings::default()
     };
     let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;

@@ -3,6 +3,31 @@
 //! match report's cluster-robust ratio. The fight report's two-way
 //! clustered rates are `dyadic.rs`.
 
+/// A neutral band of win rates, as fractions: `0 <= low < high <= 1`. Made
+/// only by [`Band::from_percent`], so a band held is a valid one and no
+/// layer above the command line checks it again.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    low: f64,
+    high: f64,
+}
+
+impl Band {
+    /// The band from percentages within 0–100, LOW below HIGH.
+    pub fn from_percent(low: f64, high: f64) -> Option<Band> {
+        (0.0 <= low && low < high && high <= 100.0).then(|| Band {
+            low: low / 100.0,
+            high: high / 100.0,
+        })
+    }
+    pub fn low(self) -> f64 {
+        self.low
+    }
+    pub fn high(self) -> f64 {
+        self.high
+    }
+}
+
 /// One-sided p-value that the true rate is inside `[band_low, band_high]`
 /// when the estimate is outside it, by the normal approximation with the
 /// given standard error; 1 when the estimate is inside.
@@ -188,6 +213,19 @@ impl ClusterSums {
 
 #[cfg(test)]
 mod tests {
+
+    /// The band is checked once, where it is made: outside 0–100 or upside
+    /// down it is refused, and a band held is in fractions.
+    #[test]
+    fn a_band_is_made_only_within_0_and_100_low_below_high() {
+        let b = Band::from_percent(45.0, 55.0).expect("a valid band");
+        assert_eq!((b.low(), b.high()), (0.45, 0.55));
+        assert!(Band::from_percent(0.0, 100.0).is_some());
+        for (low, high) in [(45.0, 155.0), (-1.0, 50.0), (55.0, 45.0), (50.0, 50.0)] {
+            assert_eq!(Band::from_percent(low, high), None, "{low},{high}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -31,6 +31,7 @@ use serde::Serialize;
 use crate::runs::{self, Error, RunInputs};
 use gridsim_analysis::lever_effects::{self, Design, Effects, PerturbedFight};
 use gridsim_analysis::report::{RATE_SECTIONS, RateRow, Report, ReportSettings};
+use gridsim_analysis::stats::Band;
 use gridsim_data::board_table::BoardTable;
 use gridsim_data::dataset;
 use gridsim_model::catalog::StatField;
@@ -44,8 +45,8 @@ pub struct TuneRequest {
     pub rules: PathBuf,
     pub cards: Vec<PathBuf>,
     pub suite: PathBuf,
-    /// The band, as fractions.
-    pub band: (f64, f64),
+    /// The band the rows are brought into.
+    pub band: Band,
     /// `--levers`: fields or `card.field`, comma-separated.
     pub levers: String,
     /// Fights to spend in all; `None` for [`default_budget`].
@@ -263,14 +264,7 @@ pub struct Tune {
 /// Runs a tune into `out/tune_<suite>_<seed>/`.
 pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
     let whole = |m: String| Error::file(&req.out, m);
-    let (low, high) = req.band;
-    if !(0.0..=1.0).contains(&low) || !(0.0..=1.0).contains(&high) || low >= high {
-        return Err(whole(format!(
-            "--band {},{}: a band is LOW,HIGH within 0–100%, LOW below HIGH",
-            low * 100.0,
-            high * 100.0
-        )));
-    }
+    let (low, high) = (req.band.low(), req.band.high());
     let say = |m: String| {
         if req.progress {
             eprintln!("{m}");
