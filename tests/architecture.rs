@@ -587,3 +587,49 @@ fn the_build_and_the_tests_resolve_every_shared_package_alike() {
         differ.join("\n")
     );
 }
+
+/// Where a crate below the command line still spells a flag, and why.
+/// Every other place names a request's argument (`runs::Argument`), and
+/// the command line, which alone knows the flags, names it (`cli::flag`).
+const FLAGS_BELOW_THE_COMMAND_LINE: &[(&str, &str)] = &[
+    // The generated conformance page says how it is made again.
+    ("crates/present/src/coverage/mod.rs", "gridsim coverage --markdown"),
+    // How to resume a run: a command for the user to type, in errors that
+    // name the run's folder (not yet turned into typed errors).
+    ("crates/app/src/runs.rs", "--resume"),
+    ("crates/data/src/dataset.rs", "--resume"),
+];
+
+/// Nothing below the command line spells a flag (`--levers`, `--band`):
+/// the command line turns its arguments into validated values, and the
+/// errors about them into messages naming the flag.
+#[test]
+fn no_crate_below_the_command_line_spells_a_flag() {
+    let mut found = Vec::new();
+    for krate in crates_in_workspace().into_iter().filter(|k| k != "gridsim") {
+        for f in all_files(&src_of(&krate)) {
+            let rel = f
+                .strip_prefix(root())
+                .expect("under the top")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let code = code_of(&std::fs::read_to_string(&f).expect("a source file"));
+            for (n, line) in code.lines().enumerate() {
+                let spells = line
+                    .match_indices("--")
+                    .any(|(at, _)| line[at + 2..].starts_with(|c: char| c.is_ascii_lowercase()));
+                let allowed = FLAGS_BELOW_THE_COMMAND_LINE
+                    .iter()
+                    .any(|(file, what)| *file == rel && line.contains(what));
+                if spells && !allowed {
+                    found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "flags spelt below the command line:\n{}",
+        found.join("\n")
+    );
+}

@@ -322,10 +322,12 @@ fn sweep(cli: RulesAndCards, args: SweepArgs) -> Result<ExitCode, Error> {
         threads,
     } = args;
     let suite = suite.unwrap_or_else(default_suite);
-    let parse = |v: &str| gridsim_app::sweep::parse_values(v).map_err(|m| Error::file(&suite, m));
-    let values = parse(&values)?;
+    let parse = |flag: &str, v: &str| {
+        gridsim_app::sweep::parse_values(v).map_err(|m| Error::file(&suite, format!("{flag}{m}")))
+    };
+    let values = parse("--values", &values)?;
     let second = match (field2, values2) {
-        (Some(f), Some(v)) => Some((f, parse(&v)?)),
+        (Some(f), Some(v)) => Some((f, parse("--values2", &v)?)),
         _ => None,
     };
     if !(0.0..=1.0).contains(&target) {

@@ -37,6 +37,7 @@ pub struct RulesAndCards {
     pub cards: Vec<PathBuf>,
 }
 
+use gridsim_app::runs::Argument;
 pub use gridsim_app::runs::Error;
 
 /// Parses the arguments and runs the command: exit code 2 on an error,
@@ -45,8 +46,23 @@ pub fn main() -> ExitCode {
     match commands::run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("{}", e.naming(flag));
             ExitCode::from(2)
         }
+    }
+}
+
+/// The flag that gives each argument the app checks: the one place below
+/// which no layer spells a flag.
+fn flag(argument: Argument) -> &'static str {
+    match argument {
+        Argument::Values => "--values",
+        Argument::Field => "--field",
+        Argument::Field2 => "--field2",
+        Argument::Levers => "--levers",
+        Argument::Budget => "--budget",
+        Argument::Date => "--date",
+        Argument::TopAndBatch => "--top and --batch",
+        Argument::Baseline => "--baseline",
     }
 }

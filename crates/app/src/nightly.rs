@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::runs::{self, Error, NewRun, is_date};
+use crate::runs::{self, Argument, Error, NewRun, is_date};
 use gridsim_analysis::report::ReportSettings;
 use gridsim_data::dataset::{MANIFEST, Shard};
 use gridsim_present::render::Night;
@@ -86,9 +86,10 @@ fn previous_night(nightly: &Path, date: &str) -> Option<PathBuf> {
 /// previous night, and rewrites the index of every night.
 pub fn run(n: &Nightly) -> Result<NightlyOutcome, Error> {
     if !is_date(&n.date) {
-        return Err(Error::file(
-            Path::new("gridsim nightly"),
-            format!("--date `{}`: expected YYYY-MM-DD", n.date),
+        return Err(Error::argument(
+            Argument::Date,
+            Some(Path::new("gridsim nightly")),
+            format!(" `{}`: expected YYYY-MM-DD", n.date),
         ));
     }
     let nightly = n.datasets.join("nightly");

@@ -32,6 +32,37 @@ use gridsim_sim::suite::Suite;
 pub enum Error {
     Files(Vec<Diagnostic>),
     Message(String),
+    /// A request's argument is wrong: each message says why, continuing
+    /// after the argument's name, and names `file` when one is concerned.
+    /// The command line, which alone knows how the argument was spelt,
+    /// turns it into a message naming its flag (`Error::naming`).
+    Argument {
+        argument: Argument,
+        file: Option<PathBuf>,
+        messages: Vec<String>,
+    },
+}
+
+/// The arguments of a request the app checks against what it loads (a
+/// catalog, a suite, a run), named for what they are, not how a command
+/// line spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Argument {
+    /// A sweep's values.
+    Values,
+    /// A sweep's field, and its second.
+    Field,
+    Field2,
+    /// A tune's levers.
+    Levers,
+    /// A tune's or a search's fight budget.
+    Budget,
+    /// A night's date.
+    Date,
+    /// A search's finalists and generation size.
+    TopAndBatch,
+    /// A report's baseline run.
+    Baseline,
 }
 
 impl From<Vec<Diagnostic>> for Error {
@@ -52,6 +83,45 @@ impl Error {
         match self {
             Error::Files(d) => d.len(),
             Error::Message(_) => 1,
+            Error::Argument { messages, .. } => messages.len(),
+        }
+    }
+
+    /// An argument's problem, `message` continuing after its name.
+    pub fn argument(argument: Argument, file: Option<&Path>, message: impl Into<String>) -> Error {
+        Error::Argument {
+            argument,
+            file: file.map(Path::to_path_buf),
+            messages: vec![message.into()],
+        }
+    }
+
+    /// The error with each argument named as `name` spells it: the
+    /// command line's flags.
+    pub fn naming(self, name: impl Fn(Argument) -> &'static str) -> Error {
+        match self {
+            Error::Argument {
+                argument,
+                file: Some(file),
+                messages,
+            } => Error::Files(
+                messages
+                    .into_iter()
+                    .map(|m| Diagnostic::whole_file(&file, format!("{}{m}", name(argument))))
+                    .collect(),
+            ),
+            Error::Argument {
+                argument,
+                file: None,
+                messages,
+            } => Error::Message(
+                messages
+                    .iter()
+                    .map(|m| format!("{}{m}", name(argument)))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            other => other,
         }
     }
 }
@@ -66,6 +136,11 @@ impl std::fmt::Display for Error {
                 }
             }
             Error::Message(message) => writeln!(f, "gridsim: error: {message}")?,
+            Error::Argument { argument, messages, .. } => {
+                for m in messages {
+                    writeln!(f, "gridsim: error: {argument:?}{m}")?;
+                }
+            }
         }
         let n = self.count();
         write!(f, "{n} error{}", if n == 1 { "" } else { "s" })
@@ -820,7 +895,11 @@ pub fn write_report_of_run(
     match kind_of(first).map_err(whole)? {
         RunKind::Matches => {
             if baseline.is_some() {
-                return Err(whole("--baseline compares runs of fights; a match report stands alone"));
+                return Err(Error::argument(
+                    Argument::Baseline,
+                    None,
+                    " compares runs of fights; a match report stands alone",
+                ));
             }
             let (r, dir) = write_match_report(run_dirs, out, settings)?;
             Ok((Written::Matches(r), dir))

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::runs;
-use crate::runs::Error;
+use crate::runs::{Argument, Error};
 use gridsim_analysis::report::ReportSettings;
-use gridsim_config::{self as config, Diagnostic};
+use gridsim_config as config;
 use gridsim_core::diagnostics;
 use gridsim_data::dataset;
 
@@ -134,7 +134,7 @@ pub struct Sweep {
 
 /// `A..B`, `A..B:STEP` (both ends included) or `a,b,c`.
 pub fn parse_values(text: &str) -> Result<Vec<i64>, String> {
-    let bad = |why: &str| format!("--values `{text}`: {why}; write `A..B`, `A..B:STEP` or `a,b,c`");
+    let bad = |why: &str| format!(" `{text}`: {why}; write `A..B`, `A..B:STEP` or `a,b,c`");
     let values: Vec<i64> = if let Some((from, rest)) = text.split_once("..") {
         let (to, step) = match rest.split_once(':') {
             Some((to, step)) => (to, step),
@@ -342,16 +342,17 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Error> {
     let mut card = card.unwrap_or(toml::Value::Table(Default::default()));
     let mut printed = Vec::new();
     let second = req.second.as_ref().map(|(f, _)| f.as_str());
-    for (flag, field) in [("--field", Some(req.field.as_str())), ("--field2", second)] {
+    for (argument, field) in [(Argument::Field, Some(req.field.as_str())), (Argument::Field2, second)] {
         let Some(field) = field else { continue };
         let Some(n) = leaf(&mut card, field).map(|v| read_number(v)) else {
             let mut paths = Vec::new();
             numeric_paths(&card, "", &mut paths);
             let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-            return Err(Error::file(
-                &located.file,
+            return Err(Error::argument(
+                argument,
+                Some(&located.file),
                 format!(
-                    "{flag} `{field}`: {table} `{}` has no number there{}; its numbers are at {}",
+                    " `{field}`: {table} `{}` has no number there{}; its numbers are at {}",
                     req.card,
                     diagnostics::suggestion(field, &names),
                     diagnostics::backticked(&names)
@@ -400,10 +401,7 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Error> {
                 _ => format!("`{}` = {v}", req.field),
             };
             for d in diags {
-                bad.push(Diagnostic::whole_file(
-                    &located.file,
-                    format!("--values: {what} is not a valid {table}: {}", d.message),
-                ));
+                bad.push(format!(": {what} is not a valid {table}: {}", d.message));
             }
         }
         points.push(((v, v2), dir.join(name), cards_dir));
@@ -411,7 +409,11 @@ fn prepare(req: &SweepRequest, dir: &Path) -> Result<Prepared, Error> {
     if bad.is_empty() {
         Ok(Prepared { printed, points })
     } else {
-        Err(Error::Files(bad))
+        Err(Error::Argument {
+            argument: Argument::Values,
+            file: Some(located.file.clone()),
+            messages: bad,
+        })
     }
 }
 

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::runs::Error;
+use crate::runs::{Argument, Error};
 use gridsim_config as config;
 use gridsim_engine::{Engine, FightRng};
 use gridsim_model::catalog::{CardId, Catalog};
@@ -476,13 +476,21 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
         .max((req.top as u64 + 1) as f64 * LAST_RUNG as f64 / FINAL_SHARE)
         .ceil() as u64;
     if req.budget < needed {
-        return Err(whole(format!(
-            "--budget {}: too few fights for a generation of {} and a final measurement of {} boards; give at least {needed}",
-            req.budget, req.batch, req.top
-        )));
+        return Err(Error::argument(
+            Argument::Budget,
+            Some(&req.suite),
+            format!(
+                " {}: too few fights for a generation of {} and a final measurement of {} boards; give at least {needed}",
+                req.budget, req.batch, req.top
+            ),
+        ));
     }
     if req.top == 0 || req.batch == 0 {
-        return Err(whole("--top and --batch are at least 1".into()));
+        return Err(Error::argument(
+            Argument::TopAndBatch,
+            Some(&req.suite),
+            " are at least 1",
+        ));
     }
     let dir = req.out.join(format!("search_{}_{seed}", slug(&suite.name)));
     let driver = gridsim_data::batch::Driver::new(req.threads).map_err(whole)?;

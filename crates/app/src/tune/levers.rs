@@ -54,7 +54,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
         };
         let Some(field) = StatField::parse(field) else {
             return Err(format!(
-                "--levers `{part}`: no field `{field}`{}; the fields are {}",
+                " `{part}`: no field `{field}`{}; the fields are {}",
                 diagnostics::suggestion(field, &fields),
                 diagnostics::backticked(&fields)
             ));
@@ -63,7 +63,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
             if catalog.runes.iter().any(|r| r.key == card && !r.innate_only) {
                 if field != StatField::Amounts {
                     return Err(format!(
-                        "--levers `{part}`: a rune prints no `{}`; its lever is `{card}.amounts`",
+                        " `{part}`: a rune prints no `{}`; its lever is `{card}.amounts`",
                         field.name()
                     ));
                 }
@@ -75,7 +75,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
             }
             let Some(c) = catalog.cards.iter().find(|c| c.key == card) else {
                 return Err(format!(
-                    "--levers `{part}`: no card or board rune `{card}` in the catalog{}",
+                    " `{part}`: no card or board rune `{card}` in the catalog{}",
                     diagnostics::suggestion(card, &cards)
                 ));
             };
@@ -86,7 +86,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
                     .map(|f| f.name())
                     .collect();
                 return Err(format!(
-                    "--levers `{part}`: a {} card prints no `{}`; it prints {}",
+                    " `{part}`: a {} card prints no `{}`; it prints {}",
                     c.kind,
                     field.name(),
                     diagnostics::backticked(&printed)
@@ -99,7 +99,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Vec<LeverSpec>, String> {
         });
     }
     if out.is_empty() {
-        return Err(format!("--levers `{text}`: name at least one field, such as `power`"));
+        return Err(format!(" `{text}`: name at least one field, such as `power`"));
     }
     Ok(out)
 }

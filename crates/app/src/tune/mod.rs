@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::runs::{self, Error, RunInputs};
+use crate::runs::{self, Argument, Error, RunInputs};
 use gridsim_analysis::lever_effects::{self, Design, Effects, PerturbedFight};
 use gridsim_analysis::report::{RATE_SECTIONS, RateRow, Report, ReportSettings};
 use gridsim_analysis::stats::Band;
@@ -166,7 +166,7 @@ pub fn spending(budget: u64, suite_fights: u64, boards: u64) -> Result<Spending,
     let need = 2 * least + fixed + suite_fights;
     if budget < need {
         return Err(format!(
-            "--budget {budget}: too few fights to estimate any effect and verify it; this suite needs at least {need} \
+            " {budget}: too few fights to estimate any effect and verify it; this suite needs at least {need} \
              ({least} fight pairs for the perturbation run, fought twice each, and four runs of its {suite_fights} fights: the catalog as it is, one proposal, and both again on fresh fights to confirm it)"
         ));
     }
@@ -271,18 +271,24 @@ pub fn run(req: &TuneRequest) -> Result<Tune, Error> {
         }
     };
     let loaded = runs::Loaded::from_files(&req.rules, &req.cards, &req.suite)?;
-    let specs = levers::parse(&req.levers, &loaded.catalog).map_err(|m| Error::file(&req.out, m))?;
+    let specs = levers::parse(&req.levers, &loaded.catalog)
+        .map_err(|m| Error::argument(Argument::Levers, Some(&req.out), m))?;
     let levers = levers::Levers::of(&loaded.catalog, &specs, &loaded.suite.boards);
     if levers.list.is_empty() {
-        return Err(whole(format!(
-            "--levers `{}`: no card the suite's boards hold prints these numbers",
-            req.levers
-        )));
+        return Err(Error::argument(
+            Argument::Levers,
+            Some(&req.out),
+            format!(
+                " `{}`: no card the suite's boards hold prints these numbers",
+                req.levers
+            ),
+        ));
     }
     let suite = &loaded.suite;
     let boards = suite.boards.len() as u64;
     let budget = req.budget.unwrap_or_else(|| default_budget(suite.fights, boards));
-    let spending = spending(budget, suite.fights, boards).map_err(whole)?;
+    let spending =
+        spending(budget, suite.fights, boards).map_err(|m| Error::argument(Argument::Budget, Some(&req.out), m))?;
     let perturbation_seed = req.seed.unwrap_or(suite.master_seed ^ PERTURBATION_SALT);
     let dir = req.out.join(format!("tune_{}_{perturbation_seed}", suite.name));
     std::fs::create_dir_all(&dir).map_err(|e| whole(format!("{}: cannot create: {e}", dir.display())))?;
