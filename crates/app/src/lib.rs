@@ -1,3 +1,4 @@
+pub mod error;
 pub mod jobs;
 pub mod match_runs;
 pub mod nightly;
