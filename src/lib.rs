@@ -11,7 +11,7 @@ pub mod cli;
 pub use gridsim_analysis::{
     aliasing, analysis, dyadic, effect_curve, lever_effects, marginal, match_report, report, stats,
 };
-pub use gridsim_app::{jobs, match_runs, nightly, riftbound_runs, runs, search, sweep, tune};
+pub use gridsim_app::{error, jobs, match_runs, nightly, riftbound_runs, runs, search, sweep, tune};
 pub use gridsim_config as config;
 pub use gridsim_core::{atomic, diagnostics, limits, rng, rule_book};
 pub use gridsim_data::{batch, board_table, dataset, match_rows, pair_blocks, showdown_rows, sink};
