@@ -887,3 +887,76 @@ events = [{ kind = "damage", unit = "dummy", other = "high", amount = 12, detail
         &["0..=1000000", "found -1"],
     );
 }
+
+/// Decks and game suites (issue 51): a mangled deck, game suite or
+/// Origins card file is refused or accepted, never a panic, and an
+/// accepted deck plays whole games with every bot, which end.
+#[test]
+fn mutated_decks_and_game_suites_never_panic_and_accepted_decks_play() {
+    use gridsim::riftbound_game::{Bot, Game, Settings};
+    let deck = std::fs::read_to_string("configs/riftbound/decks/jinx_aggro.toml").expect("deck");
+    let suite = std::fs::read_to_string("configs/riftbound/suites/games.toml").expect("suite");
+    let units = std::fs::read_to_string("configs/riftbound/origins/units.toml").expect("units");
+    let origins = [std::path::PathBuf::from("configs/riftbound/origins")];
+    let catalog = config::load_riftbound_catalog(&origins).expect("the Origins catalog");
+    let settings = Settings::default();
+    let other = config::parse_deck(Path::new("d.toml"), &deck, &catalog, &settings).expect("the deck");
+    let mut rng = Lcg(0xdec5);
+    let (mut rejected, mut played) = (0, 0);
+    for i in 0..600u64 {
+        let deck_text = mutate(&deck, &mut rng);
+        let suite_text = mutate(&suite, &mut rng);
+        let units_text = mutate(&units, &mut rng);
+        let outcome = std::panic::catch_unwind(|| {
+            let (mut n, mut games) = (0, 0);
+            match config::parse_deck(Path::new("d.toml"), &deck_text, &catalog, &settings) {
+                Err(_) => n += 1,
+                Ok(d) => {
+                    for bots in [[Bot::Random, Bot::Aggressive], [Bot::Defensive, Bot::Random]] {
+                        let o = Game::new(&catalog, settings, false).play(
+                            [&d, &other],
+                            bots,
+                            gridsim::rng::FightRng::for_fight(i, 0),
+                        );
+                        assert!(o.turns <= settings.turn_cap);
+                        games += 1;
+                    }
+                }
+            }
+            n += usize::from(config::parse_game_suite(Path::new("s.toml"), &suite_text).is_err());
+            // A mangled unit file that loads: the bundled deck plays on it,
+            // whatever numbers its cards now have.
+            let mut c = gridsim::riftbound::cards::Catalog::default();
+            let rest = ["legends", "spells", "battlefields"]
+                .map(|f| format!("configs/riftbound/origins/{f}.toml"))
+                .map(|f| (std::fs::read_to_string(&f).expect("a card file"), f));
+            let loaded = config::riftbound_catalog::add_card_file(&mut c, Path::new("u.toml"), &units_text).is_ok()
+                && rest
+                    .iter()
+                    .all(|(text, f)| config::riftbound_catalog::add_card_file(&mut c, Path::new(f), text).is_ok());
+            n += usize::from(!loaded);
+            if let (true, Ok(d)) = (loaded, config::parse_deck(Path::new("d.toml"), &deck, &c, &settings)) {
+                let o = Game::new(&c, settings, false).play(
+                    [&d, &d],
+                    [Bot::Aggressive, Bot::Random],
+                    gridsim::rng::FightRng::for_fight(i, 1),
+                );
+                assert!(o.turns <= settings.turn_cap);
+                games += 1;
+            }
+            (n, games)
+        });
+        match outcome {
+            Ok((n, g)) => {
+                rejected += n;
+                played += g;
+            }
+            Err(_) => panic!("iteration {i} panicked on:\n--- deck\n{deck_text}\n--- suite\n{suite_text}"),
+        }
+    }
+    assert!(
+        rejected > 300,
+        "the mutations should break many files, broke {rejected}"
+    );
+    assert!(played > 100, "accepted decks should have played, played {played}");
+}

@@ -1,15 +1,20 @@
-//! A batch run's showdowns allocate nothing (issue 30): after the first,
-//! which sizes the worker's buffers, a worker plays showdown after showdown
-//! without one allocation, counted by this test binary's own allocator.
+//! A batch run's showdowns and games allocate nothing (issues 30 and 51):
+//! after the first part, which sizes the worker's buffers, a worker plays
+//! showdown after showdown, and game after game, without one allocation,
+//! counted by this test binary's own allocator. One test, since the count
+//! is the whole binary's and tests run side by side.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use gridsim::game_rows;
 use gridsim::riftbound::showdown::Showdown;
+use gridsim::riftbound_game::Game;
+use gridsim::riftbound_runs::LoadedGames;
 use gridsim::riftbound_runs::LoadedRiftbound;
 use gridsim::showdown_rows::play;
-use gridsim::sink::ShowdownColumns;
+use gridsim::sink::{GameColumns, ShowdownColumns};
 
 struct Counting;
 
@@ -33,7 +38,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 #[test]
-fn a_worker_plays_showdowns_without_allocating() {
+fn a_worker_plays_showdowns_and_games_without_allocating() {
     let loaded = LoadedRiftbound::load(Path::new("configs/riftbound/suites/default.toml"), None).expect("suite");
     let mut showdown = Showdown::new(&loaded.catalog, false);
     let mut rows = ShowdownColumns::default();
@@ -49,4 +54,14 @@ fn a_worker_plays_showdowns_without_allocating() {
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     play(&mut logged, &loaded.suite, 0, 16, &mut rows);
     assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "the counter counts");
+
+    let games = LoadedGames::load(Path::new("configs/riftbound/suites/games.toml"), None).expect("games suite");
+    let mut game = Game::new(&games.catalog, games.suite.settings, false);
+    let mut rows = GameColumns::default();
+    game_rows::play(&mut game, &games.suite, 0, 2048, &mut rows);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    game_rows::play(&mut game, &games.suite, 2048, 2048, &mut rows);
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(during, 0, "2,048 games allocated {during} times");
+    assert_eq!(rows.fight_id.len(), 2048);
 }

@@ -135,6 +135,7 @@ fn the_policy_hides_the_defenders_hidden_cards_at_even_odds() {
             stolen: false,
             at_base: false,
             buffed: false,
+            ..LaneUnit::default()
         }],
         hand: vec![dart],
         ..Lane::default()

@@ -26,6 +26,9 @@ pub enum Command {
     /// One showdown of a Riftbound suite, with its log: the chain, each
     /// event and the ruling it follows.
     Showdown(ShowdownArgs),
+    /// One whole game of a Riftbound game suite, turn by turn, each line
+    /// with the rule it follows.
+    Game(GameArgs),
     /// Run a suite's fights across all cores into datasets/<run-id>/.
     Run(RunArgs),
     /// Play a match suite's matches (section 200): ten rounds of shops,
@@ -111,6 +114,19 @@ pub struct ShowdownArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Write the showdown page: both lanes and the log.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+/// The arguments of `gridsim game`.
+#[derive(Args)]
+pub struct GameArgs {
+    /// The game suite (default: configs/riftbound/suites/games.toml).
+    pub suite: Option<PathBuf>,
+    /// The game's index in the suite: its decks, bots and stream.
+    #[arg(long, default_value_t = 0)]
+    pub id: u64,
+    /// Write the game's page: both decks and the log.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 }

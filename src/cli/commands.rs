@@ -8,10 +8,11 @@ use super::args::*;
 use super::{Error, RulesAndCards};
 use gridsim_analysis::stats::Band;
 use gridsim_app::match_runs::LoadedMatches;
-use gridsim_app::riftbound_runs::LoadedRiftbound;
+use gridsim_app::riftbound_runs::{LoadedGames, LoadedRiftbound};
 use gridsim_app::runs::RunInputs;
 use gridsim_app::{jobs, runs};
 use gridsim_config as config;
+use gridsim_data::dataset::RunKind;
 use gridsim_engine::output;
 use gridsim_present::coverage;
 
@@ -24,6 +25,7 @@ pub(super) fn run(cli: Cli) -> Result<ExitCode, Error> {
         Command::Validate(args) => validate(files, args),
         Command::Fight(args) => fight(files, args),
         Command::Showdown(args) => showdown(args),
+        Command::Game(args) => game(args),
         Command::Run(args) => run_suite(files, args),
         Command::Replay(args) => replay(args),
         Command::Report(args) => report(args),
@@ -90,9 +92,16 @@ fn run_suite(cli: RulesAndCards, args: RunArgs) -> Result<ExitCode, Error> {
     } = args;
     let report = run.report;
     let suite = suite.unwrap_or_else(default_suite);
-    if is_riftbound_run(&suite, run.resume.as_deref()) {
-        let summary = start_or_resume::<LoadedRiftbound>(cli, suite, fights, part_size, run)?;
-        return finish_run(&summary, "showdowns", report);
+    match riftbound_run(&suite, run.resume.as_deref()) {
+        Some(RunKind::Showdowns) => {
+            let summary = start_or_resume::<LoadedRiftbound>(cli, suite, fights, part_size, run)?;
+            return finish_run(&summary, "showdowns", report);
+        }
+        Some(_) => {
+            let summary = start_or_resume::<LoadedGames>(cli, suite, fights, part_size, run)?;
+            return finish_run(&summary, "games", report);
+        }
+        None => {}
     }
     let summary = start_or_resume::<runs::Loaded>(cli, suite, fights, part_size, run)?;
     finish_run(&summary, "fights", report)
@@ -132,13 +141,46 @@ fn showdown(args: ShowdownArgs) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether `gridsim run` plays Riftbound showdowns: the run resumed is a
-/// run of showdowns, or the suite says `game = "riftbound"`.
-fn is_riftbound_run(suite: &Path, resume: Option<&Path>) -> bool {
+/// Whether `gridsim run` plays Riftbound showdowns or whole games: the run
+/// resumed is a run of either, or the suite says `game = "riftbound"` (a
+/// game suite with `games`).
+fn riftbound_run(suite: &Path, resume: Option<&Path>) -> Option<RunKind> {
     match resume {
-        Some(dir) => runs::kind_of(dir) == Ok(gridsim_data::dataset::RunKind::Showdowns),
-        None => std::fs::read_to_string(suite).is_ok_and(|t| config::is_riftbound(&t)),
+        Some(dir) => runs::kind_of(dir)
+            .ok()
+            .filter(|k| matches!(k, RunKind::Showdowns | RunKind::Games)),
+        None => {
+            let text = std::fs::read_to_string(suite).ok()?;
+            if config::is_riftbound_games(&text) {
+                Some(RunKind::Games)
+            } else {
+                config::is_riftbound(&text).then_some(RunKind::Showdowns)
+            }
+        }
     }
+}
+
+/// `gridsim game`: one game of a Riftbound game suite, turn by turn, each
+/// line with the rule it follows.
+fn game(args: GameArgs) -> Result<ExitCode, Error> {
+    let GameArgs { suite, id, html } = args;
+    let suite = suite.unwrap_or_else(|| PathBuf::from("configs/riftbound/suites/games.toml"));
+    let loaded = LoadedGames::load(&suite, None)?;
+    let (pairing, outcome, log) = loaded.show(id);
+    let view = gridsim_present::game_page::GameView {
+        title: format!("{} game {id}", loaded.suite.name),
+        catalog: &loaded.catalog,
+        decks: [loaded.suite.deck(&pairing, 0), loaded.suite.deck(&pairing, 1)],
+        bots: pairing.bots,
+        log: &log,
+        outcome,
+    };
+    print!("{}", view.text());
+    if let Some(path) = html {
+        gridsim_core::atomic::write(&path, view.html().as_bytes()).map_err(|e| Error::file(&path, e))?;
+        outln!("page: {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A new run of `L`'s kind, or the one `--resume` names, to its end.
@@ -424,7 +466,24 @@ fn tune(cli: RulesAndCards, args: TuneArgs) -> Result<ExitCode, Error> {
 fn bench(cli: RulesAndCards, args: BenchArgs) -> Result<ExitCode, Error> {
     let BenchArgs { suite, fights, threads } = args;
     let suite = suite.unwrap_or_else(default_suite);
-    if is_riftbound_run(&suite, None) {
+    if riftbound_run(&suite, None) == Some(RunKind::Games) {
+        let (loaded, b) = gridsim_app::riftbound_runs::bench_games(&suite, fights, threads.unwrap_or(0))?;
+        let per_second = b.games as f64 / b.seconds.max(1e-9);
+        outln!(
+            "suite: {} ({} decks), {} games on {} threads",
+            loaded.suite.name,
+            loaded.suite.decks.len(),
+            b.games,
+            b.threads
+        );
+        outln!("games per second: {per_second:.0}");
+        outln!("games per second per thread: {:.0}", per_second / b.threads as f64);
+        outln!("wall time: {:.2} s", b.seconds);
+        outln!("mean turns: {:.2}", b.mean_turns);
+        outln!("mean showdowns and combats: {:.2}", b.mean_showdowns);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if riftbound_run(&suite, None).is_some() {
         let (loaded, b) = gridsim_app::riftbound_runs::bench(&suite, fights, threads.unwrap_or(0))?;
         let per_second = b.showdowns as f64 / b.seconds.max(1e-9);
         outln!(

@@ -768,3 +768,67 @@ pub fn match_tallies(parts: &[MatchPart]) -> Result<MatchTallies, String> {
     }
     Ok(t)
 }
+
+/// A run of games' `games` rows, counted by everything the game report
+/// reads: decks, bots, who went first, how it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameGroup {
+    pub left: u32,
+    pub right: u32,
+    pub left_bot: String,
+    pub right_bot: String,
+    /// `left` or `right`.
+    pub first: String,
+    /// `left`, `right` or `draw`.
+    pub winner: String,
+    pub end_reason: String,
+    pub games: u64,
+    pub turns: u64,
+    pub turns_squared: u64,
+}
+
+/// Counts the `games` part files of a run (or of several shards of one)
+/// into [`GameGroup`]s, in a fixed order.
+pub fn game_groups(game_files: &[PathBuf]) -> Result<Vec<GameGroup>, String> {
+    let keys = [
+        "left_board",
+        "right_board",
+        "left_bot",
+        "right_bot",
+        "first",
+        "winner",
+        "end_reason",
+    ];
+    let turns = col("turns").cast(DataType::UInt64);
+    let df = scan_parts(game_files)?
+        .group_by(keys.iter().map(|k| col(*k)).collect::<Vec<_>>())
+        .agg([
+            len().cast(DataType::UInt64).alias("games"),
+            turns.clone().sum().alias("turns"),
+            (turns.clone() * turns).sum().alias("turns_squared"),
+        ])
+        .sort(keys, SortMultipleOptions::default())
+        .collect()
+        .map_err(err)?;
+    let read = || -> PolarsResult<Vec<GameGroup>> {
+        let (left, right) = (u32s(&df, "left_board")?, u32s(&df, "right_board")?);
+        let (left_bot, right_bot) = (texts(&df, "left_bot")?, texts(&df, "right_bot")?);
+        let (first, winner, end) = (texts(&df, "first")?, texts(&df, "winner")?, texts(&df, "end_reason")?);
+        let (games, turns, squared) = (u64s(&df, "games")?, u64s(&df, "turns")?, u64s(&df, "turns_squared")?);
+        Ok((0..df.height())
+            .map(|i| GameGroup {
+                left: left[i],
+                right: right[i],
+                left_bot: left_bot[i].clone(),
+                right_bot: right_bot[i].clone(),
+                first: first[i].clone(),
+                winner: winner[i].clone(),
+                end_reason: end[i].clone(),
+                games: games[i],
+                turns: turns[i],
+                turns_squared: squared[i],
+            })
+            .collect())
+    };
+    read().map_err(err)
+}

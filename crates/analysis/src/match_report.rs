@@ -12,37 +12,8 @@ use serde::Serialize;
 
 use crate::analysis::{BotTally, MatchItem, MatchItemTally, MatchTallies};
 use crate::report::ReportSettings;
-use crate::stats::ClusterSums;
 
-/// A figure with its 95% interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Figure {
-    pub value: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-impl Figure {
-    fn proportion(c: &ClusterSums) -> Option<Figure> {
-        let (low, high) = c.proportion_interval();
-        (c.n > 0.0).then(|| Figure {
-            value: c.ratio(),
-            low,
-            high,
-        })
-    }
-
-    /// A mean and its interval; none from fewer than two matches, which
-    /// cannot say how far the mean would move.
-    fn mean(c: &ClusterSums) -> Option<Figure> {
-        let (low, high) = c.mean_interval();
-        (c.n > 0.0 && c.clusters >= 2).then(|| Figure {
-            value: c.ratio(),
-            low,
-            high,
-        })
-    }
-}
+pub use crate::stats::Figure;
 
 /// One card, rune, keyword or reward of a match run.
 #[derive(Debug, Clone, PartialEq, Serialize)]

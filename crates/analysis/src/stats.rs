@@ -1,7 +1,9 @@
 //! The report's statistics apart from any table format: normal tails, the
 //! correction for testing many items at once (Benjamini–Hochberg), and the
-//! match report's cluster-robust ratio. The fight report's two-way
-//! clustered rates are `dyadic.rs`.
+//! match report's cluster-robust ratio, and a figure with its interval.
+//! The fight report's two-way clustered rates are `dyadic.rs`.
+
+use serde::Serialize;
 
 /// A neutral band of win rates, as fractions: `0 <= low < high <= 1`. Made
 /// only by [`Band::from_percent`], so a band held is a valid one and no
@@ -162,6 +164,22 @@ impl ClusterSums {
         self.nn += n * n;
     }
 
+    /// Adds `k` clusters of one unit each, whose measures sum to `y` and
+    /// their squares to `yy`: `k` games tallied together, each its own
+    /// cluster.
+    pub fn add_units(&mut self, k: u64, y: f64, yy: f64) {
+        if k == 0 {
+            return;
+        }
+        let k_f = k as f64;
+        self.clusters += k;
+        self.y += y;
+        self.n += k_f;
+        self.yy += yy;
+        self.yn += y;
+        self.nn += k_f;
+    }
+
     pub fn ratio(&self) -> f64 {
         if self.n > 0.0 { self.y / self.n } else { f64::NAN }
     }
@@ -208,6 +226,36 @@ impl ClusterSums {
     pub fn mean_interval(&self) -> (f64, f64) {
         let (r, se) = (self.ratio(), self.se());
         (r - Z95 * se, r + Z95 * se)
+    }
+}
+
+/// A figure with its 95% interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figure {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Figure {
+    pub fn proportion(c: &ClusterSums) -> Option<Figure> {
+        let (low, high) = c.proportion_interval();
+        (c.n > 0.0).then(|| Figure {
+            value: c.ratio(),
+            low,
+            high,
+        })
+    }
+
+    /// A mean and its interval; none from fewer than two clusters, which
+    /// cannot say how far the mean would move.
+    pub fn mean(c: &ClusterSums) -> Option<Figure> {
+        let (low, high) = c.mean_interval();
+        (c.n > 0.0 && c.clusters >= 2).then(|| Figure {
+            value: c.ratio(),
+            low,
+            high,
+        })
     }
 }
 

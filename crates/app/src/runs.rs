@@ -586,7 +586,7 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
     // Printed names from the run's own copy of the catalog, already hashed.
     let cards = [first_dir.join(dataset::INPUT_CARDS)];
     let joined = |d: Vec<config::Diagnostic>| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
-    let printed: BTreeMap<String, String> = if first.identity.kind == RunKind::Showdowns {
+    let printed: BTreeMap<String, String> = if matches!(first.identity.kind, RunKind::Showdowns | RunKind::Games) {
         let catalog = config::load_riftbound_catalog(&cards).map_err(joined)?;
         catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
     } else {
@@ -600,11 +600,19 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
                 .map_or_else(|| d.display().to_string(), |n| n.to_string_lossy().into_owned())
         })
         .collect();
+    let games = if first.identity.kind == RunKind::Games {
+        let mut decks = Vec::new();
+        gridsim_data::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| decks.push(row.name.clone()))?;
+        Some((gridsim_analysis::analysis::game_groups(&fight_files)?, decks))
+    } else {
+        None
+    };
     Ok(RunData {
         names,
         tallies,
         boards,
         printed,
+        games,
     })
 }
 
@@ -771,7 +779,7 @@ pub fn write_report_of_run(
             let (r, dir) = write_match_report(run_dirs, out, settings)?;
             Ok((Written::Matches(r), dir))
         }
-        RunKind::Fights | RunKind::Showdowns => {
+        RunKind::Fights | RunKind::Showdowns | RunKind::Games => {
             let (r, dir) = write_report(run_dirs, baseline, out, settings)?;
             Ok((Written::Fights(r), dir))
         }

@@ -56,8 +56,18 @@ pub fn schema_files() -> Vec<SchemaFile> {
         },
         SchemaFile {
             name: "riftbound_suite.json",
-            describes: "Riftbound suites (configs/riftbound/suites/)",
+            describes: "Riftbound showdown suites (configs/riftbound/suites/)",
             json: pretty(schemars::schema_for!(super::riftbound_catalog::SuiteFile)),
+        },
+        SchemaFile {
+            name: "riftbound_deck.json",
+            describes: "Riftbound decks (configs/riftbound/decks/)",
+            json: pretty(schemars::schema_for!(super::riftbound_games::DeckFile)),
+        },
+        SchemaFile {
+            name: "riftbound_games.json",
+            describes: "Riftbound game suites (configs/riftbound/suites/games.toml)",
+            json: pretty(schemars::schema_for!(super::riftbound_games::GameSuiteFile)),
         },
     ]
 }

@@ -8,7 +8,9 @@
 //! and their lowering into the catalog, `boards.rs` board files, `suites.rs`
 //! suites, `scenario.rs` conformance scenarios, and `validate.rs` a check of
 //! any mix of them. `schema.rs` holds the serde shapes of card and board files,
-//! `json_schema.rs` the editors' JSON Schemas derived from those shapes; the
+//! `json_schema.rs` the editors' JSON Schemas derived from those shapes;
+//! `riftbound_catalog.rs` Riftbound cards and showdown suites,
+//! `riftbound_games.rs` Riftbound decks and game suites; the
 //! errors are [`gridsim_core::diagnostics`]'s. This file keeps what they share: the TOML
 //! parse with its key paths, file reading and the walk over folders.
 
@@ -18,6 +20,7 @@ pub mod json_schema;
 mod matches;
 mod riftbound;
 pub mod riftbound_catalog;
+pub mod riftbound_games;
 mod rules;
 pub mod scenario;
 pub mod schema;
@@ -34,6 +37,9 @@ pub use gridsim_core::diagnostics::Diagnostic;
 pub use matches::{is_match_scenario, load_match_suite, parse_match_scenario, parse_match_suite};
 pub use riftbound::{is_riftbound_scenario, parse_riftbound_scenario};
 pub use riftbound_catalog::{is_riftbound, load_riftbound_catalog, parse_riftbound_suite, riftbound_suite_catalog};
+pub use riftbound_games::{
+    GameSuiteSource, is_riftbound_deck, is_riftbound_games, load_decks, parse_deck, parse_game_suite,
+};
 pub use rules::{DEFAULT_RULES_TOML, default_rules, load_rules, parse_rules};
 pub use suites::{BoardSource, board_copy_name, load_suite, parse_suite, parse_suite_from, suite_board_files};
 pub use validate::{FileKind, file_kind, validate_paths};

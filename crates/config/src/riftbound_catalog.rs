@@ -14,6 +14,7 @@ use gridsim_riftbound::Lasts;
 use gridsim_riftbound::cards::{
     Ability, Action, Card, CardKind, Catalog, Effect, MAX_EFFECTS, Replacement, Speed, Target, Trigger, When,
 };
+use gridsim_riftbound::runes::{Cost, Domain, Domains};
 use gridsim_riftbound::showdown::{MAX_HAND, MAX_LANE, Policy};
 use gridsim_sim::riftbound_suite::{LaneRules, Suite};
 
@@ -21,6 +22,10 @@ use gridsim_sim::riftbound_suite::{LaneRules, Suite};
 pub const MAX_TRIGGERS: usize = 2;
 /// The most lanes a suite draws.
 pub const MAX_LANES: u32 = 100_000;
+/// The largest number a card states (Might, an effect's amount): no
+/// printed card comes near it, and a board of 32 units' sums stay far
+/// inside an `i32`.
+pub const MAX_CARD_NUMBER: i32 = 1_000;
 
 /// Whether `text` is a Riftbound file: it says `game = "riftbound"`.
 pub fn is_riftbound(text: &str) -> bool {
@@ -52,6 +57,34 @@ pub enum KindDef {
     Spell,
     Battlefield,
     Rune,
+    Legend,
+}
+
+/// A domain (Core Rules 133.2); `any` only in a cost's Power ([A]).
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DomainDef {
+    Fury,
+    Calm,
+    Mind,
+    Body,
+    Chaos,
+    Order,
+    Any,
+}
+
+impl DomainDef {
+    fn domain(self) -> Option<Domain> {
+        match self {
+            DomainDef::Fury => Some(Domain::Fury),
+            DomainDef::Calm => Some(Domain::Calm),
+            DomainDef::Mind => Some(Domain::Mind),
+            DomainDef::Body => Some(Domain::Body),
+            DomainDef::Chaos => Some(Domain::Chaos),
+            DomainDef::Order => Some(Domain::Order),
+            DomainDef::Any => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
@@ -147,6 +180,25 @@ pub struct CardDef {
     #[serde(default)]
     #[schemars(with = "Option<AbilityDef>")]
     pub ability: Option<Spanned<AbilityDef>>,
+    /// Its Energy cost, the numeral (Core Rules 130.2.a); 0 when absent.
+    #[serde(default)]
+    pub energy: u8,
+    /// Its Power cost, one domain per symbol, `any` for [A] (130.2.b,
+    /// 133.2.e).
+    #[serde(default)]
+    #[schemars(with = "Vec<DomainDef>")]
+    pub power: Vec<Spanned<DomainDef>>,
+    /// Its domains (133.2); a Legend's are its deck's identity (103.1).
+    #[serde(default)]
+    #[schemars(with = "Vec<DomainDef>")]
+    pub domains: Vec<Spanned<DomainDef>>,
+    /// A champion unit (132.7.a), which a Legend of its tag may choose as
+    /// its deck's Chosen Champion (103.2.a).
+    #[serde(default)]
+    pub champion: bool,
+    /// A champion unit's or a Legend's champion tag (`"Jinx"`).
+    #[serde(default)]
+    pub tag: Option<String>,
     /// What was reconstructed, and from which rulings: the FAQ prints no
     /// card text.
     #[schemars(with = "String")]
@@ -312,6 +364,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             KindDef::Spell => CardKind::Spell,
             KindDef::Battlefield => CardKind::Battlefield,
             KindDef::Rune => CardKind::Rune,
+            KindDef::Legend => CardKind::Legend,
         };
         let card_span = c.key.span();
         if kind == CardKind::Unit && c.might.is_none() {
@@ -423,11 +476,96 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             ),
             (None, _) => {}
         }
+        let effects_of = c
+            .effects
+            .iter()
+            .chain(&c.triggers)
+            .map(|e| e.get_ref())
+            .chain(c.ability.iter().flat_map(|a| a.get_ref().effects.iter()));
+        let numbers = [c.might, Some(c.assault), Some(c.shield)]
+            .into_iter()
+            .chain(effects_of.flat_map(|d| {
+                [
+                    d.damage,
+                    d.might,
+                    d.minimum,
+                    d.return_to_hand,
+                    d.score,
+                    d.draw,
+                    d.look,
+                    d.spend_buff_draw,
+                ]
+            }));
+        if numbers.flatten().any(|n| n.unsigned_abs() > MAX_CARD_NUMBER as u32) {
+            err(
+                card_span.clone(),
+                at("might"),
+                format!("a card's numbers are -{MAX_CARD_NUMBER} to {MAX_CARD_NUMBER}"),
+            );
+        }
         if c.assault < 0 || c.shield < 0 {
             err(
                 card_span.clone(),
                 at("assault"),
                 "Assault and Shield are at least 0".into(),
+            );
+        }
+        let mut cost = Cost {
+            energy: c.energy,
+            ..Cost::default()
+        };
+        for (k, p) in c.power.iter().enumerate() {
+            let slot = match p.get_ref().domain() {
+                Some(d) => &mut cost.power[d.index()],
+                None => &mut cost.any_power,
+            };
+            *slot = slot.saturating_add(1);
+            if k >= usize::from(u8::MAX) {
+                err(
+                    p.span(),
+                    at("power"),
+                    "a cost of more Power than a deck has runes".into(),
+                );
+                break;
+            }
+        }
+        let mut domains: Domains = 0;
+        for d in &c.domains {
+            match d.get_ref().domain() {
+                Some(d) => domains |= d.bit(),
+                None => err(
+                    d.span(),
+                    at("domains"),
+                    "`any` is a cost's Power, not a card's domain".into(),
+                ),
+            }
+        }
+        for p in &c.power {
+            if let Some(d) = p.get_ref().domain()
+                && domains & d.bit() == 0
+            {
+                err(
+                    p.span(),
+                    at("power"),
+                    format!(
+                        "Power of {} on a card not of that domain (130.3.b): add it to `domains`",
+                        d.name()
+                    ),
+                );
+            }
+        }
+        if kind == CardKind::Legend && (domains == 0 || c.tag.is_none()) {
+            err(
+                card_span.clone(),
+                at("domains"),
+                "a Legend needs its `domains` (its deck's identity, 103.1) and its champion `tag` (103.2.a)".into(),
+            );
+        }
+        if c.champion && (kind != CardKind::Unit || c.tag.is_none()) {
+            err(
+                card_span.clone(),
+                at("champion"),
+                "a champion is a unit with its champion `tag` (132.7.a)".into(),
             );
         }
         let mut effect = |d: &EffectDef,
@@ -659,6 +797,10 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             hidden: c.hidden,
             hold_as_conquer: c.hold_as_conquer,
             ability,
+            cost,
+            domains,
+            champion: c.champion,
+            tag: c.tag.clone().unwrap_or_default(),
             reconstructed: c.reconstructed.get_ref().clone(),
         });
     }

@@ -8,6 +8,9 @@ use super::{
 };
 use gridsim_model::settings::Rules;
 
+/// The catalog a deck file alone is checked against.
+pub const ORIGINS_DIR: &str = "configs/riftbound/origins";
+
 /// What one file was taken to be by [`validate_paths`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
@@ -22,6 +25,9 @@ pub enum FileKind {
     /// are `Scenario`s).
     RiftboundCards,
     RiftboundSuite,
+    /// A Riftbound deck and a game suite (whole games).
+    RiftboundDeck,
+    RiftboundGames,
     /// Not even TOML.
     Broken,
     Unknown,
@@ -42,6 +48,12 @@ pub fn file_kind(path: &Path, text: &str) -> FileKind {
         }
         if table.contains_key("showdowns") {
             return FileKind::RiftboundSuite;
+        }
+        if table.contains_key("legend") {
+            return FileKind::RiftboundDeck;
+        }
+        if table.contains_key("games") {
+            return FileKind::RiftboundGames;
         }
     }
     // A board names runes and a resonance too, beside its units.
@@ -172,6 +184,24 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 let parsed = super::riftbound_suite_catalog(f, t).and_then(|dir| {
                     let catalog = super::load_riftbound_catalog(&[dir]).unwrap_or_default();
                     super::parse_riftbound_suite(f, t, &catalog)
+                });
+                if let Err(mut d) = parsed {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::RiftboundDeck => {
+                // Checked against the Origins catalog, whose own problems
+                // are reported when it is validated itself.
+                let catalog = super::load_riftbound_catalog(&[PathBuf::from(ORIGINS_DIR)]).unwrap_or_default();
+                let settings = gridsim_riftbound_game::Settings::default();
+                if let Err(mut d) = super::parse_deck(f, t, &catalog, &settings) {
+                    bad.append(&mut d);
+                }
+            }
+            FileKind::RiftboundGames => {
+                let parsed = super::parse_game_suite(f, t).and_then(|s| {
+                    let catalog = super::load_riftbound_catalog(&[s.catalog_dir.clone()])?;
+                    super::load_decks(&s.deck_paths, &catalog, &s.suite.settings).map(|_| ())
                 });
                 if let Err(mut d) = parsed {
                     bad.append(&mut d);

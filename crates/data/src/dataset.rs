@@ -46,6 +46,8 @@ pub enum RunKind {
     Matches,
     /// Riftbound's combat showdowns between lanes (docs/riftbound.md).
     Showdowns,
+    /// Whole Riftbound games between decks (docs/riftbound.md).
+    Games,
 }
 
 impl RunKind {
@@ -56,6 +58,7 @@ impl RunKind {
             RunKind::Fights => &["fights", "units"],
             RunKind::Matches => &["matches", "rounds", "match_fights", "shop_picks"],
             RunKind::Showdowns => &["showdowns"],
+            RunKind::Games => &["games"],
         }
     }
 
@@ -66,6 +69,7 @@ impl RunKind {
         match self {
             RunKind::Fights => Some("fights"),
             RunKind::Showdowns => Some("showdowns"),
+            RunKind::Games => Some("games"),
             RunKind::Matches => None,
         }
     }
@@ -75,14 +79,14 @@ impl RunKind {
     fn unread_tables(self) -> &'static [&'static str] {
         match self {
             RunKind::Fights => &["units"],
-            RunKind::Matches | RunKind::Showdowns => &[],
+            RunKind::Matches | RunKind::Showdowns | RunKind::Games => &[],
         }
     }
 
     /// The command that starts and resumes such a run.
     pub fn command(self) -> &'static str {
         match self {
-            RunKind::Fights | RunKind::Showdowns => "run",
+            RunKind::Fights | RunKind::Showdowns | RunKind::Games => "run",
             RunKind::Matches => "match",
         }
     }
@@ -93,6 +97,7 @@ impl RunKind {
             RunKind::Fights => "fights",
             RunKind::Matches => "matches",
             RunKind::Showdowns => "showdowns",
+            RunKind::Games => "games",
         }
     }
 }

@@ -178,6 +178,27 @@ columns! {
 }
 
 columns! {
+    /// Rows of a Riftbound run's `games` table for one part: the two decks
+    /// (boards, seat 0 left), their bots, who went first, who won and how
+    /// (docs/datasets.md).
+    GameColumns {
+        fight_id: u64,
+        master_seed: u64,
+        left_board: u32,
+        right_board: u32,
+        left_bot: &'static str,
+        right_bot: &'static str,
+        first: &'static str,
+        winner: &'static str,
+        end_reason: &'static str,
+        turns: u32,
+        left_score: u32,
+        right_score: u32,
+        showdowns: u32,
+    }
+}
+
+columns! {
     /// Rows of the `units` table for one part; `card` is the catalog index.
     UnitColumns {
         fight_id: u64,
@@ -271,6 +292,11 @@ pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, String
 /// Writes the `showdowns` table of one part.
 pub fn write_showdowns(path: &Path, f: &ShowdownColumns) -> Result<WrittenFile, String> {
     write_batch(path, &batch_of(path, "showdowns", f.arrays())?)
+}
+
+/// Writes the `games` table of one part.
+pub fn write_games(path: &Path, f: &GameColumns) -> Result<WrittenFile, String> {
+    write_batch(path, &batch_of(path, "games", f.arrays())?)
 }
 
 /// Writes the `units` table of one part; `card_names` turns card indices

@@ -6,6 +6,7 @@
 //! (docs/riftbound-reconstruction.md).
 
 use super::Lasts;
+use super::runes::{Cost, Domains};
 
 /// A card's index in its [`Catalog`].
 pub type CardIndex = u16;
@@ -21,6 +22,10 @@ pub enum CardKind {
     Battlefield,
     /// A rune at its player's base: its ability adds energy ([Add], RB41).
     Rune,
+    /// A Champion Legend: never played; its domains are a deck's domain
+    /// identity and its tag names the deck's Chosen Champion (Core Rules
+    /// 103.1, 103.2.a, 166–169).
+    Legend,
 }
 
 impl CardKind {
@@ -31,6 +36,7 @@ impl CardKind {
             CardKind::Spell => "spell",
             CardKind::Battlefield => "battlefield",
             CardKind::Rune => "rune",
+            CardKind::Legend => "legend",
         }
     }
 }
@@ -264,6 +270,17 @@ pub struct Card {
     pub hold_as_conquer: bool,
     /// A gear's or rune's activated ability at its player's base.
     pub ability: Option<Ability>,
+    /// What it costs to play (Core Rules 130): nothing in a showdown of a
+    /// suite, whose lanes have no runes.
+    pub cost: Cost,
+    /// Its domains (133.2): a deck holds it only when each is one of its
+    /// Legend's (103.1.b.3).
+    pub domains: Domains,
+    /// A champion unit (132.7.a): the Chosen Champion is one whose tag is
+    /// its Legend's (103.2.a).
+    pub champion: bool,
+    /// Its champion tag ("Jinx"), on a champion unit and a Legend alike.
+    pub tag: String,
     /// What was reconstructed, and from which rulings.
     pub reconstructed: String,
 }

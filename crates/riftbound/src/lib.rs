@@ -12,6 +12,7 @@
 //! showdown on it, with the chain; [`cards`] is what it plays.
 
 pub mod cards;
+pub mod runes;
 pub mod showdown;
 
 use cards::{CardIndex, Replacement};
@@ -78,6 +79,23 @@ struct Aura {
     source: UnitId,
     target: UnitId,
     amount: i32,
+}
+
+/// Where a unit that left the board went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gone {
+    /// Still on the board.
+    Not,
+    /// Died, to its owner's trash (RB8).
+    Trash,
+    /// Back to its owner's hand (RB30).
+    Hand,
+    /// To the bottom of its owner's deck (RB29).
+    DeckBottom,
+    /// To the top of its owner's deck, its death replaced (RB10).
+    DeckTop,
+    /// Banished (RB30).
+    Banished,
 }
 
 /// One line of the kernel's log, citing the ruling that made it.
@@ -232,6 +250,8 @@ pub struct Board {
     buffs: [i32; MAX_UNITS],
     damage: [i32; MAX_UNITS],
     alive: [bool; MAX_UNITS],
+    /// Where a unit no longer on the board went.
+    gone: [Gone; MAX_UNITS],
     /// At its base rather than at a battlefield: both are on the board.
     at_base: [bool; MAX_UNITS],
     exhausted: [bool; MAX_UNITS],
@@ -297,6 +317,7 @@ impl Default for Board {
             buffs: [0; MAX_UNITS],
             damage: [0; MAX_UNITS],
             alive: [false; MAX_UNITS],
+            gone: [Gone::Not; MAX_UNITS],
             at_base: [false; MAX_UNITS],
             exhausted: [false; MAX_UNITS],
             stunned: [false; MAX_UNITS],
@@ -374,6 +395,7 @@ impl Board {
         self.buffs[i] = 0;
         self.damage[i] = 0;
         self.alive[i] = true;
+        self.gone[i] = Gone::Not;
         self.at_base[i] = false;
         self.exhausted[i] = false;
         self.stunned[i] = false;
@@ -433,6 +455,31 @@ impl Board {
     /// Alive and at the battlefield: "here" (RB17).
     pub fn here(&self, u: UnitId) -> bool {
         self.alive[u.i()] && !self.at_base[u.i()]
+    }
+
+    /// Where `u` went when it left the board.
+    pub fn gone(&self, u: UnitId) -> Gone {
+        self.gone[u.i()]
+    }
+
+    /// The sum of `u`'s "this turn" Might changes: what a whole game keeps
+    /// of them between one showdown and the next of the same turn.
+    pub fn turn_might(&self, u: UnitId) -> i32 {
+        let i = u.i();
+        self.modifiers[i][..usize::from(self.mods_n[i])]
+            .iter()
+            .flatten()
+            .filter(|m| m.lasts == Lasts::Turn)
+            .map(|m| m.applied)
+            .sum()
+    }
+
+    /// Sets `u`'s state as a whole game hands it to a showdown: exhausted
+    /// or ready, and the damage marked earlier this turn.
+    pub fn set_state(&mut self, u: UnitId, exhausted: bool, damage: i32) {
+        let i = u.i();
+        self.exhausted[i] = exhausted;
+        self.damage[i] = damage.max(0);
     }
 
     pub fn damage(&self, u: UnitId) -> i32 {
@@ -530,6 +577,7 @@ impl Board {
             return;
         }
         self.leave_board(u);
+        self.gone[i] = Gone::Hand;
         let owner = self.owner[i];
         self.returned[usize::from(owner)] += 1;
         self.log(EventKind::ReturnedToHand, u, i32::from(owner), "RB30");
@@ -709,12 +757,14 @@ impl Board {
                 let held = self.gear[i].iter().flatten().count() as u32;
                 self.gear[i] = [None; MAX_GEAR];
                 self.leave_board(u);
+                self.gone[i] = Gone::DeckTop;
                 self.deck_top[owner] += 1 + held;
                 self.log(EventKind::Saved, u, 1, "RB10");
                 false
             }
             None => {
                 self.leave_board(u);
+                self.gone[i] = Gone::Trash;
                 self.trash[usize::from(self.owner[i])] += 1;
                 if self.deaths_n < MAX_UNITS {
                     self.deaths[self.deaths_n] = u;
@@ -762,6 +812,7 @@ impl Board {
             return;
         }
         self.leave_board(u);
+        self.gone[i] = Gone::DeckBottom;
         let owner = self.owner[i];
         self.recycled[usize::from(owner)] += 1;
         self.log(EventKind::Recycled, u, i32::from(owner), "RB29");
@@ -776,6 +827,7 @@ impl Board {
             return;
         }
         self.leave_board(u);
+        self.gone[i] = Gone::Banished;
         let owner = self.owner[i];
         self.banished[usize::from(owner)] += 1;
         self.log(EventKind::Banished, u, i32::from(owner), "RB30");

@@ -71,6 +71,7 @@ impl Suite {
                         stolen: false,
                         at_base: false,
                         buffed: false,
+                        ..LaneUnit::default()
                     })
                     .collect();
                 let hand = if spells.is_empty() {

@@ -396,11 +396,18 @@ impl Vocabulary {
         side: "lane",
         sides: "lanes",
     };
+    pub const GAMES: Vocabulary = Vocabulary {
+        contest: "game",
+        contests: "games",
+        side: "deck",
+        sides: "decks",
+    };
 
     /// The words of a run of `kind`.
     pub fn of(kind: gridsim_data::dataset::RunKind) -> Vocabulary {
         match kind {
             gridsim_data::dataset::RunKind::Showdowns => Vocabulary::SHOWDOWNS,
+            gridsim_data::dataset::RunKind::Games => Vocabulary::GAMES,
             _ => Vocabulary::FIGHTS,
         }
     }
@@ -441,6 +448,10 @@ pub struct Report {
     /// What a designer reads first: the changes beyond noise since the
     /// baseline and the outliers, in a few sentences.
     pub what_changed: String,
+    /// A run of whole Riftbound games' own figures: decks, the matrix,
+    /// going first, length, bots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<crate::game_report::GameReport>,
 }
 
 /// An item whose win rate against boards without it lies outside the band
@@ -583,6 +594,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
         outliers: Vec::new(),
         significant_changes: Vec::new(),
         what_changed: String::new(),
+        games: None,
     };
     flag_outliers(&mut report, s.false_discovery_rate);
     report.what_changed = what_changed(&report);
@@ -718,6 +730,8 @@ pub struct RunData {
     pub boards: BoardTable,
     /// Card id to printed name, from the run's own copy of the catalog.
     pub printed: BTreeMap<String, String>,
+    /// A run of games' counted games and its decks' names.
+    pub games: Option<(Vec<crate::analysis::GameGroup>, Vec<String>)>,
 }
 
 impl RunData {
@@ -725,6 +739,25 @@ impl RunData {
     pub fn report(&self, s: &ReportSettings) -> Result<Report, String> {
         let mut report = build(self.names.clone(), &self.tallies, &self.boards, s)?;
         report.name_cards(&self.printed);
+        report.games = self
+            .games
+            .as_ref()
+            .map(|(groups, decks)| crate::game_report::build(groups, decks, [s.band_low, s.band_high]));
+        if let Some(g) = &report.games {
+            let out: Vec<&str> = g
+                .decks
+                .iter()
+                .filter(|d| d.outside_band)
+                .map(|d| d.name.as_str())
+                .collect();
+            if !out.is_empty() {
+                report.what_changed = format!(
+                    "Decks scoring outside the band against this field: {}. {}",
+                    out.join(", "),
+                    report.what_changed
+                );
+            }
+        }
         Ok(report)
     }
 }

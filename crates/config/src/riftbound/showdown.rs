@@ -200,6 +200,7 @@ pub(super) fn parse_showdown(
                 stolen: u.stolen,
                 at_base: u.at_base,
                 buffed: u.buffed,
+                ..LaneUnit::default()
             });
         }
         // A hand, a deck and the cards hidden hold spells (gear too,

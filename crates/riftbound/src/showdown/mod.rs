@@ -11,6 +11,7 @@
 //! one [`Showdown`] per worker: a showdown allocates nothing.
 
 use super::cards::{Action, CardIndex, CardKind, Catalog, Effect, MAX_EFFECTS, Speed, Target, When};
+use super::runes::{DOMAINS, Runes};
 use super::{Board, EventKind, Gear, MAX_HIDDEN, Player, Role, UnitId};
 use gridsim_core::rng::FightRng;
 
@@ -23,8 +24,9 @@ mod plays;
 pub const MAX_CHAIN: usize = 256;
 /// The most spells in one hand.
 pub const MAX_HAND: usize = 8;
-/// The most units in one lane.
-pub const MAX_LANE: usize = 8;
+/// The most units in one lane: two lanes fill a board.
+pub const MAX_LANE: usize = 16;
+const _: () = assert!(2 * MAX_LANE <= super::MAX_UNITS, "both lanes' units fit on the board");
 /// The most cards of a deck a showdown reads from its top (RB48).
 pub const MAX_DECK: usize = 8;
 /// The most gear and runes at one player's base with an ability.
@@ -34,7 +36,7 @@ pub const MAX_BASE: usize = 4;
 const MAX_OPTIONS: usize = MAX_HAND + MAX_HIDDEN + MAX_BASE;
 
 /// One unit of a lane and the gear it holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LaneUnit {
     pub card: CardIndex,
     pub gear: Option<CardIndex>,
@@ -50,6 +52,12 @@ pub struct LaneUnit {
     /// Comes with a Buff (RB27: a Buff to a unit that has one fails);
     /// never in a suite's lanes.
     pub buffed: bool,
+    /// What a whole game brings from earlier in the turn: exhausted by a
+    /// move (141.2), damage marked and not yet healed (317.2), "this
+    /// turn" Might changes (317.3); never in a suite's lanes.
+    pub exhausted: bool,
+    pub damage: i32,
+    pub might_this_turn: i32,
 }
 
 /// One side's forces: its units and its hand of spells; in scenarios also
@@ -312,6 +320,16 @@ pub struct Showdown<'c> {
     resolved: u32,
     played: u32,
     dropped: u32,
+    /// Whether a card played from hand is paid for from its player's
+    /// runes (Core Rules 130, 353): in a whole game; a suite's showdowns
+    /// pay nothing.
+    pub pays: bool,
+    /// Each player's runes, as a whole game hands them to the showdown
+    /// (player 0 the attacker) and reads them back.
+    pub runes: [Runes; 2],
+    /// The runes each player recycled paying, by domain: to the bottom of
+    /// its rune deck (403.1.b).
+    pub recycled_runes: [[u8; DOMAINS]; 2],
 }
 
 impl<'c> Showdown<'c> {
@@ -352,6 +370,9 @@ impl<'c> Showdown<'c> {
             resolved: 0,
             played: 0,
             dropped: 0,
+            pays: false,
+            runes: [Runes::default(); 2],
+            recycled_runes: [[0; DOMAINS]; 2],
         }
     }
 
@@ -365,6 +386,12 @@ impl<'c> Showdown<'c> {
     /// The cards left in `p`'s hand.
     pub fn hand_size(&self, p: Player) -> usize {
         self.hand_len[usize::from(p)]
+    }
+
+    /// The cards left in `p`'s hand, in no order.
+    pub fn hand(&self, p: Player) -> &[CardIndex] {
+        let pi = usize::from(p);
+        &self.hand[pi][..self.hand_len[pi]]
     }
 
     pub fn play_with(&mut self, attacker: &Lane, defender: &Lane, choices: &mut impl Choices) -> Outcome {
@@ -420,6 +447,7 @@ impl<'c> Showdown<'c> {
         self.in_combat = false;
         self.batch = 0;
         self.stays = 0;
+        self.recycled_runes = [[0; DOMAINS]; 2];
         for (player, lane) in [attacker, defender].into_iter().enumerate() {
             let p = player as Player;
             for lu in lane.units.iter().take(MAX_LANE) {
@@ -441,6 +469,12 @@ impl<'c> Showdown<'c> {
                 }
                 if lu.buffed {
                     self.board.buff(u);
+                }
+                if lu.exhausted || lu.damage != 0 {
+                    self.board.set_state(u, lu.exhausted, lu.damage);
+                }
+                if lu.might_this_turn != 0 {
+                    self.board.modify(u, lu.might_this_turn, None, super::Lasts::Turn);
                 }
                 for g in lu.gear.into_iter().chain(lu.second_gear) {
                     self.unit_whens[usize::from(u.0)] |= self.card_whens[usize::from(g)];

@@ -28,7 +28,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             let card = catalog.card(c);
             // A unit is played at Action speed only (RB17).
             let speed_ok = !reaction_only || (card.speed == Speed::Reaction && card.kind == CardKind::Spell);
-            if speed_ok && card.effects.iter().all(|e| self.has_target(p, *e, false)) {
+            let paid = !self.s.pays || self.s.runes[pi].can_pay(&card.cost);
+            if speed_ok && paid && card.effects.iter().all(|e| self.has_target(p, *e, false)) {
                 offer(Origin::Hand(k), c);
             }
         }
@@ -56,6 +57,12 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let card = catalog.card(card_index);
         match options[choice] {
             Origin::Hand(k) => {
+                if self.s.pays {
+                    let paid = self.s.runes[pi].pay(&card.cost);
+                    for (r, n) in self.s.recycled_runes[pi].iter_mut().zip(paid.recycled) {
+                        *r += n;
+                    }
+                }
                 // Out of the hand: the last card takes its place.
                 self.s.hand_len[pi] -= 1;
                 self.s.hand[pi][k] = self.s.hand[pi][self.s.hand_len[pi]];

@@ -1,0 +1,273 @@
+//! The game's players: a bot for each seat makes every choice the game
+//! asks (the mulligan, each action of the action phase) and, through
+//! [`Table`], every choice a showdown asks of the kernel's [`Choices`].
+//! Every random choice is drawn from the game's stream.
+//!
+//! - **random**: a random legal action at each step; the floor.
+//! - **aggressive**: conquers first — plays its largest units and sends
+//!   every ready unit where it can take a battlefield.
+//! - **defensive**: holds and trades — takes an empty battlefield, keeps
+//!   its units on what it holds, attacks only with twice the Might there.
+
+use super::*;
+use gridsim_riftbound::Player;
+use gridsim_riftbound::UnitId;
+use gridsim_riftbound::showdown::Choices;
+
+/// A seat's bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Bot {
+    Random,
+    Aggressive,
+    Defensive,
+}
+
+impl Bot {
+    pub const ALL: [Bot; 3] = [Bot::Random, Bot::Aggressive, Bot::Defensive];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Bot::Random => "random",
+            Bot::Aggressive => "aggressive",
+            Bot::Defensive => "defensive",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Bot> {
+        Bot::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// The percent of the times it may that it plays a spell in a
+    /// showdown.
+    fn cast_percent(self) -> i32 {
+        match self {
+            Bot::Random => 50,
+            Bot::Aggressive | Bot::Defensive => 100,
+        }
+    }
+
+    /// The card of `seat`'s hand it sets aside next in the mulligan
+    /// (117.1), by position; `None` keeps the rest.
+    pub fn mulligan(self, game: &mut Game, seat: Seat) -> Option<usize> {
+        let hand = game.sides[usize::from(seat)].hand;
+        if hand.is_empty() {
+            return None;
+        }
+        match self {
+            Bot::Random => game
+                .rng
+                .chance_percent(50)
+                .then(|| game.rng.below(hand.len() as u32) as usize),
+            // A card it cannot pay for by its third turn (five runes).
+            Bot::Aggressive | Bot::Defensive => {
+                let (k, energy) = hand
+                    .as_slice()
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &c)| (k, game.catalog.card(c).cost.energy))
+                    .max_by_key(|&(k, e)| (e, std::cmp::Reverse(k)))?;
+                (energy > 5).then_some(k)
+            }
+        }
+    }
+
+    /// The next action of `seat`'s action phase.
+    pub fn action(self, game: &mut Game, seat: Seat) -> Action {
+        match self {
+            Bot::Random => random_action(game, seat),
+            Bot::Aggressive | Bot::Defensive => {
+                if let Some(play) = largest_unit(game, seat) {
+                    return play;
+                }
+                planned_move(game, seat, self == Bot::Defensive)
+            }
+        }
+    }
+}
+
+/// What a player does in its action phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Plays the unit at this position of its hand.
+    PlayFromHand(usize),
+    /// Plays its Chosen Champion from the champion zone (107.2.b).
+    PlayChampion,
+    /// A standard move of the units in `units` (a bit per slot) to
+    /// battlefield `to` (141.3).
+    Move { units: u32, to: u8 },
+    /// Ends the turn (316.6).
+    End,
+}
+
+/// The ready units at `seat`'s base, a bit each.
+fn ready_at_base(game: &Game, seat: Seat) -> u32 {
+    game.units
+        .of(seat, Place::Base)
+        .filter(|&u| !game.units.exhausted[u])
+        .fold(0, |m, u| m | 1 << u)
+}
+
+fn might_of(game: &Game, units: u32) -> i32 {
+    (0..MAX_UNITS)
+        .filter(|&u| units & (1 << u) != 0)
+        .map(|u| game.might(u).max(0))
+        .sum()
+}
+
+fn might_at(game: &Game, seat: Seat, b: usize) -> i32 {
+    game.units
+        .of(seat, Place::Field(b as u8))
+        .map(|u| game.might(u).max(0))
+        .sum()
+}
+
+fn random_action(game: &mut Game, seat: Seat) -> Action {
+    let s = usize::from(seat);
+    let mut options = [Action::End; MAX_DECK + 2 + MAX_FIELDS];
+    let mut n = 1;
+    for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
+        if game.can_play_unit(seat, c) {
+            options[n] = Action::PlayFromHand(k);
+            n += 1;
+        }
+    }
+    if game.sides[s].champion.is_some_and(|c| game.can_play_unit(seat, c)) {
+        options[n] = Action::PlayChampion;
+        n += 1;
+    }
+    let ready = ready_at_base(game, seat);
+    if ready != 0 {
+        for to in 0..MAX_FIELDS {
+            // A random non-empty part of the ready units.
+            let mut units = 0;
+            while units == 0 {
+                units = ready & game.rng.next_u32();
+            }
+            options[n] = Action::Move { units, to: to as u8 };
+            n += 1;
+        }
+    }
+    options[game.rng.below(n as u32) as usize]
+}
+
+/// The unit (or champion) with the highest Energy cost it can pay.
+fn largest_unit(game: &Game, seat: Seat) -> Option<Action> {
+    let s = usize::from(seat);
+    let mut best: Option<(u8, Action)> = None;
+    if let Some(c) = game.sides[s].champion
+        && game.can_play_unit(seat, c)
+    {
+        best = Some((game.catalog.card(c).cost.energy, Action::PlayChampion));
+    }
+    for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
+        let e = game.catalog.card(c).cost.energy;
+        if game.can_play_unit(seat, c) && best.is_none_or(|(b, _)| e > b) {
+            best = Some((e, Action::PlayFromHand(k)));
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
+/// Where the aggressive and defensive bots send their ready units.
+fn planned_move(game: &Game, seat: Seat, defensive: bool) -> Action {
+    let ready = ready_at_base(game, seat);
+    if ready == 0 {
+        return Action::End;
+    }
+    let ours = might_of(game, ready);
+    // First an uncontrolled battlefield not yet scored: a conquest for
+    // any force (the defensive bot sends its smallest unit).
+    for b in 0..MAX_FIELDS {
+        if game.controller(b).is_none() && !game.scored[b] {
+            let units = if defensive { smallest(game, ready) } else { ready };
+            return Action::Move { units, to: b as u8 };
+        }
+    }
+    // Then a battlefield the opponent holds, where it outweighs the
+    // defenders (twice over, for the defensive bot).
+    let enemy = 1 - seat;
+    let target = (0..MAX_FIELDS)
+        .filter(|&b| game.controller(b) == Some(enemy) && !game.scored[b])
+        .min_by_key(|&b| might_at(game, enemy, b));
+    if let Some(b) = target {
+        let theirs = might_at(game, enemy, b);
+        let enough = if defensive {
+            ours >= 2 * theirs.max(1)
+        } else {
+            ours > theirs
+        };
+        if enough {
+            return Action::Move {
+                units: ready,
+                to: b as u8,
+            };
+        }
+    }
+    // The defensive bot reinforces what it holds; no contest follows.
+    if defensive && let Some(b) = (0..MAX_FIELDS).find(|&b| game.controller(b) == Some(seat)) {
+        return Action::Move {
+            units: ready,
+            to: b as u8,
+        };
+    }
+    Action::End
+}
+
+fn smallest(game: &Game, units: u32) -> u32 {
+    (0..MAX_UNITS)
+        .filter(|&u| units & (1 << u) != 0)
+        .min_by_key(|&u| game.might(u))
+        .map_or(units, |u| 1 << u)
+}
+
+/// The kernel's choices in a game's showdown, made by the two seats' bots
+/// (index 0 the showdown's player 0).
+pub(crate) struct Table<'r> {
+    pub bots: [Bot; 2],
+    pub rng: &'r mut FightRng,
+}
+
+impl Choices for Table<'_> {
+    fn play(&mut self, p: Player, castable: &[CardIndex]) -> Option<usize> {
+        let bot = self.bots[usize::from(p)];
+        if castable.is_empty() || !self.rng.chance_percent(bot.cast_percent()) {
+            return None;
+        }
+        Some(self.rng.below(castable.len() as u32) as usize)
+    }
+
+    fn target(&mut self, _p: Player, _card: CardIndex, _unit: Option<UnitId>, legal: &[UnitId]) -> usize {
+        self.rng.below(legal.len() as u32) as usize
+    }
+
+    fn order(&mut self, _p: Player, items: &mut [(usize, Option<UnitId>)]) {
+        for i in (1..items.len()).rev() {
+            let j = self.rng.below(i as u32 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
+
+    fn damage_order(&mut self, _p: Player, targets: &mut [UnitId]) {
+        for i in (1..targets.len()).rev() {
+            let j = self.rng.below(i as u32 + 1) as usize;
+            targets.swap(i, j);
+        }
+    }
+
+    fn prudent(&self) -> bool {
+        true
+    }
+
+    fn may(&mut self, p: Player, _card: CardIndex) -> bool {
+        self.bots[usize::from(p)] != Bot::Random || self.rng.below(2) == 0
+    }
+
+    /// A game hides no card yet (727): the bots keep Hidden cards in hand.
+    fn hide(&mut self, _p: Player, _card: CardIndex) -> bool {
+        false
+    }
+
+    fn discard(&mut self, _p: Player, hand: &[CardIndex]) -> usize {
+        self.rng.below(hand.len().max(1) as u32) as usize
+    }
+}

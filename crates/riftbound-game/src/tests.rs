@@ -1,0 +1,318 @@
+//! The rules a whole game adds, each checked on a small catalog built
+//! here; each test names the misreading it would catch.
+
+use super::bots::Action;
+use super::turn::Scoring;
+use super::*;
+use gridsim_riftbound::cards::{Card, Speed};
+use gridsim_riftbound::runes::Cost;
+
+fn card(key: &str, kind: CardKind, might: i32, energy: u8, domains: u8) -> Card {
+    Card {
+        key: key.to_string(),
+        name: key.to_string(),
+        kind,
+        might,
+        assault: 0,
+        shield: 0,
+        speed: Speed::Action,
+        effects: Vec::new(),
+        triggers: Vec::new(),
+        replacement: None,
+        hidden: false,
+        hold_as_conquer: false,
+        ability: None,
+        cost: Cost {
+            energy,
+            ..Cost::default()
+        },
+        domains,
+        champion: false,
+        tag: String::new(),
+        reconstructed: "a test card".to_string(),
+    }
+}
+
+const FURY: u8 = 1;
+const CALM: u8 = 2;
+
+/// Cards 0–3: a Legend, its champion, a 2-Might unit of cost 2, a
+/// battlefield, and a Calm unit outside the Legend's domains.
+fn catalog() -> Catalog {
+    let mut legend = card("legend", CardKind::Legend, 0, 0, FURY);
+    legend.tag = "Hero".into();
+    let mut champion = card("champion", CardKind::Unit, 4, 4, FURY);
+    champion.champion = true;
+    champion.tag = "Hero".into();
+    Catalog {
+        cards: vec![
+            legend,
+            champion,
+            card("grunt", CardKind::Unit, 2, 2, FURY),
+            card("field", CardKind::Battlefield, 0, 0, 0),
+            card("monk", CardKind::Unit, 2, 2, CALM),
+        ],
+    }
+}
+
+fn deck(catalog: &Catalog) -> Deck {
+    let _ = catalog;
+    Deck {
+        name: "test".into(),
+        legend: 0,
+        champion: 1,
+        main: vec![2; 39],
+        runes: vec![Domain::Fury; 12],
+        battlefields: vec![3; 3],
+    }
+}
+
+/// A game set up for seat 0 to go first, with both decks of grunts.
+fn game(catalog: &Catalog, seed: u64) -> Game<'_> {
+    let d = deck(catalog);
+    let mut g = Game::new(catalog, Settings::default(), true);
+    g.setup([&d, &d], [Bot::Aggressive; 2], FightRng::for_fight(seed, 0));
+    g
+}
+
+fn put_unit(g: &mut Game, seat: Seat, place: Place) -> usize {
+    let u = (0..MAX_UNITS).find(|&u| !g.units.alive[u]).expect("room");
+    g.units.alive[u] = true;
+    g.units.card[u] = 2;
+    g.units.owner[u] = seat;
+    g.units.place[u] = place;
+    g.units.exhausted[u] = false;
+    u
+}
+
+fn logged(g: &Game, kind: GameEventKind) -> usize {
+    g.log.iter().filter(|e| e.kind == kind).count()
+}
+
+/// 103.2.b, 103.1.b.3, 103.2, 103.3.a: a deck with a fourth copy, a card
+/// outside the Legend's domains, too few cards or runes is refused. The
+/// misreading: the Chosen Champion not counted among its name's copies.
+#[test]
+fn an_illegal_deck_says_which_rule_it_breaks() {
+    let c = catalog();
+    let settings = Settings::default();
+    assert!(
+        deck(&c).problems(&c, &settings).iter().any(|p| p.contains("103.2.b")),
+        "39 grunts are too many copies"
+    );
+    let mut legal = deck(&c);
+    legal.main = Vec::new();
+    assert!(legal.problems(&c, &settings).iter().any(|p| p.contains("103.2")));
+    let mut champion_copies = deck(&c);
+    champion_copies.main = vec![1, 1, 1];
+    let problems = champion_copies.problems(&c, &settings);
+    assert!(
+        problems.iter().any(|p| p.contains("4 copies of champion")),
+        "the Chosen Champion counts among its name's three: {problems:?}"
+    );
+    let mut off_domain = deck(&c);
+    off_domain.main = vec![4];
+    off_domain.runes = vec![Domain::Calm; 11];
+    let problems = off_domain.problems(&c, &settings);
+    assert!(problems.iter().any(|p| p.contains("103.1.b.3")), "{problems:?}");
+    assert!(problems.iter().any(|p| p.contains("103.3.a")), "{problems:?}");
+}
+
+/// 458.7: the second player channels three runes in its first turn, two
+/// after. The misreading: three for every player's first turn, or two for
+/// both.
+#[test]
+fn the_second_player_channels_a_third_rune_once() {
+    let c = catalog();
+    let mut g = game(&c, 1);
+    g.sides[0].bot = Bot::Defensive;
+    g.sides[1].bot = Bot::Defensive;
+    let first = usize::from(g.first);
+    let second = 1 - first;
+    assert_eq!([g.sides[0].runes.total(), g.sides[1].runes.total()], [0, 0]);
+    // The grunts cost no Power, so no rune goes back under the rune deck.
+    let spent = |g: &Game, s: usize| 12 - g.sides[s].rune_len as u32;
+    g.play_turn();
+    assert_eq!(spent(&g, first), 2, "the first player channels 2 (315.3.b)");
+    g.play_turn();
+    assert_eq!(spent(&g, second), 3, "the second player's first channel is 3 (458.7)");
+    g.play_turn();
+    g.play_turn();
+    assert_eq!(spent(&g, second), 5, "then 2 a turn");
+    assert_eq!(spent(&g, first), 4);
+}
+
+/// 444.1.b: a conquest that would give the final point gives it only when
+/// every battlefield was scored this turn; otherwise a card is drawn
+/// instead. The misreading: the eighth point from any conquest.
+#[test]
+fn the_final_point_from_a_conquest_needs_every_battlefield_scored() {
+    let c = catalog();
+    let mut g = game(&c, 2);
+    let p = g.first;
+    g.active = p;
+    g.turn = 3;
+    g.sides[usize::from(p)].score = 7;
+    let hand = g.sides[usize::from(p)].hand.len();
+    let u = put_unit(&mut g, p, Place::Base);
+    g.standard_move_for_test(p, 1 << u, 0);
+    assert_eq!(
+        g.sides[usize::from(p)].score,
+        7,
+        "no final point from one battlefield of two"
+    );
+    assert_eq!(logged(&g, GameEventKind::FinalPointDrawn), 1);
+    assert_eq!(g.sides[usize::from(p)].hand.len(), hand + 1, "a card drawn instead");
+    assert_eq!(g.controller(0), Some(p), "the battlefield is conquered all the same");
+    // With the other battlefield scored this turn, the conquest wins.
+    let mut g = game(&c, 2);
+    g.active = p;
+    g.turn = 3;
+    g.sides[usize::from(p)].score = 6;
+    g.score_field(p, 1, Scoring::Hold);
+    assert_eq!(g.sides[usize::from(p)].score, 7);
+    let u = put_unit(&mut g, p, Place::Base);
+    g.standard_move_for_test(p, 1 << u, 0);
+    assert_eq!(g.sides[usize::from(p)].score, 8);
+    assert_eq!(g.winner, Some(p), "the eighth point wins at once (445)");
+}
+
+/// 444.1.b, 442.2: a hold always gives the final point. The misreading:
+/// the final-point rule applied to holds too.
+#[test]
+fn a_hold_gives_the_final_point() {
+    let c = catalog();
+    let mut g = game(&c, 3);
+    let p = g.first;
+    g.sides[usize::from(p)].score = 7;
+    put_unit(&mut g, p, Place::Field(0));
+    g.play_turn();
+    assert_eq!(g.winner, Some(p), "held in the beginning phase: 8 points");
+    assert_eq!(logged(&g, GameEventKind::Held), 1);
+}
+
+/// 443: a battlefield scores at most once a turn for a player. The
+/// misreading: a conquest after a hold of the same battlefield scores
+/// again.
+#[test]
+fn a_battlefield_scores_once_a_turn() {
+    let c = catalog();
+    let mut g = game(&c, 4);
+    let p = g.first;
+    g.active = p;
+    g.turn = 3;
+    g.score_field(p, 0, Scoring::Hold);
+    g.score_field(p, 0, Scoring::Conquer);
+    assert_eq!(g.sides[usize::from(p)].score, 1);
+    assert_eq!(logged(&g, GameEventKind::AlreadyScored), 1);
+}
+
+/// 418.2: drawing from an empty deck shuffles the trash in and gives the
+/// opponent a point, then the draw goes on. The misreading: the player
+/// loses, or draws nothing, or no point is given.
+#[test]
+fn burning_out_gives_the_opponent_a_point() {
+    let c = catalog();
+    let mut g = game(&c, 5);
+    let p = g.first;
+    let s = usize::from(p);
+    while let Some(card) = g.sides[s].deck.pop() {
+        g.sides[s].trash.push(card);
+    }
+    let trash = g.sides[s].trash.len();
+    let hand = g.sides[s].hand.len();
+    g.draw(p, 1, "315.4.b");
+    assert_eq!(
+        g.sides[usize::from(1 - p)].score,
+        1,
+        "the opponent gains a point (418.2.c)"
+    );
+    assert_eq!(g.sides[s].hand.len(), hand + 1, "then the draw is finished (418.2.d)");
+    assert_eq!(g.sides[s].deck.len(), trash - 1);
+    assert!(g.sides[s].trash.is_empty());
+    // 418.3: with deck and trash empty, each attempt burns out again.
+    g.sides[s].deck.clear();
+    g.draw(p, 2, "315.4.b");
+    assert_eq!(g.sides[usize::from(1 - p)].score, 3);
+}
+
+/// 141.2, 140.4: a unit played this turn is exhausted and cannot move; a
+/// move exhausts. The misreading: a unit moves the turn it is played.
+#[test]
+fn a_unit_played_this_turn_does_not_move() {
+    let c = catalog();
+    let mut g = game(&c, 6);
+    let p = g.first;
+    let s = usize::from(p);
+    g.active = p;
+    g.sides[s].runes.ready[0] = 4;
+    let k = g.sides[s].hand.position(2).expect("a grunt in hand");
+    g.act(p, Action::PlayFromHand(k));
+    let u = g.units.of(p, Place::Base).next().expect("played to base");
+    assert!(g.units.exhausted[u]);
+    assert_eq!(
+        g.sides[s].runes.ready[0], 2,
+        "its two Energy paid by exhausting runes (157.2.a)"
+    );
+    g.act(p, Action::Move { units: 1 << u, to: 0 });
+    assert_eq!(
+        g.units.place[u],
+        Place::Base,
+        "an exhausted unit makes no standard move"
+    );
+}
+
+/// A combat through the kernel: the larger side wins and a conquest
+/// scores; a lost attack leaves the defender holding. The misreading: the
+/// game scoring a battlefield the attacker failed to take.
+#[test]
+fn a_combat_is_played_by_the_kernel_and_a_conquest_scores() {
+    let c = catalog();
+    let mut g = game(&c, 7);
+    let p = g.first;
+    g.active = p;
+    g.turn = 3;
+    let defender = put_unit(&mut g, 1 - p, Place::Field(1));
+    let a = put_unit(&mut g, p, Place::Base);
+    let b = put_unit(&mut g, p, Place::Base);
+    g.standard_move_for_test(p, (1 << a) | (1 << b), 1);
+    assert!(!g.units.alive[defender], "4 Might against 2: the defender dies");
+    assert_eq!(
+        g.sides[usize::from(1 - p)].trash.as_slice(),
+        &[2],
+        "to its owner's trash"
+    );
+    assert_eq!(g.controller(1), Some(p));
+    assert_eq!(g.sides[usize::from(p)].score, 1);
+    assert_eq!(g.showdowns, 1);
+}
+
+/// Every game ends, by victory or the turn cap, for every pair of bots,
+/// and the same seed plays the same game. The misreading: a bot that
+/// never ends its turn, or a game that draws on something else than its
+/// stream.
+#[test]
+fn every_game_ends_and_a_seed_replays_it() {
+    let c = catalog();
+    let d = deck(&c);
+    let mut g = Game::new(&c, Settings::default(), false);
+    for a in Bot::ALL {
+        for b in Bot::ALL {
+            for seed in 0..20 {
+                let one = g.play([&d, &d], [a, b], FightRng::for_fight(seed, 1));
+                let two = g.play([&d, &d], [a, b], FightRng::for_fight(seed, 1));
+                assert_eq!(one, two);
+                assert!(one.turns <= Settings::default().turn_cap);
+                if one.reason == EndReason::Victory {
+                    assert!(one.score[usize::from(one.winner.expect("a winner"))] >= 8);
+                }
+            }
+        }
+    }
+}
+
+impl Game<'_> {
+    fn standard_move_for_test(&mut self, p: Seat, units: u32, to: u8) {
+        self.act(p, Action::Move { units, to });
+    }
+}

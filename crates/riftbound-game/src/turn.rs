@@ -1,0 +1,363 @@
+//! Setup and the turn (Core Rules 111–118, 315–317), scoring (442–445)
+//! and burn out (418).
+
+use super::bots::Action;
+use super::*;
+use gridsim_riftbound::runes::Cost;
+
+/// How a battlefield is scored (442).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scoring {
+    Hold,
+    Conquer,
+}
+
+impl Game<'_> {
+    /// Setup (111–118): decks shuffled, champions aside, one battlefield of
+    /// each player's three at random (458.5), who goes first at random
+    /// (115.1), opening hands of 4 (116) and the mulligan (117).
+    pub fn setup(&mut self, decks: [&Deck; 2], bots: [Bot; 2], rng: FightRng) {
+        self.rng = rng;
+        self.units = Units::default();
+        self.scored = [false; MAX_FIELDS];
+        self.turn = 0;
+        self.ended = None;
+        self.winner = None;
+        self.showdowns = 0;
+        self.log.clear();
+        for (seat, deck) in decks.iter().enumerate() {
+            let side = &mut self.sides[seat];
+            side.deck.clear();
+            side.hand.clear();
+            side.trash.clear();
+            for &c in deck.main.iter().take(MAX_DECK) {
+                side.deck.push(c);
+            }
+            side.deck.shuffle(&mut self.rng);
+            side.champion = Some(deck.champion);
+            side.rune_head = 0;
+            side.rune_len = 0;
+            for &d in deck.runes.iter().take(MAX_RUNES) {
+                side.recycle_rune(d);
+            }
+            // 114.2: the rune deck is shuffled too.
+            for i in (1..side.rune_len).rev() {
+                let j = self.rng.below(i as u32 + 1) as usize;
+                side.rune_deck.swap(i, j);
+            }
+            side.runes = Runes::default();
+            side.score = 0;
+            side.bot = bots[seat];
+            let n = deck.battlefields.len().max(1) as u32;
+            side.field = deck.battlefields.get(self.rng.below(n) as usize).copied().unwrap_or(0);
+        }
+        self.first = self.rng.below(2) as Seat;
+        self.active = self.first;
+        self.fields = [
+            self.sides[usize::from(self.first)].field,
+            self.sides[usize::from(1 - self.first)].field,
+        ];
+        self.note(self.first, GameEventKind::First, None, 0, "115.1");
+        for seat in [self.first, 1 - self.first] {
+            self.draw(seat, self.settings.opening_hand, "116");
+        }
+        for seat in [self.first, 1 - self.first] {
+            self.mulligan(seat);
+        }
+    }
+
+    /// 117: set aside up to two, draw as many, recycle the set-aside to
+    /// the bottom in random order.
+    fn mulligan(&mut self, seat: Seat) {
+        let s = usize::from(seat);
+        let mut aside = [0; 8];
+        let mut n = 0;
+        let limit = (self.settings.mulligan as usize).min(aside.len());
+        while n < limit {
+            let Some(k) = self.sides[s].bot.mulligan(self, seat) else {
+                break;
+            };
+            aside[n] = self.sides[s].hand.remove(k);
+            n += 1;
+        }
+        if n == 0 {
+            return;
+        }
+        self.note(seat, GameEventKind::Mulligan, None, n as i32, "117.1");
+        self.draw(seat, n as u32, "117.2");
+        // 403.5: several cards recycled together go in random order.
+        for i in (1..n).rev() {
+            let j = self.rng.below(i as u32 + 1) as usize;
+            aside.swap(i, j);
+        }
+        for &c in &aside[..n] {
+            self.sides[s].deck.push_bottom(c);
+        }
+    }
+
+    /// One turn of the turn player, then the next player's turn (317.4).
+    pub fn play_turn(&mut self) {
+        if self.turn >= self.settings.turn_cap {
+            self.ended = Some(EndReason::TurnCap);
+            self.note(self.active, GameEventKind::TurnCap, None, self.turn as i32, "turn cap");
+            return;
+        }
+        self.turn += 1;
+        self.scored = [false; MAX_FIELDS];
+        let p = self.active;
+        self.note(p, GameEventKind::TurnBegan, None, self.turn as i32, "315");
+        self.awaken(p);
+        self.beginning(p);
+        if self.ended.is_none() {
+            self.channel(p);
+            self.draw(p, self.settings.draw, "315.4.b");
+        }
+        if self.ended.is_none() {
+            self.action_phase(p);
+        }
+        self.end_of_turn();
+        self.active = 1 - p;
+    }
+
+    /// 315.1.a: the turn player readies its units and runes.
+    fn awaken(&mut self, p: Seat) {
+        for u in 0..MAX_UNITS {
+            if self.units.alive[u] && self.units.owner[u] == p {
+                self.units.exhausted[u] = false;
+            }
+        }
+        self.sides[usize::from(p)].runes.ready_all();
+    }
+
+    /// 315.2.b.1: the turn player holds every battlefield it controls.
+    fn beginning(&mut self, p: Seat) {
+        for b in 0..MAX_FIELDS {
+            if self.ended.is_none() && self.controller(b) == Some(p) {
+                self.hold(b);
+            }
+        }
+    }
+
+    /// 315.3.b, 458.7: two runes from the rune deck, three in the second
+    /// player's first turn; they enter ready.
+    fn channel(&mut self, p: Seat) {
+        let second_players_first = p != self.first && self.turn == 2;
+        let n = if second_players_first {
+            self.settings.second_player_first_channel
+        } else {
+            self.settings.channel
+        };
+        let side = &mut self.sides[usize::from(p)];
+        let mut got = 0;
+        for _ in 0..n {
+            let Some(d) = side.take_rune() else { break };
+            side.runes.ready[d.index()] += 1;
+            got += 1;
+        }
+        let rule = if second_players_first { "458.7" } else { "315.3.b" };
+        self.note(p, GameEventKind::Channeled, None, got, rule);
+    }
+
+    /// Draws `n` cards; a draw from an empty deck burns out first (418.2):
+    /// the trash shuffled in as the deck, the opponent a point, then the
+    /// draw finished if a card is there.
+    pub(crate) fn draw(&mut self, p: Seat, n: u32, rule: &'static str) {
+        let s = usize::from(p);
+        for _ in 0..n {
+            if self.ended.is_some() {
+                return;
+            }
+            if self.sides[s].deck.is_empty() {
+                self.burn_out(p);
+                if self.ended.is_some() {
+                    return;
+                }
+            }
+            if let Some(c) = self.sides[s].deck.pop() {
+                self.sides[s].hand.push(c);
+                self.note(p, GameEventKind::Drew, Some(c), 1, rule);
+            }
+        }
+    }
+
+    /// 418.2: the trash becomes the deck, shuffled; an opponent gains a
+    /// point. With the trash empty too, every further attempt burns out
+    /// again (418.3).
+    fn burn_out(&mut self, p: Seat) {
+        let s = usize::from(p);
+        let side = &mut self.sides[s];
+        while let Some(c) = side.trash.pop() {
+            side.deck.push(c);
+        }
+        side.deck.shuffle(&mut self.rng);
+        self.note(
+            p,
+            GameEventKind::BurnedOut,
+            None,
+            self.sides[s].deck.len() as i32,
+            "418.2",
+        );
+        self.gain(1 - p, self.settings.burn_out_points, GameEventKind::Scored, "418.2.c");
+    }
+
+    /// `p` gains `points`; at the victory score it wins at once (445).
+    pub(crate) fn gain(&mut self, p: Seat, points: u32, kind: GameEventKind, rule: &'static str) {
+        if points == 0 || self.ended.is_some() {
+            return;
+        }
+        let side = &mut self.sides[usize::from(p)];
+        side.score = side.score.saturating_add(points);
+        let score = side.score;
+        self.note(p, kind, None, score as i32, rule);
+        if score >= self.settings.victory_score {
+            self.ended = Some(EndReason::Victory);
+            self.winner = Some(p);
+            self.note(p, GameEventKind::Won, None, score as i32, "445");
+        }
+    }
+
+    /// Scores battlefield `b` for `p` (442–444): once a turn (443); the
+    /// final point from a conquest only when every battlefield has been
+    /// scored this turn, a card drawn instead otherwise (444.1.b).
+    pub(crate) fn score_field(&mut self, p: Seat, b: usize, how: Scoring) {
+        if self.scored[b] {
+            self.note(p, GameEventKind::AlreadyScored, Some(self.fields[b]), b as i32, "443");
+            return;
+        }
+        self.scored[b] = true;
+        let points = self.settings.score_points;
+        let score = self.sides[usize::from(p)].score;
+        let final_point = score + points >= self.settings.victory_score;
+        let (kind, rule) = match how {
+            Scoring::Hold => (GameEventKind::Held, "442.2"),
+            Scoring::Conquer => (GameEventKind::Conquered, "442.1"),
+        };
+        if how == Scoring::Conquer && final_point && !self.scored.iter().all(|&s| s) {
+            self.note(
+                p,
+                GameEventKind::FinalPointDrawn,
+                Some(self.fields[b]),
+                b as i32,
+                "444.1.b",
+            );
+            self.draw(p, 1, "444.1.b");
+            return;
+        }
+        self.gain(p, points, kind, rule);
+    }
+
+    /// The action phase (316): the turn player's bot acts until it ends
+    /// its turn.
+    fn action_phase(&mut self, p: Seat) {
+        for _ in 0..MAX_ACTIONS {
+            if self.ended.is_some() {
+                return;
+            }
+            let bot = self.sides[usize::from(p)].bot;
+            let action = bot.action(self, p);
+            if action == Action::End {
+                return;
+            }
+            self.act(p, action);
+        }
+    }
+
+    /// Does what `action` says, when the rules allow it; nothing otherwise.
+    pub(crate) fn act(&mut self, p: Seat, action: Action) {
+        match action {
+            Action::End => {}
+            Action::PlayFromHand(k) => self.play_unit(p, Some(k)),
+            Action::PlayChampion => self.play_unit(p, None),
+            Action::Move { units, to } => self.standard_move(p, units, to),
+        }
+    }
+
+    /// Whether `p` may play the unit `card` now: it can pay (353) and has
+    /// room on the board.
+    pub fn can_play_unit(&self, p: Seat, card: CardIndex) -> bool {
+        let c = self.catalog.card(card);
+        c.kind == CardKind::Unit
+            && self.units.count_of(p) < MAX_PLAYER_UNITS
+            && self.sides[usize::from(p)].runes.can_pay(&c.cost)
+    }
+
+    /// Plays a unit from hand (position `k`) or the champion zone
+    /// (`None`): its cost paid (353), it enters its base exhausted (140.4,
+    /// 356.2.c).
+    fn play_unit(&mut self, p: Seat, k: Option<usize>) {
+        let s = usize::from(p);
+        let card = match k {
+            Some(k) if k < self.sides[s].hand.len() => self.sides[s].hand.as_slice()[k],
+            None if self.sides[s].champion.is_some() => self.sides[s].champion.unwrap_or(0),
+            _ => return,
+        };
+        if !self.can_play_unit(p, card) {
+            return;
+        }
+        let Some(slot) = (0..MAX_UNITS).find(|&u| !self.units.alive[u]) else {
+            return;
+        };
+        match k {
+            Some(k) => {
+                self.sides[s].hand.remove(k);
+            }
+            None => self.sides[s].champion = None,
+        }
+        let cost: Cost = self.catalog.card(card).cost;
+        let paid = self.sides[s].runes.pay(&cost);
+        self.sides[s].recycle_runes(&paid.recycled);
+        let u = &mut self.units;
+        u.alive[slot] = true;
+        u.card[slot] = card;
+        u.owner[slot] = p;
+        u.place[slot] = Place::Base;
+        u.exhausted[slot] = true;
+        u.buffed[slot] = false;
+        u.damage[slot] = 0;
+        u.turn_might[slot] = 0;
+        u.stunned[slot] = false;
+        let rule = if k.is_none() { "107.2.b" } else { "140.4" };
+        self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
+    }
+
+    /// A standard move (141) of the ready units in `units` (a bit per
+    /// slot) from `p`'s base to battlefield `to`: they are exhausted as
+    /// its cost (141.2) and move together (141.3). A battlefield the
+    /// opponent holds is contested by a combat; an uncontrolled one by a
+    /// showdown (322.6, 322.7); one `p` already controls is not contested.
+    fn standard_move(&mut self, p: Seat, units: u32, to: u8) {
+        let b = usize::from(to);
+        if b >= MAX_FIELDS {
+            return;
+        }
+        let held_before = self.controller(b);
+        let mut moved = 0;
+        for u in 0..MAX_UNITS {
+            let ready_at_base = self.units.alive[u]
+                && self.units.owner[u] == p
+                && self.units.place[u] == Place::Base
+                && !self.units.exhausted[u];
+            if units & (1 << u) != 0 && ready_at_base {
+                self.units.exhausted[u] = true;
+                self.units.place[u] = Place::Field(to);
+                moved += 1;
+            }
+        }
+        if moved == 0 {
+            return;
+        }
+        self.note(p, GameEventKind::Moved, Some(self.fields[b]), moved, "141.3");
+        if held_before != Some(p) {
+            self.contest(b);
+        }
+    }
+
+    /// The end of the turn (317): damage healed, "this turn" effects and
+    /// Stun ended.
+    fn end_of_turn(&mut self) {
+        let u = &mut self.units;
+        u.damage = [0; MAX_UNITS];
+        u.turn_might = [0; MAX_UNITS];
+        u.stunned = [false; MAX_UNITS];
+    }
+}

@@ -1,0 +1,119 @@
+//! Runs of whole Riftbound games (issue 51) keep the guarantees of runs of
+//! fights: the same bytes at one and two threads and in shards, a report
+//! with the deck table, the matrix and the bots, one game printed turn by
+//! turn with its rules, and a worker's reused game playing as a fresh one.
+
+use std::path::{Path, PathBuf};
+
+use gridsim::riftbound_game::Game;
+use gridsim::riftbound_runs::LoadedGames;
+
+mod common;
+use common::{data_checksums, gridsim, scratch};
+
+const SUITE: &str = "configs/riftbound/suites/games.toml";
+const RUN: &str = "riftbound_games-seed20261205";
+
+fn run(out: &Path, games: &str, extra: &[&str]) -> PathBuf {
+    let mut args = vec!["run", SUITE, "--fights", games, "--out", out.to_str().expect("utf-8")];
+    args.extend_from_slice(extra);
+    let o = gridsim(&args);
+    assert!(o.status.success(), "run failed: {}", String::from_utf8_lossy(&o.stderr));
+    out.join(RUN)
+}
+
+#[test]
+fn games_are_the_same_bytes_at_one_and_two_threads_and_in_shards() {
+    let one = run(&scratch("rbg-t1"), "40000", &["--threads", "1", "--part-size", "8192"]);
+    let two = run(&scratch("rbg-t2"), "40000", &["--threads", "2", "--part-size", "8192"]);
+    let reference = data_checksums(std::slice::from_ref(&one));
+    assert!(reference.iter().any(|(f, _)| f == "boards.parquet"), "{reference:?}");
+    assert!(reference.iter().filter(|(f, _)| f.starts_with("games-")).count() > 1);
+    assert_eq!(reference, data_checksums(&[two]));
+    let out = scratch("rbg-shards");
+    let shards: Vec<PathBuf> = (0..2)
+        .map(|k| {
+            let shard = format!("{k}/2");
+            run(&out, "40000", &["--shard", &shard, "--part-size", "8192"]);
+            out.join(format!("{RUN}-shard{k}of2"))
+        })
+        .collect();
+    let mut parts = data_checksums(&shards);
+    parts.dedup();
+    assert_eq!(parts, reference);
+}
+
+#[test]
+fn the_report_has_decks_the_matrix_going_first_and_bots() {
+    let dir = run(&scratch("rbg-report"), "20000", &[]);
+    let out = scratch("rbg-report-out");
+    let o = gridsim(&[
+        "report",
+        dir.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join(RUN).join("summary.json")).expect("summary.json"))
+            .expect("json");
+    let games = &json["games"];
+    assert_eq!(games["games"], 20000);
+    let decks = games["decks"].as_array().expect("a deck table");
+    assert!(decks.len() >= 8, "{}", decks.len());
+    for d in decks {
+        let s = &d["score"];
+        let (v, lo, hi) = (s["value"].as_f64(), s["low"].as_f64(), s["high"].as_f64());
+        let (v, lo, hi) = (v.expect("a score"), lo.expect("a low"), hi.expect("a high"));
+        assert!(lo < v && v < hi, "{d}");
+    }
+    // Deck against deck: each pair's two cells sum to one.
+    let m = games["matrix"].as_array().expect("a matrix");
+    let cell = |a: usize, b: usize| m[a][b]["value"].as_f64().expect("a cell");
+    assert!((cell(0, 1) + cell(1, 0) - 1.0).abs() < 1e-9);
+    assert!(m[2][2].is_null(), "no cell for a mirror");
+    assert!(games["first_player"]["value"].as_f64().is_some());
+    assert_eq!(games["bots"].as_array().expect("bots").len(), 2);
+    let page = std::fs::read_to_string(out.join(RUN).join("index.html")).expect("index.html");
+    assert!(page.contains("id=\"matrix\"") && page.contains("id=\"decks\""));
+}
+
+#[test]
+fn one_game_prints_turn_by_turn_with_its_rules_and_as_a_page() {
+    let page = scratch("rbg-page").join("game.html");
+    let o = gridsim(&["game", SUITE, "--id", "3", "--html", page.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for rule in ["(115.1)", "(116)", "(315.3.b)", "(315.4.b)", "(141.3)"] {
+        assert!(text.contains(rule), "no line cites {rule}:\n{text}");
+    }
+    assert!(text.contains("wins after") || text.contains("turn_cap"), "{text}");
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(html.contains("<table>") && html.contains("id=\"result\""));
+    // The same game again: the same text (but the line naming the page).
+    let again = gridsim(&["game", SUITE, "--id", "3"]);
+    let game_lines = |out: &[u8]| {
+        String::from_utf8_lossy(out)
+            .lines()
+            .filter(|l| !l.starts_with("page:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(game_lines(&again.stdout), game_lines(&o.stdout));
+}
+
+/// A worker reuses its game: game after game, each must play as a fresh
+/// game would, whatever the one before left behind.
+#[test]
+fn a_reused_game_plays_as_a_fresh_one() {
+    let loaded = LoadedGames::load(Path::new(SUITE), None).expect("the games suite loads");
+    let suite = &loaded.suite;
+    let mut reused = Game::new(&loaded.catalog, suite.settings, false);
+    for id in 0..300 {
+        let (pairing, rng) = suite.pairing(id);
+        let decks = [suite.deck(&pairing, 0), suite.deck(&pairing, 1)];
+        let a = reused.play(decks, pairing.bots, rng.clone());
+        let b = Game::new(&loaded.catalog, suite.settings, false).play(decks, pairing.bots, rng);
+        assert_eq!(a, b, "game {id}");
+    }
+}
