@@ -292,7 +292,7 @@ pub struct GameSuiteFile {
     #[schemars(with = "u64")]
     pub games: Spanned<u64>,
     pub master_seed: u64,
-    /// The bots that play, by name (`random`, `aggressive`, `defensive`).
+    /// The bots that play, by name (`random`, `aggressive`, `defensive`, `lookahead`).
     #[schemars(with = "Vec<String>")]
     pub bots: Spanned<Vec<Spanned<String>>>,
     /// The rules' numbers, where a suite changes them (Core Rules numbers

@@ -200,7 +200,7 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
             }
             FileKind::RiftboundGames => {
                 let parsed = super::parse_game_suite(f, t).and_then(|s| {
-                    let catalog = super::load_riftbound_catalog(&[s.catalog_dir.clone()])?;
+                    let catalog = super::load_riftbound_catalog(std::slice::from_ref(&s.catalog_dir))?;
                     super::load_decks(&s.deck_paths, &catalog, &s.suite.settings).map(|_| ())
                 });
                 if let Err(mut d) = parsed {

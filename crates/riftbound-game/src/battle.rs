@@ -11,12 +11,22 @@
 //! other battlefield — are not on the kernel's board, so a spell in a
 //! showdown reaches only the battlefield (docs/riftbound-reconstruction.md).
 
-use super::bots::Table;
+use super::bots::{Bot, Table};
 use super::turn::Scoring;
 use super::*;
 use gridsim_riftbound::Gone;
 use gridsim_riftbound::UnitId;
 use gridsim_riftbound::showdown::{End, LaneUnit, MAX_HAND, Outcome};
+
+/// What playing out a move foretold (see [`Game::forecast`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Forecast {
+    /// The share of tries that conquered.
+    pub conquer: f64,
+    /// Units the mover lost, and units the defender lost, on average.
+    pub lost: f64,
+    pub killed: f64,
+}
 
 impl Game<'_> {
     /// Plays the showdown (or combat) at battlefield `b`, which the turn
@@ -68,12 +78,73 @@ impl Game<'_> {
         self.read_back(b, [1 - p, p], outcome);
     }
 
+    /// Plays out `tries` times, on the scout showdown, the turn player's
+    /// move of `movers` (a bit per slot, at its base) into battlefield `b`
+    /// against the opponent's units there, both sides played by the
+    /// aggressive bot's choices: the share of tries that conquer, and the
+    /// mean units each side loses. The game's state is untouched; its
+    /// stream draws the tries.
+    pub(crate) fn forecast(&mut self, b: usize, movers: u32, tries: u32) -> Forecast {
+        let p = self.active;
+        for (k, seat) in [p, 1 - p].into_iter().enumerate() {
+            let lane = &mut self.lanes[k];
+            lane.units.clear();
+            lane.hand.clear();
+            for u in 0..MAX_UNITS {
+                let alive = self.units.alive[u] && self.units.owner[u] == seat;
+                let side = if k == 0 {
+                    movers & (1 << u) != 0
+                } else {
+                    self.units.place[u] == Place::Field(b as u8)
+                };
+                if !alive || !side || lane.units.len() == MAX_LANE {
+                    continue;
+                }
+                lane.units.push(LaneUnit {
+                    card: self.units.card[u],
+                    buffed: self.units.buffed[u],
+                    exhausted: true,
+                    damage: self.units.damage[u],
+                    might_this_turn: self.units.turn_might[u],
+                    ..LaneUnit::default()
+                });
+            }
+            for &c in self.sides[usize::from(seat)].hand.as_slice() {
+                if lane.hand.len() < MAX_HAND && self.catalog.card(c).kind == CardKind::Spell {
+                    lane.hand.push(c);
+                }
+            }
+            self.scout.runes[k] = self.sides[usize::from(seat)].runes;
+        }
+        self.scout.pays = true;
+        self.scout.battlefield = Some(self.fields[b]);
+        let mut f = Forecast::default();
+        let (attackers, defenders) = (self.lanes[0].units.len() as f64, self.lanes[1].units.len() as f64);
+        for _ in 0..tries {
+            let mut choices = Table {
+                bots: [Bot::Aggressive; 2],
+                rng: &mut self.rng,
+            };
+            // The runes are spent anew in each try.
+            self.scout.runes = [self.sides[usize::from(p)].runes, self.sides[usize::from(1 - p)].runes];
+            let o = self.scout.play_with(&self.lanes[0], &self.lanes[1], &mut choices);
+            f.conquer += f64::from(u8::from(o.end == End::Conquer));
+            f.lost += attackers - f64::from(o.survivors[0]);
+            f.killed += defenders - f64::from(o.survivors[1]);
+        }
+        let n = f64::from(tries.max(1));
+        f.conquer /= n;
+        f.lost /= n;
+        f.killed /= n;
+        // The lanes are the game's: a contest fills them afresh.
+        f
+    }
+
     /// Builds lane `k` for seat `seats[k]`: its units at `b`, its spells
     /// in hand; its runes handed to the showdown. With `both` false only
     /// lane 1 is filled (a hold).
     fn fill_lanes(&mut self, b: usize, seats: [Seat; 2], both: bool) {
-        for k in 0..2 {
-            let seat = seats[k];
+        for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
             let lane = &mut self.lanes[k];
             lane.units.clear();
@@ -152,8 +223,8 @@ impl Game<'_> {
             board.units().count(),
             "a game's showdown puts no unit on the board but the lanes'"
         );
-        for k in 0..2 {
-            let s = usize::from(seats[k]);
+        for (k, &seat) in seats.iter().enumerate() {
+            let s = usize::from(seat);
             // The spells that went to the showdown and did not come back
             // were played or discarded: to the trash (RB40). Removed from
             // the hand last position first, so earlier positions hold.

@@ -8,6 +8,9 @@
 //!   every ready unit where it can take a battlefield.
 //! - **defensive**: holds and trades — takes an empty battlefield, keeps
 //!   its units on what it holds, attacks only with twice the Might there.
+//! - **lookahead**: plays each move it might make out on a second kernel
+//!   showdown a few times ([`LOOKAHEAD_TRIES`]) and makes the one worth
+//!   most: points, battlefields taken from the opponent, units traded.
 
 use super::*;
 use gridsim_riftbound::Player;
@@ -20,16 +23,21 @@ pub enum Bot {
     Random,
     Aggressive,
     Defensive,
+    Lookahead,
 }
 
+/// How many times the look-ahead bot plays out each move it weighs.
+pub const LOOKAHEAD_TRIES: u32 = 4;
+
 impl Bot {
-    pub const ALL: [Bot; 3] = [Bot::Random, Bot::Aggressive, Bot::Defensive];
+    pub const ALL: [Bot; 4] = [Bot::Random, Bot::Aggressive, Bot::Defensive, Bot::Lookahead];
 
     pub fn name(self) -> &'static str {
         match self {
             Bot::Random => "random",
             Bot::Aggressive => "aggressive",
             Bot::Defensive => "defensive",
+            Bot::Lookahead => "lookahead",
         }
     }
 
@@ -42,7 +50,7 @@ impl Bot {
     fn cast_percent(self) -> i32 {
         match self {
             Bot::Random => 50,
-            Bot::Aggressive | Bot::Defensive => 100,
+            Bot::Aggressive | Bot::Defensive | Bot::Lookahead => 100,
         }
     }
 
@@ -59,7 +67,7 @@ impl Bot {
                 .chance_percent(50)
                 .then(|| game.rng.below(hand.len() as u32) as usize),
             // A card it cannot pay for by its third turn (five runes).
-            Bot::Aggressive | Bot::Defensive => {
+            Bot::Aggressive | Bot::Defensive | Bot::Lookahead => {
                 let (k, energy) = hand
                     .as_slice()
                     .iter()
@@ -75,9 +83,12 @@ impl Bot {
     pub fn action(self, game: &mut Game, seat: Seat) -> Action {
         match self {
             Bot::Random => random_action(game, seat),
-            Bot::Aggressive | Bot::Defensive => {
+            Bot::Aggressive | Bot::Defensive | Bot::Lookahead => {
                 if let Some(play) = largest_unit(game, seat) {
                     return play;
+                }
+                if self == Bot::Lookahead {
+                    return weighed_move(game, seat);
                 }
                 planned_move(game, seat, self == Bot::Defensive)
             }
@@ -211,6 +222,62 @@ fn planned_move(game: &Game, seat: Seat, defensive: bool) -> Action {
         };
     }
     Action::End
+}
+
+/// The look-ahead bot's move: each battlefield it could contest, with all
+/// its ready units, its smallest one, or the fewest largest ones that
+/// outweigh the defenders, played out on the kernel; the move worth most,
+/// or none when nothing is worth making.
+fn weighed_move(game: &mut Game, seat: Seat) -> Action {
+    let ready = ready_at_base(game, seat);
+    if ready == 0 {
+        return Action::End;
+    }
+    let mut best = (0.0, Action::End);
+    for b in 0..MAX_FIELDS {
+        let held = game.controller(b);
+        if held == Some(seat) {
+            continue;
+        }
+        let theirs = might_at(game, 1 - seat, b);
+        let mut by_might = [0usize; MAX_UNITS];
+        let mut n = 0;
+        for u in 0..MAX_UNITS {
+            if ready & (1 << u) != 0 {
+                by_might[n] = u;
+                n += 1;
+            }
+        }
+        // Unstable sorts allocate nothing; the slot breaks ties.
+        by_might[..n].sort_unstable_by_key(|&u| (std::cmp::Reverse(game.might(u)), u));
+        let mut enough = 0u32;
+        let mut sum = 0;
+        for &u in &by_might[..n] {
+            if sum > theirs {
+                break;
+            }
+            enough |= 1 << u;
+            sum += game.might(u).max(0);
+        }
+        for movers in [ready, smallest(game, ready), enough] {
+            let f = game.forecast(b, movers, LOOKAHEAD_TRIES);
+            // A point if the battlefield is not yet scored this turn, the
+            // opponent's hold denied, units traded.
+            let point = if game.scored[b] { 0.0 } else { 1.0 };
+            let denied = if held == Some(1 - seat) { 0.5 } else { 0.0 };
+            let value = f.conquer * (point + denied) + 0.2 * (f.killed - f.lost);
+            if value > best.0 {
+                best = (
+                    value,
+                    Action::Move {
+                        units: movers,
+                        to: b as u8,
+                    },
+                );
+            }
+        }
+    }
+    best.1
 }
 
 fn smallest(game: &Game, units: u32) -> u32 {

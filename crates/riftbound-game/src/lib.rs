@@ -416,6 +416,9 @@ pub struct Game<'c> {
     pub catalog: &'c Catalog,
     pub settings: Settings,
     showdown: Showdown<'c>,
+    /// Where the look-ahead bot plays out a move before making it: a
+    /// second showdown, so the game's own is untouched.
+    scout: Showdown<'c>,
     pub sides: [Side; 2],
     pub units: Units,
     /// The battlefields in play: the first player's, then the second's.
@@ -449,6 +452,7 @@ impl<'c> Game<'c> {
             catalog,
             settings,
             showdown: Showdown::new(catalog, logging),
+            scout: Showdown::new(catalog, false),
             sides: [Side::default(), Side::default()],
             units: Units::default(),
             fields: [0; MAX_FIELDS],

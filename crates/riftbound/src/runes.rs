@@ -137,8 +137,8 @@ impl Runes {
         }
         let mut energy = cost.energy;
         // Exhaust the runes to be recycled first.
-        for d in 0..DOMAINS {
-            let room = recycle[d].saturating_sub(self.exhausted[d]).min(self.ready[d]);
+        for (d, &want) in recycle.iter().enumerate() {
+            let room = want.saturating_sub(self.exhausted[d]).min(self.ready[d]);
             let n = room.min(energy);
             self.ready[d] -= n;
             self.exhausted[d] += n;

@@ -451,7 +451,7 @@ pub struct Report {
     /// A run of whole Riftbound games' own figures: decks, the matrix,
     /// going first, length, bots.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub games: Option<crate::game_report::GameReport>,
+    pub games: Option<Box<crate::game_report::GameReport>>,
 }
 
 /// An item whose win rate against boards without it lies outside the band
@@ -742,7 +742,7 @@ impl RunData {
         report.games = self
             .games
             .as_ref()
-            .map(|(groups, decks)| crate::game_report::build(groups, decks, [s.band_low, s.band_high]));
+            .map(|(groups, decks)| Box::new(crate::game_report::build(groups, decks, [s.band_low, s.band_high])));
         if let Some(g) = &report.games {
             let out: Vec<&str> = g
                 .decks
