@@ -1,0 +1,128 @@
+use super::*;
+
+fn card_errors(text: &str) -> Vec<String> {
+    let mut c = Catalog::default();
+    match add_card_file(&mut c, Path::new("cards.toml"), text) {
+        Ok(()) => Vec::new(),
+        Err(d) => d.iter().map(ToString::to_string).collect(),
+    }
+}
+
+#[test]
+fn a_bad_card_names_its_line_key_and_the_nearest_name() {
+    let text =
+        "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spel\"\nreconstructed = \"RB1\"\n";
+    let e = card_errors(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].contains("cards.toml:5"), "{}", e[0]);
+    assert!(e[0].contains("card[0].type"), "{}", e[0]);
+    assert!(e[0].contains("did you mean `spell`"), "{}", e[0]);
+}
+
+#[test]
+fn an_effect_does_one_thing() {
+    let text = "game = \"riftbound\"\n[[card]]\nkey = \"ray\"\nname = \"Ray\"\ntype = \"spell\"\nreconstructed = \"RB1\"\neffects = [{ target = \"enemy\", damage = 3, stun = true }]\n";
+    let e = card_errors(text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains(":7") && e[0].contains("card[0].effects[0]") && e[0].contains("does 2"),
+        "{}",
+        e[0]
+    );
+}
+
+#[test]
+fn a_unit_needs_might_and_a_card_its_reconstruction() {
+    let text =
+        "game = \"riftbound\"\n[[card]]\nkey = \"poro\"\nname = \"Poro\"\ntype = \"unit\"\nreconstructed = \" \"\n";
+    let e = card_errors(text);
+    assert_eq!(e.len(), 2, "{e:?}");
+    assert!(e.iter().any(|m| m.contains("card[0].might")), "{e:?}");
+    assert!(
+        e.iter()
+            .any(|m| m.contains("card[0].reconstructed") && m.contains(":6")),
+        "{e:?}"
+    );
+}
+
+/// RB40, RB41: an ability is a gear's or a rune's, and a rune adds
+/// energy; a player's action (RB14, RB48) has no target, a unit's one.
+#[test]
+fn abilities_and_players_actions_are_checked() {
+    let head = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB40\"\n";
+    let unit_with_ability = format!("{head}type = \"unit\"\nmight = 2\nability = {{ exhaust = true, adds = 1 }}\n");
+    let unbounded = format!("{head}type = \"rune\"\nability = {{ adds = 1 }}\n");
+    let e = card_errors(&unbounded);
+    assert!(e.iter().any(|m| m.contains("card[0].ability.exhaust")), "{e:?}");
+    let e = card_errors(&unit_with_ability);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("card[0].ability") && m.contains("gear or rune")),
+        "{e:?}"
+    );
+    let rune_without = format!("{head}type = \"rune\"\n");
+    let e = card_errors(&rune_without);
+    assert!(
+        e.iter().any(|m| m.contains("card[0].ability") && m.contains("adds")),
+        "{e:?}"
+    );
+    let score_at_a_unit =
+        format!("{head}type = \"gear\"\ntriggers = [{{ when = \"hold\", target = \"me\", score = 1 }}]\n");
+    let e = card_errors(&score_at_a_unit);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("card[0].triggers[0]") && m.contains("no `target`")),
+        "{e:?}"
+    );
+    let damage_at_nobody = format!("{head}type = \"spell\"\neffects = [{{ damage = 2 }}]\n");
+    let e = card_errors(&damage_at_nobody);
+    assert!(
+        e.iter()
+            .any(|m| m.contains("card[0].effects[0]") && m.contains("names its `target`")),
+        "{e:?}"
+    );
+    let good = format!(
+        "{head}type = \"gear\"\nhidden = true\nability = {{ exhaust = true, discard = 1, effects = [{{ target = \"friendly\", kill = true }}, {{ play_from_deck = true }}] }}\n"
+    );
+    assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+}
+
+/// Baited Hook's `look` (RB39) goes with `play_from_deck` and reads no
+/// more than a showdown holds of a deck; Zenith Blade's `move_here`
+/// (RB3) aims at a unit at its base, so it says `anywhere`; Monastery
+/// of Hirana's `spend_buff_draw` (RB27) draws no negative count.
+#[test]
+fn look_move_here_and_spend_buff_draw_are_checked() {
+    let head =
+        "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB39\"\ntype = \"spell\"\n";
+    let has = |text: String, key: &str, words: &str| {
+        let e = card_errors(&text);
+        assert!(e.iter().any(|m| m.contains(key) && m.contains(words)), "{e:?}");
+    };
+    has(
+        format!("{head}effects = [{{ target = \"friendly\", damage = 1, look = 5 }}]\n"),
+        "card[0].effects[0]",
+        "`look` goes with `play_from_deck`",
+    );
+    has(
+        format!("{head}effects = [{{ play_from_deck = true, look = 9 }}]\n"),
+        "card[0].effects[0]",
+        "`look` is from 1 to 8",
+    );
+    has(
+        format!("{head}effects = [{{ target = \"friendly\", move_here = true }}]\n"),
+        "card[0].effects[0]",
+        "needs `anywhere = true`",
+    );
+    has(
+        format!("{head}effects = [{{ target = \"friendly\", spend_buff_draw = -1 }}]\n"),
+        "card[0].effects[0]",
+        "at least 0",
+    );
+    let good = format!(
+        "{head}effects = [{{ target = \"friendly\", move_here = true, anywhere = true }}, {{ play_from_deck = true, look = 8 }}]\n"
+    );
+    assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
+    let site = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB27\"\ntype = \"battlefield\"\ntriggers = [{ when = \"conquer\", target = \"friendly\", spend_buff_draw = 1, may = true }]\n";
+    assert!(card_errors(site).is_empty(), "{:?}", card_errors(site));
+}
