@@ -9,7 +9,8 @@
 pub mod cli;
 
 pub use gridsim_analysis::{
-    aliasing, analysis, dyadic, effect_curve, game_report, lever_effects, marginal, match_report, report, stats,
+    aliasing, analysis, dyadic, effect_curve, game_cards, game_report, lever_effects, marginal, match_report, report,
+    stats,
 };
 pub use gridsim_app::{error, jobs, match_runs, nightly, riftbound_runs, runs, search, sweep, tune};
 pub use gridsim_config as config;

@@ -75,7 +75,108 @@ fn the_report_has_decks_the_matrix_going_first_and_bots() {
     assert!(games["first_player"]["value"].as_f64().is_some());
     assert_eq!(games["bots"].as_array().expect("bots").len(), 2);
     let page = std::fs::read_to_string(out.join(RUN).join("index.html")).expect("index.html");
-    assert!(page.contains("id=\"matrix\"") && page.contains("id=\"decks\""));
+    assert!(page.contains("id=\"matrix\"") && page.contains("id=\"decks\"") && page.contains("id=\"cards\""));
+    // The card table: every card of a deck has a row, with its gaps.
+    let cards = games["cards"].as_array().expect("a card table");
+    assert!(cards.len() >= 60, "{}", cards.len());
+    for c in cards {
+        assert!(c["sides"].as_u64().expect("sides") > 0, "{c}");
+        let share = c["in_hand_share"].as_f64().expect("a share");
+        assert!((0.0..=1.0).contains(&share), "{c}");
+        if let Some(g) = c["gaps"][1].as_object() {
+            let (lo, hi) = (g["low"].as_f64().expect("low"), g["high"].as_f64().expect("high"));
+            assert!(lo <= hi, "{c}");
+        }
+    }
+}
+
+/// Issue 51's check of the card table: a card made two Energy cheaper in
+/// a copy of the catalog (Blazing Scorcher, 5 to 3, in one deck) is
+/// flagged by `report --baseline` on paired runs (the same suite, seed
+/// and games): its own in-hand gap moves beyond noise, by more than any
+/// other card's, and the deck holding it rises. The misreading it
+/// catches: a comparison that cannot tell the changed card from the rest
+/// of its deck, or runs of the same games compared as independent.
+#[test]
+fn a_card_two_energy_cheaper_is_flagged_against_the_baseline() {
+    let copy = scratch("rbg-cheaper-configs");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).expect("a folder");
+    for sub in ["origins", "decks", "suites"] {
+        let to = copy.join(sub);
+        std::fs::create_dir_all(&to).expect("a folder");
+        for f in std::fs::read_dir(Path::new("configs/riftbound").join(sub)).expect("configs") {
+            let f = f.expect("an entry").path();
+            std::fs::copy(&f, to.join(f.file_name().expect("a name"))).expect("a copy");
+        }
+    }
+    let units = copy.join("origins/units.toml");
+    let text = std::fs::read_to_string(&units).expect("units");
+    let printed =
+        "key = \"blazing_scorcher\"\nname = \"Blazing Scorcher\"\ntype = \"unit\"\ndomains = [\"fury\"]\nenergy = 5";
+    assert!(text.contains(printed), "the catalog's Blazing Scorcher costs 5");
+    std::fs::write(
+        &units,
+        text.replace(printed, &printed.replace("energy = 5", "energy = 3")),
+    )
+    .expect("written");
+    let suite = copy.join("suites/games.toml");
+    let runs = |name: &str, suite: &str| {
+        let out = scratch(name);
+        let o = gridsim(&["run", suite, "--fights", "40000", "--out", out.to_str().expect("utf-8")]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out.join(RUN)
+    };
+    let base = runs("rbg-cheaper-base", SUITE);
+    let now = runs("rbg-cheaper-now", suite.to_str().expect("utf-8"));
+    let out = scratch("rbg-cheaper-report");
+    let o = gridsim(&[
+        "report",
+        now.to_str().expect("utf-8"),
+        "--baseline",
+        base.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join(RUN).join("summary.json")).expect("summary.json"))
+            .expect("json");
+    let games = &json["games"];
+    assert!(
+        games["comparison"]
+            .as_str()
+            .expect("a comparison")
+            .starts_with("paired"),
+        "{}",
+        games["comparison"]
+    );
+    let cards = games["cards"].as_array().expect("cards");
+    let gap_change = |c: &serde_json::Value| c["gap_change"]["delta"].as_f64().unwrap_or(0.0);
+    let cheaper = cards.iter().find(|c| c["key"] == "blazing_scorcher").expect("its row");
+    assert_eq!(cheaper["gap_change"]["significant"], true, "{cheaper}");
+    assert!(gap_change(cheaper) > 0.0, "{cheaper}");
+    for c in cards.iter().filter(|c| c["key"] != "blazing_scorcher") {
+        assert!(
+            gap_change(c).abs() < gap_change(cheaper),
+            "{c} moved more than the cheaper card"
+        );
+    }
+    let energy = cheaper["energy_paid"].as_f64().expect("Energy paid");
+    assert!((energy - 3.0).abs() < 1e-9, "a play pays the new cost: {energy}");
+    let deck = games["decks"]
+        .as_array()
+        .expect("decks")
+        .iter()
+        .find(|d| d["name"] == "Volibear ramp")
+        .expect("its deck");
+    assert_eq!(deck["change"]["significant"], true, "{deck}");
+    assert!(
+        json["what_changed"]
+            .as_str()
+            .expect("words")
+            .contains("Blazing Scorcher")
+    );
 }
 
 #[test]

@@ -832,3 +832,139 @@ pub fn game_groups(game_files: &[PathBuf]) -> Result<Vec<GameGroup>, String> {
     };
     read().map_err(err)
 }
+
+/// Each game of a run of games, by id: its decks and seat 0's score (1, a
+/// half for a draw, 0), in the order of the ids.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GameList {
+    pub ids: Vec<u64>,
+    pub left: Vec<u32>,
+    pub right: Vec<u32>,
+    pub left_score: Vec<f64>,
+}
+
+/// Reads every game of the `games` part files, ordered by id.
+pub fn game_list(game_files: &[PathBuf]) -> Result<GameList, String> {
+    let df = scan_parts(game_files)?
+        .select([
+            col("fight_id"),
+            col("left_board"),
+            col("right_board"),
+            when(col("winner").eq(lit("left")))
+                .then(lit(1.0))
+                .when(col("winner").eq(lit("draw")))
+                .then(lit(0.5))
+                .otherwise(lit(0.0))
+                .alias("left_score"),
+        ])
+        .sort(["fight_id"], SortMultipleOptions::default())
+        .collect()
+        .map_err(err)?;
+    let read = || -> PolarsResult<GameList> {
+        Ok(GameList {
+            ids: u64s(&df, "fight_id")?,
+            left: u32s(&df, "left_board")?,
+            right: u32s(&df, "right_board")?,
+            left_score: df.column("left_score")?.f64()?.into_no_null_iter().collect(),
+        })
+    };
+    read().map_err(err)
+}
+
+/// What one seat did with one card in one game, from the `card_events`
+/// rows: bit 0 in the opening hand, bit 1 in hand at all (opening or
+/// drawn), bit 2 played; the first turn it was played, the plays and the
+/// Energy they paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardSeen {
+    pub game: u32,
+    pub right: bool,
+    pub card: u32,
+    pub flags: u8,
+    pub first_played: u32,
+    pub plays: u32,
+    pub energy: u32,
+}
+
+/// Reads the `card_events` part files into one [`CardSeen`] per game, seat
+/// and card, ordered by game, seat and card; `games` gives a game's
+/// position from its id and `card_index` a card's from its id (a card or
+/// game not found is an error: the tables are of another run).
+///
+/// A part's rows are a game's events in turn, game after game, so each
+/// file is read once, in order, and folded game by game: no grouping or
+/// sorting of the events' strings, which would cost more than the rest
+/// of the report.
+pub fn cards_seen(
+    event_files: &[PathBuf],
+    games: &GameList,
+    card_index: &BTreeMap<String, u32>,
+) -> Result<Vec<CardSeen>, String> {
+    let index: std::collections::HashMap<&str, u32> = card_index.iter().map(|(k, &v)| (k.as_str(), v)).collect();
+    let mut out: Vec<CardSeen> = Vec::new();
+    for file in event_files {
+        let df = scan_parts(std::slice::from_ref(file))?.collect().map_err(err)?;
+        let mut read = || -> PolarsResult<Result<(), String>> {
+            let ids = df.column("fight_id")?.u64()?;
+            let sides = df.column("side")?.str()?;
+            let cards = df.column("card")?.str()?;
+            let events = df.column("event")?.str()?;
+            let turns = df.column("turn")?.u32()?;
+            let energy = df.column("energy")?.u32()?;
+            // The game now folded: its id, position, and first row in `out`.
+            let (mut current, mut game, mut game_start) = (None, 0u32, out.len());
+            for (i, id) in ids.into_no_null_iter().enumerate() {
+                if current != Some(id) {
+                    let Ok(at) = games.ids.binary_search(&id) else {
+                        return Ok(Err(format!(
+                            "card events of game {id}, which the games table does not hold"
+                        )));
+                    };
+                    (current, game, game_start) = (Some(id), at as u32, out.len());
+                }
+                let key = cards.get(i).unwrap_or_default();
+                let Some(&card) = index.get(key) else {
+                    return Ok(Err(format!(
+                        "card events of card `{key}`, which the run's catalog does not hold"
+                    )));
+                };
+                let right = sides.get(i) == Some("right");
+                let k = match out[game_start..]
+                    .iter()
+                    .position(|s| s.right == right && s.card == card)
+                {
+                    Some(k) => game_start + k,
+                    None => {
+                        out.push(CardSeen {
+                            game,
+                            right,
+                            card,
+                            flags: 0,
+                            first_played: 0,
+                            plays: 0,
+                            energy: 0,
+                        });
+                        out.len() - 1
+                    }
+                };
+                let s = &mut out[k];
+                match events.get(i).unwrap_or_default() {
+                    "opening" => s.flags |= 0b011,
+                    "played" => {
+                        if s.plays == 0 {
+                            s.first_played = turns.get(i).unwrap_or(0);
+                        }
+                        s.flags |= 0b100;
+                        s.plays += 1;
+                        s.energy += energy.get(i).unwrap_or(0);
+                    }
+                    _ => s.flags |= 0b010,
+                }
+            }
+            Ok(Ok(()))
+        };
+        read().map_err(err)??;
+    }
+    out.sort_unstable_by_key(|s| (s.game, s.right, s.card));
+    Ok(out)
+}

@@ -25,6 +25,8 @@ pub struct DeckRow {
     pub score: Option<Figure>,
     /// The interval lies wholly outside the band.
     pub outside_band: bool,
+    /// Against a baseline run of the same games, paired game by game.
+    pub change: Option<crate::game_cards::PairedChange>,
 }
 
 /// One bot's row.
@@ -54,6 +56,90 @@ pub struct GameReport {
     pub bots: Vec<BotRow>,
     /// `bot_matrix[a][b]`: bot `a`'s score against bot `b`.
     pub bot_matrix: Vec<Vec<Option<Figure>>>,
+    /// Each card the decks hold (`crate::game_cards`).
+    pub cards: Vec<crate::game_cards::CardRow>,
+    /// The baseline run the changes are against, and how it was compared.
+    pub baseline: Option<String>,
+    pub comparison: Option<String>,
+}
+
+impl GameReport {
+    /// The rows flagged: decks outside the band, cards whose opening-hand
+    /// gap lies beyond its half-width, and changes beyond noise (decks'
+    /// and cards' own gaps) against a baseline.
+    pub fn flags(&self) -> (usize, usize, usize) {
+        let beyond = |c: &Option<crate::game_cards::PairedChange>| c.is_some_and(|c| c.significant);
+        (
+            self.decks.iter().filter(|d| d.outside_band).count(),
+            self.cards.iter().filter(|c| c.outside_band).count(),
+            self.decks.iter().filter(|d| beyond(&d.change)).count()
+                + self.cards.iter().filter(|c| beyond(&c.gap_change)).count(),
+        )
+    }
+
+    /// What a designer reads first, in words: the decks outside the band,
+    /// the cards whose holding moves a side's score beyond the band's
+    /// half-width, and against a baseline the decks and cards whose score
+    /// moved beyond noise. Each sentence ends with a space; empty when
+    /// there is nothing to say.
+    pub fn headline(&self) -> String {
+        let mut out = String::new();
+        // At most five named, the furthest first, the rest counted.
+        let mut say = |what: &str, mut named: Vec<(f64, String)>| {
+            if named.is_empty() {
+                return;
+            }
+            named.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let told: Vec<&str> = named.iter().take(5).map(|n| n.1.as_str()).collect();
+            let more = if named.len() > 5 {
+                format!(" ({} more in the tables)", named.len() - 5)
+            } else {
+                String::new()
+            };
+            out += &format!("{what}: {}{more}. ", told.join("; "));
+        };
+        say(
+            "Decks scoring outside the band against this field",
+            self.decks
+                .iter()
+                .filter(|d| d.outside_band)
+                .map(|d| (d.score.map_or(0.0, |f| (f.value - 0.5).abs()), d.name.clone()))
+                .collect(),
+        );
+        say(
+            "Cards whose side's score with them in the opening hand lies beyond the band's half-width from without",
+            self.cards
+                .iter()
+                .filter(|c| c.outside_band)
+                .map(|c| {
+                    let gap = c.gaps[0].map_or(0.0, |f| f.value);
+                    (gap.abs(), format!("{} ({:+.1} points)", c.name, 100.0 * gap))
+                })
+                .collect(),
+        );
+        if let Some(b) = &self.baseline {
+            let moved = |name: &str, c: &Option<crate::game_cards::PairedChange>| {
+                c.filter(|c| c.significant).map(|c| {
+                    (
+                        c.delta.abs(),
+                        format!("{name} {:+.1} points (±{:.1})", 100.0 * c.delta, 100.0 * c.uncertainty),
+                    )
+                })
+            };
+            say(
+                &format!("Since {b}, decks whose score moved beyond noise"),
+                self.decks.iter().filter_map(|d| moved(&d.name, &d.change)).collect(),
+            );
+            say(
+                &format!("Since {b}, cards whose own in-hand gap moved beyond noise"),
+                self.cards
+                    .iter()
+                    .filter_map(|c| moved(&c.name, &c.gap_change))
+                    .collect(),
+            );
+        }
+        out
+    }
 }
 
 /// A side's score in a game of `winner`: 1, one half, or 0.
@@ -145,6 +231,7 @@ pub fn build(groups: &[GameGroup], deck_names: &[String], band: [f64; 2]) -> Gam
                     games: c.n as u64,
                     outside_band: score.is_some_and(|f| f.low > band[1] || f.high < band[0]),
                     score,
+                    change: None,
                 }
             })
             .collect(),
@@ -163,6 +250,9 @@ pub fn build(groups: &[GameGroup], deck_names: &[String], band: [f64; 2]) -> Gam
             })
             .collect(),
         bot_matrix: grid(&bot_matrix),
+        cards: Vec::new(),
+        baseline: None,
+        comparison: None,
     }
 }
 

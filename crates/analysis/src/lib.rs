@@ -2,6 +2,7 @@ pub mod aliasing;
 pub mod analysis;
 pub mod dyadic;
 pub mod effect_curve;
+pub mod game_cards;
 pub mod game_report;
 pub mod lever_effects;
 pub mod marginal;

@@ -260,10 +260,7 @@ impl RunInputs for LoadedGames {
     }
 
     fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error> {
-        let work = Games {
-            suite: &self.suite,
-            catalog: &self.catalog,
-        };
+        let work = Games::new(&self.suite, &self.catalog);
         batch::run(&work, manifest, dir, threads, progress).map_err(whole)
     }
 }

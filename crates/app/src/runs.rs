@@ -553,6 +553,7 @@ pub fn run_data_of(dirs: &[PathBuf]) -> Result<(RunData, dataset::RunIdentity), 
 pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, String> {
     let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
     let mut fight_files = Vec::new();
+    let mut card_files = Vec::new();
     let mut seen_parts = std::collections::BTreeSet::new();
     for (d, m) in manifests {
         for p in &m.parts {
@@ -571,6 +572,9 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
                 )
             })?;
             fight_files.push(d.join(&f.path));
+            if let Some(f) = p.file(kind, "card_events") {
+                card_files.push(d.join(&f.path));
+            }
         }
     }
     let boards_entry = first
@@ -586,9 +590,11 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
     // Printed names from the run's own copy of the catalog, already hashed.
     let cards = [first_dir.join(dataset::INPUT_CARDS)];
     let joined = |d: Vec<config::Diagnostic>| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n");
+    let mut catalog_keys: Vec<(String, String)> = Vec::new();
     let printed: BTreeMap<String, String> = if matches!(first.identity.kind, RunKind::Showdowns | RunKind::Games) {
         let catalog = config::load_riftbound_catalog(&cards).map_err(joined)?;
-        catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
+        catalog_keys = catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect();
+        catalog_keys.iter().cloned().collect()
     } else {
         let catalog = config::load_catalog(&cards).map_err(joined)?;
         catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
@@ -601,9 +607,12 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         })
         .collect();
     let games = if first.identity.kind == RunKind::Games {
-        let mut decks = Vec::new();
-        gridsim_data::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| decks.push(row.name.clone()))?;
-        Some((gridsim_analysis::analysis::game_groups(&fight_files)?, decks))
+        Some(game_data(
+            &first_dir.join(&boards_entry.path),
+            &fight_files,
+            &card_files,
+            catalog_keys,
+        )?)
     } else {
         None
     };
@@ -613,6 +622,58 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         boards,
         printed,
         games,
+    })
+}
+
+/// A run of games' own data: its groups, its games and cards seen, and
+/// each deck's cards by catalog index (`catalog`: id and printed name).
+fn game_data(
+    boards_file: &Path,
+    game_files: &[PathBuf],
+    card_files: &[PathBuf],
+    catalog: Vec<(String, String)>,
+) -> Result<gridsim_analysis::report::GameData, String> {
+    use gridsim_analysis::analysis;
+    let index: BTreeMap<String, u32> = catalog
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (k.clone(), i as u32))
+        .collect();
+    let (mut decks, mut holds) = (Vec::new(), Vec::new());
+    let mut unknown = None;
+    gridsim_data::sink::for_each_board(boards_file, |row| {
+        decks.push(row.name.clone());
+        let mut cards: Vec<u32> = Vec::new();
+        for k in &row.cards {
+            match index.get(k) {
+                Some(&c) if !cards.contains(&c) => cards.push(c),
+                Some(_) => {}
+                None => unknown = Some(k.clone()),
+            }
+        }
+        holds.push(cards);
+    })?;
+    if let Some(k) = unknown {
+        return Err(format!(
+            "{}: a deck holds `{k}`, which the run's catalog does not",
+            boards_file.display()
+        ));
+    }
+    let list = analysis::game_list(game_files)?;
+    let seen = if card_files.is_empty() {
+        Vec::new()
+    } else {
+        analysis::cards_seen(card_files, &list, &index)?
+    };
+    let (keys, names) = catalog.into_iter().unzip();
+    Ok(gridsim_analysis::report::GameData {
+        groups: analysis::game_groups(game_files)?,
+        decks,
+        list,
+        seen,
+        holds,
+        keys,
+        names,
     })
 }
 
@@ -725,7 +786,7 @@ impl Written {
         let page = dir.join("index.html");
         match self {
             Written::Fights(r) => format!(
-                "{} {}, {} outliers{} -> {}",
+                "{} {}, {} outliers{}{} -> {}",
                 r.fights,
                 r.vocabulary.contests,
                 r.outliers.len(),
@@ -734,6 +795,10 @@ impl Written {
                 } else {
                     String::new()
                 },
+                r.games.as_ref().map_or(String::new(), |g| {
+                    let (decks, cards, moved) = g.flags();
+                    format!("; games: {decks} decks and {cards} cards flagged, {moved} changes beyond noise")
+                }),
                 page.display()
             ),
             Written::Matches(r) => format!(
@@ -749,7 +814,11 @@ impl Written {
     /// Whether `--alarm` fires: an outlier or a change beyond noise.
     pub fn alarms(&self) -> bool {
         match self {
-            Written::Fights(r) => !r.outliers.is_empty() || !r.significant_changes.is_empty(),
+            Written::Fights(r) => {
+                !r.outliers.is_empty()
+                    || !r.significant_changes.is_empty()
+                    || r.games.as_ref().is_some_and(|g| g.flags() != (0, 0, 0))
+            }
             Written::Matches(_) => false,
         }
     }
@@ -858,6 +927,11 @@ pub fn write_report(
                 .map_err(whole)?;
             }
         }
+        if let (Some(g), Some(now_games), Some(base_games)) = (rep.games.as_deref_mut(), &now.games, &base.games) {
+            compare_games(g, now_games, base_games, run_label(b), rep.false_discovery_rate);
+            // The comparison above rewrote the opening paragraph.
+            rep.what_changed = format!("{}{}", g.headline(), rep.what_changed);
+        }
     }
     let dir = write_pages(
         &out.join(report_name(first)),
@@ -866,6 +940,42 @@ pub fn write_report(
         gridsim_present::render::markdown(&rep),
     )?;
     Ok((rep, dir))
+}
+
+/// A run of games against a baseline run of games: paired game by game
+/// when they hold the same games between the same decks, else no change
+/// is shown and the page says why (a card's gap in one run and another
+/// is not a comparison the design supports).
+fn compare_games(
+    g: &mut gridsim_analysis::game_report::GameReport,
+    now: &report::GameData,
+    base: &report::GameData,
+    label: String,
+    q: f64,
+) {
+    use gridsim_analysis::game_cards;
+    let paired = if now.keys != base.keys || now.holds != base.holds {
+        Err("the runs' catalogs or decks differ in their cards".to_string())
+    } else {
+        game_cards::compare(
+            &mut g.cards,
+            (&now.list, &now.seen),
+            (&base.list, &base.seen),
+            &now.holds,
+            &now.keys,
+            q,
+        )
+    };
+    match paired {
+        Ok(decks) => {
+            for (row, change) in g.decks.iter_mut().zip(decks) {
+                row.change = change;
+            }
+            g.comparison = Some("paired: the same games between the same decks, game by game".into());
+        }
+        Err(why) => g.comparison = Some(format!("not compared: {why}")),
+    }
+    g.baseline = Some(label);
 }
 
 /// Writes a report's three files into `dir` (made if missing):

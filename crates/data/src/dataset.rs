@@ -58,7 +58,7 @@ impl RunKind {
             RunKind::Fights => &["fights", "units"],
             RunKind::Matches => &["matches", "rounds", "match_fights", "shop_picks"],
             RunKind::Showdowns => &["showdowns"],
-            RunKind::Games => &["games"],
+            RunKind::Games => &["games", "card_events"],
         }
     }
 

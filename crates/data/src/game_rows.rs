@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::batch::{Workload, entry};
 use crate::dataset::{self, FileEntry, Manifest, RunKind};
-use crate::sink::{self, BoardRow, GameColumns};
+use crate::sink::{self, BoardRow, CardEventColumns, GameColumns};
 use gridsim_riftbound::cards::Catalog;
 use gridsim_riftbound_game::{Game, Seat};
 use gridsim_sim::riftbound_games::GameSuite;
@@ -18,20 +18,36 @@ use gridsim_sim::riftbound_games::GameSuite;
 pub struct Games<'a> {
     pub suite: &'a GameSuite,
     pub catalog: &'a Catalog,
+    /// Card ids by catalog index, for the `card_events` table.
+    pub card_names: Vec<String>,
+}
+
+impl<'a> Games<'a> {
+    pub fn new(suite: &'a GameSuite, catalog: &'a Catalog) -> Games<'a> {
+        Games {
+            suite,
+            catalog,
+            card_names: catalog.cards.iter().map(|c| c.key.clone()).collect(),
+        }
+    }
+}
+
+/// A worker's buffers: a part's games and its cards' events.
+#[derive(Debug, Default)]
+pub struct GameRows {
+    pub games: GameColumns,
+    pub cards: CardEventColumns,
 }
 
 impl<'a> Workload for Games<'a> {
-    type Worker = (Game<'a>, GameColumns);
+    type Worker = (Game<'a>, GameRows);
 
     fn kind(&self) -> RunKind {
         RunKind::Games
     }
 
     fn worker(&self) -> Self::Worker {
-        (
-            Game::new(self.catalog, self.suite.settings, false),
-            GameColumns::default(),
-        )
+        (Game::new(self.catalog, self.suite.settings, false), GameRows::default())
     }
 
     fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
@@ -48,18 +64,32 @@ impl<'a> Workload for Games<'a> {
     ) -> Result<Vec<FileEntry>, String> {
         play(game, self.suite, first, count, rows);
         let name = dataset::part_file("games", part);
-        let written = sink::write_games(&dir.join(&name), rows)?;
-        Ok(vec![entry(&name, &written)])
+        let written = sink::write_games(&dir.join(&name), &rows.games)?;
+        let cards = dataset::part_file("card_events", part);
+        let cards_written = sink::write_card_events(&dir.join(&cards), &rows.cards, &self.card_names)?;
+        Ok(vec![entry(&name, &written), entry(&cards, &cards_written)])
     }
 }
 
 /// Plays games `first..first + count` into `rows` (cleared first).
-pub fn play(game: &mut Game, suite: &GameSuite, first: u64, count: u64, rows: &mut GameColumns) {
-    rows.clear();
+pub fn play(game: &mut Game, suite: &GameSuite, first: u64, count: u64, all: &mut GameRows) {
+    all.games.clear();
+    all.cards.clear();
+    let side = |s: Seat| if s == 0 { "left" } else { "right" };
     for id in first..first + count {
         let (pair, rng) = suite.pairing(id);
         let o = game.play([suite.deck(&pair, 0), suite.deck(&pair, 1)], pair.bots, rng);
-        let side = |s: Seat| if s == 0 { "left" } else { "right" };
+        let cards = &mut all.cards;
+        for e in &game.card_events {
+            cards.fight_id.push(id);
+            cards.side.push(side(e.seat));
+            cards.turn.push(e.turn);
+            cards.card.push(u32::from(e.card));
+            cards.event.push(e.kind.name());
+            cards.energy.push(u32::from(e.energy));
+            cards.power.push(u32::from(e.power));
+        }
+        let rows = &mut all.games;
         rows.fight_id.push(id);
         rows.master_seed.push(suite.master_seed);
         rows.left_board.push(pair.decks[0]);
@@ -132,9 +162,10 @@ pub fn bench(suite: &GameSuite, catalog: &Catalog, threads: usize, games: u64) -
         threads,
         games,
         dataset::DEFAULT_PART_SIZE,
-        || (Game::new(catalog, suite.settings, false), GameColumns::default()),
-        |(game, rows), first, count| {
-            play(game, suite, first, count, rows);
+        || (Game::new(catalog, suite.settings, false), GameRows::default()),
+        |(game, all), first, count| {
+            play(game, suite, first, count, all);
+            let rows = &all.games;
             turns.fetch_add(rows.turns.iter().map(|&n| u64::from(n)).sum(), Ordering::Relaxed);
             showdowns.fetch_add(rows.showdowns.iter().map(|&n| u64::from(n)).sum(), Ordering::Relaxed);
         },

@@ -199,6 +199,22 @@ columns! {
 }
 
 columns! {
+    /// Rows of a run of games' `card_events` table for one part: each
+    /// card kept in an opening hand, drawn or played, by game, seat
+    /// (`left` is seat 0), turn (0 for the opening hand) and the cost a
+    /// play paid (docs/datasets.md); `card` is the catalog index.
+    CardEventColumns {
+        fight_id: u64,
+        side: &'static str,
+        turn: u32,
+        card: u32,
+        event: &'static str,
+        energy: u32,
+        power: u32,
+    }
+}
+
+columns! {
     /// Rows of the `units` table for one part; `card` is the catalog index.
     UnitColumns {
         fight_id: u64,
@@ -303,16 +319,28 @@ pub fn write_games(path: &Path, f: &GameColumns) -> Result<WrittenFile, String> 
 /// into card ids.
 pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Result<WrittenFile, String> {
     let mut arrays = u.arrays();
-    // The buffers hold the catalog index; the table holds the card's id.
-    for (field, a) in &mut arrays {
+    name_cards(&mut arrays, &u.card, card_names);
+    write_batch(path, &batch_of(path, "units", arrays)?)
+}
+
+/// Writes the `card_events` table of one part; `card_names` turns card
+/// indices into card ids.
+pub fn write_card_events(path: &Path, c: &CardEventColumns, card_names: &[String]) -> Result<WrittenFile, String> {
+    let mut arrays = c.arrays();
+    name_cards(&mut arrays, &c.card, card_names);
+    write_batch(path, &batch_of(path, "card_events", arrays)?)
+}
+
+/// The buffers hold a card's catalog index; the table holds its id.
+fn name_cards(arrays: &mut [(Field, ArrayRef)], cards: &[u32], card_names: &[String]) {
+    for (field, a) in arrays {
         if field.name() == "card" {
             *a = Arc::new(StringArray::from_iter_values(
-                u.card.iter().map(|&c| card_names[c as usize].as_str()),
+                cards.iter().map(|&c| card_names[c as usize].as_str()),
             ));
             *field = Field::new("card", DataType::Utf8, false);
         }
     }
-    write_batch(path, &batch_of(path, "units", arrays)?)
 }
 
 /// Writes the `boards` table.

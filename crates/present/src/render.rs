@@ -6,6 +6,9 @@ use plotters::prelude::*;
 
 use gridsim_analysis::report::{PairRow, RateRow, Report, Vocabulary};
 
+mod games;
+use games::{games_html, games_markdown};
+
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
@@ -847,97 +850,4 @@ pub fn match_markdown(r: &gridsim_analysis::match_report::MatchReport) -> String
     }
     out.push_str(&format!("\n{}\n", r.method));
     out
-}
-
-/// A cell of a matrix: the score, its interval as the title.
-fn matrix_html(names: &[String], m: &[Vec<Option<gridsim_analysis::match_report::Figure>>]) -> String {
-    let mut t = String::from("<table class=\"matrix\"><thead><tr><th>row against column</th>");
-    for n in names {
-        t += &format!("<th>{}</th>", esc(n));
-    }
-    t += "</tr></thead><tbody>";
-    for (a, row) in m.iter().enumerate() {
-        t += &format!("<tr><th>{}</th>", esc(&names[a]));
-        for f in row {
-            let (v, i) = figure_pct(*f);
-            t += &format!("<td title=\"95% interval {i}\">{v}</td>");
-        }
-        t += "</tr>";
-    }
-    t + "</tbody></table>"
-}
-
-/// A run of games' own sections: the decks, the matrix, going first, the
-/// games' length and end, the bots (`docs/report.md`, "Runs of games").
-fn games_html(g: &gridsim_analysis::game_report::GameReport) -> String {
-    let mut out = String::from(
-        "<h2 id=\"decks\">Decks</h2><p class=\"note\">Each deck's score against the other decks of the run (a draw is half a win; mirrors left out), with a 95% interval that counts games: a game's decks and bots are fixed by the suite, and games given them are independent. A deck's score is against this field, not any other. A row is flagged when its interval lies wholly outside the band.</p><table class=\"sortable\"><thead><tr><th>deck</th><th>games</th><th>score</th><th>95% interval</th></tr></thead><tbody>",
-    );
-    for d in &g.decks {
-        let (v, i) = figure_pct(d.score);
-        let flag = if d.outside_band { " class=\"outlier\"" } else { "" };
-        out += &format!(
-            "<tr{flag}><td>{}</td><td>{}</td><td>{v}</td><td>{i}</td></tr>",
-            esc(&d.name),
-            d.games
-        );
-    }
-    out += "</tbody></table><h2 id=\"matrix\">Deck against deck</h2><p class=\"note\">The row deck's score against the column deck, in either seat; hover a cell for its 95% interval.</p>";
-    let names: Vec<String> = g.decks.iter().map(|d| d.name.clone()).collect();
-    out += &matrix_html(&names, &g.matrix);
-    let (first, first_i) = figure_pct(g.first_player);
-    let (mirror, mirror_i) = figure_pct(g.first_player_mirrors);
-    let (turns, turns_i) = figure_num(g.mean_turns);
-    let (cap, cap_i) = figure_pct(g.turn_cap_share);
-    out += &format!(
-        "<h2 id=\"game-length\">Going first, length and end</h2><ul><li>The first player's score: {first} ({first_i}); in mirrors alone: {mirror} ({mirror_i}).</li><li>Turns a game, both players' counted: {turns} ({turns_i}).</li><li>Games ended by the turn cap, drawn: {cap} ({cap_i}).</li></ul>"
-    );
-    out += "<h2 id=\"bots\">Bots</h2><p class=\"note\">Each bot's score against the other bots (games between two of the same bot left out), and bot against bot.</p><table><thead><tr><th>bot</th><th>games</th><th>score</th><th>95% interval</th></tr></thead><tbody>";
-    for b in &g.bots {
-        let (v, i) = figure_pct(b.score);
-        out += &format!(
-            "<tr><td>{}</td><td>{}</td><td>{v}</td><td>{i}</td></tr>",
-            esc(&b.name),
-            b.games
-        );
-    }
-    out += "</tbody></table>";
-    let bots: Vec<String> = g.bots.iter().map(|b| b.name.clone()).collect();
-    out + &matrix_html(&bots, &g.bot_matrix)
-}
-
-/// The same sections in Markdown.
-fn games_markdown(g: &gridsim_analysis::game_report::GameReport) -> String {
-    let mut out = String::from("## Decks\n\n| deck | games | score | 95% interval |\n|---|---:|---:|---|\n");
-    for d in &g.decks {
-        let (v, i) = figure_pct(d.score);
-        let flag = if d.outside_band { " (outside the band)" } else { "" };
-        out += &format!("| {}{flag} | {} | {v} | {i} |\n", d.name, d.games);
-    }
-    out += "\n## Deck against deck\n\n| row against column |";
-    for d in &g.decks {
-        out += &format!(" {} |", d.name);
-    }
-    out += "\n|---|";
-    out += &"---:|".repeat(g.decks.len());
-    out += "\n";
-    for (a, row) in g.matrix.iter().enumerate() {
-        out += &format!("| {} |", g.decks[a].name);
-        for f in row {
-            out += &format!(" {} |", figure_pct(*f).0);
-        }
-        out += "\n";
-    }
-    let (first, first_i) = figure_pct(g.first_player);
-    let (mirror, mirror_i) = figure_pct(g.first_player_mirrors);
-    let (turns, turns_i) = figure_num(g.mean_turns);
-    let (cap, cap_i) = figure_pct(g.turn_cap_share);
-    out += &format!(
-        "\n## Going first, length and end\n\n- The first player's score: {first} ({first_i}); in mirrors alone: {mirror} ({mirror_i}).\n- Turns a game: {turns} ({turns_i}).\n- Ended by the turn cap, drawn: {cap} ({cap_i}).\n\n## Bots\n\n| bot | games | score | 95% interval |\n|---|---:|---:|---|\n"
-    );
-    for b in &g.bots {
-        let (v, i) = figure_pct(b.score);
-        out += &format!("| {} | {} | {v} | {i} |\n", b.name, b.games);
-    }
-    out + "\n"
 }

@@ -239,6 +239,9 @@ impl Game<'_> {
                 if !kept[j] {
                     let c = self.sides[s].hand.remove(self.lane_hand[k][j]);
                     self.sides[s].trash.push(c);
+                    // Played: a game's cards pay no discard cost yet
+                    // (docs/riftbound-reconstruction.md, "Not played yet").
+                    self.card_event(seat, CardEventKind::Played, c);
                 }
             }
             self.sides[s].runes = self.showdown.runes[k];

@@ -410,6 +410,47 @@ pub struct GameEvent {
     pub rule: &'static str,
 }
 
+/// What happened to a card, as the card-quality table counts it
+/// (docs/riftbound.md, "Cards in games").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardEventKind {
+    /// In the hand kept after the mulligan (116, 117): turn 0.
+    Opening,
+    /// Drawn after setup (315.4.b, an effect's draw, a final point's).
+    Drew,
+    /// Played from the hand or the champion zone, its cost paid (353).
+    Played,
+}
+
+impl CardEventKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CardEventKind::Opening => "opening",
+            CardEventKind::Drew => "drew",
+            CardEventKind::Played => "played",
+        }
+    }
+}
+
+/// One card's event: kept for every game, not only logged ones, since the
+/// run's `card_events` table is made of them. `energy` and `power` are
+/// the cost paid at a play (the printed cost: no card of a game reduces
+/// one yet), 0 otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CardEvent {
+    pub turn: u32,
+    pub seat: Seat,
+    pub kind: CardEventKind,
+    pub card: CardIndex,
+    pub energy: u8,
+    pub power: u8,
+}
+
+/// Room for a long game's card events, reserved once per worker so that a
+/// game allocates nothing (a game to the turn cap draws about 45 cards a
+/// seat and plays fewer).
+const CARD_EVENTS_RESERVED: usize = 512;
+
 /// A worker's game: the state of one game and the showdown it plays its
 /// combats on, reused game after game.
 pub struct Game<'c> {
@@ -442,6 +483,8 @@ pub struct Game<'c> {
     lane_hand: [[usize; gridsim_riftbound::showdown::MAX_HAND]; 2],
     pub logging: bool,
     pub log: Vec<GameEvent>,
+    /// The cards' events of the game, in order.
+    pub card_events: Vec<CardEvent>,
 }
 
 impl<'c> Game<'c> {
@@ -469,6 +512,7 @@ impl<'c> Game<'c> {
             lane_hand: [[0; gridsim_riftbound::showdown::MAX_HAND]; 2],
             logging,
             log: Vec::new(),
+            card_events: Vec::with_capacity(CARD_EVENTS_RESERVED),
         }
     }
 
@@ -504,6 +548,24 @@ impl<'c> Game<'c> {
     /// A unit's Might as a bot reads it: printed, Buff, "this turn".
     pub fn might(&self, u: usize) -> i32 {
         self.catalog.card(self.units.card[u]).might + i32::from(self.units.buffed[u]) + self.units.turn_might[u]
+    }
+
+    fn card_event(&mut self, seat: Seat, kind: CardEventKind, card: CardIndex) {
+        let (energy, power) = match kind {
+            CardEventKind::Played => {
+                let cost = self.catalog.card(card).cost;
+                (cost.energy, u8::try_from(cost.total_power()).unwrap_or(u8::MAX))
+            }
+            CardEventKind::Opening | CardEventKind::Drew => (0, 0),
+        };
+        self.card_events.push(CardEvent {
+            turn: self.turn,
+            seat,
+            kind,
+            card,
+            energy,
+            power,
+        });
     }
 
     fn note(&mut self, seat: Seat, kind: GameEventKind, card: Option<CardIndex>, amount: i32, rule: &'static str) {

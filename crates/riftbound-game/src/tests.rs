@@ -311,6 +311,59 @@ fn every_game_ends_and_a_seed_replays_it() {
     }
 }
 
+/// The card events a run's `card_events` table is made of: the kept
+/// opening hand (116, after the mulligan of 117) at turn 0, every later
+/// draw, every play with the cost paid (353), in a game logged or not.
+/// The misreadings: setup's draws counted as draws (a card in the opening
+/// hand would then be "drawn" twice), or events kept only when logging.
+#[test]
+fn card_events_count_the_opening_hand_the_draws_and_the_plays() {
+    let c = catalog();
+    let d = deck(&c);
+    let mut logged_game = Game::new(&c, Settings::default(), true);
+    let mut quiet = Game::new(&c, Settings::default(), false);
+    for seed in 0..10 {
+        logged_game.play(
+            [&d, &d],
+            [Bot::Aggressive, Bot::Defensive],
+            FightRng::for_fight(seed, 2),
+        );
+        quiet.play(
+            [&d, &d],
+            [Bot::Aggressive, Bot::Defensive],
+            FightRng::for_fight(seed, 2),
+        );
+        let events = &logged_game.card_events;
+        assert_eq!(events, &quiet.card_events, "seed {seed}");
+        for seat in 0..2 {
+            let of = |kind| events.iter().filter(|e| e.seat == seat && e.kind == kind).count();
+            assert_eq!(of(CardEventKind::Opening), Settings::default().opening_hand as usize);
+            let drawn_later = logged_game
+                .log
+                .iter()
+                .filter(|e| e.seat == seat && e.kind == GameEventKind::Drew && e.turn > 0)
+                .count();
+            assert_eq!(of(CardEventKind::Drew), drawn_later, "seed {seed} seat {seat}");
+            let played = logged_game
+                .log
+                .iter()
+                .filter(|e| e.seat == seat && e.kind == GameEventKind::Played)
+                .count();
+            assert!(played > 0, "seed {seed}: the aggressive and defensive bots play units");
+            assert_eq!(of(CardEventKind::Played), played, "seed {seed} seat {seat}");
+        }
+        for e in events {
+            assert_eq!(e.turn == 0, e.kind == CardEventKind::Opening, "{e:?}");
+            let paid = if e.kind == CardEventKind::Played {
+                c.card(e.card).cost.energy
+            } else {
+                0
+            };
+            assert_eq!(e.energy, paid, "{e:?}");
+        }
+    }
+}
+
 impl Game<'_> {
     fn standard_move_for_test(&mut self, p: Seat, units: u32, to: u8) {
         self.act(p, Action::Move { units, to });

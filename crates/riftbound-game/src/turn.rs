@@ -25,6 +25,7 @@ impl Game<'_> {
         self.winner = None;
         self.showdowns = 0;
         self.log.clear();
+        self.card_events.clear();
         for (seat, deck) in decks.iter().enumerate() {
             let side = &mut self.sides[seat];
             side.deck.clear();
@@ -63,6 +64,12 @@ impl Game<'_> {
         }
         for seat in [self.first, 1 - self.first] {
             self.mulligan(seat);
+        }
+        for seat in [self.first, 1 - self.first] {
+            for k in 0..self.sides[usize::from(seat)].hand.len() {
+                let c = self.sides[usize::from(seat)].hand.as_slice()[k];
+                self.card_event(seat, CardEventKind::Opening, c);
+            }
         }
     }
 
@@ -176,6 +183,10 @@ impl Game<'_> {
             if let Some(c) = self.sides[s].deck.pop() {
                 self.sides[s].hand.push(c);
                 self.note(p, GameEventKind::Drew, Some(c), 1, rule);
+                // Setup's draws (116, 117.2) are counted as the opening hand.
+                if self.turn > 0 {
+                    self.card_event(p, CardEventKind::Drew, c);
+                }
             }
         }
     }
@@ -318,6 +329,7 @@ impl Game<'_> {
         u.stunned[slot] = false;
         let rule = if k.is_none() { "107.2.b" } else { "140.4" };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
+        self.card_event(p, CardEventKind::Played, card);
     }
 
     /// A standard move (141) of the ready units in `units` (a bit per

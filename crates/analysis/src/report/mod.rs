@@ -730,8 +730,24 @@ pub struct RunData {
     pub boards: BoardTable,
     /// Card id to printed name, from the run's own copy of the catalog.
     pub printed: BTreeMap<String, String>,
-    /// A run of games' counted games and its decks' names.
-    pub games: Option<(Vec<crate::analysis::GameGroup>, Vec<String>)>,
+    /// A run of games' own data.
+    pub games: Option<GameData>,
+}
+
+/// What the report reads of a run of games beyond its tallies.
+pub struct GameData {
+    /// The games counted by decks, bots, first player and end.
+    pub groups: Vec<crate::analysis::GameGroup>,
+    /// The decks' names, by deck index.
+    pub decks: Vec<String>,
+    /// Every game, and what each seat did with each card.
+    pub list: crate::analysis::GameList,
+    pub seen: Vec<crate::analysis::CardSeen>,
+    /// The cards each deck holds, by card index.
+    pub holds: Vec<Vec<u32>>,
+    /// Card ids and printed names, by card index.
+    pub keys: Vec<String>,
+    pub names: Vec<String>,
 }
 
 impl RunData {
@@ -739,24 +755,14 @@ impl RunData {
     pub fn report(&self, s: &ReportSettings) -> Result<Report, String> {
         let mut report = build(self.names.clone(), &self.tallies, &self.boards, s)?;
         report.name_cards(&self.printed);
-        report.games = self
-            .games
-            .as_ref()
-            .map(|(groups, decks)| Box::new(crate::game_report::build(groups, decks, [s.band_low, s.band_high])));
+        report.games = self.games.as_ref().map(|g| {
+            let band = [s.band_low, s.band_high];
+            let mut r = crate::game_report::build(&g.groups, &g.decks, band);
+            r.cards = crate::game_cards::card_rows(&g.list, &g.seen, &g.holds, &g.keys, &g.names, band);
+            Box::new(r)
+        });
         if let Some(g) = &report.games {
-            let out: Vec<&str> = g
-                .decks
-                .iter()
-                .filter(|d| d.outside_band)
-                .map(|d| d.name.as_str())
-                .collect();
-            if !out.is_empty() {
-                report.what_changed = format!(
-                    "Decks scoring outside the band against this field: {}. {}",
-                    out.join(", "),
-                    report.what_changed
-                );
-            }
+            report.what_changed = format!("{}{}", g.headline(), report.what_changed);
         }
         Ok(report)
     }
