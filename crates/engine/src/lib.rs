@@ -26,6 +26,7 @@ pub mod state;
 mod stats;
 mod timed_statuses;
 mod tools;
+pub mod trace;
 
 pub use containers::*;
 pub use errors::{Broken, StartError};
@@ -697,7 +698,7 @@ pub struct Engine<'c> {
     /// Each side's starting roster passes Highland's checks (800.32).
     highland_roster: [bool; 2],
     /// Every unit's drawn state after each logged event, for the fight page.
-    pub trace: state::Trace,
+    pub trace: trace::Trace,
     pub stock: [i32; 2],
     /// Each side's Forge Core modifiers.
     pub forge: [Forge; 2],

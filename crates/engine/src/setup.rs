@@ -23,7 +23,7 @@ impl<'c> Engine<'c> {
             highland_roster: [false; 2],
             quest_events: [0; 2],
             has_hub: [false; 2],
-            trace: state::Trace::default(),
+            trace: trace::Trace::default(),
             stock: [0; 2],
             forge: [Forge::default(); 2],
             overtime_next_ms: NEVER,

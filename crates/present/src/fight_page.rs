@@ -15,7 +15,7 @@
 use serde_json::{Value, json};
 
 use gridsim_engine::output::{FightReport, unit_label};
-use gridsim_engine::state::UnitFrame;
+use gridsim_engine::trace::UnitFrame;
 use gridsim_engine::{Engine, UnitIdx};
 use gridsim_model::statuses::TimedStatus;
 

@@ -17,6 +17,8 @@ use gridsim_core::rng::FightRng;
 
 mod chain;
 mod plays;
+mod policy;
+pub use policy::Seeded;
 
 /// The most items the chain, and the items waiting to be finalized, hold;
 /// an item past it is not added (the loader's limits keep a suite's
@@ -111,62 +113,6 @@ pub trait Choices {
     /// Whether the battlefield's holder `p` hides `card`, a Hidden card in
     /// its hand, at the battlefield before the showdown (RB11, RB20).
     fn hide(&mut self, p: Player, card: CardIndex) -> bool;
-}
-
-/// The seeded policy: plays a spell it can play [`Policy::cast_percent`]
-/// of the times it may, chooses targets uniformly, orders at random.
-pub struct Seeded<'r> {
-    pub policy: Policy,
-    pub rng: &'r mut FightRng,
-}
-
-// Inline: the showdown is generic over its choices, so it is built in
-// the crate that plays it, and these small draws would each be a call.
-impl Choices for Seeded<'_> {
-    #[inline]
-    fn play(&mut self, _p: Player, castable: &[CardIndex]) -> Option<usize> {
-        if castable.is_empty() || !self.rng.chance_percent(self.policy.cast_percent) {
-            return None;
-        }
-        Some(self.rng.below(castable.len() as u32) as usize)
-    }
-
-    #[inline]
-    fn target(&mut self, _p: Player, _card: CardIndex, _unit: Option<UnitId>, legal: &[UnitId]) -> usize {
-        self.rng.below(legal.len() as u32) as usize
-    }
-
-    #[inline]
-    fn order(&mut self, _p: Player, items: &mut [(usize, Option<UnitId>)]) {
-        shuffle(items, self.rng);
-    }
-
-    #[inline]
-    fn damage_order(&mut self, _p: Player, targets: &mut [UnitId]) {
-        shuffle(targets, self.rng);
-    }
-
-    #[inline]
-    fn prudent(&self) -> bool {
-        true
-    }
-
-    /// Even odds.
-    #[inline]
-    fn may(&mut self, _p: Player, _card: CardIndex) -> bool {
-        self.rng.below(2) == 0
-    }
-
-    /// Even odds.
-    #[inline]
-    fn hide(&mut self, _p: Player, _card: CardIndex) -> bool {
-        self.rng.below(2) == 0
-    }
-
-    #[inline]
-    fn discard(&mut self, _p: Player, hand: &[CardIndex]) -> usize {
-        self.rng.below(hand.len().max(1) as u32) as usize
-    }
 }
 
 /// How a showdown ended.
@@ -790,14 +736,6 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 self.s.board.deal_damage(u, d);
             }
         }
-    }
-}
-
-/// Fisher–Yates on the showdown's stream.
-fn shuffle<T>(xs: &mut [T], rng: &mut FightRng) {
-    for i in (1..xs.len()).rev() {
-        let j = rng.below(i as u32 + 1) as usize;
-        xs.swap(i, j);
     }
 }
 

@@ -240,56 +240,6 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         placed && side && fits
     }
 
-    /// Whether the item on top of the chain, an opponent's, would mark
-    /// lethal damage on `u` as it resolves.
-    pub(super) fn threatened(&self, u: UnitId) -> bool {
-        let b = &self.s.board;
-        let Some(top) = self.s.chain[..self.s.chain_len].last() else {
-            return false;
-        };
-        if top.controller == b.controller(u) {
-            return false;
-        }
-        let card = self.s.catalog.card(top.card);
-        let mut hits = [(None, None); MAX_EFFECTS];
-        match top.source {
-            Source::Spell => {
-                for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
-                    hits[k] = (Some(*e), top.targets[k]);
-                }
-            }
-            Source::Trigger(k) => {
-                if let Some(t) = card.triggers.get(usize::from(k)) {
-                    hits[0] = (Some(t.effect), top.targets[0]);
-                }
-            }
-            Source::Ability => {
-                let effects = card.ability.iter().flat_map(|a| &a.effects);
-                for (k, e) in effects.enumerate().take(MAX_EFFECTS) {
-                    hits[k] = (Some(*e), top.targets[k]);
-                }
-            }
-            Source::Unit => {}
-        }
-        let mut damage = 0i32;
-        for (e, target) in hits {
-            let Some(e) = e else { continue };
-            let reaches = match e.target {
-                Target::EachEnemy => b.here(u),
-                _ => target == Some(u),
-            };
-            if !reaches {
-                continue;
-            }
-            damage = damage.saturating_add(match e.action {
-                Action::Damage(n) => n,
-                Action::DamageMyMight => top.unit.filter(|&s| b.alive(s)).map_or(0, |s| b.might(s)),
-                _ => 0,
-            });
-        }
-        damage > 0 && b.damage(u).saturating_add(damage) >= b.might(u)
-    }
-
     /// A target the policy picks for a chosen effect, uniformly among the
     /// legal ones; none for an effect that reads its units as it resolves.
     pub(super) fn choose_target(
