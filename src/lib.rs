@@ -22,4 +22,6 @@ pub use gridsim_model::{ability, catalog, effects, scrip, settings, spec, stacks
 pub use gridsim_present::{card_text, coverage, fight_page, game_page, render, showdown_page};
 pub use gridsim_riftbound as riftbound;
 pub use gridsim_riftbound_game as riftbound_game;
-pub use gridsim_sim::{matches, riftbound_games, riftbound_scenario, riftbound_suite, scenario, suite};
+pub use gridsim_sim::{
+    matches, riftbound_game_scenario, riftbound_games, riftbound_scenario, riftbound_suite, scenario, suite,
+};

@@ -195,3 +195,57 @@ fn a_logged_absent_line_fails_its_scenario() {
         report.failures
     );
 }
+
+/// docs/scenarios.md, "Riftbound game scenarios": a game scenario's
+/// `expect` lines must be logged in their turn, its `absent` lines must
+/// not be, and a `count` is exact. The final point's scenario passes as
+/// written; with its refused final point moved to `absent`, or a line the
+/// turn never logs expected, or a count of two where one is logged, it
+/// fails, naming the line. The misreading: lines parsed and never checked.
+#[test]
+fn a_game_scenarios_lines_are_checked() {
+    let inputs = inputs();
+    let file = Path::new("tests/riftbound/game_final_point_from_a_conquest_needs_every_battlefield.toml");
+    let text = std::fs::read_to_string(file).expect("readable");
+    let run = |text: &str| {
+        gridsim::jobs::scenario_report(file, text, &inputs.catalog, &inputs.rules)
+            .unwrap_or_else(|d| panic!("the scenario does not load:\n{}", join(&d)))
+    };
+    let as_written = run(&text);
+    assert!(as_written.passed(), "{}", as_written.failures.join("\n"));
+    assert!(as_written.checks >= 10, "{}", as_written.checks);
+    let absent = "absent = [{ event = \"won\" }, { event = \"conquered\" }]";
+    assert!(
+        text.contains(absent),
+        "the first turn lists a victory and a conquest as absent"
+    );
+    let logged = run(&text.replace(absent, "absent = [{ event = \"final_point_drawn\" }]"));
+    assert!(
+        logged
+            .failures
+            .iter()
+            .any(|f| f.contains("must not be logged") && f.contains("final_point_drawn")),
+        "{:?}",
+        logged.failures
+    );
+    let expected = "{ event = \"drew\", seat = 0, rule = \"444.1.b\" },";
+    assert!(text.contains(expected));
+    let missing = run(&text.replace(expected, "{ event = \"conquered\", seat = 0 },"));
+    assert!(
+        missing
+            .failures
+            .iter()
+            .any(|f| f.contains("expected a line `conquered seat 0`")),
+        "{:?}",
+        missing.failures
+    );
+    let twice = run(&text.replace(
+        expected,
+        "{ event = \"drew\", seat = 0, rule = \"444.1.b\", count = 2 },",
+    ));
+    assert!(
+        twice.failures.iter().any(|f| f.contains("expected 2 lines")),
+        "{:?}",
+        twice.failures
+    );
+}

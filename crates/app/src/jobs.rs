@@ -115,7 +115,9 @@ pub fn scenario_report(
     catalog: &gridsim_model::catalog::Catalog,
     rules: &gridsim_model::settings::Rules,
 ) -> Result<ScenarioReport, Vec<Diagnostic>> {
-    if config::is_riftbound_scenario(text) {
+    if config::is_riftbound_game_scenario(text) {
+        config::parse_riftbound_game_scenario(file, text).map(|s| gridsim_sim::riftbound_game_scenario::run(&s))
+    } else if config::is_riftbound_scenario(text) {
         config::parse_riftbound_scenario(file, text).map(|s| gridsim_sim::riftbound_scenario::run(&s))
     } else if config::is_match_scenario(text) {
         config::parse_match_scenario(file, text, catalog, rules).map(|s| scenario::run_match(&s, catalog, rules))

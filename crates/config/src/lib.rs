@@ -35,7 +35,10 @@ pub use boards::{load_board, parse_board};
 pub use cards::{CatalogBuilder, Source, load_catalog};
 pub use gridsim_core::diagnostics::Diagnostic;
 pub use matches::{is_match_scenario, load_match_suite, parse_match_scenario, parse_match_suite};
-pub use riftbound::{is_riftbound_scenario, parse_riftbound_scenario};
+pub use riftbound::{
+    DECKS_DIR, is_riftbound_game_scenario, is_riftbound_scenario, parse_riftbound_game_scenario,
+    parse_riftbound_scenario,
+};
 pub use riftbound_catalog::{is_riftbound, load_riftbound_catalog, parse_riftbound_suite, riftbound_suite_catalog};
 pub use riftbound_games::{
     GameSuiteSource, is_riftbound_deck, is_riftbound_games, load_decks, parse_deck, parse_game_suite,

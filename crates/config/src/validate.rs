@@ -139,7 +139,9 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
             }
             FileKind::Scenario => {
                 let catalog = scenario_catalog.as_ref().unwrap_or(&catalog);
-                let parsed = if super::riftbound::is_riftbound_scenario(t) {
+                let parsed = if super::riftbound::is_riftbound_game_scenario(t) {
+                    super::riftbound::parse_riftbound_game_scenario(f, t).map(|_| ())
+                } else if super::riftbound::is_riftbound_scenario(t) {
                     super::riftbound::parse_riftbound_scenario(f, t).map(|_| ())
                 } else if super::matches::is_match_scenario(t) {
                     super::matches::parse_match_scenario(f, t, catalog, &rules).map(|_| ())

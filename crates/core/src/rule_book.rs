@@ -9,6 +9,9 @@ const RULE_IDS: &str = include_str!("rule_book/rule_ids.tsv");
 /// The Riftbound rulings' ids and titles, as a table (a Riftbound run's
 /// identity hashes it as a run of fights hashes its rules file).
 pub const RIFTBOUND_RULINGS: &str = include_str!("rule_book/riftbound_rulings.tsv");
+/// The Riftbound Core Rules numbers a whole game follows, prefixed `CR`,
+/// each with a short title of ours: what game scenarios cite.
+const RIFTBOUND_CORE_RULES: &str = include_str!("rule_book/riftbound_core_rules.tsv");
 
 /// Sections the rule book refers to without containing them; the project
 /// reconstructs them (docs/rules-reconstruction.md), and scenarios may cite them.
@@ -68,6 +71,18 @@ pub fn rule_ids() -> Vec<RuleId> {
 /// first sentence.
 pub fn riftbound_rulings() -> Vec<RuleId> {
     rows(RIFTBOUND_RULINGS)
+        .map(|(id, title)| RuleId {
+            id,
+            keyword: String::new(),
+            title,
+        })
+        .collect()
+}
+
+/// The Riftbound Core Rules numbers whole games follow (`CR443`), in the
+/// book's order, each with a short title.
+pub fn riftbound_core_rules() -> Vec<RuleId> {
+    rows(RIFTBOUND_CORE_RULES)
         .map(|(id, title)| RuleId {
             id,
             keyword: String::new(),

@@ -24,6 +24,48 @@ pub enum Bot {
     Aggressive,
     Defensive,
     Lookahead,
+    /// A game scenario's seat: its actions are the seat's [`Script`], it
+    /// keeps its opening hand and plays no spell in a showdown. Not one of
+    /// [`Bot::ALL`], so no suite names it.
+    Script,
+}
+
+/// The most actions a game scenario scripts for one turn.
+pub const MAX_SCRIPT: usize = 16;
+
+/// A scripted seat's actions for the turn being played, in order; once
+/// they are done, the turn ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Script {
+    actions: [Action; MAX_SCRIPT],
+    len: usize,
+    next: usize,
+}
+
+impl Default for Script {
+    fn default() -> Self {
+        Script {
+            actions: [Action::End; MAX_SCRIPT],
+            len: 0,
+            next: 0,
+        }
+    }
+}
+
+impl Script {
+    /// The actions for the next turn (at most [`MAX_SCRIPT`]; the rest
+    /// are dropped, which the scenario loader refuses first).
+    pub fn set(&mut self, actions: &[Action]) {
+        self.len = actions.len().min(MAX_SCRIPT);
+        self.actions[..self.len].copy_from_slice(&actions[..self.len]);
+        self.next = 0;
+    }
+
+    fn take(&mut self) -> Action {
+        let a = self.actions.get(self.next).filter(|_| self.next < self.len).copied();
+        self.next += 1;
+        a.unwrap_or(Action::End)
+    }
 }
 
 /// How many times the look-ahead bot plays out each move it weighs.
@@ -38,6 +80,7 @@ impl Bot {
             Bot::Aggressive => "aggressive",
             Bot::Defensive => "defensive",
             Bot::Lookahead => "lookahead",
+            Bot::Script => "script",
         }
     }
 
@@ -51,6 +94,7 @@ impl Bot {
         match self {
             Bot::Random => 50,
             Bot::Aggressive | Bot::Defensive | Bot::Lookahead => 100,
+            Bot::Script => 0,
         }
     }
 
@@ -62,6 +106,7 @@ impl Bot {
             return None;
         }
         match self {
+            Bot::Script => None,
             Bot::Random => game
                 .rng
                 .chance_percent(50)
@@ -82,6 +127,7 @@ impl Bot {
     /// The next action of `seat`'s action phase.
     pub fn action(self, game: &mut Game, seat: Seat) -> Action {
         match self {
+            Bot::Script => game.script[usize::from(seat)].take(),
             Bot::Random => random_action(game, seat),
             Bot::Aggressive | Bot::Defensive | Bot::Lookahead => {
                 if let Some(play) = largest_unit(game, seat) {
@@ -101,6 +147,10 @@ impl Bot {
 pub enum Action {
     /// Plays the unit at this position of its hand.
     PlayFromHand(usize),
+    /// Plays the first copy of this card in its hand: a scenario's script
+    /// names cards, since where a card sits in a hand changes with every
+    /// play.
+    PlayCard(CardIndex),
     /// Plays its Chosen Champion from the champion zone (107.2.b).
     PlayChampion,
     /// A standard move of the units in `units` (a bit per slot) to

@@ -19,7 +19,7 @@ use gridsim_riftbound::cards::{CardIndex, CardKind, Catalog};
 use gridsim_riftbound::runes::{DOMAINS, Domain, Runes};
 use gridsim_riftbound::showdown::{Lane, MAX_LANE, Showdown};
 
-pub use bots::Bot;
+pub use bots::{Bot, Script};
 pub use pile::{MAX_DECK, Pile};
 
 /// A deck's seat: 0 for the suite's first deck of the pairing, 1 for the
@@ -377,6 +377,25 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
+    pub const ALL: [GameEventKind; 16] = [
+        GameEventKind::First,
+        GameEventKind::Mulligan,
+        GameEventKind::TurnBegan,
+        GameEventKind::Held,
+        GameEventKind::Conquered,
+        GameEventKind::AlreadyScored,
+        GameEventKind::FinalPointDrawn,
+        GameEventKind::Channeled,
+        GameEventKind::Drew,
+        GameEventKind::BurnedOut,
+        GameEventKind::Played,
+        GameEventKind::Moved,
+        GameEventKind::Showdown,
+        GameEventKind::Scored,
+        GameEventKind::Won,
+        GameEventKind::TurnCap,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             GameEventKind::First => "first",
@@ -485,6 +504,9 @@ pub struct Game<'c> {
     pub log: Vec<GameEvent>,
     /// The cards' events of the game, in order.
     pub card_events: Vec<CardEvent>,
+    /// Each seat's scripted actions, for a seat whose bot is
+    /// [`Bot::Script`] (a game scenario).
+    pub script: [Script; 2],
 }
 
 impl<'c> Game<'c> {
@@ -513,6 +535,7 @@ impl<'c> Game<'c> {
             logging,
             log: Vec::new(),
             card_events: Vec::with_capacity(CARD_EVENTS_RESERVED),
+            script: [Script::default(); 2],
         }
     }
 

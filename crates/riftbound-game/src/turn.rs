@@ -278,6 +278,16 @@ impl Game<'_> {
         match action {
             Action::End => {}
             Action::PlayFromHand(k) => self.play_unit(p, Some(k)),
+            Action::PlayCard(card) => {
+                if let Some(k) = self.sides[usize::from(p)]
+                    .hand
+                    .as_slice()
+                    .iter()
+                    .position(|&c| c == card)
+                {
+                    self.play_unit(p, Some(k));
+                }
+            }
             Action::PlayChampion => self.play_unit(p, None),
             Action::Move { units, to } => self.standard_move(p, units, to),
         }

@@ -1,4 +1,5 @@
 pub mod matches;
+pub mod riftbound_game_scenario;
 pub mod riftbound_games;
 pub mod riftbound_scenario;
 pub mod riftbound_suite;

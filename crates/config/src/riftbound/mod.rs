@@ -12,7 +12,9 @@ use gridsim_core::diagnostics;
 use gridsim_riftbound::cards::{CardIndex, CardKind, Catalog};
 use gridsim_riftbound::showdown::{End, Lane, LaneUnit};
 use gridsim_riftbound::{EventKind, Lasts, Player};
+mod game_scenario;
 mod showdown;
+pub use game_scenario::{DECKS_DIR, is_riftbound_game_scenario, parse_riftbound_game_scenario};
 use showdown::{ShowdownDef, parse_showdown};
 
 use gridsim_sim::riftbound_scenario::{
