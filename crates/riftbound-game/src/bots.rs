@@ -156,6 +156,10 @@ pub enum Action {
     /// A standard move of the units in `units` (a bit per slot) to
     /// battlefield `to` (141.3).
     Move { units: u32, to: u8 },
+    /// A standard move of its units of this card at its base to
+    /// battlefield `to`: a script's move of units played in the scenario,
+    /// whose slots it cannot know.
+    MoveCard { card: CardIndex, to: u8 },
     /// Ends the turn (316.6).
     End,
 }

@@ -290,6 +290,14 @@ impl Game<'_> {
             }
             Action::PlayChampion => self.play_unit(p, None),
             Action::Move { units, to } => self.standard_move(p, units, to),
+            Action::MoveCard { card, to } => {
+                let units = self
+                    .units
+                    .of(p, Place::Base)
+                    .filter(|&u| self.units.card[u] == card)
+                    .fold(0, |m, u| m | 1 << u);
+                self.standard_move(p, units, to);
+            }
         }
     }
 

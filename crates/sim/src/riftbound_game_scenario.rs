@@ -29,6 +29,8 @@ pub struct GameScenario {
     /// Seats whose deck is emptied into their trash before the first turn.
     pub empty_decks: Vec<Seat>,
     pub units: Vec<GameUnit>,
+    /// Lines setup must log (115–117), before the scenario's state is put.
+    pub setup: Vec<LineWant>,
     pub turns: Vec<GameTurn>,
 }
 
@@ -51,6 +53,11 @@ pub enum Step {
     /// A standard move of the named units to a battlefield.
     Move {
         units: Vec<usize>,
+        to: u8,
+    },
+    /// A standard move of the turn player's units of a card at its base.
+    MoveCard {
+        card: CardIndex,
         to: u8,
     },
 }
@@ -119,6 +126,7 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
         [Bot::Script; 2],
         FightRng::for_fight(s.seed, 0),
     );
+    check_lines(&g.log, "setup", &s.setup, &[], &s.catalog, &mut checks, &mut failures);
     if let Some(f) = s.first {
         g.first = f;
         g.active = f;
@@ -163,39 +171,21 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
                     units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),
                     to: *to,
                 },
+                Step::MoveCard { card, to } => Action::MoveCard { card: *card, to: *to },
             })
             .collect();
         g.script[p].set(&actions);
         let before = g.log.len();
         g.play_turn();
-        let lines = &g.log[before..];
-        for want in &turn.expect {
-            checks += 1;
-            let found = lines.iter().filter(|e| want.matches(e)).count();
-            if let Some(n) = want.count.filter(|&n| n != found) {
-                failures.push(format!(
-                    "turn[{t}]: expected {n} lines `{}`, found {found}; the turn logged: {}",
-                    want.describe(&s.catalog),
-                    told(lines, &s.catalog)
-                ));
-            } else if found == 0 {
-                failures.push(format!(
-                    "turn[{t}]: expected a line `{}`; the turn logged: {}",
-                    want.describe(&s.catalog),
-                    told(lines, &s.catalog)
-                ));
-            }
-        }
-        for want in &turn.absent {
-            checks += 1;
-            if let Some(e) = lines.iter().find(|e| want.matches(e)) {
-                failures.push(format!(
-                    "turn[{t}]: `{}` must not be logged, and was: {}",
-                    want.describe(&s.catalog),
-                    line(e, &s.catalog)
-                ));
-            }
-        }
+        check_lines(
+            &g.log[before..],
+            &format!("turn[{t}]"),
+            &turn.expect,
+            &turn.absent,
+            &s.catalog,
+            &mut checks,
+            &mut failures,
+        );
         if let Some(score) = turn.score {
             checks += 1;
             let got = [g.sides[0].score, g.sides[1].score];
@@ -222,6 +212,46 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
         covers: s.covers.clone(),
         failures,
         checks,
+    }
+}
+
+/// Checks `lines` (logged in `what`) against what they must and must not
+/// hold.
+fn check_lines(
+    lines: &[GameEvent],
+    what: &str,
+    expect: &[LineWant],
+    absent: &[LineWant],
+    catalog: &Catalog,
+    checks: &mut usize,
+    failures: &mut Vec<String>,
+) {
+    for want in expect {
+        *checks += 1;
+        let found = lines.iter().filter(|e| want.matches(e)).count();
+        match want.count {
+            Some(n) if n != found => failures.push(format!(
+                "{what}: expected {n} lines `{}`, found {found}; it logged: {}",
+                want.describe(catalog),
+                told(lines, catalog)
+            )),
+            None if found == 0 => failures.push(format!(
+                "{what}: expected a line `{}`; it logged: {}",
+                want.describe(catalog),
+                told(lines, catalog)
+            )),
+            _ => {}
+        }
+    }
+    for want in absent {
+        *checks += 1;
+        if let Some(e) = lines.iter().find(|e| want.matches(e)) {
+            failures.push(format!(
+                "{what}: `{}` must not be logged, and was: {}",
+                want.describe(catalog),
+                line(e, catalog)
+            ));
+        }
     }
 }
 

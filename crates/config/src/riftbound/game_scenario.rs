@@ -45,6 +45,9 @@ struct File {
     empty_decks: Vec<Spanned<u8>>,
     #[serde(rename = "unit", default)]
     units: Vec<UnitDef>,
+    /// Lines setup logs, before the scenario's state is put.
+    #[serde(default)]
+    setup: Vec<LineDef>,
     #[serde(rename = "turn")]
     turns: Vec<TurnDef>,
 }
@@ -81,6 +84,7 @@ struct ActionDef {
     champion: bool,
     #[serde(rename = "move")]
     moves: Option<Vec<Spanned<String>>>,
+    move_card: Option<Spanned<String>>,
     to: Option<Spanned<u8>>,
 }
 
@@ -127,6 +131,40 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         }
         (*s.get_ref()).min(1)
     };
+    // The lines a log must (or must not) hold, at `what` (`turn[0].expect`).
+    let lines = |defs: &[LineDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<LineWant> {
+        defs.iter()
+            .enumerate()
+            .map(|(l, w)| {
+                let key = |k: &str| format!("{what}[{l}].{k}");
+                let kinds: Vec<&str> = GameEventKind::ALL.iter().map(|k| k.name()).collect();
+                let event = GameEventKind::ALL
+                    .into_iter()
+                    .find(|k| k.name() == w.event.get_ref())
+                    .unwrap_or_else(|| {
+                        bad.push(at(
+                            w.event.span(),
+                            key("event"),
+                            format!(
+                                "`{}` is not a game log line{}",
+                                w.event.get_ref(),
+                                diagnostics::suggestion(w.event.get_ref(), &kinds)
+                            ),
+                        ));
+                        GameEventKind::TurnBegan
+                    });
+                LineWant {
+                    event,
+                    seat: w.seat.as_ref().map(|s| seat(s, key("seat"), bad)),
+                    amount: w.amount,
+                    rule: w.rule.clone(),
+                    card: w.card.as_ref().map(|c| card(c, key("card"), bad)),
+                    count: w.count,
+                }
+            })
+            .collect()
+    };
+    let setup = lines(&parsed.setup, "setup", &mut bad);
     let mut decks = Vec::new();
     if parsed.decks.get_ref().len() != 2 {
         bad.push(at(
@@ -218,19 +256,48 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         let mut steps = Vec::new();
         for (a, def) in actions.iter().enumerate() {
             let key = |k: &str| format!("turn[{t}].actions[{a}]{k}");
-            let given = usize::from(def.play.is_some()) + usize::from(def.champion) + usize::from(def.moves.is_some());
+            let given = usize::from(def.play.is_some())
+                + usize::from(def.champion)
+                + usize::from(def.moves.is_some())
+                + usize::from(def.move_card.is_some());
             if given != 1 {
                 bad.push(at(
                     actions_span.clone(),
                     key(""),
-                    "an action is one of `play = \"card\"`, `champion = true` or `move = [units], to = N`".into(),
+                    "an action is one of `play = \"card\"`, `champion = true`, `move = [units], to = N` or `move_card = \"card\", to = N`".into(),
                 ));
                 continue;
             }
+            // Where a move goes: every move names its battlefield.
+            let to = |bad: &mut Vec<Diagnostic>| match &def.to {
+                Some(b) if usize::from(*b.get_ref()) < 2 => *b.get_ref(),
+                Some(b) => {
+                    bad.push(at(
+                        b.span(),
+                        key(".to"),
+                        format!("battlefield {} is not 0 or 1", b.get_ref()),
+                    ));
+                    0
+                }
+                None => {
+                    bad.push(at(
+                        actions_span.clone(),
+                        key(".to"),
+                        "a move names its battlefield: `to = 0`".into(),
+                    ));
+                    0
+                }
+            };
             if let Some(p) = &def.play {
                 steps.push(Step::Play(card(p, key(".play"), &mut bad)));
             } else if def.champion {
                 steps.push(Step::Champion);
+            } else if let Some(c) = &def.move_card {
+                let c = card(c, key(".move_card"), &mut bad);
+                steps.push(Step::MoveCard {
+                    card: c,
+                    to: to(&mut bad),
+                });
             } else if let Some(moved) = &def.moves {
                 let mut picked = Vec::new();
                 for (m, n) in moved.iter().enumerate() {
@@ -247,62 +314,14 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                         )),
                     }
                 }
-                let to = match &def.to {
-                    Some(b) if usize::from(*b.get_ref()) < 2 => *b.get_ref(),
-                    Some(b) => {
-                        bad.push(at(
-                            b.span(),
-                            key(".to"),
-                            format!("battlefield {} is not 0 or 1", b.get_ref()),
-                        ));
-                        0
-                    }
-                    None => {
-                        bad.push(at(
-                            actions_span.clone(),
-                            key(".to"),
-                            "a move names its battlefield: `to = 0`".into(),
-                        ));
-                        0
-                    }
-                };
-                steps.push(Step::Move { units: picked, to });
+                steps.push(Step::Move {
+                    units: picked,
+                    to: to(&mut bad),
+                });
             }
         }
-        let lines = |defs: &[LineDef], what: &str, bad: &mut Vec<Diagnostic>| -> Vec<LineWant> {
-            defs.iter()
-                .enumerate()
-                .map(|(l, w)| {
-                    let key = |k: &str| format!("turn[{t}].{what}[{l}].{k}");
-                    let kinds: Vec<&str> = GameEventKind::ALL.iter().map(|k| k.name()).collect();
-                    let event = GameEventKind::ALL
-                        .into_iter()
-                        .find(|k| k.name() == w.event.get_ref())
-                        .unwrap_or_else(|| {
-                            bad.push(at(
-                                w.event.span(),
-                                key("event"),
-                                format!(
-                                    "`{}` is not a game log line{}",
-                                    w.event.get_ref(),
-                                    diagnostics::suggestion(w.event.get_ref(), &kinds)
-                                ),
-                            ));
-                            GameEventKind::TurnBegan
-                        });
-                    LineWant {
-                        event,
-                        seat: w.seat.as_ref().map(|s| seat(s, key("seat"), bad)),
-                        amount: w.amount,
-                        rule: w.rule.clone(),
-                        card: w.card.as_ref().map(|c| card(c, key("card"), bad)),
-                        count: w.count,
-                    }
-                })
-                .collect()
-        };
-        let expect = lines(&d.expect, "expect", &mut bad);
-        let absent = lines(&d.absent, "absent", &mut bad);
+        let expect = lines(&d.expect, &format!("turn[{t}].expect"), &mut bad);
+        let absent = lines(&d.absent, &format!("turn[{t}].absent"), &mut bad);
         let ended = d.ended.as_ref().map(|e| match e.get_ref().as_str() {
             "no" => None,
             "victory" => Some(EndReason::Victory),
@@ -355,6 +374,7 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         score: parsed.score,
         empty_decks,
         units,
+        setup,
         turns,
     })
 }
