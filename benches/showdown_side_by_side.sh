@@ -12,16 +12,20 @@
 # catalog the old binary can read, such as the old commit's:
 #   git archive OLD configs/riftbound | tar -x -C /tmp/old
 #   SUITE=/tmp/old/configs/riftbound/suites/default.toml benches/showdown_side_by_side.sh OLD NEW
+# Whole games: the games suite, whose bench prints games per second:
+#   SUITE=configs/riftbound/suites/games.toml RATE="games per second per thread" FIGHTS=200000 \
+#     benches/showdown_side_by_side.sh OLD NEW
 set -euo pipefail
 old=${1:?usage: benches/showdown_side_by_side.sh OLD NEW [ROUNDS]}
 new=${2:?usage: benches/showdown_side_by_side.sh OLD NEW [ROUNDS]}
 rounds=${3:-5}
 fights=${FIGHTS:-2000000}
 suite=${SUITE:-configs/riftbound/suites/default.toml}
+label=${RATE:-showdowns per second}
 
 rate() {
-  # The bench prints "showdowns per second: N"; keep the number.
-  "$1" bench "$suite" --fights "$fights" --threads 1 2>&1 | awk -F': ' '/^showdowns per second:/ {print $2; exit}'
+  # The bench prints "<label>: N"; keep the number.
+  "$1" bench "$suite" --fights "$fights" --threads 1 2>&1 | awk -F': ' -v label="$label" '$1 == label {print $2; exit}'
 }
 
 olds=()
