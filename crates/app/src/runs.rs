@@ -607,7 +607,7 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         })
         .collect();
     let games = if first.identity.kind == RunKind::Games {
-        Some(game_data(
+        Some(report::GameData::read(
             &first_dir.join(&boards_entry.path),
             &fight_files,
             &card_files,
@@ -622,58 +622,6 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         boards,
         printed,
         games,
-    })
-}
-
-/// A run of games' own data: its groups, its games and cards seen, and
-/// each deck's cards by catalog index (`catalog`: id and printed name).
-fn game_data(
-    boards_file: &Path,
-    game_files: &[PathBuf],
-    card_files: &[PathBuf],
-    catalog: Vec<(String, String)>,
-) -> Result<gridsim_analysis::report::GameData, String> {
-    use gridsim_analysis::analysis;
-    let index: BTreeMap<String, u32> = catalog
-        .iter()
-        .enumerate()
-        .map(|(i, (k, _))| (k.clone(), i as u32))
-        .collect();
-    let (mut decks, mut holds) = (Vec::new(), Vec::new());
-    let mut unknown = None;
-    gridsim_data::sink::for_each_board(boards_file, |row| {
-        decks.push(row.name.clone());
-        let mut cards: Vec<u32> = Vec::new();
-        for k in &row.cards {
-            match index.get(k) {
-                Some(&c) if !cards.contains(&c) => cards.push(c),
-                Some(_) => {}
-                None => unknown = Some(k.clone()),
-            }
-        }
-        holds.push(cards);
-    })?;
-    if let Some(k) = unknown {
-        return Err(format!(
-            "{}: a deck holds `{k}`, which the run's catalog does not",
-            boards_file.display()
-        ));
-    }
-    let list = analysis::game_list(game_files)?;
-    let seen = if card_files.is_empty() {
-        Vec::new()
-    } else {
-        analysis::cards_seen(card_files, &list, &index)?
-    };
-    let (keys, names) = catalog.into_iter().unzip();
-    Ok(gridsim_analysis::report::GameData {
-        groups: analysis::game_groups(game_files)?,
-        decks,
-        list,
-        seen,
-        holds,
-        keys,
-        names,
     })
 }
 
@@ -928,7 +876,7 @@ pub fn write_report(
             }
         }
         if let (Some(g), Some(now_games), Some(base_games)) = (rep.games.as_deref_mut(), &now.games, &base.games) {
-            compare_games(g, now_games, base_games, run_label(b), rep.false_discovery_rate);
+            report::compare_games(g, now_games, base_games, run_label(b), rep.false_discovery_rate);
             // The comparison above rewrote the opening paragraph.
             rep.what_changed = format!("{}{}", g.headline(), rep.what_changed);
         }
@@ -940,42 +888,6 @@ pub fn write_report(
         gridsim_present::render::markdown(&rep),
     )?;
     Ok((rep, dir))
-}
-
-/// A run of games against a baseline run of games: paired game by game
-/// when they hold the same games between the same decks, else no change
-/// is shown and the page says why (a card's gap in one run and another
-/// is not a comparison the design supports).
-fn compare_games(
-    g: &mut gridsim_analysis::game_report::GameReport,
-    now: &report::GameData,
-    base: &report::GameData,
-    label: String,
-    q: f64,
-) {
-    use gridsim_analysis::game_cards;
-    let paired = if now.keys != base.keys || now.holds != base.holds {
-        Err("the runs' catalogs or decks differ in their cards".to_string())
-    } else {
-        game_cards::compare(
-            &mut g.cards,
-            (&now.list, &now.seen),
-            (&base.list, &base.seen),
-            &now.holds,
-            &now.keys,
-            q,
-        )
-    };
-    match paired {
-        Ok(decks) => {
-            for (row, change) in g.decks.iter_mut().zip(decks) {
-                row.change = change;
-            }
-            g.comparison = Some("paired: the same games between the same decks, game by game".into());
-        }
-        Err(why) => g.comparison = Some(format!("not compared: {why}")),
-    }
-    g.baseline = Some(label);
 }
 
 /// Writes a report's three files into `dir` (made if missing):

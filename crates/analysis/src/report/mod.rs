@@ -750,6 +750,91 @@ pub struct GameData {
     pub names: Vec<String>,
 }
 
+impl GameData {
+    /// Reads a run of games' own data: its groups, its games and cards
+    /// seen, and each deck's cards by catalog index (`catalog`: id and
+    /// printed name, by index).
+    pub fn read(
+        boards_file: &std::path::Path,
+        game_files: &[std::path::PathBuf],
+        card_files: &[std::path::PathBuf],
+        catalog: Vec<(String, String)>,
+    ) -> Result<GameData, String> {
+        use crate::analysis;
+        let index: BTreeMap<String, u32> = catalog
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| (k.clone(), i as u32))
+            .collect();
+        let (mut decks, mut holds) = (Vec::new(), Vec::new());
+        let mut unknown = None;
+        gridsim_data::sink::for_each_board(boards_file, |row| {
+            decks.push(row.name.clone());
+            let mut cards: Vec<u32> = Vec::new();
+            for k in &row.cards {
+                match index.get(k) {
+                    Some(&c) if !cards.contains(&c) => cards.push(c),
+                    Some(_) => {}
+                    None => unknown = Some(k.clone()),
+                }
+            }
+            holds.push(cards);
+        })?;
+        if let Some(k) = unknown {
+            return Err(format!(
+                "{}: a deck holds `{k}`, which the run's catalog does not",
+                boards_file.display()
+            ));
+        }
+        let list = analysis::game_list(game_files)?;
+        let seen = if card_files.is_empty() {
+            Vec::new()
+        } else {
+            analysis::cards_seen(card_files, &list, &index)?
+        };
+        let (keys, names) = catalog.into_iter().unzip();
+        Ok(GameData {
+            groups: analysis::game_groups(game_files)?,
+            decks,
+            list,
+            seen,
+            holds,
+            keys,
+            names,
+        })
+    }
+}
+
+/// The report `g` of a run of games against a baseline run of games, paired game by game
+/// when they hold the same games between the same decks, else no change
+/// is shown and the page says why (a card's gap in one run and another
+/// is not a comparison the design supports).
+pub fn compare_games(g: &mut crate::game_report::GameReport, now: &GameData, base: &GameData, label: String, q: f64) {
+    use crate::game_cards;
+    let paired = if now.keys != base.keys || now.holds != base.holds {
+        Err("the runs' catalogs or decks differ in their cards".to_string())
+    } else {
+        game_cards::compare(
+            &mut g.cards,
+            (&now.list, &now.seen),
+            (&base.list, &base.seen),
+            &now.holds,
+            &now.keys,
+            q,
+        )
+    };
+    match paired {
+        Ok(decks) => {
+            for (row, change) in g.decks.iter_mut().zip(decks) {
+                row.change = change;
+            }
+            g.comparison = Some("paired: the same games between the same decks, game by game".into());
+        }
+        Err(why) => g.comparison = Some(format!("not compared: {why}")),
+    }
+    g.baseline = Some(label);
+}
+
 impl RunData {
     /// The report of this run.
     pub fn report(&self, s: &ReportSettings) -> Result<Report, String> {
