@@ -8,6 +8,7 @@
 
 pub mod cli;
 
+pub use gridsim_analysis::error as analysis_error;
 pub use gridsim_analysis::{
     aliasing, analysis, dyadic, effect_curve, game_cards, game_report, lever_effects, marginal, match_report, report,
     stats,
@@ -15,6 +16,7 @@ pub use gridsim_analysis::{
 pub use gridsim_app::{error, jobs, match_runs, nightly, riftbound_runs, runs, search, sweep, tune};
 pub use gridsim_config as config;
 pub use gridsim_core::{atomic, diagnostics, limits, rng, rule_book};
+pub use gridsim_data::error as data_error;
 pub use gridsim_data::{batch, board_table, dataset, game_rows, match_rows, pair_blocks, showdown_rows, sink};
 pub use gridsim_engine as engine;
 pub use gridsim_engine::output;

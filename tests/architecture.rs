@@ -189,7 +189,9 @@ fn each_crate_holds_the_modules_the_table_names_and_the_front_names_them() {
         }
         let ident = r.krate.replace('-', "_");
         for m in &r.modules {
-            // `pub use gridsim_x::{a, b};`, `pub use gridsim_x::a;` or `pub use gridsim_x as a;`.
+            // `pub use gridsim_x::{a, b};`, `pub use gridsim_x::a;`,
+            // `pub use gridsim_x::a as x_a;` (two crates' modules of one
+            // name) or `pub use gridsim_x as a;`.
             let named = front.split(';').any(|statement| {
                 let words: String = statement.split_whitespace().collect::<Vec<_>>().join(" ");
                 let Some(rest) = words.strip_prefix(&format!("pub use {ident}")) else {
@@ -197,6 +199,7 @@ fn each_crate_holds_the_modules_the_table_names_and_the_front_names_them() {
                 };
                 rest == format!(" as {m}")
                     || rest == format!("::{m}")
+                    || rest.starts_with(&format!("::{m} as "))
                     || rest
                         .strip_prefix("::{")
                         .and_then(|g| g.strip_suffix('}'))
@@ -631,5 +634,69 @@ fn no_crate_below_the_command_line_spells_a_flag() {
         found.is_empty(),
         "flags spelt below the command line:\n{}",
         found.join("\n")
+    );
+}
+
+/// The error type of each `Result<T, E>` written in `code`, as written,
+/// whitespace removed.
+fn result_error_types(code: &str) -> Vec<String> {
+    let flat: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    let mut out = Vec::new();
+    for (at, _) in flat.match_indices("Result<") {
+        let before = flat[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let (mut depth, mut comma) = (1, None);
+        let args = &flat[at + "Result<".len()..];
+        for (k, c) in args.char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                '>' | ')' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if let Some(from) = comma {
+                            out.push(args[from + 1..k].to_string());
+                        }
+                        break;
+                    }
+                }
+                ',' if depth == 1 => comma = Some(k),
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Errors below the app layer are typed: each crate under the app says
+/// what went wrong with a type of its own (`gridsim_data::Error`,
+/// `gridsim_analysis::Error`, `StartError`, a diagnostic), never with a
+/// bare message; the app layer turns them into what a person reads.
+#[test]
+fn no_crate_below_the_app_layer_returns_a_bare_message_as_its_error() {
+    let mut found = Vec::new();
+    for krate in crates_in_workspace()
+        .into_iter()
+        .filter(|k| k != "gridsim" && k != "gridsim-app")
+    {
+        for f in all_files(&src_of(&krate)) {
+            let code = code_of(&std::fs::read_to_string(&f).expect("a source file"));
+            for error in result_error_types(&code) {
+                if error == "String" || error == "std::string::String" {
+                    found.push(format!("{}: Result<_, {error}>", f.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "bare messages as errors below the app layer:\n{}",
+        found.join("\n")
+    );
+    assert_eq!(
+        result_error_types("fn f() -> Result<Vec<(u8, String)>, String> { g::<Result<(), Error>>() }"),
+        ["String", "Error"],
+        "the reader finds each Result's error type"
     );
 }

@@ -9,6 +9,7 @@
 //! is folded into one count per matchup and handed to the blocks, which
 //! stay in memory while small and go to disk past that.
 
+use crate::Error;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -57,7 +58,7 @@ impl Tallies {
 
     /// Tallies from blocks alone (saved ones, say): the fights and each
     /// board's tally are sums over the pairs.
-    pub fn from_blocks(pairs: PairBlocks) -> Result<Tallies, String> {
+    pub fn from_blocks(pairs: PairBlocks) -> Result<Tallies, Error> {
         let mut boards = BoardTotals::default();
         let mut fights = 0;
         pairs.each_pair(|m| {
@@ -96,14 +97,20 @@ impl BoardTotals {
     }
 }
 
-fn err(e: PolarsError) -> String {
-    format!("aggregating the run failed: {e}")
+impl From<PolarsError> for Error {
+    fn from(e: PolarsError) -> Error {
+        Error::Aggregate(e.to_string())
+    }
+}
+
+fn err(e: PolarsError) -> Error {
+    Error::from(e)
 }
 
 /// One scan over every part file, of one run or of several shards.
-fn scan_parts(files: &[PathBuf]) -> Result<LazyFrame, String> {
+fn scan_parts(files: &[PathBuf]) -> Result<LazyFrame, Error> {
     if files.is_empty() {
-        return Err("the run holds no finished parts".into());
+        return Err(Error::NoParts);
     }
     let paths = files
         .iter()
@@ -219,13 +226,13 @@ fn outcome() -> Expr {
 /// group-by is not used: it keeps every row whose group is not among its
 /// 4,096 "hot" groups until the end, and a suite of 120 boards has 14,400
 /// matchups, so its memory grew with the number of fights.
-pub fn tally(fight_files: &[PathBuf], fights: u64, boards: u32) -> Result<Tallies, String> {
+pub fn tally(fight_files: &[PathBuf], fights: u64, boards: u32) -> Result<Tallies, Error> {
     struct Scan {
         fold: Fold,
         boards: BoardTotals,
         fights: u64,
         blocks: BlockWriter,
-        failed: Option<String>,
+        failed: Option<gridsim_data::Error>,
     }
     let scan = Arc::new(Mutex::new(Scan {
         fold: Fold::default(),
@@ -269,9 +276,9 @@ pub fn tally(fight_files: &[PathBuf], fights: u64, boards: u32) -> Result<Tallie
         .map_err(err)?;
     let scan = Arc::into_inner(scan)
         .and_then(|m| m.into_inner().ok())
-        .ok_or("aggregating the run failed")?;
+        .ok_or_else(|| Error::Aggregate("a batch failed".into()))?;
     if let Some(e) = scan.failed {
-        return Err(e);
+        return Err(e.into());
     }
     Ok(Tallies {
         fights: scan.fights,
@@ -700,9 +707,9 @@ impl MatchTallies {
 /// Tallies a match run (or its shards) part by part: each part's four
 /// tables, read whole (a part holds a few hundred matches) and folded
 /// into sums, so memory does not grow with the number of parts.
-pub fn match_tallies(parts: &[MatchPart]) -> Result<MatchTallies, String> {
+pub fn match_tallies(parts: &[MatchPart]) -> Result<MatchTallies, Error> {
     if parts.is_empty() {
-        return Err("the run holds no finished parts".into());
+        return Err(Error::NoParts);
     }
     let read = |file: &PathBuf, columns: &[&str]| {
         scan_parts(std::slice::from_ref(file))?
@@ -789,7 +796,7 @@ pub struct GameGroup {
 
 /// Counts the `games` part files of a run (or of several shards of one)
 /// into [`GameGroup`]s, in a fixed order.
-pub fn game_groups(game_files: &[PathBuf]) -> Result<Vec<GameGroup>, String> {
+pub fn game_groups(game_files: &[PathBuf]) -> Result<Vec<GameGroup>, Error> {
     let keys = [
         "left_board",
         "right_board",
@@ -844,7 +851,7 @@ pub struct GameList {
 }
 
 /// Reads every game of the `games` part files, ordered by id.
-pub fn game_list(game_files: &[PathBuf]) -> Result<GameList, String> {
+pub fn game_list(game_files: &[PathBuf]) -> Result<GameList, Error> {
     let df = scan_parts(game_files)?
         .select([
             col("fight_id"),
@@ -899,12 +906,13 @@ pub fn cards_seen(
     event_files: &[PathBuf],
     games: &GameList,
     card_index: &BTreeMap<String, u32>,
-) -> Result<Vec<CardSeen>, String> {
+) -> Result<Vec<CardSeen>, Error> {
     let index: std::collections::HashMap<&str, u32> = card_index.iter().map(|(k, &v)| (k.as_str(), v)).collect();
     let mut out: Vec<CardSeen> = Vec::new();
     for file in event_files {
         let df = scan_parts(std::slice::from_ref(file))?.collect().map_err(err)?;
-        let mut read = || -> PolarsResult<Result<(), String>> {
+        let malformed = |what: String| Error::Data(gridsim_data::Error::malformed(file, what));
+        let mut read = || -> PolarsResult<Result<(), Error>> {
             let ids = df.column("fight_id")?.u64()?;
             let sides = df.column("side")?.str()?;
             let cards = df.column("card")?.str()?;
@@ -916,17 +924,17 @@ pub fn cards_seen(
             for (i, id) in ids.into_no_null_iter().enumerate() {
                 if current != Some(id) {
                     let Ok(at) = games.ids.binary_search(&id) else {
-                        return Ok(Err(format!(
+                        return Ok(Err(malformed(format!(
                             "card events of game {id}, which the games table does not hold"
-                        )));
+                        ))));
                     };
                     (current, game, game_start) = (Some(id), at as u32, out.len());
                 }
                 let key = cards.get(i).unwrap_or_default();
                 let Some(&card) = index.get(key) else {
-                    return Ok(Err(format!(
+                    return Ok(Err(malformed(format!(
                         "card events of card `{key}`, which the run's catalog does not hold"
-                    )));
+                    ))));
                 };
                 let right = sides.get(i) == Some("right");
                 let k = match out[game_start..]

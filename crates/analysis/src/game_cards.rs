@@ -19,6 +19,7 @@
 //! Built from [`crate::analysis::game_list`] and
 //! [`crate::analysis::cards_seen`]; drawn by the present layer.
 
+use crate::Error;
 use serde::Serialize;
 
 use crate::analysis::{CardSeen, GameList};
@@ -415,25 +416,28 @@ fn gap_changes(
 /// deck pairing: `(games, sum, sum of squares)` at `left * decks + right`.
 /// Fails, saying why, when the runs do not hold the same games between
 /// the same decks (then they are not paired).
-fn pairing_sums(now: &GameList, base: &GameList, decks: usize) -> Result<Vec<[f64; 3]>, String> {
+fn pairing_sums(now: &GameList, base: &GameList, decks: usize) -> Result<Vec<[f64; 3]>, Error> {
     if now.ids != base.ids {
-        return Err(format!(
+        return Err(Error::NotComparable(format!(
             "the runs hold {} and {} games, not the same ids",
             now.ids.len(),
             base.ids.len()
-        ));
+        )));
     }
     let mut sums = vec![[0.0; 3]; decks * decks];
     for g in 0..now.ids.len() {
         let (l, r) = (now.left[g] as usize, now.right[g] as usize);
         if (l, r) != (base.left[g] as usize, base.right[g] as usize) {
-            return Err(format!("game {} is played by other decks in the two runs", now.ids[g]));
+            return Err(Error::NotComparable(format!(
+                "game {} is played by other decks in the two runs",
+                now.ids[g]
+            )));
         }
         if l >= decks || r >= decks {
-            return Err(format!(
+            return Err(Error::NotComparable(format!(
                 "game {} names a deck the boards table does not hold",
                 now.ids[g]
-            ));
+            )));
         }
         let d = now.left_score[g] - base.left_score[g];
         let s = &mut sums[l * decks + r];
@@ -486,7 +490,7 @@ pub fn compare(
     holds: &Holdings,
     keys: &[String],
     q: f64,
-) -> Result<Vec<Option<PairedChange>>, String> {
+) -> Result<Vec<Option<PairedChange>>, Error> {
     let decks = holds.len();
     let sums = pairing_sums(now.0, base.0, decks)?;
     let gaps = gap_changes(now, base, holds, keys.len());

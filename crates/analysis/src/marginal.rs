@@ -22,6 +22,7 @@
 //! matchups and `T_p` that of an unordered pair `p`'s (two matchups sharing
 //! both boards count once). `docs/report.md` gives the worked reading.
 
+use crate::Error;
 use nalgebra::{DMatrix, DVector};
 
 pub use crate::effect_curve::EffectCurve;
@@ -225,7 +226,7 @@ pub trait MatchupSource: Sync {
     /// The run's boards: every block's `boards`.
     fn boards(&self) -> usize;
     /// Visits every block in turn; fails if a block cannot be read.
-    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String>;
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), Error>;
 }
 
 /// The whole run in one block.
@@ -234,7 +235,7 @@ impl MatchupSource for Matchups {
         self.boards
     }
 
-    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String> {
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), Error> {
         visit(self);
         Ok(())
     }
@@ -390,7 +391,7 @@ pub fn fit_all(
     models: Vec<Model>,
     matchups: &dyn MatchupSource,
     settings: ModelSettings,
-) -> Result<Vec<Option<Fit>>, String> {
+) -> Result<Vec<Option<Fit>>, Error> {
     let mut states: Vec<FitState> = models.iter().map(|m| FitState::new(m.features)).collect();
     let rows = FeatureRows::new(models, matchups.boards());
     for _ in 0..settings.max_steps {
@@ -492,7 +493,7 @@ fn curves(
     matchups: &dyn MatchupSource,
     strength: &[f64],
     wants: &[Want],
-) -> Result<Vec<EffectCurve>, String> {
+) -> Result<Vec<EffectCurve>, Error> {
     let k = rows.models;
     let mut histograms: Vec<LogitHistogram> = (0..k)
         .map(|m| {
@@ -666,7 +667,7 @@ fn pair_pass(
     matchups: &dyn MatchupSource,
     strength: &[f64],
     wants: &[Want],
-) -> Result<(Vec<PassSums>, usize), String> {
+) -> Result<(Vec<PassSums>, usize), Error> {
     use rayon::prelude::*;
     let (k, g) = (rows.models, rows.boards);
     let mut visited = 0;
@@ -877,7 +878,7 @@ fn board_score_squares(
     matchups: &dyn MatchupSource,
     strength: &[f64],
     wants: &[Want],
-) -> Result<Vec<Option<DMatrix<f64>>>, String> {
+) -> Result<Vec<Option<DMatrix<f64>>>, Error> {
     use rayon::prelude::*;
     // Each block's boards in a fixed number of ranges, one per task, added
     // up in block and range order: the same bytes whatever the number of

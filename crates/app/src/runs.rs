@@ -412,7 +412,7 @@ fn remove_unfinished(dir: &Path) -> Result<(), String> {
 
 /// What the run in `dir` plays: fights or matches.
 pub fn kind_of(dir: &Path) -> Result<RunKind, String> {
-    Manifest::read(dir).map(|m| m.identity.kind)
+    Ok(Manifest::read(dir)?.identity.kind)
 }
 
 /// One fight of a run, re-run from its recorded seed.
@@ -585,7 +585,11 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
     gridsim_data::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| boards.push(&row))?;
     let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
     let tallies = saved_tallies(first_dir, &saved_tallies_key(manifests), || {
-        gridsim_analysis::analysis::tally(&fight_files, fights, boards.len() as u32)
+        Ok(gridsim_analysis::analysis::tally(
+            &fight_files,
+            fights,
+            boards.len() as u32,
+        )?)
     })?;
     // Printed names from the run's own copy of the catalog, already hashed.
     let cards = [first_dir.join(dataset::INPUT_CARDS)];
@@ -650,7 +654,7 @@ pub fn saved_tallies_key(manifests: &[(PathBuf, Manifest)]) -> String {
 fn saved_tallies(dir: &Path, key: &str, tally: impl FnOnce() -> Result<Tallies, String>) -> Result<Tallies, String> {
     let path = dir.join(dataset::SAVED_TALLIES);
     match PairBlocks::open(&path, key) {
-        Ok(Some(pairs)) => return Tallies::from_blocks(pairs),
+        Ok(Some(pairs)) => return Ok(Tallies::from_blocks(pairs)?),
         Ok(None) => {}
         Err(e) => eprintln!("warning: {e}; tallying the fights again"),
     }
@@ -842,13 +846,11 @@ pub fn write_report(
         let (base, base_identity) = run_data_of(&[b.to_path_buf()]).map_err(whole)?;
         // Paired when the two runs fought the same fights between the same
         // boards: the tallies then differ only by what changed.
-        let shared = identity.shares_fights(&base_identity).and_then(|why| {
-            if now.boards == base.boards {
-                Ok(why)
-            } else {
-                Err("the runs' boards tables differ".to_string())
-            }
-        });
+        let shared = match identity.shares_fights(&base_identity) {
+            Ok(why) if now.boards == base.boards => Ok(why),
+            Ok(_) => Err("the runs' boards tables differ".to_string()),
+            Err(e) => Err(e.to_string()),
+        };
         let label = run_label(b);
         match shared {
             Ok(why) => report::compare(

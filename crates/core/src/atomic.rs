@@ -40,7 +40,7 @@ pub struct FileError {
 }
 
 impl FileError {
-    fn new(path: &Path, doing: &'static str, source: std::io::Error) -> FileError {
+    pub fn new(path: &Path, doing: &'static str, source: std::io::Error) -> FileError {
         FileError {
             path: path.to_path_buf(),
             doing,
@@ -61,19 +61,19 @@ impl std::error::Error for FileError {
     }
 }
 
-/// The layers above still speak in messages where they have not typed
-/// their own errors yet: a `FileError` becomes its message there.
-impl From<FileError> for String {
-    fn from(e: FileError) -> String {
-        e.to_string()
-    }
-}
-
 /// The temporary name a file is written under: its name plus `.tmp`.
 pub fn temporary_name(path: &Path) -> PathBuf {
     let mut name = path.file_name().map(|n| n.to_os_string()).unwrap_or_default();
     name.push(".tmp");
     path.with_file_name(name)
+}
+
+/// The app layer speaks in messages where it has no type of its own: a
+/// `FileError` becomes its message there.
+impl From<FileError> for String {
+    fn from(e: FileError) -> String {
+        e.to_string()
+    }
 }
 
 impl AtomicFile {

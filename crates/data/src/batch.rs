@@ -6,6 +6,7 @@
 //! suite: any thread count, any shard layout and any resume give the same
 //! files.
 
+use crate::Error;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -50,7 +51,7 @@ pub trait Workload: Sync {
     fn worker(&self) -> Self::Worker;
     /// The tables written once per run before any part, recorded in
     /// `manifest` (a run of fights' boards table); none by default.
-    fn write_run_tables(&self, _manifest: &mut Manifest, _dir: &Path) -> Result<(), String> {
+    fn write_run_tables(&self, _manifest: &mut Manifest, _dir: &Path) -> Result<(), Error> {
         Ok(())
     }
     /// Plays ids `first..first + count` (part `part`) and writes the part's
@@ -62,7 +63,7 @@ pub trait Workload: Sync {
         first: u64,
         count: u64,
         dir: &Path,
-    ) -> Result<Vec<FileEntry>, String>;
+    ) -> Result<Vec<FileEntry>, Error>;
 }
 
 /// Runs the parts of `manifest` that are not finished yet into `dir`,
@@ -75,7 +76,7 @@ pub fn run<W: Workload>(
     dir: &Path,
     threads: usize,
     show_progress: bool,
-) -> Result<RunSummary, String> {
+) -> Result<RunSummary, Error> {
     assert_eq!(
         manifest.identity.kind,
         workload.kind(),
@@ -124,7 +125,7 @@ pub fn run<W: Workload>(
     result?;
     let mut m = manifest
         .into_inner()
-        .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+        .map_err(|_| Error::Workers("a worker failed while holding the manifest".into()))?;
     m.complete = true;
     m.finished_at = Some(dataset::utc_now());
     m.write(dir)?;
@@ -171,7 +172,7 @@ impl<'a> Workload for Fights<'a> {
         )
     }
 
-    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
+    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), Error> {
         write_boards_once(manifest, dir, || board_rows(self.suite, self.catalog))
     }
 
@@ -182,7 +183,7 @@ impl<'a> Workload for Fights<'a> {
         first: u64,
         count: u64,
         dir: &Path,
-    ) -> Result<Vec<FileEntry>, String> {
+    ) -> Result<Vec<FileEntry>, Error> {
         simulate(engine, self.suite, first, count, fights, units);
         let fname = dataset::part_file("fights", part);
         let uname = dataset::part_file("units", part);
@@ -198,7 +199,7 @@ pub fn write_boards_once(
     manifest: &mut Manifest,
     dir: &Path,
     rows: impl FnOnce() -> Vec<BoardRow>,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if manifest.boards_file.is_none() {
         let name = dataset::BOARDS;
         let written = sink::write_boards(&dir.join(name), &rows())?;
@@ -221,7 +222,7 @@ pub fn thread_count(threads: usize) -> usize {
 /// once with `init`, then `work(state, first, count)` plays a part. The
 /// bench of fights and of showdowns alike. Returns the wall seconds and
 /// the threads used.
-pub fn time_parts<S, I, W>(threads: usize, total: u64, part_size: u64, init: I, work: W) -> Result<(f64, usize), String>
+pub fn time_parts<S, I, W>(threads: usize, total: u64, part_size: u64, init: I, work: W) -> Result<(f64, usize), Error>
 where
     I: Fn() -> S + Sync + Send,
     W: Fn(&mut S, u64, u64) + Sync + Send,
@@ -259,17 +260,17 @@ pub struct Driver {
 /// itself (as [`InOrder`] does).
 pub trait Sink<T>: Sync {
     /// Takes the result of item `index` (its place in the driven list).
-    fn take(&self, index: usize, value: T) -> Result<(), String>;
+    fn take(&self, index: usize, value: T) -> Result<(), Error>;
 }
 
 impl Driver {
     /// A pool of `threads` workers, one per core for 0.
-    pub fn new(threads: usize) -> Result<Driver, String> {
+    pub fn new(threads: usize) -> Result<Driver, Error> {
         let threads = thread_count(threads);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
+            .map_err(|e| Error::Workers(format!("cannot start {threads} worker threads: {e}")))?;
         Ok(Driver { pool, threads })
     }
 
@@ -284,9 +285,9 @@ impl Driver {
         &self,
         items: &[I],
         init: impl Fn() -> S + Sync + Send,
-        play: impl Fn(&mut S, &I) -> Result<T, String> + Sync + Send,
+        play: impl Fn(&mut S, &I) -> Result<T, Error> + Sync + Send,
         sink: &impl Sink<T>,
-    ) -> Result<(), String>
+    ) -> Result<(), Error>
     where
         I: Sync,
     {
@@ -304,7 +305,7 @@ impl Driver {
         items: &[I],
         init: impl Fn() -> S + Sync + Send,
         play: impl Fn(&mut S, &I) -> T + Sync + Send,
-    ) -> Result<Vec<T>, String>
+    ) -> Result<Vec<T>, Error>
     where
         I: Sync,
         T: Send + Sync,
@@ -328,20 +329,23 @@ impl<T> InOrder<T> {
     }
 
     /// The results in order; an error if an item was never played.
-    pub fn into_vec(self) -> Result<Vec<T>, String> {
+    pub fn into_vec(self) -> Result<Vec<T>, Error> {
         self.slots
             .into_iter()
             .enumerate()
-            .map(|(k, slot)| slot.into_inner().ok_or_else(|| format!("item {k} was never played")))
+            .map(|(k, slot)| {
+                slot.into_inner()
+                    .ok_or_else(|| Error::Workers(format!("item {k} was never played")))
+            })
             .collect()
     }
 }
 
 impl<T: Send + Sync> Sink<T> for InOrder<T> {
-    fn take(&self, index: usize, value: T) -> Result<(), String> {
+    fn take(&self, index: usize, value: T) -> Result<(), Error> {
         self.slots[index]
             .set(value)
-            .map_err(|_| format!("item {index} was played twice"))
+            .map_err(|_| Error::Workers(format!("item {index} was played twice")))
     }
 }
 
@@ -349,7 +353,7 @@ impl<T: Send + Sync> Sink<T> for InOrder<T> {
 pub struct Discard;
 
 impl Sink<()> for Discard {
-    fn take(&self, _index: usize, _value: ()) -> Result<(), String> {
+    fn take(&self, _index: usize, _value: ()) -> Result<(), Error> {
         Ok(())
     }
 }
@@ -364,12 +368,12 @@ struct Recorder<'r> {
 }
 
 impl Sink<PartEntry> for Recorder<'_> {
-    fn take(&self, _index: usize, part: PartEntry) -> Result<(), String> {
+    fn take(&self, _index: usize, part: PartEntry) -> Result<(), Error> {
         let count = part.count;
         let mut m = self
             .manifest
             .lock()
-            .map_err(|_| "a worker failed while holding the manifest".to_string())?;
+            .map_err(|_| Error::Workers("a worker failed while holding the manifest".into()))?;
         m.parts.push(part);
         m.write(self.dir)?;
         drop(m);
@@ -571,7 +575,7 @@ pub fn bench(
     threads: usize,
     fights: u64,
     part_size: u64,
-) -> Result<BenchStats, String> {
+) -> Result<BenchStats, Error> {
     let end_ms = AtomicU64::new(0);
     let units = AtomicU64::new(0);
     let (seconds, threads) = time_parts(
@@ -618,7 +622,7 @@ pub fn play_matches(
     first: u64,
     count: u64,
     threads: usize,
-) -> Result<Vec<gridsim_sim::matches::MatchResult>, String> {
+) -> Result<Vec<gridsim_sim::matches::MatchResult>, Error> {
     let indices: Vec<u64> = (first..first + count).collect();
     Driver::new(threads)?.map(
         &indices,
@@ -671,7 +675,7 @@ mod tests {
             first: u64,
             count: u64,
             dir: &Path,
-        ) -> Result<Vec<FileEntry>, String> {
+        ) -> Result<Vec<FileEntry>, Error> {
             self.played.fetch_add(1, Ordering::Relaxed);
             text.clear();
             for id in first..first + count {

@@ -2,6 +2,9 @@
 //! counts and checksums, and the checks that keep a directory trustworthy
 //! (nothing missing, nothing corrupt, nothing foreign).
 
+use gridsim_core::atomic::FileError;
+
+use crate::Error;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -148,7 +151,7 @@ impl RunIdentity {
     /// `Ok` when `other` is the same run; otherwise an error naming every
     /// field that differs with both values, `this` and `that` saying where
     /// each side comes from.
-    pub fn same_run(&self, this: &str, other: &RunIdentity, that: &str) -> Result<(), String> {
+    pub fn same_run(&self, this: &str, other: &RunIdentity, that: &str) -> Result<(), Error> {
         let mut diffs = Vec::new();
         let mut field = |name: &str, a: String, b: String| {
             if a != b {
@@ -173,7 +176,7 @@ impl RunIdentity {
         if diffs.is_empty() {
             Ok(())
         } else {
-            Err(format!("not the same run: {}", diffs.join("; ")))
+            Err(Error::NotSameRun(diffs))
         }
     }
 }
@@ -184,7 +187,7 @@ impl RunIdentity {
     /// the same pair of board ids and the same random stream in both), so
     /// the two compare fight by fight whatever their catalog or rules;
     /// otherwise the fields that differ.
-    pub fn shares_fights(&self, other: &RunIdentity) -> Result<String, String> {
+    pub fn shares_fights(&self, other: &RunIdentity) -> Result<String, Error> {
         let mut diffs = Vec::new();
         if self.kind != other.kind {
             diffs.push("kind");
@@ -204,7 +207,7 @@ impl RunIdentity {
         if diffs.is_empty() {
             Ok("the same suite, master seed and fights, so every fight id is the same pair and random stream in both runs".into())
         } else {
-            Err(format!("the runs differ in {}", diffs.join(", ")))
+            Err(Error::NotSameFights(diffs))
         }
     }
 }
@@ -233,20 +236,16 @@ impl Shard {
     }
 
     /// `K/N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let (k, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("shard `{text}`: expected K/N, e.g. 0/4"))?;
-        let k: u32 = k
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard `{text}`: K is not a whole number"))?;
-        let n: u32 = n
-            .trim()
-            .parse()
-            .map_err(|_| format!("shard `{text}`: N is not a whole number"))?;
+    pub fn parse(text: &str) -> Result<Shard, Error> {
+        let shard = |expected| Error::Shard {
+            text: text.to_string(),
+            expected,
+        };
+        let (k, n) = text.split_once('/').ok_or_else(|| shard("expected K/N, e.g. 0/4"))?;
+        let k: u32 = k.trim().parse().map_err(|_| shard("K is not a whole number"))?;
+        let n: u32 = n.trim().parse().map_err(|_| shard("N is not a whole number"))?;
         if n == 0 || k >= n {
-            return Err(format!("shard `{text}`: expected 0 <= K < N"));
+            return Err(shard("expected 0 <= K < N"));
         }
         Ok(Shard { index: k, count: n })
     }
@@ -279,20 +278,20 @@ impl Manifest {
         (0..total).filter(|&p| self.shard.owns(p)).collect()
     }
 
-    pub fn write(&self, dir: &Path) -> Result<(), String> {
+    pub fn write(&self, dir: &Path) -> Result<(), Error> {
         let mut sorted = self.clone();
         sorted.parts.sort_by_key(|p| p.index);
-        let text = serde_json::to_string_pretty(&sorted).map_err(|e| format!("cannot encode the manifest: {e}"))?;
+        let text = serde_json::to_string_pretty(&sorted).map_err(|e| Error::Encode(e.to_string()))?;
         gridsim_core::atomic::write(&dir.join(MANIFEST), text.as_bytes())?;
         Ok(())
     }
 
-    pub fn read(dir: &Path) -> Result<Manifest, String> {
+    pub fn read(dir: &Path) -> Result<Manifest, Error> {
         let path = dir.join(MANIFEST);
         let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "{}: cannot read the manifest: {e}; is this a gridsim run directory?",
-                path.display()
+            Error::malformed(
+                &path,
+                format!("cannot read the manifest: {e}; is this a gridsim run directory?"),
             )
         })?;
         #[derive(Deserialize)]
@@ -300,15 +299,17 @@ impl Manifest {
             format: u32,
         }
         let version: Version =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not a gridsim manifest: {e}", path.display()))?;
+            serde_json::from_str(&text).map_err(|e| Error::malformed(&path, format!("not a gridsim manifest: {e}")))?;
         if version.format != FORMAT {
-            return Err(format!(
-                "{}: manifest format {} is not {FORMAT}; this run was written by another gridsim version",
-                path.display(),
-                version.format
+            return Err(Error::malformed(
+                &path,
+                format!(
+                    "manifest format {} is not {FORMAT}; this run was written by another gridsim version",
+                    version.format
+                ),
             ));
         }
-        serde_json::from_str(&text).map_err(|e| format!("{}: not a gridsim manifest: {e}", path.display()))
+        serde_json::from_str(&text).map_err(|e| Error::malformed(&path, format!("not a gridsim manifest: {e}")))
     }
 
     /// Every file the manifest lists: the inputs, the boards table, then
@@ -323,7 +324,7 @@ impl Manifest {
 }
 
 /// Why a listed file cannot be trusted, or `None` when it can.
-fn check_file(dir: &Path, f: &FileEntry) -> Result<Option<String>, String> {
+fn check_file(dir: &Path, f: &FileEntry) -> Result<Option<String>, Error> {
     let path = dir.join(&f.path);
     if !path.exists() {
         return Ok(Some(format!(
@@ -344,10 +345,10 @@ fn check_file(dir: &Path, f: &FileEntry) -> Result<Option<String>, String> {
 /// [`check_file`] for each (directory, file), in order. Hashing every file
 /// is most of the work of reading a large run (873 MB for ten million
 /// fights), so the files are shared out over every core.
-fn check_files(files: &[(&Path, &FileEntry)]) -> Result<Vec<Option<String>>, String> {
+fn check_files(files: &[(&Path, &FileEntry)]) -> Result<Vec<Option<String>>, Error> {
     use std::sync::OnceLock;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let results: Vec<OnceLock<Result<Option<String>, String>>> = files.iter().map(|_| OnceLock::new()).collect();
+    let results: Vec<OnceLock<Result<Option<String>, Error>>> = files.iter().map(|_| OnceLock::new()).collect();
     let next = AtomicUsize::new(0);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -365,7 +366,10 @@ fn check_files(files: &[(&Path, &FileEntry)]) -> Result<Vec<Option<String>>, Str
     });
     results
         .into_iter()
-        .map(|r| r.into_inner().unwrap_or_else(|| Err("a file was not checked".into())))
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(|| Err(Error::Workers("a file was not checked".into())))
+        })
         .collect()
 }
 
@@ -387,7 +391,7 @@ pub struct Audit {
 
 /// Checks every file of a run directory against its manifest. With
 /// `allow_unfinished`, temporary files of an interrupted run are tolerated.
-pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, String> {
+pub fn audit(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<Audit, Error> {
     let files: Vec<(&Path, &FileEntry)> = m.files().into_iter().map(|f| (dir, f)).collect();
     audit_checked(dir, m, allow_unfinished, check_files(&files)?)
 }
@@ -400,7 +404,7 @@ fn audit_checked(
     m: &Manifest,
     allow_unfinished: bool,
     problems: Vec<Option<String>>,
-) -> Result<Audit, String> {
+) -> Result<Audit, Error> {
     let mut a = Audit::default();
     let mut problems = problems.into_iter();
     for _ in &m.inputs {
@@ -457,13 +461,13 @@ fn audit_checked(
 }
 
 /// Every file under `dir`, as (path relative to `dir` with `/`, full path).
-fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
+fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, Error> {
     let mut out = Vec::new();
     let mut stack = vec![(String::new(), dir.to_path_buf())];
     while let Some((prefix, folder)) = stack.pop() {
-        let entries = std::fs::read_dir(&folder).map_err(|e| format!("{}: cannot list: {e}", folder.display()))?;
+        let entries = std::fs::read_dir(&folder).map_err(|e| FileError::new(&folder, "list", e))?;
         for entry in entries {
-            let entry = entry.map_err(|e| format!("{}: cannot list: {e}", folder.display()))?;
+            let entry = entry.map_err(|e| FileError::new(&folder, "list", e))?;
             let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
             if entry.path().is_dir() {
                 stack.push((format!("{name}/"), entry.path()));
@@ -479,11 +483,11 @@ fn list_files(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 /// Checks a run directory against its manifest: every listed file present
 /// with its checksum, and no file the manifest does not explain. The first
 /// problem is the error.
-pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), String> {
+pub fn verify(dir: &Path, m: &Manifest, allow_unfinished: bool) -> Result<(), Error> {
     first_problem(audit(dir, m, allow_unfinished)?)
 }
 
-fn first_problem(a: Audit) -> Result<(), String> {
+fn first_problem(a: Audit) -> Result<(), Error> {
     let first = a
         .fatal
         .into_iter()
@@ -492,7 +496,7 @@ fn first_problem(a: Audit) -> Result<(), String> {
         .next();
     match first {
         None => Ok(()),
-        Some(why) => Err(why),
+        Some(why) => Err(Error::Untrusted(why)),
     }
 }
 
@@ -507,7 +511,10 @@ fn first_problem(a: Audit) -> Result<(), String> {
 /// nothing `work` does, are only required to be present; [`verify`] (`gridsim verify`) and a
 /// resume hash them too. A report's figures so rest on checked bytes only,
 /// without paying for hashing bytes it never reads.
-pub fn verify_read<T>(runs: &[(PathBuf, Manifest)], work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub fn verify_read<T, E: From<Error>>(
+    runs: &[(PathBuf, Manifest)],
+    work: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
     let mut problems: Vec<Vec<Option<String>>> = Vec::new();
     for (dir, m) in runs {
         let kind = m.identity.kind;
@@ -591,8 +598,11 @@ mod tests {
         for part in 0..30 {
             assert_eq!(shards.iter().filter(|s| s.owns(part)).count(), 1);
         }
-        assert!(Shard::parse("3/3").is_err());
-        assert_eq!(Shard::parse("1/4"), Ok(Shard { index: 1, count: 4 }));
+        assert_eq!(
+            Shard::parse("3/3").map_err(|e| e.to_string()),
+            Err("shard `3/3`: expected 0 <= K < N".to_string())
+        );
+        assert_eq!(Shard::parse("1/4").ok(), Some(Shard { index: 1, count: 4 }));
     }
 
     #[test]

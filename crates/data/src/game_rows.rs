@@ -5,6 +5,7 @@
 //! deck is a board, a card's rows are the decks that hold it
 //! (docs/riftbound.md).
 
+use crate::Error;
 use std::path::Path;
 
 use crate::batch::{Workload, entry};
@@ -50,7 +51,7 @@ impl<'a> Workload for Games<'a> {
         (Game::new(self.catalog, self.suite.settings, false), GameRows::default())
     }
 
-    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
+    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), Error> {
         crate::batch::write_boards_once(manifest, dir, || deck_rows(self.suite, self.catalog))
     }
 
@@ -61,7 +62,7 @@ impl<'a> Workload for Games<'a> {
         first: u64,
         count: u64,
         dir: &Path,
-    ) -> Result<Vec<FileEntry>, String> {
+    ) -> Result<Vec<FileEntry>, Error> {
         play(game, self.suite, first, count, rows);
         let name = dataset::part_file("games", part);
         let written = sink::write_games(&dir.join(&name), &rows.games)?;
@@ -154,7 +155,7 @@ pub struct GameBench {
 
 /// Plays `games` games of a suite across `threads` workers (0: one per
 /// core), filling the rows a run writes but keeping none of them.
-pub fn bench(suite: &GameSuite, catalog: &Catalog, threads: usize, games: u64) -> Result<GameBench, String> {
+pub fn bench(suite: &GameSuite, catalog: &Catalog, threads: usize, games: u64) -> Result<GameBench, Error> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let turns = AtomicU64::new(0);
     let showdowns = AtomicU64::new(0);

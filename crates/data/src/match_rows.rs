@@ -3,6 +3,7 @@
 //! log and final state. The only place that turns the match log into table
 //! rows, so the tables and `gridsim match --show` tell one story.
 
+use crate::Error;
 use std::path::Path;
 
 use crate::batch::{self, Workload};
@@ -50,7 +51,7 @@ impl<'a> Workload for Matches<'a> {
         first: u64,
         count: u64,
         dir: &Path,
-    ) -> Result<Vec<FileEntry>, String> {
+    ) -> Result<Vec<FileEntry>, Error> {
         tables.clear();
         for index in first..first + count {
             let pool = if index < self.ctx.suite.pool_matches {

@@ -19,6 +19,7 @@
 //! removed when the blocks are dropped. Each block's pairs are merged and
 //! sorted once, when the scan ends.
 
+use crate::Error;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -195,7 +196,7 @@ impl PairBlocks {
     }
 
     /// Block `i`.
-    pub fn block(&self, i: usize) -> Result<Block<'_>, String> {
+    pub fn block(&self, i: usize) -> Result<Block<'_>, Error> {
         let ids = self.bounds[i]..self.bounds[i + 1];
         let pairs = match &self.store {
             Store::Memory(blocks) => std::borrow::Cow::Borrowed(blocks[i].as_slice()),
@@ -207,12 +208,12 @@ impl PairBlocks {
 
     /// How many pairs the blocks hold together, without reading them: a
     /// pair with boards in two blocks counts twice.
-    pub fn records(&self) -> Result<u64, String> {
+    pub fn records(&self) -> Result<u64, Error> {
         (0..self.count()).map(|i| self.pairs_in(i)).sum()
     }
 
     /// How many pairs block `i` holds, without reading them.
-    fn pairs_in(&self, i: usize) -> Result<u64, String> {
+    fn pairs_in(&self, i: usize) -> Result<u64, Error> {
         Ok(match &self.store {
             Store::Memory(blocks) => blocks[i].len() as u64,
             Store::Disk(spill) => {
@@ -224,7 +225,7 @@ impl PairBlocks {
     }
 
     /// Every block in turn.
-    pub fn each(&self, mut visit: impl FnMut(Block<'_>) -> Result<(), String>) -> Result<(), String> {
+    pub fn each(&self, mut visit: impl FnMut(Block<'_>) -> Result<(), Error>) -> Result<(), Error> {
         for i in 0..self.count() {
             visit(self.block(i)?)?;
         }
@@ -232,7 +233,7 @@ impl PairBlocks {
     }
 
     /// Every pair once, in `(left, right)` order, block by block.
-    pub fn each_pair(&self, mut visit: impl FnMut(&MatchupTally)) -> Result<(), String> {
+    pub fn each_pair(&self, mut visit: impl FnMut(&MatchupTally)) -> Result<(), Error> {
         self.each(|block| {
             for p in block.pairs.iter().filter(|p| block.owns(p)) {
                 visit(p);
@@ -244,7 +245,7 @@ impl PairBlocks {
     /// Saves the blocks to `path` (through a temporary file renamed into
     /// place, so a reader never sees half a file), under `key`: what they
     /// were tallied from, which [`PairBlocks::open`] checks.
-    pub fn save(&self, path: &Path, key: &str) -> Result<(), String> {
+    pub fn save(&self, path: &Path, key: &str) -> Result<(), Error> {
         let mut partial = path.as_os_str().to_owned();
         partial.push(".partial");
         let partial = PathBuf::from(partial);
@@ -252,7 +253,7 @@ impl PairBlocks {
         let mut out = BufWriter::new(file);
         let sizes = (0..self.count())
             .map(|i| self.pairs_in(i))
-            .collect::<Result<Vec<u64>, String>>()?;
+            .collect::<Result<Vec<u64>, Error>>()?;
         let mut header = Vec::new();
         header.extend_from_slice(SAVED_MAGIC);
         header.extend_from_slice(&(key.len() as u64).to_le_bytes());
@@ -281,7 +282,7 @@ impl PairBlocks {
     /// The blocks saved at `path` under `key`; `None` when there is no
     /// such file or it was saved from other inputs (or by another format),
     /// an error when it cannot be read whole.
-    pub fn open(path: &Path, key: &str) -> Result<Option<PairBlocks>, String> {
+    pub fn open(path: &Path, key: &str) -> Result<Option<PairBlocks>, Error> {
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -307,14 +308,14 @@ impl PairBlocks {
         }
         let mut word = || read_word(&mut reader, path);
         let count = word()?;
-        let damaged = || format!("{}: damaged saved tallies", path.display());
+        let damaged = || Error::malformed(path, "damaged saved tallies");
         if count == 0 || count.saturating_mul(16) > length {
             return Err(damaged());
         }
         let bounds = (0..=count)
             .map(|_| word().and_then(|b| u32::try_from(b).map_err(|_| damaged())))
-            .collect::<Result<Vec<u32>, String>>()?;
-        let sizes = (0..count).map(|_| word()).collect::<Result<Vec<u64>, String>>()?;
+            .collect::<Result<Vec<u32>, Error>>()?;
+        let sizes = (0..count).map(|_| word()).collect::<Result<Vec<u64>, Error>>()?;
         let mut at = (SAVED_MAGIC.len() + 8 + key.len() + 8 + 8 * (2 * count as usize + 1)) as u64;
         let mut starts = Vec::with_capacity(sizes.len());
         for &n in &sizes {
@@ -352,13 +353,13 @@ enum Sink {
     },
 }
 
-fn io(path: &std::path::Path, what: &str, e: std::io::Error) -> String {
-    format!("{}: could not {what}: {e}", path.display())
+fn io(path: &std::path::Path, doing: &'static str, e: std::io::Error) -> Error {
+    Error::File(gridsim_core::atomic::FileError::new(path, doing, e))
 }
 
 impl BlockWriter {
     /// Blocks for `fights` fights between boards with ids below `boards`.
-    pub fn new(fights: u64, boards: u32) -> Result<BlockWriter, String> {
+    pub fn new(fights: u64, boards: u32) -> Result<BlockWriter, Error> {
         let count = fights.div_ceil(FIGHTS_PER_BLOCK).clamp(1, u64::from(boards.max(1))) as u32;
         let width = boards.max(1).div_ceil(count);
         let mut bounds: Vec<u32> = (0..count).map(|i| i * width).collect();
@@ -398,7 +399,7 @@ impl BlockWriter {
     }
 
     /// Adds one batch's matchups (a pair may come again in later batches).
-    pub fn add(&mut self, batch: &[MatchupTally]) -> Result<(), String> {
+    pub fn add(&mut self, batch: &[MatchupTally]) -> Result<(), Error> {
         for &m in batch {
             let m = ordered(m);
             let (low, high) = (self.block_of(m.left), self.block_of(m.right));
@@ -418,7 +419,7 @@ impl BlockWriter {
     }
 
     /// Merges each block's pairs.
-    pub fn finish(self) -> Result<PairBlocks, String> {
+    pub fn finish(self) -> Result<PairBlocks, Error> {
         let store = match self.sink {
             Sink::Memory(mut blocks) => {
                 for b in &mut blocks {
@@ -482,7 +483,7 @@ fn decode(bytes: &[u8]) -> MatchupTally {
 
 /// Reads a block file in chunks, merging as it goes: memory holds the
 /// block's distinct pairs and one chunk, however often a pair recurs.
-fn read_merged(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
+fn read_merged(path: &std::path::Path) -> Result<Vec<MatchupTally>, Error> {
     let mut reader = BufReader::new(std::fs::File::open(path).map_err(|e| io(path, "open", e))?);
     let mut merged: Vec<MatchupTally> = Vec::new();
     let mut last_merged = 0usize;
@@ -501,14 +502,14 @@ fn read_merged(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
 }
 
 /// One little-endian u64 of a saved tallies file's header.
-fn read_word(reader: &mut impl Read, path: &Path) -> Result<u64, String> {
+fn read_word(reader: &mut impl Read, path: &Path) -> Result<u64, Error> {
     let mut b = [0u8; 8];
     reader.read_exact(&mut b).map_err(|e| io(path, "read", e))?;
     Ok(u64::from_le_bytes(b))
 }
 
 /// `records` pairs from byte `start` of a saved tallies file.
-fn read_span(path: &Path, start: u64, records: u64) -> Result<Vec<MatchupTally>, String> {
+fn read_span(path: &Path, start: u64, records: u64) -> Result<Vec<MatchupTally>, Error> {
     use std::io::{Seek, SeekFrom};
     let mut file = std::fs::File::open(path).map_err(|e| io(path, "open", e))?;
     file.seek(SeekFrom::Start(start)).map_err(|e| io(path, "read", e))?;
@@ -518,7 +519,7 @@ fn read_span(path: &Path, start: u64, records: u64) -> Result<Vec<MatchupTally>,
 }
 
 /// A block file already merged.
-fn read_all(path: &std::path::Path) -> Result<Vec<MatchupTally>, String> {
+fn read_all(path: &std::path::Path) -> Result<Vec<MatchupTally>, Error> {
     let bytes = std::fs::read(path).map_err(|e| io(path, "read", e))?;
     Ok(bytes.chunks_exact(RECORD).map(decode).collect())
 }

@@ -4,6 +4,7 @@
 //! the report of boards reads a Riftbound run as it reads a run of fights
 //! (docs/riftbound.md).
 
+use crate::Error;
 use std::path::Path;
 
 use crate::batch::{Workload, entry};
@@ -30,7 +31,7 @@ impl<'a> Workload for Showdowns<'a> {
         (Showdown::new(self.catalog, false), ShowdownColumns::default())
     }
 
-    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), String> {
+    fn write_run_tables(&self, manifest: &mut Manifest, dir: &Path) -> Result<(), Error> {
         crate::batch::write_boards_once(manifest, dir, || lane_rows(self.suite, self.catalog))
     }
 
@@ -41,7 +42,7 @@ impl<'a> Workload for Showdowns<'a> {
         first: u64,
         count: u64,
         dir: &Path,
-    ) -> Result<Vec<FileEntry>, String> {
+    ) -> Result<Vec<FileEntry>, Error> {
         play(showdown, self.suite, first, count, rows);
         let name = dataset::part_file("showdowns", part);
         let written = sink::write_showdowns(&dir.join(&name), rows)?;
@@ -133,7 +134,7 @@ pub struct ShowdownBench {
 
 /// Plays `showdowns` showdowns of a suite across `threads` workers (0: one
 /// per core), filling the rows a run writes but keeping none of them.
-pub fn bench(suite: &Suite, catalog: &Catalog, threads: usize, showdowns: u64) -> Result<ShowdownBench, String> {
+pub fn bench(suite: &Suite, catalog: &Catalog, threads: usize, showdowns: u64) -> Result<ShowdownBench, Error> {
     use std::sync::atomic::{AtomicU64, Ordering};
     let items = AtomicU64::new(0);
     let spells = AtomicU64::new(0);

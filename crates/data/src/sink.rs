@@ -2,6 +2,9 @@
 //! board lists into Parquet files, each written under a temporary name and
 //! renamed only once complete, and reads a single fight back for replays.
 
+use gridsim_core::atomic::FileError;
+
+use crate::Error;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -136,7 +139,7 @@ impl ArrowColumn for Vec<i32> {
 }
 
 /// A table of one part as a record batch.
-fn batch_of(path: &Path, table: &str, arrays: Vec<(Field, ArrayRef)>) -> Result<RecordBatch, String> {
+fn batch_of(path: &Path, table: &str, arrays: Vec<(Field, ArrayRef)>) -> Result<RecordBatch, Error> {
     let (fields, cols): (Vec<Field>, Vec<ArrayRef>) = arrays.into_iter().unzip();
     RecordBatch::try_new(Arc::new(Schema::new(fields)), cols)
         .map_err(|e| io_err(path, &format!("build the {table} table"), e))
@@ -274,14 +277,14 @@ fn props() -> WriterProperties {
         .build()
 }
 
-fn io_err(path: &Path, what: &str, e: impl std::fmt::Display) -> String {
-    format!("{}: cannot {what}: {e}", path.display())
+fn io_err(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::table(path, what, e)
 }
 
 /// Writes `batch` to `path` through an [`AtomicFile`]: hashed as it is
 /// written and renamed only once complete, so no half-written file ever
 /// looks finished.
-fn write_batch(path: &Path, batch: &RecordBatch) -> Result<WrittenFile, String> {
+fn write_batch(path: &Path, batch: &RecordBatch) -> Result<WrittenFile, Error> {
     let file = AtomicFile::create(path)?;
     let tmp = gridsim_core::atomic::temporary_name(path);
     let mut w =
@@ -301,23 +304,23 @@ fn strs(v: &[&'static str]) -> ArrayRef {
 }
 
 /// Writes the `fights` table of one part.
-pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, String> {
+pub fn write_fights(path: &Path, f: &FightColumns) -> Result<WrittenFile, Error> {
     write_batch(path, &batch_of(path, "fights", f.arrays())?)
 }
 
 /// Writes the `showdowns` table of one part.
-pub fn write_showdowns(path: &Path, f: &ShowdownColumns) -> Result<WrittenFile, String> {
+pub fn write_showdowns(path: &Path, f: &ShowdownColumns) -> Result<WrittenFile, Error> {
     write_batch(path, &batch_of(path, "showdowns", f.arrays())?)
 }
 
 /// Writes the `games` table of one part.
-pub fn write_games(path: &Path, f: &GameColumns) -> Result<WrittenFile, String> {
+pub fn write_games(path: &Path, f: &GameColumns) -> Result<WrittenFile, Error> {
     write_batch(path, &batch_of(path, "games", f.arrays())?)
 }
 
 /// Writes the `units` table of one part; `card_names` turns card indices
 /// into card ids.
-pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Result<WrittenFile, String> {
+pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Result<WrittenFile, Error> {
     let mut arrays = u.arrays();
     name_cards(&mut arrays, &u.card, card_names);
     write_batch(path, &batch_of(path, "units", arrays)?)
@@ -325,7 +328,7 @@ pub fn write_units(path: &Path, u: &UnitColumns, card_names: &[String]) -> Resul
 
 /// Writes the `card_events` table of one part; `card_names` turns card
 /// indices into card ids.
-pub fn write_card_events(path: &Path, c: &CardEventColumns, card_names: &[String]) -> Result<WrittenFile, String> {
+pub fn write_card_events(path: &Path, c: &CardEventColumns, card_names: &[String]) -> Result<WrittenFile, Error> {
     let mut arrays = c.arrays();
     name_cards(&mut arrays, &c.card, card_names);
     write_batch(path, &batch_of(path, "card_events", arrays)?)
@@ -344,7 +347,7 @@ fn name_cards(arrays: &mut [(Field, ArrayRef)], cards: &[u32], card_names: &[Str
 }
 
 /// Writes the `boards` table.
-pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, String> {
+pub fn write_boards(path: &Path, boards: &[BoardRow]) -> Result<WrittenFile, Error> {
     let list = |name: &str, inner: DataType| {
         Field::new(name, DataType::List(Arc::new(Field::new("item", inner, true))), false)
     };
@@ -410,36 +413,36 @@ pub struct RecordedFight {
 }
 
 /// Finds fight `fight_id` in a `fights` part file.
-pub fn read_fight(path: &Path, fight_id: u64) -> Result<Option<RecordedFight>, String> {
-    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+pub fn read_fight(path: &Path, fight_id: u64) -> Result<Option<RecordedFight>, Error> {
+    let file = File::open(path).map_err(|e| FileError::new(path, "open", e))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
         .and_then(|b| b.build())
         .map_err(|e| io_err(path, "read as Parquet", e))?;
     for batch in reader {
         let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
-        let col = |name: &str| -> Result<&ArrayRef, String> {
+        let col = |name: &str| -> Result<&ArrayRef, Error> {
             batch
                 .column_by_name(name)
-                .ok_or_else(|| format!("{}: no column `{name}`", path.display()))
+                .ok_or_else(|| Error::malformed(path, format!("no column `{name}`")))
         };
         let ids = col("fight_id")?
             .as_any()
             .downcast_ref::<UInt64Array>()
-            .ok_or_else(|| format!("{}: `fight_id` is not UInt64", path.display()))?;
+            .ok_or_else(|| Error::malformed(path, "`fight_id` is not UInt64"))?;
         let Some(row) = (0..ids.len()).find(|&i| ids.value(i) == fight_id) else {
             continue;
         };
-        let s = |name: &str| -> Result<String, String> {
+        let s = |name: &str| -> Result<String, Error> {
             col(name)?
                 .as_any()
                 .downcast_ref::<StringArray>()
                 .map(|a| a.value(row).to_string())
-                .ok_or_else(|| format!("{}: `{name}` is not text", path.display()))
+                .ok_or_else(|| Error::malformed(path, format!("`{name}` is not text")))
         };
         let i32_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<Int32Array>().map(|a| a.value(row)));
         let u32_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<UInt32Array>().map(|a| a.value(row)));
         let i64_ = |name: &str| col(name).map(|c| c.as_any().downcast_ref::<Int64Array>().map(|a| a.value(row)));
-        let bad = || format!("{}: unexpected column types", path.display());
+        let bad = || Error::malformed(path, "unexpected column types");
         return Ok(Some(RecordedFight {
             fight_id,
             winner: s("winner")?,
@@ -455,20 +458,20 @@ pub fn read_fight(path: &Path, fight_id: u64) -> Result<Option<RecordedFight>, S
 }
 
 /// Reads a `boards` table back.
-pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, String> {
+pub fn read_boards(path: &Path) -> Result<Vec<BoardRow>, Error> {
     let mut out = Vec::new();
     for_each_board(path, |row| out.push(row))?;
     Ok(out)
 }
 
 /// Reads a `boards` table back a row at a time, keeping none.
-pub fn for_each_board(path: &Path, mut visit: impl FnMut(BoardRow)) -> Result<(), String> {
+pub fn for_each_board(path: &Path, mut visit: impl FnMut(BoardRow)) -> Result<(), Error> {
     use arrow::array::{AsArray, ListArray};
-    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let file = File::open(path).map_err(|e| FileError::new(path, "open", e))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
         .and_then(|b| b.build())
         .map_err(|e| io_err(path, "read as Parquet", e))?;
-    let bad = |what: &str| format!("{}: column `{what}` is missing or of the wrong type", path.display());
+    let bad = |what: &str| Error::malformed(path, format!("column `{what}` is missing or of the wrong type"));
     for batch in reader {
         let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
         let ids = batch
@@ -479,7 +482,7 @@ pub fn for_each_board(path: &Path, mut visit: impl FnMut(BoardRow)) -> Result<()
             .column_by_name("name")
             .and_then(|c| c.as_any().downcast_ref::<StringArray>().cloned())
             .ok_or_else(|| bad("name"))?;
-        let list = |name: &str| -> Result<ListArray, String> {
+        let list = |name: &str| -> Result<ListArray, Error> {
             batch
                 .column_by_name(name)
                 .and_then(|c| c.as_any().downcast_ref::<ListArray>().cloned())
@@ -652,7 +655,7 @@ impl MatchTables {
 
 /// Writes the four tables of one part of a match run, each to the path
 /// `path_of(table)` gives, in the order of `RunKind::Matches.tables()`.
-pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) -> Result<Vec<WrittenFile>, String> {
+pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) -> Result<Vec<WrittenFile>, Error> {
     [
         (t.matches.arrays(), "matches"),
         (t.rounds.arrays(), "rounds"),
@@ -669,14 +672,14 @@ pub fn write_match_tables(t: &MatchTables, path_of: impl Fn(&str) -> PathBuf) ->
 
 /// Reads the rows of match `match_id` back from a `matches` part file, for
 /// replays (one row per player; none when the file does not hold it).
-pub fn read_match(path: &Path, match_id: u64) -> Result<MatchColumns, String> {
+pub fn read_match(path: &Path, match_id: u64) -> Result<MatchColumns, Error> {
     use arrow::array::{AsArray, ListArray};
     use arrow::datatypes::{Int32Type, UInt32Type, UInt64Type};
-    let file = File::open(path).map_err(|e| io_err(path, "open", e))?;
+    let file = File::open(path).map_err(|e| FileError::new(path, "open", e))?;
     let reader = ParquetRecordBatchReaderBuilder::try_new(file)
         .and_then(|b| b.build())
         .map_err(|e| io_err(path, "read as Parquet", e))?;
-    let bad = |what: &str| format!("{}: column `{what}` is missing or of the wrong type", path.display());
+    let bad = |what: &str| Error::malformed(path, format!("column `{what}` is missing or of the wrong type"));
     let mut m = MatchColumns::default();
     for batch in reader {
         let batch = batch.map_err(|e| io_err(path, "read a row group", e))?;
@@ -687,12 +690,12 @@ pub fn read_match(path: &Path, match_id: u64) -> Result<MatchColumns, String> {
         let texts = |name: &str| col(name)?.as_string_opt::<i32>().ok_or_else(|| bad(name));
         let bools = |name: &str| col(name)?.as_boolean_opt().ok_or_else(|| bad(name));
         let lists = |name: &str| col(name)?.as_any().downcast_ref::<ListArray>().ok_or_else(|| bad(name));
-        let text_list = |name: &str, i: usize| -> Result<Vec<String>, String> {
+        let text_list = |name: &str, i: usize| -> Result<Vec<String>, Error> {
             let v = lists(name)?.value(i);
             let s = v.as_string_opt::<i32>().ok_or_else(|| bad(name))?;
             Ok(s.iter().flatten().map(str::to_string).collect())
         };
-        let int_list = |name: &str, i: usize| -> Result<Vec<i32>, String> {
+        let int_list = |name: &str, i: usize| -> Result<Vec<i32>, Error> {
             let v = lists(name)?.value(i);
             Ok(v.as_primitive_opt::<Int32Type>()
                 .ok_or_else(|| bad(name))?

@@ -1,6 +1,7 @@
 //! A report against a baseline: paired where the runs fought the same
 //! pairs, independent otherwise, and the opening paragraph in words.
 
+use crate::Error;
 use std::collections::BTreeMap;
 
 use super::holdings::Holdings;
@@ -39,22 +40,25 @@ pub fn paired_changes(
     now: &Tallies,
     base: &Tallies,
     boards: &BoardTable,
-) -> Result<[BTreeMap<String, Ratio>; 5], String> {
+) -> Result<[BTreeMap<String, Ratio>; 5], Error> {
     if now.pairs.bounds() != base.pairs.bounds() || now.fights != base.fights {
-        return Err(format!("the runs hold {} and {} fights", now.fights, base.fights));
+        return Err(Error::NotComparable(format!(
+            "the runs hold {} and {} fights",
+            now.fights, base.fights
+        )));
     }
     let holdings = Holdings::new(now, boards);
     let (found, _) = holdings.estimates(|add| {
         for i in 0..now.pairs.count() {
             let (a, b) = (now.pairs.block(i)?, base.pairs.block(i)?);
             if a.pairs.len() != b.pairs.len() {
-                return Err(format!(
+                return Err(Error::NotComparable(format!(
                     "the runs fought {} and {} distinct pairs of boards with a board among ids {}..{}",
                     a.pairs.len(),
                     b.pairs.len(),
                     a.ids.start,
                     a.ids.end
-                ));
+                )));
             }
             if let Some((m, _)) = a
                 .pairs
@@ -62,10 +66,10 @@ pub fn paired_changes(
                 .zip(b.pairs.iter())
                 .find(|(m, o)| (m.left, m.right, m.fights) != (o.left, o.right, o.fights))
             {
-                return Err(format!(
+                return Err(Error::NotComparable(format!(
                     "board {} against board {} fought a different number of times",
                     m.left, m.right
-                ));
+                )));
             }
             let dyads: Vec<Dyad> = a
                 .pairs
@@ -95,7 +99,7 @@ pub fn paired_changes(
 /// Benjamini–Hochberg correction over every compared row. Paired where the
 /// runs fought the same pairs (falling back to independent, and saying
 /// why, where the tallies show they did not).
-pub fn compare(report: &mut Report, against: Against, baseline_name: String) -> Result<(), String> {
+pub fn compare(report: &mut Report, against: Against, baseline_name: String) -> Result<(), Error> {
     let q = report.false_discovery_rate;
     let mut tested: Vec<(usize, usize)> = Vec::new();
     let mut p_values = Vec::new();

@@ -1,6 +1,7 @@
 //! The report's marginal effects: one model per section, its design
 //! (features and controls) and its fit's rows.
 
+use crate::Error;
 use std::collections::BTreeMap;
 
 use super::holdings::{DenseBoards, FitSource};
@@ -31,7 +32,7 @@ pub(super) fn marginal_effects(
     pairs: &PairBlocks,
     model: ModelSettings,
     hold_up_to: u64,
-) -> Result<[BTreeMap<String, Estimate>; 5], String> {
+) -> Result<[BTreeMap<String, Estimate>; 5], Error> {
     // The boards that fought, by their place in the table, in dense order.
     let mut fought: Vec<(u32, u32)> = (0..boards.len())
         .filter_map(|i| Some((dense.get(boards.board(i).id)?, i as u32)))

@@ -1,6 +1,7 @@
 //! What the rate tables count: every row's holders and each board's rows,
 //! the keyword grid, and the boards in dense order for the fit.
 
+use crate::Error;
 use std::collections::BTreeMap;
 
 use super::{Acc, VersusCell, rate_keys};
@@ -153,7 +154,7 @@ impl Holdings {
 
     /// Every row's estimate from the run's fights ([`Holdings::estimates`]).
     #[allow(clippy::type_complexity)]
-    pub(super) fn run_estimates(&self, tallies: &Tallies) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), String> {
+    pub(super) fn run_estimates(&self, tallies: &Tallies) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), Error> {
         self.estimates(|add| {
             tallies.pairs.each(|block| {
                 let dyads: Vec<Dyad> = block
@@ -163,7 +164,8 @@ impl Holdings {
                     .collect();
                 add(&block.ids, &dyads);
                 Ok(())
-            })
+            })?;
+            Ok(())
         })
     }
 
@@ -173,8 +175,8 @@ impl Holdings {
     #[allow(clippy::type_complexity)]
     pub(super) fn estimates(
         &self,
-        each_block: impl FnOnce(&mut dyn FnMut(&std::ops::Range<u32>, &[Dyad])) -> Result<(), String>,
-    ) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), String> {
+        each_block: impl FnOnce(&mut dyn FnMut(&std::ops::Range<u32>, &[Dyad])) -> Result<(), Error>,
+    ) -> Result<([Vec<ItemRates>; 5], Vec<ItemRates>), Error> {
         let mut sums = dyadic::RateSums::new(self.items);
         each_block(&mut |ids, dyads| sums.add_block(&self.of_board, self.dense.range(ids), dyads))?;
         let mut all = sums.finish().into_iter();
@@ -188,7 +190,7 @@ pub(super) fn keyword_versus(
     boards: &BoardTable,
     dense: &DenseBoards,
     pairs: &PairBlocks,
-) -> Result<Vec<VersusCell>, String> {
+) -> Result<Vec<VersusCell>, Error> {
     // Counted in a grid indexed by keyword (numbered in name order). A board's side is
     // summed first over its opponents' keywords, one row, and the row then
     // added under each of its own keywords: a matchup adds to about ten
@@ -237,7 +239,7 @@ pub(super) fn keyword_grid<'a>(
     k: usize,
     pairs: &PairBlocks,
     keywords_of: impl Fn(u32) -> Option<&'a [usize]>,
-) -> Result<Vec<Option<Acc>>, String> {
+) -> Result<Vec<Option<Acc>>, Error> {
     let mut grid = vec![Acc::default(); k * k];
     let mut met = vec![false; k * k];
     let mut row = vec![(0u64, 0u64, 0u64); k];
@@ -391,7 +393,7 @@ pub(super) const FIT_IN_MEMORY_RECORDS: u64 = 1 << 21;
 impl<'a> FitSource<'a> {
     /// The run's pairs, held when their block records are at most
     /// `hold_up_to`.
-    pub(super) fn new(pairs: &'a PairBlocks, dense: &'a DenseBoards, hold_up_to: u64) -> Result<FitSource<'a>, String> {
+    pub(super) fn new(pairs: &'a PairBlocks, dense: &'a DenseBoards, hold_up_to: u64) -> Result<FitSource<'a>, Error> {
         let mut source = FitSource {
             pairs,
             dense,
@@ -412,7 +414,7 @@ impl<'a> FitSource<'a> {
                 .filter_map(|m| source.result(&m));
             let single = Matchups::block(dense.len(), 0..dense.len(), results);
             if let Some(e) = failed {
-                return Err(e);
+                return Err(e.into());
             }
             source.single = Some(single);
         }
@@ -441,7 +443,7 @@ impl MatchupSource for FitSource<'_> {
         self.dense.len()
     }
 
-    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), String> {
+    fn each(&self, visit: &mut dyn FnMut(&Matchups)) -> Result<(), Error> {
         if let Some(single) = &self.single {
             visit(single);
             return Ok(());
@@ -449,6 +451,7 @@ impl MatchupSource for FitSource<'_> {
         self.pairs.each(|block| {
             visit(&self.convert(block));
             Ok(())
-        })
+        })?;
+        Ok(())
     }
 }

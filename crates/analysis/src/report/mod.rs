@@ -8,6 +8,7 @@
 //! and its boards, written as HTML (charts as inline SVG), Markdown and
 //! JSON.
 
+use crate::Error;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
@@ -502,12 +503,12 @@ impl Outlier {
 }
 
 /// Builds the report's figures from tallies and the boards table.
-pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<Report, String> {
+pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<Report, Error> {
     // The rates (the boards' holdings first, the keyword grid after) and
     // the effects read the same tallies and nothing of each other: side by
     // side on the cores, from the start.
     let (rates, effects) = rayon::join(
-        || -> Result<_, String> {
+        || -> Result<_, Error> {
             let holdings = Holdings::new(tallies, boards);
             let found = holdings.run_estimates(tallies)?;
             let versus = keyword_versus(boards, &holdings.dense, &tallies.pairs)?;
@@ -603,7 +604,7 @@ pub fn build(runs: Vec<String>, tallies: &Tallies, boards: &BoardTable, s: &Repo
 
 /// The five rate tables alone, without effects, pairs or outliers: what
 /// an independent comparison reads of its baseline.
-pub fn rate_rows(tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<[Vec<RateRow>; 5], String> {
+pub fn rate_rows(tallies: &Tallies, boards: &BoardTable, s: &ReportSettings) -> Result<[Vec<RateRow>; 5], Error> {
     let holdings = Holdings::new(tallies, boards);
     let (found, _) = holdings.run_estimates(tallies)?;
     let mut found = found.into_iter();
@@ -759,7 +760,7 @@ impl GameData {
         game_files: &[std::path::PathBuf],
         card_files: &[std::path::PathBuf],
         catalog: Vec<(String, String)>,
-    ) -> Result<GameData, String> {
+    ) -> Result<GameData, Error> {
         use crate::analysis;
         let index: BTreeMap<String, u32> = catalog
             .iter()
@@ -781,10 +782,10 @@ impl GameData {
             holds.push(cards);
         })?;
         if let Some(k) = unknown {
-            return Err(format!(
-                "{}: a deck holds `{k}`, which the run's catalog does not",
-                boards_file.display()
-            ));
+            return Err(Error::Data(gridsim_data::Error::malformed(
+                boards_file,
+                format!("a deck holds `{k}`, which the run's catalog does not"),
+            )));
         }
         let list = analysis::game_list(game_files)?;
         let seen = if card_files.is_empty() {
@@ -812,7 +813,9 @@ impl GameData {
 pub fn compare_games(g: &mut crate::game_report::GameReport, now: &GameData, base: &GameData, label: String, q: f64) {
     use crate::game_cards;
     let paired = if now.keys != base.keys || now.holds != base.holds {
-        Err("the runs' catalogs or decks differ in their cards".to_string())
+        Err(Error::NotComparable(
+            "the runs' catalogs or decks differ in their cards".to_string(),
+        ))
     } else {
         game_cards::compare(
             &mut g.cards,
@@ -837,7 +840,7 @@ pub fn compare_games(g: &mut crate::game_report::GameReport, now: &GameData, bas
 
 impl RunData {
     /// The report of this run.
-    pub fn report(&self, s: &ReportSettings) -> Result<Report, String> {
+    pub fn report(&self, s: &ReportSettings) -> Result<Report, Error> {
         let mut report = build(self.names.clone(), &self.tallies, &self.boards, s)?;
         report.name_cards(&self.printed);
         report.games = self.games.as_ref().map(|g| {

@@ -493,7 +493,7 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
         ));
     }
     let dir = req.out.join(format!("search_{}_{seed}", slug(&suite.name)));
-    let driver = gridsim_data::batch::Driver::new(req.threads).map_err(whole)?;
+    let driver = gridsim_data::batch::Driver::new(req.threads).map_err(|e| whole(e.into()))?;
     let arena = Arena {
         field: &suite.boards,
         seed,
@@ -549,7 +549,7 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
                 || Engine::new(&catalog, rules),
                 |engine, &(board, bar)| arena.race(engine, board, bar),
             )
-            .map_err(whole)?;
+            .map_err(|e| whole(e.into()))?;
         for ((board, from_suite), record) in children.into_iter().zip(records) {
             spent += record.fights();
             candidates += 1;
@@ -626,7 +626,7 @@ pub fn run(req: &SearchRequest) -> Result<Search, Error> {
                 r
             },
         )
-        .map_err(whole)?;
+        .map_err(|e| whole(e.into()))?;
     spent += per_board * finalists.len() as u64;
     let intervals = final_intervals(&records);
     let base = suite_best.as_ref().map(|_| &records[records.len() - 1]);

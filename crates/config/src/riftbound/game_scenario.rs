@@ -13,7 +13,7 @@ use toml::Spanned;
 use super::super::validate::ORIGINS_DIR;
 use super::super::{Diagnostic, parse_toml};
 use gridsim_core::diagnostics;
-use gridsim_riftbound::cards::{CardIndex, Catalog};
+use gridsim_riftbound::cards::CardIndex;
 use gridsim_riftbound_game::bots::MAX_SCRIPT;
 use gridsim_riftbound_game::{EndReason, GameEventKind, MAX_FIELDS, MAX_UNITS, Place, Seat, Settings};
 use gridsim_sim::riftbound_game_scenario::{GameScenario, GameTurn, GameUnit, LineWant, Step};
@@ -120,8 +120,11 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         Diagnostic::at(file, text, Some(span), key, message)
     };
     let card = |name: &Spanned<String>, key: String, bad: &mut Vec<Diagnostic>| -> CardIndex {
-        card_named(&catalog, name).unwrap_or_else(|m| {
-            bad.push(at(name.span(), key, m));
+        let n = name.get_ref();
+        catalog.index(n).unwrap_or_else(|| {
+            let keys: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
+            let nearest = diagnostics::suggestion(n, &keys);
+            bad.push(at(name.span(), key, format!("no card `{n}` in {ORIGINS_DIR}{nearest}")));
             0
         })
     };
@@ -376,15 +379,6 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         units,
         setup,
         turns,
-    })
-}
-
-/// The card with id `name`, or why not, with the nearest ids.
-fn card_named(catalog: &Catalog, name: &Spanned<String>) -> Result<CardIndex, String> {
-    let n = name.get_ref();
-    catalog.index(n).ok_or_else(|| {
-        let keys: Vec<&str> = catalog.cards.iter().map(|c| c.key.as_str()).collect();
-        format!("no card `{n}` in {ORIGINS_DIR}{}", diagnostics::suggestion(n, &keys))
     })
 }
 
