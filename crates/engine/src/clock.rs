@@ -327,10 +327,12 @@ impl Engine<'_> {
                 ended |= self.u.revive_ms[i] == 0;
             }
             // A status ending changes what the unit does next (charging,
-            // Freeze's pause, Smash's expiry).
+            // Freeze's pause, Smash's expiry), and a unit whose Stun ends
+            // on a full charge is due now, in its reading-order place among
+            // the units due in this millisecond (300.2, 800.68a), as a
+            // release from Entrap is (800.19f).
             if ended {
-                self.clock.stale |= 1u64 << i;
-                self.refresh_targetable(i);
+                self.touch_clock(UnitIdx(i as u8));
             }
         }
     }
