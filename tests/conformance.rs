@@ -196,6 +196,32 @@ fn a_logged_absent_line_fails_its_scenario() {
     );
 }
 
+/// docs/scenarios.md: an `events` line's `count` is exact over the whole
+/// log. The scenario of a recalled defender (RB21, RB50) passes with its
+/// one Reaver's Row resolution; asking for two fails, naming the line and
+/// the count logged. The misreading: a `count` parsed and never checked.
+#[test]
+fn a_showdown_line_count_is_exact() {
+    let inputs = inputs();
+    let file = Path::new("tests/riftbound/rb_21_recalled_defender_no_longer_holds.toml");
+    let text = std::fs::read_to_string(file).expect("readable");
+    let run = |text: &str| {
+        gridsim::jobs::scenario_report(file, text, &inputs.catalog, &inputs.rules)
+            .unwrap_or_else(|d| panic!("the scenario does not load:\n{}", join(&d)))
+    };
+    let as_written = run(&text);
+    assert!(as_written.passed(), "{}", as_written.failures.join("\n"));
+    let once = "card = \"reavers_row\", ruling = \"RB44\", count = 1 }";
+    assert!(text.contains(once), "the scenario counts the Row's resolutions");
+    let report = run(&text.replace(once, "card = \"reavers_row\", ruling = \"RB44\", count = 2 }"));
+    assert!(!report.passed(), "a wrong count passed");
+    assert!(
+        report.failures.iter().any(|f| f.contains("1 logged, 2 wanted")),
+        "{:?}",
+        report.failures
+    );
+}
+
 /// docs/scenarios.md, "Riftbound game scenarios": a game scenario's
 /// `expect` lines must be logged in their turn, its `absent` lines must
 /// not be, and a `count` is exact. The final point's scenario passes as

@@ -299,6 +299,12 @@ fn check_events(
     let mut from = 0;
     for want in wanted {
         *checks += 1;
+        if let Some(n) = want.count {
+            let found = lines.iter().filter(|e| want.matches(e, ids)).count();
+            if found != n as usize {
+                failures.push(format!("{at}: event {want:?}: {found} logged, {n} wanted"));
+            }
+        }
         match lines[from..].iter().position(|e| want.matches(e, ids)) {
             Some(p) => from += p + 1,
             None => failures.push(format!(
@@ -459,6 +465,9 @@ pub struct EventWant {
     pub unit: Option<usize>,
     pub amount: Option<i32>,
     pub ruling: Option<String>,
+    /// In `events`: how many lines of the whole log match, exactly (a
+    /// trigger that must happen once, not again later).
+    pub count: Option<u32>,
 }
 
 impl EventWant {

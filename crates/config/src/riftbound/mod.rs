@@ -128,6 +128,8 @@ struct EventDef {
     /// A `played` or `resolved` line's card, by key (its amount).
     card: Option<Spanned<String>>,
     ruling: Option<String>,
+    /// In `events`: how many such lines the whole log holds, exactly.
+    count: Option<u32>,
 }
 
 #[derive(Deserialize)]
@@ -578,6 +580,7 @@ fn parse_events(
                 unit,
                 amount,
                 ruling: e.ruling.clone(),
+                count: e.count,
             })
         })
         .collect()

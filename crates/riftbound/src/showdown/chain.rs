@@ -111,12 +111,15 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 self.s.board.log_line(EventKind::GearRecalled, None, p as i32, "RB21");
             }
         }
+        // Holding is read by more than the Hidden cards (a move here is
+        // seen by the battlefield's holder: Reaver's Row), so it is
+        // settled at every cleanup, whether or not a card is hidden.
+        if let Some(h) = self.s.holder
+            && !self.present(h)
+        {
+            self.s.holder = None;
+        }
         if self.s.board.hidden_len.iter().any(|&n| n > 0) {
-            if let Some(h) = self.s.holder
-                && !self.present(h)
-            {
-                self.s.holder = None;
-            }
             for p in 0..2u8 {
                 let pi = usize::from(p);
                 let n = self.s.board.hidden_len[pi];
