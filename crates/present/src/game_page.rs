@@ -51,6 +51,7 @@ impl GameView<'_> {
             GameEventKind::BurnedOut => format!("burns out: {} cards shuffled back", e.amount),
             GameEventKind::Played => format!("plays {card}"),
             GameEventKind::Moved => format!("moves {} units to {card}", e.amount),
+            GameEventKind::MovedToBase => format!("moves {} units back to base", e.amount),
             GameEventKind::Showdown => {
                 let end = ["conquer", "hold", "nobody left"]
                     .get(e.amount as usize)

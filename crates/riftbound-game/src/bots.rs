@@ -160,6 +160,9 @@ pub enum Action {
     /// battlefield `to`: a script's move of units played in the scenario,
     /// whose slots it cannot know.
     MoveCard { card: CardIndex, to: u8 },
+    /// A standard move of the units in `units` (a bit per slot) from
+    /// their battlefields back to its base (141).
+    MoveToBase { units: u32 },
     /// Ends the turn (316.6).
     End,
 }

@@ -368,6 +368,8 @@ pub enum GameEventKind {
     Played,
     /// Units moved to a battlefield (141).
     Moved,
+    /// Units moved from battlefields back to their base (141).
+    MovedToBase,
     /// A showdown or combat ended; `amount` 0 conquer, 1 hold, 2 empty.
     Showdown,
     /// Points scored by a card's effect.
@@ -377,7 +379,7 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 16] = [
+    pub const ALL: [GameEventKind; 17] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -390,6 +392,7 @@ impl GameEventKind {
         GameEventKind::BurnedOut,
         GameEventKind::Played,
         GameEventKind::Moved,
+        GameEventKind::MovedToBase,
         GameEventKind::Showdown,
         GameEventKind::Scored,
         GameEventKind::Won,
@@ -410,6 +413,7 @@ impl GameEventKind {
             GameEventKind::BurnedOut => "burned_out",
             GameEventKind::Played => "played",
             GameEventKind::Moved => "moved",
+            GameEventKind::MovedToBase => "moved_to_base",
             GameEventKind::Showdown => "showdown",
             GameEventKind::Scored => "scored",
             GameEventKind::Won => "won",

@@ -290,6 +290,7 @@ impl Game<'_> {
             }
             Action::PlayChampion => self.play_unit(p, None),
             Action::Move { units, to } => self.standard_move(p, units, to),
+            Action::MoveToBase { units } => self.standard_move_to_base(p, units),
             Action::MoveCard { card, to } => {
                 let units = self
                     .units
@@ -379,6 +380,29 @@ impl Game<'_> {
         self.note(p, GameEventKind::Moved, Some(self.fields[b]), moved, "141.3");
         if held_before != Some(p) {
             self.contest(b);
+        }
+    }
+
+    /// A standard move (141) of the ready units in `units` (a bit per
+    /// slot) from battlefields back to `p`'s base: exhausted as its cost
+    /// (141.2), all to the one destination (141.3), from any battlefields.
+    /// A base is never contested; a battlefield left with none of `p`'s
+    /// units is no longer `p`'s to hold (`Game::controller`).
+    fn standard_move_to_base(&mut self, p: Seat, units: u32) {
+        let mut moved = 0;
+        for u in 0..MAX_UNITS {
+            let ready_at_a_battlefield = self.units.alive[u]
+                && self.units.owner[u] == p
+                && matches!(self.units.place[u], Place::Field(_))
+                && !self.units.exhausted[u];
+            if units & (1 << u) != 0 && ready_at_a_battlefield {
+                self.units.exhausted[u] = true;
+                self.units.place[u] = Place::Base;
+                moved += 1;
+            }
+        }
+        if moved > 0 {
+            self.note(p, GameEventKind::MovedToBase, None, moved, "141.2");
         }
     }
 

@@ -60,6 +60,8 @@ pub enum Step {
         card: CardIndex,
         to: u8,
     },
+    /// A standard move of the named units back to base.
+    MoveToBase(Vec<usize>),
 }
 
 /// A line the turn's log must hold (or must not): every field given must
@@ -172,6 +174,9 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
                     to: *to,
                 },
                 Step::MoveCard { card, to } => Action::MoveCard { card: *card, to: *to },
+                Step::MoveToBase(units) => Action::MoveToBase {
+                    units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),
+                },
             })
             .collect();
         g.script[p].set(&actions);

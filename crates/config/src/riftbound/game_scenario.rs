@@ -86,6 +86,7 @@ struct ActionDef {
     moves: Option<Vec<Spanned<String>>>,
     move_card: Option<Spanned<String>>,
     to: Option<Spanned<u8>>,
+    move_to_base: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -262,15 +263,35 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
             let given = usize::from(def.play.is_some())
                 + usize::from(def.champion)
                 + usize::from(def.moves.is_some())
-                + usize::from(def.move_card.is_some());
+                + usize::from(def.move_card.is_some())
+                + usize::from(def.move_to_base.is_some());
             if given != 1 {
                 bad.push(at(
                     actions_span.clone(),
                     key(""),
-                    "an action is one of `play = \"card\"`, `champion = true`, `move = [units], to = N` or `move_card = \"card\", to = N`".into(),
+                    "an action is one of `play = \"card\"`, `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N` or `move_to_base = [units]`".into(),
                 ));
                 continue;
             }
+            // The scenario's units a move names, by their names.
+            let named_units = |moved: &[Spanned<String>], what: &str, bad: &mut Vec<Diagnostic>| {
+                let mut picked = Vec::new();
+                for (m, n) in moved.iter().enumerate() {
+                    match names.iter().position(|x| *x == n.get_ref().as_str()) {
+                        Some(u) => picked.push(u),
+                        None => bad.push(at(
+                            n.span(),
+                            key(&format!("{what}[{m}]")),
+                            format!(
+                                "no unit named `{}`{}",
+                                n.get_ref(),
+                                diagnostics::suggestion(n.get_ref(), &names)
+                            ),
+                        )),
+                    }
+                }
+                picked
+            };
             // Where a move goes: every move names its battlefield.
             let to = |bad: &mut Vec<Diagnostic>| match &def.to {
                 Some(b) if usize::from(*b.get_ref()) < 2 => *b.get_ref(),
@@ -302,25 +323,13 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                     to: to(&mut bad),
                 });
             } else if let Some(moved) = &def.moves {
-                let mut picked = Vec::new();
-                for (m, n) in moved.iter().enumerate() {
-                    match names.iter().position(|x| *x == n.get_ref().as_str()) {
-                        Some(u) => picked.push(u),
-                        None => bad.push(at(
-                            n.span(),
-                            key(&format!(".move[{m}]")),
-                            format!(
-                                "no unit named `{}`{}",
-                                n.get_ref(),
-                                diagnostics::suggestion(n.get_ref(), &names)
-                            ),
-                        )),
-                    }
-                }
+                let units = named_units(moved, ".move", &mut bad);
                 steps.push(Step::Move {
-                    units: picked,
+                    units,
                     to: to(&mut bad),
                 });
+            } else if let Some(moved) = &def.move_to_base {
+                steps.push(Step::MoveToBase(named_units(moved, ".move_to_base", &mut bad)));
             }
         }
         let expect = lines(&d.expect, &format!("turn[{t}].expect"), &mut bad);
