@@ -40,6 +40,11 @@ pub struct Script {
     actions: [Action; MAX_SCRIPT],
     len: usize,
     next: usize,
+    /// The opening hand's positions it sets aside in the mulligan,
+    /// ascending (117.1).
+    aside: [u8; MAX_SCRIPT],
+    aside_len: usize,
+    aside_next: usize,
 }
 
 impl Default for Script {
@@ -48,6 +53,9 @@ impl Default for Script {
             actions: [Action::End; MAX_SCRIPT],
             len: 0,
             next: 0,
+            aside: [0; MAX_SCRIPT],
+            aside_len: 0,
+            aside_next: 0,
         }
     }
 }
@@ -59,6 +67,22 @@ impl Script {
         self.len = actions.len().min(MAX_SCRIPT);
         self.actions[..self.len].copy_from_slice(&actions[..self.len]);
         self.next = 0;
+    }
+
+    /// The positions of the opening hand to set aside in the mulligan,
+    /// ascending (at most [`MAX_SCRIPT`]).
+    pub fn set_mulligan(&mut self, positions: &[u8]) {
+        self.aside_len = positions.len().min(MAX_SCRIPT);
+        self.aside[..self.aside_len].copy_from_slice(&positions[..self.aside_len]);
+        self.aside_next = 0;
+    }
+
+    /// Where the next card to set aside sits in the hand now: each card
+    /// set aside before it, at a lower position, moved it down by one.
+    fn next_aside(&mut self) -> Option<usize> {
+        let k = self.aside_next;
+        self.aside_next += 1;
+        (k < self.aside_len).then(|| usize::from(self.aside[k]) - k)
     }
 
     fn take(&mut self) -> Action {
@@ -106,7 +130,7 @@ impl Bot {
             return None;
         }
         match self {
-            Bot::Script => None,
+            Bot::Script => game.script[usize::from(seat)].next_aside().filter(|&k| k < hand.len()),
             Bot::Random => game
                 .rng
                 .chance_percent(50)

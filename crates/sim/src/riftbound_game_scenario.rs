@@ -26,6 +26,9 @@ pub struct GameScenario {
     /// Who goes first, in place of the seed's draw (115.1).
     pub first: Option<Seat>,
     pub score: [u32; 2],
+    /// Each seat's mulligan: the positions of its opening hand it sets
+    /// aside, ascending (117.1).
+    pub mulligan: [Vec<u8>; 2],
     /// Seats whose deck is emptied into their trash before the first turn.
     pub empty_decks: Vec<Seat>,
     pub units: Vec<GameUnit>,
@@ -123,6 +126,9 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
     let mut failures = Vec::new();
     let mut checks = 0;
     let mut g = Game::new(&s.catalog, Settings::default(), true);
+    for seat in 0..2 {
+        g.script[seat].set_mulligan(&s.mulligan[seat]);
+    }
     g.setup(
         [&s.decks[0], &s.decks[1]],
         [Bot::Script; 2],

@@ -43,6 +43,9 @@ struct File {
     score: [u32; 2],
     #[serde(default)]
     empty_decks: Vec<Spanned<u8>>,
+    /// Each seat's mulligan: positions of its opening hand, ascending.
+    #[serde(default)]
+    mulligan: [Vec<Spanned<u8>>; 2],
     #[serde(rename = "unit", default)]
     units: Vec<UnitDef>,
     /// Lines setup logs, before the scenario's state is put.
@@ -203,6 +206,24 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         .enumerate()
         .map(|(i, s)| seat(s, format!("empty_decks[{i}]"), &mut bad))
         .collect();
+    let hand = Settings::default().opening_hand;
+    let mulligan = [0, 1].map(|s: usize| {
+        let mut positions = Vec::new();
+        for (i, p) in parsed.mulligan[s].iter().enumerate() {
+            let after = positions.last().is_none_or(|&last| *p.get_ref() > last);
+            if u32::from(*p.get_ref()) >= hand || !after || i >= MAX_SCRIPT {
+                bad.push(at(
+                    p.span(),
+                    format!("mulligan[{s}][{i}]"),
+                    format!(
+                        "positions of the opening hand of {hand}, ascending, at most {MAX_SCRIPT}: 0 is its first card"
+                    ),
+                ));
+            }
+            positions.push(*p.get_ref());
+        }
+        positions
+    });
     let names: Vec<&str> = parsed.units.iter().map(|u| u.name.get_ref().as_str()).collect();
     if parsed.units.len() > MAX_UNITS {
         bad.push(at(
@@ -384,6 +405,7 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
         seed: parsed.seed,
         first,
         score: parsed.score,
+        mulligan,
         empty_decks,
         units,
         setup,
