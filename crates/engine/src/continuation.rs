@@ -62,15 +62,6 @@ impl SideEnd {
         self.rows.iter().filter(|r| r.alive).count()
     }
 
-    /// How many units the side holds, the fallen included.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
-
     /// The side's Dividend and Profit going into the next fight: the
     /// ledger carries over (200.2c), and a match sets it from the wallet.
     pub fn set_scrip(&mut self, dividend: i32, profit: i32) {
@@ -163,7 +154,7 @@ impl Engine<'_> {
                 });
             }
         }
-        if sides[0].len() + sides[1].len() > MAX_UNITS {
+        if sides[0].rows.len() + sides[1].rows.len() > MAX_UNITS {
             return Err(StartError::TooManyUnits);
         }
         self.reset(rng);

@@ -444,10 +444,6 @@ impl Board {
         (0..self.count as u8).map(UnitId)
     }
 
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
     pub fn alive(&self, u: UnitId) -> bool {
         self.alive[u.i()]
     }
@@ -504,10 +500,6 @@ impl Board {
 
     pub fn card(&self, u: UnitId) -> CardIndex {
         self.card[u.i()]
-    }
-
-    pub fn owner(&self, u: UnitId) -> Player {
-        self.owner[u.i()]
     }
 
     pub fn controller(&self, u: UnitId) -> Player {
