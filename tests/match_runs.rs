@@ -70,7 +70,7 @@ fn threads_and_shards_never_change_the_tables() {
     assert_eq!(data_checksums(&shards), reference);
     // The report of the shards is the report of the whole run.
     let json = |dirs: &[PathBuf]| {
-        let r = gridsim::runs::match_report_of(dirs, &ReportSettings::default()).expect("match report");
+        let r = gridsim::match_runs::report_of(dirs, &ReportSettings::default()).expect("match report");
         let mut v = serde_json::to_value(&r).expect("json");
         v["runs"] = serde_json::Value::Null;
         v
@@ -250,7 +250,7 @@ fn counted_in_memory(matches: u64) -> Counts {
 #[test]
 fn the_match_report_counts_what_the_matches_did() {
     let dir = match_run(&scratch("m-report"), &[]);
-    let report = gridsim::runs::match_report_of(&[dir], &ReportSettings::default()).expect("report");
+    let report = gridsim::match_runs::report_of(&[dir], &ReportSettings::default()).expect("report");
     let (boards, picks, bots, effects) = counted_in_memory(300);
     // The suite's 64 seed matches meet only byes: left out of every figure.
     assert_eq!((report.matches, report.seed_matches), (236, 64));

@@ -279,7 +279,7 @@ fn report(args: ReportArgs) -> Result<ExitCode, Error> {
         band_high: band.high(),
         ..gridsim_analysis::report::ReportSettings::default()
     };
-    let (written, dir) = runs::write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
+    let (written, dir) = write_report_of_run(&run_dirs, baseline.as_deref(), &out, &settings)?;
     outln!("{}", written.line(&dir));
     Ok(if alarm && written.alarms() {
         ExitCode::from(3)
@@ -667,6 +667,26 @@ fn default_suite() -> PathBuf {
     PathBuf::from("configs/suites/default.toml")
 }
 
+/// The report of the runs in `run_dirs`, through the `RunInputs` of their
+/// kind: the one path a report takes, as starting and resuming do.
+fn write_report_of_run(
+    run_dirs: &[PathBuf],
+    baseline: Option<&Path>,
+    out: &Path,
+    settings: &gridsim_analysis::report::ReportSettings,
+) -> Result<(runs::Written, PathBuf), Error> {
+    let first = run_dirs
+        .first()
+        .ok_or_else(|| whole("name at least one run directory"))?;
+    let write = match runs::kind_of(first).map_err(whole)? {
+        RunKind::Fights => runs::write_report_with::<runs::Loaded>,
+        RunKind::Showdowns => runs::write_report_with::<LoadedRiftbound>,
+        RunKind::Games => runs::write_report_with::<LoadedGames>,
+        RunKind::Matches => runs::write_report_with::<LoadedMatches>,
+    };
+    write(run_dirs, baseline, out, settings)
+}
+
 /// A command's own failure, about its arguments rather than a file.
 fn whole(message: impl Into<String>) -> Error {
     Error::Message(message.into())
@@ -700,7 +720,7 @@ fn finish_run(summary: &gridsim_data::batch::RunSummary, unit: &str, report: boo
 /// `--report` after a run: the run's report under `reports/`, as `gridsim
 /// report` writes it.
 fn report_after_run(run_dir: &Path) -> Result<(), Error> {
-    let (written, dir) = runs::write_report_of_run(
+    let (written, dir) = write_report_of_run(
         std::slice::from_ref(&run_dir.to_path_buf()),
         None,
         Path::new("reports"),

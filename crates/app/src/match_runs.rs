@@ -6,8 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::runs::Error;
-use crate::runs::{self, RunInputs, read_text, whole};
+use crate::runs::{self, RunDirs, RunInputs, Written, read_text, whole};
+use crate::runs::{Argument, Error};
+use gridsim_analysis::match_report::MatchReport;
+use gridsim_analysis::report::ReportSettings;
 use gridsim_config as config;
 use gridsim_core::atomic;
 use gridsim_data::batch::{self, RunSummary};
@@ -94,6 +96,18 @@ impl RunInputs for LoadedMatches {
         let pool = ghost_pool(&ctx, threads).map_err(whole)?;
         batch::run(&Matches::new(&ctx, &pool), manifest, dir, threads, progress).map_err(whole)
     }
+
+    /// A match run's report stands alone: it compares no baseline.
+    fn report(runs: &RunDirs, baseline: Option<&Path>, settings: &ReportSettings) -> Result<Written, Error> {
+        if baseline.is_some() {
+            return Err(Error::argument(
+                Argument::Baseline,
+                None,
+                " compares runs of fights; a match report stands alone",
+            ));
+        }
+        read_report(runs, settings).map(Written::Matches).map_err(whole)
+    }
 }
 
 impl LoadedMatches {
@@ -173,4 +187,45 @@ pub fn replay(dir: &Path, index: u64, threads: usize) -> Result<(LoadedMatches, 
         None => None,
     };
     Ok((loaded, ReplayedMatch { result, recorded }))
+}
+
+/// Reads the directories of a match run (one, or its shards) into its
+/// report, after the checks of [`RunDirs::verified`].
+pub fn report_of(dirs: &[PathBuf], settings: &ReportSettings) -> Result<MatchReport, String> {
+    read_report(&RunDirs::read(dirs)?, settings)
+}
+
+fn read_report(runs: &RunDirs, settings: &ReportSettings) -> Result<MatchReport, String> {
+    runs.verified(|runs| {
+        let mut parts = Vec::new();
+        for (d, p) in runs.parts() {
+            let file = |table: &str| {
+                p.file(RunKind::Matches, table)
+                    .map(|f| d.join(&f.path))
+                    .ok_or_else(|| format!("{}: part {} has no {table} file", d.display(), p.index))
+            };
+            parts.push(gridsim_analysis::analysis::MatchPart {
+                matches: file("matches")?,
+                rounds: file("rounds")?,
+                fights: file("match_fights")?,
+                picks: file("shop_picks")?,
+            });
+        }
+        let tallies = gridsim_analysis::analysis::match_tallies(&parts)?;
+        let catalog = config::load_catalog(&[runs.first().0.join(dataset::INPUT_CARDS)])
+            .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+        let printed = catalog
+            .cards
+            .iter()
+            .map(|c| (c.key.clone(), c.name.clone()))
+            .chain(catalog.runes.iter().map(|r| (r.key.clone(), r.name.clone())))
+            .chain(catalog.resonances.iter().map(|r| (r.key.clone(), r.name.clone())))
+            .collect();
+        Ok(gridsim_analysis::match_report::build(
+            runs.labels(),
+            &tallies,
+            &printed,
+            settings,
+        ))
+    })
 }

@@ -134,6 +134,14 @@ pub trait RunInputs: Sized {
     /// Plays the parts `manifest` has not finished into `dir`.
     fn run_parts(&self, manifest: Manifest, dir: &Path, threads: usize, progress: bool) -> Result<RunSummary, Error>;
 
+    /// The report of a run of this kind in `runs` (one directory, or its
+    /// shards), compared with `baseline` if given. By default the report of
+    /// a run of contests: fights, showdowns and games share it, a run of
+    /// matches has its own.
+    fn report(runs: &RunDirs, baseline: Option<&Path>, settings: &ReportSettings) -> Result<Written, Error> {
+        contest_report(runs, baseline, settings).map(Written::Contests)
+    }
+
     /// Loads the copies a run directory keeps of its inputs, and checks that
     /// they still make the run the manifest describes.
     fn from_run(dir: &Path, m: &Manifest) -> Result<Self, Error> {
@@ -512,27 +520,64 @@ pub fn verify(dir: &Path) -> Result<Verified, String> {
     })
 }
 
-/// Reads run directories (one run, or the shards of one run) into a
-/// report: every directory verified, every pair checked to be the same run.
-/// The report is built while the files it does not read are still being
-/// hashed, and returned only once every file of every directory passed.
-pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
-    let (data, identity) = run_data_of(dirs)?;
-    let mut rep = data.report(s)?;
-    rep.vocabulary = gridsim_analysis::report::Vocabulary::of(identity.kind);
-    Ok(rep)
+/// The directories of one run (one, or the shards of one run) with their
+/// manifests: what every report reads a run through.
+pub struct RunDirs {
+    manifests: Vec<(PathBuf, Manifest)>,
 }
 
-/// Reads run directories (one run, or the shards of one run) after the
-/// checks of [`report_of`]: the run's tallies and boards, and its identity.
-pub fn run_data_of(dirs: &[PathBuf]) -> Result<(RunData, dataset::RunIdentity), String> {
-    let mut manifests = Vec::new();
-    for d in dirs {
-        manifests.push((d.clone(), Manifest::read(d)?));
+impl RunDirs {
+    /// Reads the manifest of each directory in `dirs` (at least one).
+    pub fn read(dirs: &[PathBuf]) -> Result<RunDirs, String> {
+        if dirs.is_empty() {
+            return Err("name at least one run directory".to_string());
+        }
+        let mut manifests = Vec::new();
+        for d in dirs {
+            manifests.push((d.clone(), Manifest::read(d)?));
+        }
+        Ok(RunDirs { manifests })
     }
-    dataset::verify_read(&manifests, || {
-        let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
-        for (d, m) in &manifests[1..] {
+
+    /// The first directory named and its manifest: the run's name, inputs
+    /// and boards are read from it.
+    pub fn first(&self) -> (&Path, &Manifest) {
+        let (d, m) = &self.manifests[0];
+        (d, m)
+    }
+
+    /// Every directory with its manifest, in the order named.
+    pub fn manifests(&self) -> &[(PathBuf, Manifest)] {
+        &self.manifests
+    }
+
+    /// Every part of every directory, with its directory.
+    pub fn parts(&self) -> impl Iterator<Item = (&Path, &dataset::PartEntry)> {
+        self.manifests
+            .iter()
+            .flat_map(|(d, m)| m.parts.iter().map(move |p| (d.as_path(), p)))
+    }
+
+    /// How each directory is named in a report: its [`run_label`].
+    pub fn labels(&self) -> Vec<String> {
+        self.manifests.iter().map(|(d, _)| run_label(d)).collect()
+    }
+
+    /// `read`'s result once every file of every directory is verified and
+    /// the directories are checked to be one run (each a shard of the
+    /// first's run, no part in two of them). `read` runs while the files it
+    /// does not read are still being hashed; its result is returned only
+    /// once every file passed.
+    pub fn verified<T>(&self, read: impl FnOnce(&RunDirs) -> Result<T, String>) -> Result<T, String> {
+        dataset::verify_read(&self.manifests, || {
+            self.check_one_run()?;
+            read(self)
+        })
+    }
+
+    fn check_one_run(&self) -> Result<(), String> {
+        let (first_dir, first) = self.first();
+        for (d, m) in &self.manifests[1..] {
             first
                 .identity
                 .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
@@ -544,37 +589,53 @@ pub fn run_data_of(dirs: &[PathBuf]) -> Result<(RunData, dataset::RunIdentity), 
                     )
                 })?;
         }
-        Ok((read_verified_runs(&manifests)?, first.identity.clone()))
-    })
-}
-
-/// Reads run directories already verified and checked to be one run (see
-/// [`report_of`]).
-pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, String> {
-    let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
-    let mut fight_files = Vec::new();
-    let mut card_files = Vec::new();
-    let mut seen_parts = std::collections::BTreeSet::new();
-    for (d, m) in manifests {
-        for p in &m.parts {
-            if !seen_parts.insert(p.index) {
+        let mut seen = std::collections::BTreeSet::new();
+        for (d, p) in self.parts() {
+            if !seen.insert(p.index) {
                 return Err(format!(
                     "{}: part {} is also in another run directory given",
                     d.display(),
                     p.index
                 ));
             }
-            let kind = m.identity.kind;
-            let f = kind.contest_table().and_then(|t| p.file(kind, t)).ok_or_else(|| {
-                format!(
-                    "{}: a run of matches; its report is `gridsim report` on a match run",
-                    d.display()
-                )
-            })?;
-            fight_files.push(d.join(&f.path));
-            if let Some(f) = p.file(kind, "card_events") {
-                card_files.push(d.join(&f.path));
-            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads run directories (one run, or the shards of one run) of contests
+/// (fights, showdowns or games) into a report, after [`RunDirs::verified`].
+pub fn report_of(dirs: &[PathBuf], s: &ReportSettings) -> Result<Report, String> {
+    let (data, identity) = run_data_of(dirs)?;
+    let mut rep = data.report(s)?;
+    rep.vocabulary = gridsim_analysis::report::Vocabulary::of(identity.kind);
+    Ok(rep)
+}
+
+/// Reads run directories (one run, or the shards of one run) after the
+/// checks of [`RunDirs::verified`]: the run's tallies and boards, and its identity.
+pub fn run_data_of(dirs: &[PathBuf]) -> Result<(RunData, dataset::RunIdentity), String> {
+    RunDirs::read(dirs)?.verified(|runs| Ok((contest_data(runs)?, runs.first().1.identity.clone())))
+}
+
+/// Reads a verified run of contests for its report: the boards table, the
+/// saved tallies or the contests tallied again, the printed names from the
+/// run's own catalog, and a run of games' own tables.
+fn contest_data(runs: &RunDirs) -> Result<RunData, String> {
+    let (first_dir, first) = runs.first();
+    let mut fight_files = Vec::new();
+    let mut card_files = Vec::new();
+    for (d, p) in runs.parts() {
+        let kind = first.identity.kind;
+        let f = kind.contest_table().and_then(|t| p.file(kind, t)).ok_or_else(|| {
+            format!(
+                "{}: a run of matches; its report is `gridsim report` on a match run",
+                d.display()
+            )
+        })?;
+        fight_files.push(d.join(&f.path));
+        if let Some(f) = p.file(kind, "card_events") {
+            card_files.push(d.join(&f.path));
         }
     }
     let boards_entry = first
@@ -583,8 +644,8 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         .ok_or_else(|| format!("{}: the run has no boards table", first_dir.display()))?;
     let mut boards = BoardTable::default();
     gridsim_data::sink::for_each_board(&first_dir.join(&boards_entry.path), |row| boards.push(&row))?;
-    let fights = manifests.iter().flat_map(|(_, m)| &m.parts).map(|p| p.count).sum();
-    let tallies = saved_tallies(first_dir, &saved_tallies_key(manifests), || {
+    let fights = runs.parts().map(|(_, p)| p.count).sum();
+    let tallies = saved_tallies(first_dir, &saved_tallies_key(runs.manifests()), || {
         Ok(gridsim_analysis::analysis::tally(
             &fight_files,
             fights,
@@ -603,7 +664,8 @@ pub fn read_verified_runs(manifests: &[(PathBuf, Manifest)]) -> Result<RunData, 
         let catalog = config::load_catalog(&cards).map_err(joined)?;
         catalog.cards.iter().map(|c| (c.key.clone(), c.name.clone())).collect()
     };
-    let names = manifests
+    let names = runs
+        .manifests()
         .iter()
         .map(|(d, _)| {
             d.file_name()
@@ -665,70 +727,10 @@ fn saved_tallies(dir: &Path, key: &str, tally: impl FnOnce() -> Result<Tallies, 
     Ok(tallies)
 }
 
-/// Reads the directories of a match run (one, or its shards) into its
-/// report, after the same checks as [`report_of`].
-pub fn match_report_of(
-    dirs: &[PathBuf],
-    s: &ReportSettings,
-) -> Result<gridsim_analysis::match_report::MatchReport, String> {
-    let mut manifests = Vec::new();
-    for d in dirs {
-        manifests.push((d.clone(), Manifest::read(d)?));
-    }
-    dataset::verify_read(&manifests, || {
-        let (first_dir, first) = manifests.first().ok_or("name at least one run directory")?;
-        let mut parts = Vec::new();
-        let mut seen = std::collections::BTreeSet::new();
-        for (d, m) in &manifests {
-            first
-                .identity
-                .same_run(&first_dir.display().to_string(), &m.identity, &d.display().to_string())
-                .map_err(|e| {
-                    format!(
-                        "{}: not a shard of the same run as {}: {e}",
-                        d.display(),
-                        first_dir.display()
-                    )
-                })?;
-            for p in &m.parts {
-                if !seen.insert(p.index) {
-                    return Err(format!(
-                        "{}: part {} is also in another run directory given",
-                        d.display(),
-                        p.index
-                    ));
-                }
-                let file = |table: &str| {
-                    p.file(RunKind::Matches, table)
-                        .map(|f| d.join(&f.path))
-                        .ok_or_else(|| format!("{}: part {} has no {table} file", d.display(), p.index))
-                };
-                parts.push(gridsim_analysis::analysis::MatchPart {
-                    matches: file("matches")?,
-                    rounds: file("rounds")?,
-                    fights: file("match_fights")?,
-                    picks: file("shop_picks")?,
-                });
-            }
-        }
-        let tallies = gridsim_analysis::analysis::match_tallies(&parts)?;
-        let catalog = config::load_catalog(&[first_dir.join(dataset::INPUT_CARDS)])
-            .map_err(|d| d.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
-        let printed = catalog
-            .cards
-            .iter()
-            .map(|c| (c.key.clone(), c.name.clone()))
-            .chain(catalog.runes.iter().map(|r| (r.key.clone(), r.name.clone())))
-            .chain(catalog.resonances.iter().map(|r| (r.key.clone(), r.name.clone())))
-            .collect();
-        let names = manifests.iter().map(|(d, _)| run_label(d)).collect();
-        Ok(gridsim_analysis::match_report::build(names, &tallies, &printed, s))
-    })
-}
-
-/// A written report: of a run of fights or of a match run.
+/// A report of a run, of whichever kind: what `gridsim report` writes.
 pub enum Written {
-    Fights(Report),
+    /// Of a run of contests: fights, showdowns or games.
+    Contests(Report),
     Matches(gridsim_analysis::match_report::MatchReport),
 }
 
@@ -737,7 +739,7 @@ impl Written {
     pub fn line(&self, dir: &Path) -> String {
         let page = dir.join("index.html");
         match self {
-            Written::Fights(r) => format!(
+            Written::Contests(r) => format!(
                 "{} {}, {} outliers{}{} -> {}",
                 r.fights,
                 r.vocabulary.contests,
@@ -766,7 +768,7 @@ impl Written {
     /// Whether `--alarm` fires: an outlier or a change beyond noise.
     pub fn alarms(&self) -> bool {
         match self {
-            Written::Fights(r) => {
+            Written::Contests(r) => {
                 !r.outliers.is_empty()
                     || !r.significant_changes.is_empty()
                     || r.games.as_ref().is_some_and(|g| g.flags() != (0, 0, 0))
@@ -774,72 +776,64 @@ impl Written {
             Written::Matches(_) => false,
         }
     }
+
+    /// Writes index.html, summary.md and summary.json into `dir`.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, Error> {
+        match self {
+            Written::Contests(r) => write_pages(
+                dir,
+                r,
+                gridsim_present::render::html(r),
+                gridsim_present::render::markdown(r),
+            ),
+            Written::Matches(r) => write_pages(
+                dir,
+                r,
+                gridsim_present::render::match_html(r),
+                gridsim_present::render::match_markdown(r),
+            ),
+        }
+    }
 }
 
-/// The report of `run_dirs`, whichever kind of run they hold, written under
-/// `out/<run-id>/`: [`write_report`] for fights (compared with `baseline`
-/// if given), [`write_match_report`] for matches.
-pub fn write_report_of_run(
+/// The report of the run `L` makes in `run_dirs`, written under
+/// `out/<run-id>/` as [`Written::write`] writes it: the one path every
+/// kind of run's report takes. The command line picks `L` by the run's
+/// kind, as it does to start or resume a run.
+pub fn write_report_with<L: RunInputs>(
     run_dirs: &[PathBuf],
     baseline: Option<&Path>,
     out: &Path,
     settings: &ReportSettings,
 ) -> Result<(Written, PathBuf), Error> {
-    let first = run_dirs
-        .first()
-        .ok_or_else(|| whole("name at least one run directory"))?;
-    match kind_of(first).map_err(whole)? {
-        RunKind::Matches => {
-            if baseline.is_some() {
-                return Err(Error::argument(
-                    Argument::Baseline,
-                    None,
-                    " compares runs of fights; a match report stands alone",
-                ));
-            }
-            let (r, dir) = write_match_report(run_dirs, out, settings)?;
-            Ok((Written::Matches(r), dir))
-        }
-        RunKind::Fights | RunKind::Showdowns | RunKind::Games => {
-            let (r, dir) = write_report(run_dirs, baseline, out, settings)?;
-            Ok((Written::Fights(r), dir))
-        }
-    }
+    let runs = RunDirs::read(run_dirs).map_err(whole)?;
+    let written = L::report(&runs, baseline, settings)?;
+    let dir = written.write(&out.join(report_name(runs.first().0)))?;
+    Ok((written, dir))
 }
 
-/// Builds the report of the match run in `run_dirs` and writes index.html,
-/// summary.md and summary.json under `out/<run-id>/`.
-pub fn write_match_report(
-    run_dirs: &[PathBuf],
-    out: &Path,
-    settings: &ReportSettings,
-) -> Result<(gridsim_analysis::match_report::MatchReport, PathBuf), Error> {
-    let first = run_dirs
-        .first()
-        .ok_or_else(|| whole("name at least one run directory"))?;
-    let rep = match_report_of(run_dirs, settings).map_err(whole)?;
-    let dir = write_pages(
-        &out.join(report_name(first)),
-        &rep,
-        gridsim_present::render::match_html(&rep),
-        gridsim_present::render::match_markdown(&rep),
-    )?;
-    Ok((rep, dir))
-}
-
-/// Builds the report of `run_dirs` (compared with `baseline` if given) and
-/// writes index.html, summary.md and summary.json under `out/<run-id>/`.
-/// Returns the report and its directory.
+/// Builds the report of the run of fights in `run_dirs` (compared with
+/// `baseline` if given) and writes index.html, summary.md and summary.json
+/// under `out/<run-id>/`. Returns the report and its directory.
 pub fn write_report(
     run_dirs: &[PathBuf],
     baseline: Option<&Path>,
     out: &Path,
     settings: &ReportSettings,
 ) -> Result<(Report, PathBuf), Error> {
-    let first = run_dirs
-        .first()
-        .ok_or_else(|| whole("name at least one run directory"))?;
-    let (now, identity) = run_data_of(run_dirs).map_err(whole)?;
+    match write_report_with::<Loaded>(run_dirs, baseline, out, settings)? {
+        (Written::Contests(r), dir) => Ok((r, dir)),
+        (Written::Matches(_), _) => unreachable!("a run of fights reports as contests"),
+    }
+}
+
+/// The report of a run of contests in `runs`, compared with `baseline` if
+/// given: paired when the two runs fought the same fights between the same
+/// boards, as independent runs otherwise.
+fn contest_report(runs: &RunDirs, baseline: Option<&Path>, settings: &ReportSettings) -> Result<Report, Error> {
+    let (now, identity) = runs
+        .verified(|r| Ok((contest_data(r)?, r.first().1.identity.clone())))
+        .map_err(whole)?;
     let mut rep = now.report(settings).map_err(whole)?;
     rep.vocabulary = gridsim_analysis::report::Vocabulary::of(identity.kind);
     if let Some(b) = baseline {
@@ -883,13 +877,7 @@ pub fn write_report(
             rep.what_changed = format!("{}{}", g.headline(), rep.what_changed);
         }
     }
-    let dir = write_pages(
-        &out.join(report_name(first)),
-        &rep,
-        gridsim_present::render::html(&rep),
-        gridsim_present::render::markdown(&rep),
-    )?;
-    Ok((rep, dir))
+    Ok(rep)
 }
 
 /// Writes a report's three files into `dir` (made if missing):
