@@ -700,3 +700,83 @@ fn no_crate_below_the_app_layer_returns_a_bare_message_as_its_error() {
         "the reader finds each Result's error type"
     );
 }
+
+/// The engine's files every other may call into: shared arithmetic, the
+/// grid's geometry, the bit set of possible work, the event log, the
+/// refusals and how a fight ended. They hold no rule of their own.
+const ENGINE_LEAVES: [&str; 6] = ["arith", "geometry", "possible", "events", "errors", "outcome"];
+
+/// Each `module::name` path `code` spells for one of `modules`, as
+/// (module, name): a path's start only (after `super::`, `crate::` or no
+/// path at all), and every name of a group `module::{a, b::c}`.
+fn module_paths<'a>(code: &'a str, modules: &BTreeSet<String>) -> Vec<(String, &'a str)> {
+    let mut out = Vec::new();
+    for m in modules {
+        let pat = format!("{m}::");
+        for (at, _) in code.match_indices(&pat) {
+            let before = &code[..at];
+            let starts_path = before.ends_with("super::")
+                || before.ends_with("crate::")
+                || !before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':');
+            if !starts_path {
+                continue;
+            }
+            let rest = &code[at + pat.len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                for name in group[..end].split(',') {
+                    out.push((m.clone(), identifier(name.trim())));
+                }
+            } else {
+                out.push((m.clone(), identifier(rest)));
+            }
+        }
+    }
+    out
+}
+
+/// The rule for which engine file may call which (ARCHITECTURE.md, "Between
+/// the engine's files"): the rule files reach each other through the
+/// `Engine`'s methods and name of one another only vocabulary — types,
+/// traits and constants, capitalised —, never a free function; the free
+/// functions they share live in the leaves, which any file may call. A
+/// rounding or a time helper kept in a rule file (as the percentages once
+/// were in damage.rs) fails here.
+#[test]
+fn the_engine_rule_files_share_only_vocabulary_and_the_leaves() {
+    let src = src_of("gridsim-engine");
+    let modules: BTreeSet<String> = all_files(&src)
+        .iter()
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .filter(|m| m != "lib" && m != "mod" && m != "tests")
+        .collect();
+    // The reader sees grouped and single paths, and no longer path ending in a module's name.
+    let sample = "use super::{Engine, arith::{div_ceil, percent_of}};\nlet x = damage::percent_of(1, 2) + gridsim_model::effects::go();";
+    assert_eq!(
+        module_paths(sample, &modules),
+        vec![
+            ("arith".to_string(), "div_ceil"),
+            ("arith".to_string(), "percent_of"),
+            ("damage".to_string(), "percent_of")
+        ]
+    );
+    let mut wrong = Vec::new();
+    for path in all_files(&src).iter().filter(|p| !p.ends_with("lib.rs")) {
+        let own = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let code = code_of(&std::fs::read_to_string(path).expect("a source file"));
+        for (m, name) in module_paths(&code, &modules) {
+            let free_function = name.starts_with(|c: char| c.is_ascii_lowercase());
+            if m != own && !ENGINE_LEAVES.contains(&m.as_str()) && free_function {
+                wrong.push(format!("{}: {m}::{name}", path.display()));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "an engine rule file calls another's free function; reach it through the Engine or move it to a leaf ({ENGINE_LEAVES:?}):\n{}",
+        wrong.join("\n")
+    );
+}

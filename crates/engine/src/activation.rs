@@ -8,7 +8,8 @@
 //! (900.1a), and the follow-up step for passives reacting to the unit's own
 //! activation (900.8f).
 
-use super::damage::{DamageKind, Loss, div_ceil};
+use super::arith::div_ceil;
+use super::damage::{DamageKind, Loss};
 use super::effects::Stat;
 use super::possible::Feature;
 use super::timed_statuses::RoostBonus;
@@ -399,7 +400,7 @@ impl Engine<'_> {
             // 900.7e: the running total of the hit, base Power plus bonus so far.
             Amount::CurrentDamagePercent(p) => (self.power(u).saturating_add(ctx.bonus).saturating_mul(p) / 100).max(1),
             // 800.22f: what was actually restored; nothing restored, nothing.
-            Amount::RestoredPercent(p) if ctx.restored > 0 => super::damage::percent_of(ctx.restored, p).max(1),
+            Amount::RestoredPercent(p) if ctx.restored > 0 => super::arith::percent_of(ctx.restored, p).max(1),
             Amount::RestoredPercent(_) => 0,
         }
     }

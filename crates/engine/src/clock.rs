@@ -88,7 +88,7 @@ impl Engine<'_> {
         let c = self.rules.clock;
         let mut rate = c.rate_at_zero_speed.saturating_add(self.speed(u)).max(c.minimum_rate);
         if self.u.freeze_ms[u.i()] > 0 {
-            rate = damage::percent_of(rate, c.freeze_rate_percent).max(1);
+            rate = arith::percent_of(rate, c.freeze_rate_percent).max(1);
         }
         rate
     }
@@ -123,7 +123,7 @@ impl Engine<'_> {
     pub fn charge(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let grown = i64::from(self.u.rate_now[i]) * i64::from(self.now - self.u.settled_at_ms[i]);
-        damage::clamp_i32(i64::from(self.u.settled_charge[i]) + grown)
+        arith::clamp_i32(i64::from(self.u.settled_charge[i]) + grown)
     }
 
     /// Marks a unit whose clock inputs changed: alive, charging gates,
@@ -200,7 +200,7 @@ impl Engine<'_> {
         // In 64 bits: a threshold near i32::MAX plus a fast rate would
         // overflow, wrap negative and stall the clock at `now`.
         let steps = (i64::from(missing) + i64::from(rate) - 1) / i64::from(rate);
-        damage::clamp_i32(i64::from(self.now) + steps)
+        arith::clamp_i32(i64::from(self.now) + steps)
     }
 
     /// The clock of a unit whose charge alone was set (`charge_stale`): the
@@ -430,7 +430,7 @@ impl Engine<'_> {
                 let scaled = (change * native_max).div_euclid(reduced_max)
                     + i64::from((change * native_max).rem_euclid(reduced_max) != 0);
                 let back = i64::from(self.u.smash_from_vitality[i]) + scaled;
-                self.u.vitality[i] = damage::clamp_i32(back.clamp(1, native_max));
+                self.u.vitality[i] = arith::clamp_i32(back.clamp(1, native_max));
             }
             self.emit(
                 EventKind::SmashExpired,

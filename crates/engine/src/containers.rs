@@ -2,6 +2,7 @@
 //! fight. Unit indices and lists, Burn/Venom applier shares, timed sets
 //! (Fleeting buffs, Hallow instances) and Crush windows.
 
+use super::arith::earlier;
 use super::*;
 
 /// A unit's index in the fight's columns.
@@ -518,9 +519,4 @@ impl<T: Timed, const N: usize> Ticker for TimedSet<T, N> {
     fn rebase(&mut self, dt: i32) {
         TimedSet::rebase(self, dt);
     }
-}
-
-/// An absolute time `dt` ms earlier; `NEVER` stays never.
-pub(super) fn earlier(at: i32, dt: i32) -> i32 {
-    if at == NEVER { NEVER } else { at.saturating_sub(dt) }
 }

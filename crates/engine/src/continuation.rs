@@ -27,7 +27,7 @@
 //! - The rescue draws its own tie-break side and runs its own overtime
 //!   schedule (900.42), as every fight does.
 
-use super::containers::earlier;
+use super::arith::earlier;
 use super::possible::Possible;
 use super::*;
 

@@ -7,7 +7,10 @@
 //! rules say: Thorns and Riposte answer the absorption itself (900.26b),
 //! everything else needs Vitality damage that landed (900.26c).
 
-use super::{Engine, EventKind, UnitIdx};
+use super::{
+    Engine, EventKind, UnitIdx,
+    arith::{div_ceil, percent_of},
+};
 use gridsim_model::ability::{CardKind, Trigger};
 
 /// What a Vitality loss that is not a damage instance pays for. It decides
@@ -602,41 +605,9 @@ impl Engine<'_> {
     }
 }
 
-pub(crate) fn div_ceil(a: i32, b: i32) -> i32 {
-    if a <= 0 {
-        0
-    } else {
-        ((i64::from(a) + i64::from(b) - 1) / i64::from(b)) as i32
-    }
-}
-
-/// `amount * percent / 100` (rounded toward zero, as in i32), computed in
-/// 64 bits and clamped to the i32 range: every percentage of a state value
-/// goes through here, so a large Reflect, Exalt stack or Feast cannot
-/// overflow.
-pub(crate) fn percent_of(amount: i32, percent: i32) -> i32 {
-    clamp_i32(i64::from(amount) * i64::from(percent) / 100)
-}
-
-/// A 64-bit intermediate back into the i32 state range.
-pub(crate) fn clamp_i32(v: i64) -> i32 {
-    v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn percentages_of_large_values_clamp_instead_of_overflowing() {
-        // Reflect of a huge loss (900.26f), Exalt stacks (800.63c), Feast:
-        // every percentage goes through percent_of.
-        assert_eq!(percent_of(2_000_000_000, 150), i32::MAX);
-        assert_eq!(percent_of(-2_000_000_000, 150), i32::MIN);
-        assert_eq!(percent_of(1_000, 33), 330);
-        assert_eq!(percent_of(7, 50), 3, "rounds toward zero like i32 division");
-        assert_eq!(div_ceil(i32::MAX, 2), 1_073_741_824);
-    }
 
     #[test]
     fn tremor_worked_example_halves() {

@@ -116,7 +116,7 @@ impl Engine<'_> {
     pub(super) fn amplified_tick(&self, u: UnitIdx, amount: i32) -> i32 {
         if self.u.prismbreak_ms[u.i()] > 0 {
             let bonus = self.rules.prismbreak.tick_bonus_percent;
-            super::damage::clamp_i32((i64::from(amount) * i64::from(100 + bonus) + 99) / 100)
+            super::arith::clamp_i32((i64::from(amount) * i64::from(100 + bonus) + 99) / 100)
         } else {
             amount
         }
@@ -137,7 +137,7 @@ impl Engine<'_> {
         let source = self.u.burn_source[i];
         let tick = self.reduced_tick(u, self.amplified_tick(u, burn));
         let b = self.rules.burn;
-        let decay = super::damage::percent_of(burn, b.decay_percent).max(b.decay_minimum);
+        let decay = super::arith::percent_of(burn, b.decay_percent).max(b.decay_minimum);
         let left = (burn - decay).max(0);
         self.emit(EventKind::BurnTick, u, source, tick, left, "800.8b");
         // The appliers' parts as the tick lands: a revival within it
@@ -238,7 +238,7 @@ impl Engine<'_> {
         let v = self.rules.venom;
         let span = (v.decay_max_percent - v.decay_min_percent + 1).max(1) as u32;
         let percent = v.decay_min_percent + self.rng.below(span) as i32;
-        let decay = super::damage::percent_of(stacks, percent).max(v.decay_minimum);
+        let decay = super::arith::percent_of(stacks, percent).max(v.decay_minimum);
         let left = (stacks - decay).max(0);
         let source = self.u.venom_source[i];
         let tick = self.reduced_tick(u, self.amplified_tick(u, stacks));

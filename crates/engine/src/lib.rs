@@ -4,6 +4,7 @@
 //! and again.
 
 mod activation;
+mod arith;
 mod chains;
 mod clock;
 mod containers;
@@ -824,7 +825,7 @@ impl<'c> Engine<'c> {
         self.u.tier[i] = tier;
         self.u.line[i] = self.printed_line(i, self.u.card[i], tier);
         self.touch_clock(u);
-        let new_max = damage::clamp_i32(i64::from(self.line(u).vitality) + beside_ladder).max(1);
+        let new_max = arith::clamp_i32(i64::from(self.line(u).vitality) + beside_ladder).max(1);
         let vit = i64::from(self.u.vitality[i]);
         let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;
         self.u.max_vitality[i] = new_max;

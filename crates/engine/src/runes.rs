@@ -10,7 +10,7 @@
 //! takes `cells_per_rune` adjacent cells and faces those rows or columns.
 
 use super::possible::Feature;
-use super::{Engine, EventKind, MAX_UNITS, NEVER, UnitIdx};
+use super::{Engine, EventKind, MAX_UNITS, NEVER, UnitIdx, arith};
 use gridsim_model::ability::{KeywordName, RuneBoard, RuneEffect};
 use gridsim_model::catalog::{ResonanceId, RuneId};
 use gridsim_model::spec::{RunePlacement, Side};
@@ -310,7 +310,7 @@ impl Engine<'_> {
                     if shift != 0 {
                         amount = gridsim_model::catalog::scale_amount(amount, shift);
                     }
-                    g.add(line.effect, percent_up(amount, potency), false);
+                    g.add(line.effect, at_potency(amount, potency), false);
                 }
                 g.effects = g.effects.saturating_add(1);
                 self.emit(
@@ -543,13 +543,13 @@ fn add_stat_grants(c: &mut super::Units, i: usize, g: &RuneGrants, timed_live: b
     }
 }
 
-/// `amount * percent / 100`, rounded up for positive amounts.
-fn percent_up(amount: i32, percent: i32) -> i32 {
-    if percent >= 100 {
+/// A line's amount at `potency` percent: rounded up when partial, whole at
+/// full potency or more.
+fn at_potency(amount: i32, potency: i32) -> i32 {
+    if potency >= 100 {
         return amount;
     }
-    let v = i64::from(amount) * i64::from(percent);
-    super::damage::clamp_i32((v + 99).div_euclid(100))
+    arith::percent_up(amount, potency)
 }
 
 const _: () = assert!(MAX_UNITS <= 64, "targets_met is a 64-bit mask");
@@ -575,8 +575,8 @@ mod tests {
 
     #[test]
     fn partial_potency_rounds_up() {
-        assert_eq!(super::percent_up(5, 50), 3);
-        assert_eq!(super::percent_up(4, 50), 2);
-        assert_eq!(super::percent_up(7, 100), 7);
+        assert_eq!(super::at_potency(5, 50), 3);
+        assert_eq!(super::at_potency(4, 50), 2);
+        assert_eq!(super::at_potency(7, 100), 7);
     }
 }

@@ -4,7 +4,7 @@
 //! battle end, and Highland's roster. The match round is an input
 //! ([`Engine::set_round`]), so the match loop calls the same code.
 
-use super::{Engine, EventKind, UnitIdx};
+use super::{Engine, EventKind, UnitIdx, arith};
 use gridsim_model::ability::{CardKind, KeywordName};
 use gridsim_model::spec::Side;
 
@@ -123,7 +123,9 @@ impl Engine<'_> {
             h.armor_per_tier,
         ]
         .map(|per| per.saturating_mul(tier));
-        let grant = base.map(|b| ceil_percent(b, percent) + nearest_percent(b, extra));
+        // The stacked share rounds up (800.33e), the supplement to the
+        // nearest point (800.33h).
+        let grant = base.map(|b| arith::percent_up(b, percent) + arith::percent_nearest(b, extra));
         for i in self.u.indices() {
             if self.u.side[i] != side || !self.u.alive[i] || self.u.dormant[i] || self.u.kind[i] != CardKind::Penny {
                 continue;
@@ -302,24 +304,14 @@ impl Engine<'_> {
     }
 }
 
-/// `amount * percent / 100`, rounded up (800.33e).
-fn ceil_percent(amount: i32, percent: i32) -> i32 {
-    super::damage::clamp_i32((i64::from(amount) * i64::from(percent) + 99).div_euclid(100))
-}
-
-/// `amount * percent / 100`, rounded to the nearest point, halves up (800.33h).
-fn nearest_percent(amount: i32, percent: i32) -> i32 {
-    super::damage::clamp_i32((i64::from(amount) * i64::from(percent) + 50).div_euclid(100))
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
     fn stacking_rounds_up_and_the_supplement_to_nearest() {
         // 800.33e: 25% of 10 is 2.5, rounded up to 3.
-        assert_eq!(super::ceil_percent(10, 25), 3);
+        assert_eq!(crate::arith::percent_up(10, 25), 3);
         // 800.33h: 5% of 9 is 0.45, to nearest 0 (rounded up it would be 1).
-        assert_eq!(super::nearest_percent(9, 5), 0);
-        assert_eq!(super::nearest_percent(10, 5), 1);
+        assert_eq!(crate::arith::percent_nearest(9, 5), 0);
+        assert_eq!(crate::arith::percent_nearest(10, 5), 1);
     }
 }

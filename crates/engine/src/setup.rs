@@ -445,7 +445,7 @@ impl<'c> Engine<'c> {
         for i in self.u.indices() {
             let side = self.u.side[i].index();
             for p in self.catalog.packages_of(self.u.card[i]) {
-                self.package_mask[side] |= tools::package_bit(p.event, p.timing);
+                self.package_mask[side] |= Self::package_bit(p.event, p.timing);
             }
             if self.u.alive[i] && self.is_combatant(UnitIdx(i as u8)) {
                 self.standing[side] += 1;

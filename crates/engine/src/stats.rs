@@ -37,7 +37,7 @@ impl Engine<'_> {
         let i = u.i();
         let r = &self.rules;
         // Sums in 64 bits: stat layers added together never overflow.
-        let mut p = damage::clamp_i32(
+        let mut p = arith::clamp_i32(
             i64::from(self.line(u).power) + i64::from(self.u.power_bonus[i]) + i64::from(self.insured(u, 0))
                 - i64::from(self.u.dread[i]) * i64::from(r.dread.power_per_stack)
                 + i64::from(self.u.kindled[i]) * i64::from(r.kindled.power_per_stack)
@@ -51,7 +51,7 @@ impl Engine<'_> {
             p = p.saturating_add(self.focus(u).max(0) / r.fury.focus_per_power.max(1));
         }
         if self.u.brute[i] && self.adjacent_living_tools(u) >= r.brute.tool_threshold {
-            p -= damage::percent_of(p.max(0), r.brute.power_loss_percent);
+            p -= arith::percent_of(p.max(0), r.brute.power_loss_percent);
         }
         let mut p = p.max(0);
         // 800.41c, 900.32d: doubled while Lucid, before Blind halves it.
@@ -62,7 +62,7 @@ impl Engine<'_> {
         // never below the floor (a unit already under it keeps what it has).
         if self.u.blind_ms[i] > 0 {
             let floor = r.blind.power_floor.min(p);
-            p = (p - damage::percent_of(p, r.blind.power_loss_percent)).max(floor);
+            p = (p - arith::percent_of(p, r.blind.power_loss_percent)).max(floor);
         }
         p
     }
@@ -72,7 +72,7 @@ impl Engine<'_> {
     pub fn speed(&self, u: UnitIdx) -> i32 {
         let i = u.i();
         let halves = i64::from(self.u.kindled[i]) * i64::from(self.rules.kindled.speed_halves_per_stack);
-        damage::clamp_i32(
+        arith::clamp_i32(
             i64::from(self.line(u).speed)
                 + i64::from(self.u.speed_bonus[i])
                 + i64::from(self.insured(u, INSURED_SPEED))
@@ -150,7 +150,7 @@ impl Engine<'_> {
     /// plus 1 per Overclock stack (800.45a); may be negative (800.12h).
     pub fn armor(&self, u: UnitIdx) -> i32 {
         let i = u.i();
-        damage::clamp_i32(
+        arith::clamp_i32(
             i64::from(self.line(u).armor) + i64::from(self.u.armor_bonus[i]) + i64::from(self.insured(u, 2))
                 - i64::from(self.u.dread[i]) * i64::from(self.rules.dread.armor_per_stack)
                 - i64::from(self.u.crush[i].total())
@@ -158,7 +158,7 @@ impl Engine<'_> {
         )
     }
     pub fn focus(&self, u: UnitIdx) -> i32 {
-        damage::clamp_i32(
+        arith::clamp_i32(
             i64::from(self.line(u).focus) + i64::from(self.u.focus_bonus[u.i()]) + i64::from(self.insured(u, 3)),
         )
     }

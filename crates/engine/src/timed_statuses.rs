@@ -395,7 +395,7 @@ impl Engine<'_> {
         let r = self.rules.roost;
         let summed = i64::from(self.u.roost[i]) + i64::from(self.u.roost_bonus[i]);
         let raised = summed + summed * i64::from(self.u.roost_percent[i]) / 100;
-        let heal = super::damage::clamp_i32(raised).clamp(r.tick_minimum, r.tick_cap);
+        let heal = super::arith::clamp_i32(raised).clamp(r.tick_minimum, r.tick_cap);
         self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
         self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
         self.recover_over_time(u, heal);

@@ -5,14 +5,14 @@
 use super::{ActCtx, Engine, EventKind, UnitIdx, UnitList};
 use gridsim_model::ability::{PackageEvent, PackageTiming, StatName};
 
-/// One bit per event and pass a package may listen to, for a side's
-/// `package_mask`: a pass no Tool of the side has a package for costs one
-/// test (five events, each with no timing or one of the three passes).
-pub(crate) fn package_bit(event: PackageEvent, timing: Option<PackageTiming>) -> u32 {
-    1 << (event as u32 * 4 + timing.map_or(0, |t| t as u32 + 1))
-}
-
 impl Engine<'_> {
+    /// One bit per event and pass a package may listen to, for a side's
+    /// `package_mask`: a pass no Tool of the side has a package for costs one
+    /// test (five events, each with no timing or one of the three passes).
+    pub(crate) fn package_bit(event: PackageEvent, timing: Option<PackageTiming>) -> u32 {
+        1 << (event as u32 * 4 + timing.map_or(0, |t| t as u32 + 1))
+    }
+
     /// Runs every package listening to `event` (and `timing`, for the
     /// ally-activated passes). `subject` is the unit the event is about;
     /// `target` the activating ally's target, or the attacker or killer.
@@ -35,7 +35,7 @@ impl Engine<'_> {
             (PackageEvent::EnemyDied, Some(s)) => self.u.side[s.i()].other(),
             (_, Some(s)) => self.u.side[s.i()],
         };
-        if self.package_mask[side.index()] & package_bit(event, timing) == 0 {
+        if self.package_mask[side.index()] & Self::package_bit(event, timing) == 0 {
             return;
         }
         self.run_side_packages(side, event, timing, subject, target);
