@@ -780,3 +780,101 @@ fn the_engine_rule_files_share_only_vocabulary_and_the_leaves() {
         wrong.join("\n")
     );
 }
+
+/// The methods of the engine's containers that change them: `name(` after
+/// `fn`, whose receiver is `&mut self`.
+fn mutating_methods(containers: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (at, _) in containers.match_indices("fn ") {
+        let rest = &containers[at + 3..];
+        let name = identifier(rest);
+        let args = rest[name.len()..].trim_start_matches(|c: char| c != '(');
+        if args.trim_start_matches('(').trim_start().starts_with("&mut self") {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+/// Where `code` writes a unit column of `inputs` straight through `self.u`
+/// (an assignment, a compound assignment, a `&mut` borrow or a container's
+/// changing method) or takes all of `self.u` (or one of its writers) by
+/// `&mut`: the writes the clock's door exists for.
+fn direct_clock_writes(code: &str, inputs: &[&str], mutating: &BTreeSet<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let l = line.trim();
+        let mut hit = ["reset_unit(", "set_row(", "stack_mut(", "timer_mut(", "count_down("]
+            .iter()
+            .any(|w| l.contains(&format!("self.u.{w}")));
+        hit |= l
+            .match_indices("&mut self.u")
+            .any(|(at, _)| !l[at + "&mut self.u".len()..].starts_with('.'))
+            || l.match_indices("&mut self.u").any(|(at, _)| {
+                let rest = &l[at + "&mut self.u.".len().min(l.len())..];
+                inputs.contains(&identifier(rest))
+            });
+        for (at, _) in l.match_indices("self.u.") {
+            let rest = &l[at + "self.u.".len()..];
+            let column = identifier(rest);
+            if !inputs.contains(&column) {
+                continue;
+            }
+            // Past the column's indices: `[i]`, `[i][k]`.
+            let mut after = rest[column.len()..].trim_start();
+            while after.starts_with('[') {
+                let close = after.find(']').map_or(after.len(), |c| c + 1);
+                after = after[close..].trim_start();
+            }
+            let assigns = ["=", "+=", "-=", "|=", "&=", "*="]
+                .iter()
+                .any(|op| after.starts_with(op) && !after[op.len()..].starts_with(['=', '>']));
+            let changes = after
+                .strip_prefix('.')
+                .is_some_and(|m| mutating.contains(identifier(m)) && m[identifier(m).len()..].starts_with('('));
+            hit |= assigns || changes;
+        }
+        if hit {
+            out.push(l.to_string());
+        }
+    }
+    out
+}
+
+/// Every column the clock reads is written through its one door,
+/// `Engine::write_clock_inputs`, which marks the unit's clock after the
+/// write (issue: a write followed by `touch_clock` by hand, at fifty-odd
+/// places, is how a Stun ending on a full charge once acted late). Only
+/// clock.rs, the clock's own bookkeeping, writes them straight.
+#[test]
+fn the_columns_the_clock_reads_are_written_only_through_its_door() {
+    let src = src_of("gridsim-engine");
+    let inputs = gridsim::engine::CLOCK_INPUTS;
+    let mutating = mutating_methods(&std::fs::read_to_string(src.join("containers.rs")).expect("containers.rs"));
+    assert!(mutating.contains("add") && mutating.contains("tick") && !mutating.contains("running"));
+    // The reader on a sample: writes of each kind caught, reads and
+    // comparisons left alone.
+    let sample = "self.u.dread[i] -= 1;\nif self.u.dread[i] == 0 {}\nlet x = match k { A if self.u.alive[t] => self.u.burn[t], _ => 0 };\nself.u.crush[i].add(w, 3);\nlet n = self.u.crush[i].earliest_expiry();\nlet c = &mut self.u;\n*self.u.timer_mut(s, i) = 3;\nself.u.insured_layer[i][1] = 2;";
+    assert_eq!(
+        direct_clock_writes(sample, inputs, &mutating),
+        vec![
+            "self.u.dread[i] -= 1;",
+            "self.u.crush[i].add(w, 3);",
+            "let c = &mut self.u;",
+            "*self.u.timer_mut(s, i) = 3;",
+            "self.u.insured_layer[i][1] = 2;"
+        ]
+    );
+    let mut wrong = Vec::new();
+    for path in all_files(&src).iter().filter(|p| !p.ends_with("clock.rs")) {
+        let code = code_of(&std::fs::read_to_string(path).expect("a source file"));
+        for w in direct_clock_writes(&code, inputs, &mutating) {
+            wrong.push(format!("{}: {w}", path.display()));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "a column the clock reads written past `write_clock_inputs`, which would leave the unit's cached clock stale:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -46,8 +46,7 @@ impl Engine<'_> {
         }
         if self.u.freeze_ms[i] > 0 {
             let thawed = self.u.freeze_ms[i].min(self.rules.shock.thaw_ms.max(0));
-            self.u.freeze_ms[i] -= thawed;
-            self.touch_clock(t);
+            self.write_clock_inputs(t, |c| c.freeze_ms[i] -= thawed);
             self.emit(
                 EventKind::ShockThawed,
                 t,
@@ -253,9 +252,8 @@ impl Engine<'_> {
         if !self.rng.chance_percent(chance) {
             return;
         }
-        self.u.overclock[i] = 0;
-        // Speed fell with the stacks.
-        self.touch_clock(u);
+        // Speed falls with the stacks.
+        self.write_clock_inputs(u, |c| c.overclock[i] = 0);
         self.emit(EventKind::Blowout, u, UnitIdx::NONE, stacks, chance, "800.45d");
         // 900.39e: Relentless blocks the Stun, not the loss.
         self.apply_timed(TimedStatus::Stun, u, u, self.rules.overclock.blowout_stun_ms);
@@ -285,9 +283,8 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        self.u.overclock[i] = self.u.overclock[i].saturating_add(stacks);
         // Speed changes the charge rate.
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.overclock[i] = c.overclock[i].saturating_add(stacks));
         self.emit(
             EventKind::OverclockApplied,
             u,

@@ -47,6 +47,54 @@ macro_rules! tickers {
 }
 pub(crate) use tickers;
 
+/// The unit columns the clock reads (300.2), and so the ones written only
+/// through [`Engine::write_clock_inputs`] outside this file: whether the
+/// unit lives, acts and charges (alive, Dormant and its timer, Entrap,
+/// an ability, its kind), its Speed and its parts (tier and printed line,
+/// Speed bonus, Overclock, Dread, Kindled, Insurance of either kind and
+/// its insured layer), every timed status, the Crush windows, the ticking
+/// sets and the next tick of each ticking count, the Everlasting
+/// countdown, and the charge as last settled. `tests/architecture.rs`
+/// refuses a write to one anywhere else, and the columns' own writers
+/// (`stack_mut`, `timer_mut`, `set_row`, `reset_unit`, `count_down`)
+/// called on `self.u`.
+pub const CLOCK_INPUTS: &[&str] = &[
+    "alive",
+    "dormant",
+    "dormant_timed",
+    "entrapped",
+    "has_ability",
+    "kind",
+    "tier",
+    "native_tier",
+    "line",
+    "speed_bonus",
+    "overclock",
+    "dread",
+    "kindled",
+    "insurance",
+    "subrogated",
+    "insured_layer",
+    "stun_ms",
+    "freeze_ms",
+    "blind_ms",
+    "entrap_ms",
+    "prismbreak_ms",
+    "smash_ms",
+    "dormant_ms",
+    "relentless_ms",
+    "crush",
+    "hallow",
+    "fleeting",
+    "burn_next_ms",
+    "venom_next_ms",
+    "roost_next_ms",
+    "revive_armed",
+    "revive_ms",
+    "settled_charge",
+    "settled_at_ms",
+];
+
 impl Engine<'_> {
     /// Advances time to `stop_ms` (or until the fight ends), resolving every
     /// event on the way in time order.
@@ -124,6 +172,18 @@ impl Engine<'_> {
         let i = u.i();
         let grown = i64::from(self.u.rate_now[i]) * i64::from(self.now - self.u.settled_at_ms[i]);
         arith::clamp_i32(i64::from(self.u.settled_charge[i]) + grown)
+    }
+
+    /// The one door for writing a column the clock reads
+    /// ([`CLOCK_INPUTS`]): `write` gets the unit columns, and unit `u`'s
+    /// clock is marked after it, so no write can leave its cached clock or
+    /// its targetable bit stale. A write through it that changes nothing
+    /// the clock reads costs a refresh and changes nothing.
+    #[inline]
+    pub(crate) fn write_clock_inputs<T>(&mut self, u: UnitIdx, write: impl FnOnce(&mut Units) -> T) -> T {
+        let written = write(&mut self.u);
+        self.touch_clock(u);
+        written
     }
 
     /// Marks a unit whose clock inputs changed: alive, charging gates,
@@ -508,6 +568,36 @@ impl Engine<'_> {
         for i in self.u.indices() {
             self.u.revive_armed[i] = false;
             self.u.revive_ms[i] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each clock input names a unit column, and every column the clock's
+    /// generated readers walk (each timed status's timer, each ticker's next
+    /// tick) is among them: a status or ticker added to its list is a clock
+    /// input without a second edit here going unnoticed.
+    #[test]
+    fn the_clock_inputs_are_unit_columns_and_hold_every_timer_and_ticker() {
+        let columns: Vec<&str> = UNIT_COLUMNS.iter().map(|(name, _)| *name).collect();
+        for input in CLOCK_INPUTS {
+            assert!(columns.contains(input), "{input} is no unit column");
+        }
+        for s in TimedStatus::ALL {
+            assert!(
+                CLOCK_INPUTS.contains(&s.key()),
+                "the timer {} is read by the clock",
+                s.key()
+            );
+        }
+        for name in columns.iter().filter(|n| n.ends_with("_next_ms")) {
+            assert!(
+                CLOCK_INPUTS.contains(name),
+                "the ticker column {name} is read by the clock"
+            );
         }
     }
 }

@@ -190,9 +190,9 @@ impl Engine<'_> {
                 row.venom_shares.remap(map);
                 row.last_target = map(row.last_target);
                 row.targets_met = moves.mask(row.targets_met);
-                self.u.set_row(i, &row);
-                self.rune_grants[i] = *grants;
                 self.u.count += 1;
+                self.write_clock_inputs(UnitIdx(i as u8), |c| c.set_row(i, &row));
+                self.rune_grants[i] = *grants;
                 if self.u.kind[i] == CardKind::Tool {
                     self.tool_mask[k] |= 1u64 << i;
                 }

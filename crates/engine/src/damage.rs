@@ -202,8 +202,8 @@ impl Engine<'_> {
         );
         // The recipient gate still stands; only the immunity is overridden.
         if self.passes_recipient_gate(boss, source, "800.66f") {
-            self.u.stun_ms[b] = self.rules.stagger.stun_ms;
-            self.touch_clock(boss);
+            let stun_ms = self.rules.stagger.stun_ms;
+            self.write_clock_inputs(boss, |c| c.stun_ms[b] = stun_ms);
             self.emit(
                 EventKind::Stunned,
                 boss,
@@ -268,7 +268,7 @@ impl Engine<'_> {
             // 800.37f: Subrogated points are spent first.
             let sub_spent = self.u.subrogated[t].min(div_ceil(dmg, capacity));
             let sub_absorbed = dmg.min(sub_spent.saturating_mul(capacity));
-            self.u.subrogated[t] -= sub_spent;
+            self.write_clock_inputs(target, |c| c.subrogated[t] -= sub_spent);
             dmg -= sub_absorbed;
             let plain_spent = if dmg > 0 {
                 self.u.insurance[t].min(div_ceil(dmg, capacity))
@@ -276,13 +276,10 @@ impl Engine<'_> {
                 0
             };
             let plain_absorbed = dmg.min(plain_spent.saturating_mul(capacity));
-            self.u.insurance[t] -= plain_spent;
-            dmg -= plain_absorbed;
             // The insured stat layer leaves with the last point: its Speed
             // is what the clock reads.
-            if self.insurance_moves_clock(target) {
-                self.touch_clock(target);
-            }
+            self.write_clock_inputs(target, |c| c.insurance[t] -= plain_spent);
+            dmg -= plain_absorbed;
             if sub_spent > 0 {
                 self.emit(
                     EventKind::SubrogatedSpent,
@@ -572,8 +569,7 @@ impl Engine<'_> {
         }
         // 800.49e: one death and everything it fires is one batch.
         self.open_batch();
-        self.u.alive[i] = false;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.alive[i] = false);
         if self.is_combatant(u) {
             let side = self.u.side[i].index();
             self.standing[side] = self.standing[side].saturating_sub(1);

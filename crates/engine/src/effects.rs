@@ -90,8 +90,8 @@ impl Engine<'_> {
         self.u.burn_source[i] = source;
         self.u.burn_shares[i].add(source, self.u.burn[i] - before);
         if self.u.burn_next_ms[i] == NEVER {
-            self.u.burn_next_ms[i] = self.now.saturating_add(self.rules.burn.tick_ms);
-            self.touch_clock(u);
+            let next = self.now.saturating_add(self.rules.burn.tick_ms);
+            self.write_clock_inputs(u, |c| c.burn_next_ms[i] = next);
         }
         self.emit(kind, u, source, amount, self.u.burn[i], rule);
     }
@@ -106,8 +106,8 @@ impl Engine<'_> {
         self.u.venom_source[i] = source;
         self.u.venom_shares[i].add(source, amount);
         if self.u.venom_next_ms[i] == NEVER {
-            self.u.venom_next_ms[i] = self.now.saturating_add(self.rules.venom.tick_ms);
-            self.touch_clock(u);
+            let next = self.now.saturating_add(self.rules.venom.tick_ms);
+            self.write_clock_inputs(u, |c| c.venom_next_ms[i] = next);
         }
         self.emit(EventKind::VenomApplied, u, source, amount, self.u.venom[i], "800.73a");
     }
@@ -127,11 +127,11 @@ impl Engine<'_> {
     /// of the burning unit (800.8b-800.8g, 900.33a-900.33c).
     pub fn burn_tick(&mut self, u: UnitIdx) {
         let i = u.i();
-        // Every path below reschedules or ends the tick.
-        self.touch_clock(u);
+        // Every path below reschedules or ends the tick, through the
+        // clock's door.
         let burn = self.u.burn[i];
         if burn <= 0 {
-            self.u.burn_next_ms[i] = NEVER;
+            self.write_clock_inputs(u, |c| c.burn_next_ms[i] = NEVER);
             return;
         }
         let source = self.u.burn_source[i];
@@ -149,15 +149,21 @@ impl Engine<'_> {
         // revived it within the tick: the revived unit is built again with
         // nothing suffered (800.49l, 500.9 as reconstructed).
         if !self.u.alive[i] || self.u.deaths[i] != deaths {
+            // The tick's unit was killed (and perhaps built again), which
+            // marked its clock.
             return;
         }
         self.u.burn[i] = left;
         self.u.burn_shares[i].rescale(burn, left);
+        let next = if left == 0 {
+            NEVER
+        } else {
+            self.now.saturating_add(b.tick_ms)
+        };
+        self.write_clock_inputs(u, |c| c.burn_next_ms[i] = next);
         if left == 0 {
-            self.u.burn_next_ms[i] = NEVER;
             return;
         }
-        self.u.burn_next_ms[i] = self.now.saturating_add(b.tick_ms);
         // 900.33h: under a no-spread aura the roll is refused outright.
         if !self.spread_warded(u) && self.rng.chance_percent(b.spread_chance_percent) {
             self.spread_burn(u, left);
@@ -228,11 +234,11 @@ impl Engine<'_> {
     /// roll) rounded down, at least 1 (800.73a).
     pub fn venom_tick(&mut self, u: UnitIdx) {
         let i = u.i();
-        // Every path below reschedules or ends the tick.
-        self.touch_clock(u);
+        // Every path below reschedules or ends the tick, through the
+        // clock's door.
         let stacks = self.u.venom[i];
         if stacks <= 0 {
-            self.u.venom_next_ms[i] = NEVER;
+            self.write_clock_inputs(u, |c| c.venom_next_ms[i] = NEVER);
             return;
         }
         let v = self.rules.venom;
@@ -255,11 +261,12 @@ impl Engine<'_> {
         }
         self.u.venom[i] = left;
         self.u.venom_shares[i].rescale(stacks, left);
-        self.u.venom_next_ms[i] = if left == 0 {
+        let next = if left == 0 {
             NEVER
         } else {
             self.now.saturating_add(v.tick_ms)
         };
+        self.write_clock_inputs(u, |c| c.venom_next_ms[i] = next);
     }
 
     /// A tick's Feast, split between its appliers in proportion to their
@@ -354,15 +361,12 @@ impl Engine<'_> {
             UnitIdx::NONE
         };
         let cap = self.rules.crush.windows_per_unit as usize;
-        self.touch_clock(u);
-        self.u.crush[u.i()].add(
-            crate::CrushWindow {
-                amount,
-                expires_ms: expires,
-                key,
-            },
-            cap,
-        );
+        let window = crate::CrushWindow {
+            amount,
+            expires_ms: expires,
+            key,
+        };
+        self.write_clock_inputs(u, |c| c.crush[u.i()].add(window, cap));
         let armor = self.armor(u);
         self.emit(EventKind::CrushApplied, u, source, amount, armor, "800.12a");
     }
@@ -375,9 +379,8 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        self.touch_clock(u);
         if self.u.smash_ms[i] > 0 {
-            self.u.smash_ms[i] = self.u.smash_ms[i].saturating_add(duration_ms);
+            self.write_clock_inputs(u, |c| c.smash_ms[i] = c.smash_ms[i].saturating_add(duration_ms));
             self.emit(
                 EventKind::SmashApplied,
                 u,
@@ -396,7 +399,7 @@ impl Engine<'_> {
         self.u.smash_from_vitality[i] = self.u.vitality[i];
         self.set_tier(u, lower);
         self.u.smash_to_vitality[i] = self.u.vitality[i];
-        self.u.smash_ms[i] = duration_ms;
+        self.write_clock_inputs(u, |c| c.smash_ms[i] = duration_ms);
         self.emit(
             EventKind::SmashApplied,
             u,

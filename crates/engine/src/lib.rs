@@ -29,6 +29,7 @@ mod timed_statuses;
 mod tools;
 pub mod trace;
 
+pub use clock::CLOCK_INPUTS;
 pub use containers::*;
 pub use errors::{Broken, StartError};
 pub use events::{Event, EventKind, EventLog, Refusal};
@@ -822,9 +823,11 @@ impl<'c> Engine<'c> {
         let i = u.i();
         let old_max = i64::from(self.u.max_vitality[i].max(1));
         let beside_ladder = i64::from(self.u.max_vitality[i]) - i64::from(self.line(u).vitality);
-        self.u.tier[i] = tier;
-        self.u.line[i] = self.printed_line(i, self.u.card[i], tier);
-        self.touch_clock(u);
+        let line = self.printed_line(i, self.u.card[i], tier);
+        self.write_clock_inputs(u, |c| {
+            c.tier[i] = tier;
+            c.line[i] = line;
+        });
         let new_max = arith::clamp_i32(i64::from(self.line(u).vitality) + beside_ladder).max(1);
         let vit = i64::from(self.u.vitality[i]);
         let scaled = (vit * i64::from(new_max) + old_max - 1) / old_max;

@@ -36,9 +36,11 @@ impl Engine<'_> {
             );
             self.revive(u, true);
         } else if self.u.everlasting[i] {
-            self.u.revive_armed[i] = true;
-            self.u.revive_ms[i] = self.rules.everlasting.delay_ms;
-            self.touch_clock(u);
+            let delay_ms = self.rules.everlasting.delay_ms;
+            self.write_clock_inputs(u, |c| {
+                c.revive_armed[i] = true;
+                c.revive_ms[i] = delay_ms;
+            });
         }
     }
 
@@ -47,7 +49,7 @@ impl Engine<'_> {
     pub(crate) fn everlasting_due(&mut self, u: UnitIdx) {
         let i = u.i();
         if self.u.revive_armed[i] && self.u.revive_ms[i] == 0 && !self.u.alive[i] {
-            self.u.revive_armed[i] = false;
+            self.write_clock_inputs(u, |c| c.revive_armed[i] = false);
             self.revive(u, false);
         }
     }
@@ -89,25 +91,26 @@ impl Engine<'_> {
         let side = c.side[i];
         self.build_unit(u, side, p);
         self.refresh_targetable(i);
-        let c = &mut self.u;
         let ((deaths, kills, activations), (dealt, taken, healing), (once, initiative, last), granted, vessels) = kept;
-        (c.deaths[i], c.kills[i], c.activations[i]) = (deaths, kills, activations);
-        (c.damage_dealt[i], c.damage_taken[i], c.healing[i]) = (dealt, taken, healing);
-        (c.once_used[i], c.initiative_done[i], c.last_target[i]) = (once, initiative, last);
-        // 800.56h: a suppression survives the revival, innate Relentless
-        // included.
-        c.relentless_suppressed[i] = granted.3;
-        c.relentless[i] = (c.relentless[i] || granted.0) && !granted.3;
-        c.rabid[i] |= granted.1;
-        c.everlasting[i] |= granted.2;
-        // 200.3b: the counter persists with the unit, through a revival too.
-        (c.vessels[i], c.vessel_points[i], c.quest[i], c.counter[i]) = vessels;
-        // A wake condition holds a unit Dormant from the start of the
-        // battle only (800.16f); a revived unit comes back awake.
-        c.dormant[i] = false;
-        c.awaiting_wake[i] = false;
-        c.dormant_timed[i] = false;
-        c.dormant_ms[i] = 0;
+        self.write_clock_inputs(u, |c| {
+            (c.deaths[i], c.kills[i], c.activations[i]) = (deaths, kills, activations);
+            (c.damage_dealt[i], c.damage_taken[i], c.healing[i]) = (dealt, taken, healing);
+            (c.once_used[i], c.initiative_done[i], c.last_target[i]) = (once, initiative, last);
+            // 800.56h: a suppression survives the revival, innate Relentless
+            // included.
+            c.relentless_suppressed[i] = granted.3;
+            c.relentless[i] = (c.relentless[i] || granted.0) && !granted.3;
+            c.rabid[i] |= granted.1;
+            c.everlasting[i] |= granted.2;
+            // 200.3b: the counter persists with the unit, through a revival too.
+            (c.vessels[i], c.vessel_points[i], c.quest[i], c.counter[i]) = vessels;
+            // A wake condition holds a unit Dormant from the start of the
+            // battle only (800.16f); a revived unit comes back awake.
+            c.dormant[i] = false;
+            c.awaiting_wake[i] = false;
+            c.dormant_timed[i] = false;
+            c.dormant_ms[i] = 0;
+        });
         self.wake_watch[side.index()] &= !(1u64 << i);
         // The runes project onto its cells again; it is a new target
         // incarnation for every new-target rune (800.20c, 900.28f).
@@ -116,7 +119,6 @@ impl Engine<'_> {
         if self.is_combatant(u) {
             self.standing[side.index()] += 1;
         }
-        self.touch_clock(u);
         let vitality = self.u.vitality[i];
         self.emit(
             EventKind::Revived,

@@ -224,19 +224,19 @@ impl Engine<'_> {
             if !self.u.alive[h] {
                 continue;
             }
-            let c = &mut self.u;
-            add_stat_grants(c, h, &d, timed_live);
-            // A lower level lowers the maximum and what exceeds it, never
-            // to 0: losing a grant is not a Vitality loss (no death).
-            c.max_vitality[h] = c.max_vitality[h].saturating_add(d.vitality).max(1);
-            c.vitality[h] = if d.vitality > 0 {
-                c.vitality[h].saturating_add(d.vitality)
-            } else {
-                c.vitality[h].min(c.max_vitality[h])
-            }
-            .min(c.max_vitality[h]);
-            c.riposte[h] = c.riposte[h].saturating_add(d.riposte).max(0);
-            self.touch_clock(UnitIdx(h as u8));
+            self.write_clock_inputs(UnitIdx(h as u8), |c| {
+                add_stat_grants(c, h, &d, timed_live);
+                // A lower level lowers the maximum and what exceeds it, never
+                // to 0: losing a grant is not a Vitality loss (no death).
+                c.max_vitality[h] = c.max_vitality[h].saturating_add(d.vitality).max(1);
+                c.vitality[h] = if d.vitality > 0 {
+                    c.vitality[h].saturating_add(d.vitality)
+                } else {
+                    c.vitality[h].min(c.max_vitality[h])
+                }
+                .min(c.max_vitality[h]);
+                c.riposte[h] = c.riposte[h].saturating_add(d.riposte).max(0);
+            });
         }
     }
 
@@ -417,20 +417,20 @@ impl Engine<'_> {
         let g = self.rune_grants[i];
         let k = self.u.side[i].index();
         let timed_live = self.now < self.resonance.side_end_ms[k] && self.resonance.timed[k];
-        let c = &mut self.u;
-        add_stat_grants(c, i, &g, timed_live);
-        if g.vitality > 0 {
-            c.max_vitality[i] = c.max_vitality[i].saturating_add(g.vitality);
-            c.vitality[i] = c.vitality[i].saturating_add(g.vitality);
-        }
-        if loadout {
-            c.thorns[i] = c.thorns[i].saturating_add(g.thorns);
-            c.riposte[i] = c.riposte[i].saturating_add(g.riposte);
-            c.reflect[i] = c.reflect[i].saturating_add(g.reflect);
-        }
-        c.rune_effects[i] = g.effects;
-        c.defy_death[i] = g.defy_death;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| {
+            add_stat_grants(c, i, &g, timed_live);
+            if g.vitality > 0 {
+                c.max_vitality[i] = c.max_vitality[i].saturating_add(g.vitality);
+                c.vitality[i] = c.vitality[i].saturating_add(g.vitality);
+            }
+            if loadout {
+                c.thorns[i] = c.thorns[i].saturating_add(g.thorns);
+                c.riposte[i] = c.riposte[i].saturating_add(g.riposte);
+                c.reflect[i] = c.reflect[i].saturating_add(g.reflect);
+            }
+            c.rune_effects[i] = g.effects;
+            c.defy_death[i] = g.defy_death;
+        });
     }
 
     /// 800.58e: a timed resonance (Brace Step's first 20 seconds) ends:
@@ -447,12 +447,12 @@ impl Engine<'_> {
             if t == [0; 4] {
                 continue;
             }
-            let c = &mut self.u;
-            c.power_bonus[i] = c.power_bonus[i].saturating_sub(t[0]);
-            c.speed_bonus[i] = c.speed_bonus[i].saturating_sub(t[1]);
-            c.armor_bonus[i] = c.armor_bonus[i].saturating_sub(t[2]);
-            c.focus_bonus[i] = c.focus_bonus[i].saturating_sub(t[3]);
-            self.touch_clock(UnitIdx(i as u8));
+            self.write_clock_inputs(UnitIdx(i as u8), |c| {
+                c.power_bonus[i] = c.power_bonus[i].saturating_sub(t[0]);
+                c.speed_bonus[i] = c.speed_bonus[i].saturating_sub(t[1]);
+                c.armor_bonus[i] = c.armor_bonus[i].saturating_sub(t[2]);
+                c.focus_bonus[i] = c.focus_bonus[i].saturating_sub(t[3]);
+            });
             self.emit(
                 EventKind::ResonanceEnded,
                 UnitIdx(i as u8),

@@ -130,13 +130,13 @@ impl Engine<'_> {
             if self.u.side[i] != side || !self.u.alive[i] || self.u.dormant[i] || self.u.kind[i] != CardKind::Penny {
                 continue;
             }
-            let c = &mut self.u;
-            c.max_vitality[i] = c.max_vitality[i].saturating_add(grant[0]);
-            c.vitality[i] = c.vitality[i].saturating_add(grant[0]);
-            c.power_bonus[i] = c.power_bonus[i].saturating_add(grant[1]);
-            c.speed_bonus[i] = c.speed_bonus[i].saturating_add(grant[2]);
-            c.armor_bonus[i] = c.armor_bonus[i].saturating_add(grant[3]);
-            self.touch_clock(UnitIdx(i as u8));
+            self.write_clock_inputs(UnitIdx(i as u8), |c| {
+                c.max_vitality[i] = c.max_vitality[i].saturating_add(grant[0]);
+                c.vitality[i] = c.vitality[i].saturating_add(grant[0]);
+                c.power_bonus[i] = c.power_bonus[i].saturating_add(grant[1]);
+                c.speed_bonus[i] = c.speed_bonus[i].saturating_add(grant[2]);
+                c.armor_bonus[i] = c.armor_bonus[i].saturating_add(grant[3]);
+            });
             self.emit(EventKind::HubGranted, UnitIdx(i as u8), u, percent, extra, "800.33d");
         }
     }

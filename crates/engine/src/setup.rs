@@ -129,57 +129,61 @@ impl<'c> Engine<'c> {
         let card = self.catalog.card(p.card);
         let tier = p.tier.clamp(1, card.tiers().max(1));
         let line = card.at_tier(tier).shifted(self.line_shift[i]);
-        let u = &mut self.u;
-        u.reset_unit(i);
-        u.printed[i] = p.card;
-        u.side[i] = side;
-        u.kind[i] = card.kind;
-        u.native_tier[i] = tier;
-        u.tier[i] = tier;
-        u.combined[i] = p.combined;
-        u.rect[i] = Rect {
-            column: p.column,
-            row: p.row,
-            size: card.footprint.side(),
-        };
-        u.alive[i] = true;
-        // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
-        let vit = match card.kind {
-            CardKind::Tool => line.durability.max(1),
-            CardKind::Hub => 1,
-            _ => line.vitality.max(1),
-        };
-        u.max_vitality[i] = vit;
-        u.vitality[i] = vit;
-        u.permanent[i] = card.permanent;
-        // 800.16f: a card with a wake condition starts every battle Dormant.
-        if let Some(w) = card.wake {
-            u.dormant[i] = true;
-            u.awaiting_wake[i] = true;
-            if let gridsim_model::catalog::Wake::AfterMs(ms) = w {
-                u.dormant_timed[i] = true;
-                u.dormant_ms[i] = ms;
+        let (catalog, r) = (self.catalog, self.rules.phylactery);
+        // A unit built is all new to the clock.
+        let phylactery = self.write_clock_inputs(idx, |u| {
+            u.reset_unit(i);
+            u.printed[i] = p.card;
+            u.side[i] = side;
+            u.kind[i] = card.kind;
+            u.native_tier[i] = tier;
+            u.tier[i] = tier;
+            u.combined[i] = p.combined;
+            u.rect[i] = Rect {
+                column: p.column,
+                row: p.row,
+                size: card.footprint.side(),
+            };
+            u.alive[i] = true;
+            // A Tool's Durability is its Vitality (800.18c); a Hub cannot die (800.61f).
+            let vit = match card.kind {
+                CardKind::Tool => line.durability.max(1),
+                CardKind::Hub => 1,
+                _ => line.vitality.max(1),
+            };
+            u.max_vitality[i] = vit;
+            u.vitality[i] = vit;
+            u.permanent[i] = card.permanent;
+            // 800.16f: a card with a wake condition starts every battle Dormant.
+            if let Some(w) = card.wake {
+                u.dormant[i] = true;
+                u.awaiting_wake[i] = true;
+                if let gridsim_model::catalog::Wake::AfterMs(ms) = w {
+                    u.dormant_timed[i] = true;
+                    u.dormant_ms[i] = ms;
+                }
             }
-        }
-        let kw = card.keywords;
-        let catalog = self.catalog;
-        let eval = |a: Option<gridsim_model::ability::Amount>| a.map_or(0, |a| catalog.fixed_amount(a, tier));
-        u.insurance[i] = eval(kw.amount(gridsim_model::ability::KeywordName::Insurance));
-        u.subrogated[i] = eval(kw.amount(gridsim_model::ability::KeywordName::Subrogated));
-        u.stagger_size[i] = card.stagger;
-        u.counter[i] = card.counter.as_ref().map_or(0, |c| c.start);
-        u.phase_at[i] = card.phases.first().map_or(0, |ph| ph.below_percent);
-        u.phylactery[i] = kw.has(gridsim_model::ability::KeywordName::Phylactery);
-        // 800.49b: the starting Vessel comes with the unit, not from a
-        // battle-start effect.
-        if u.phylactery[i] {
-            let r = self.rules.phylactery;
-            u.vessels[i] = r.starting_vessels;
-            // 800.49h: a unit built at the ceiling holds its meter one
-            // point short of forming another.
-            if r.starting_vessels >= r.max_vessels {
-                u.vessel_points[i] = r.points_per_vessel.max(1) - 1;
+            let kw = card.keywords;
+            let eval = |a: Option<gridsim_model::ability::Amount>| a.map_or(0, |a| catalog.fixed_amount(a, tier));
+            u.insurance[i] = eval(kw.amount(gridsim_model::ability::KeywordName::Insurance));
+            u.subrogated[i] = eval(kw.amount(gridsim_model::ability::KeywordName::Subrogated));
+            u.stagger_size[i] = card.stagger;
+            u.counter[i] = card.counter.as_ref().map_or(0, |c| c.start);
+            u.phase_at[i] = card.phases.first().map_or(0, |ph| ph.below_percent);
+            u.phylactery[i] = kw.has(gridsim_model::ability::KeywordName::Phylactery);
+            // 800.49b: the starting Vessel comes with the unit, not from a
+            // battle-start effect.
+            if u.phylactery[i] {
+                u.vessels[i] = r.starting_vessels;
+                // 800.49h: a unit built at the ceiling holds its meter one
+                // point short of forming another.
+                if r.starting_vessels >= r.max_vessels {
+                    u.vessel_points[i] = r.points_per_vessel.max(1) - 1;
+                }
             }
+            u.phylactery[i]
+        });
+        if phylactery {
             self.possible.mark(Feature::Vessels, 0, true);
         }
         self.install_loadout(idx, p.card);
@@ -213,32 +217,33 @@ impl<'c> Engine<'c> {
         }
         let grants = self.rune_grants[i];
         let line = self.printed_line(i, card_id, tier);
-        let u = &mut self.u;
-        u.card[i] = card_id;
-        u.line[i] = line;
-        u.has_ability[i] = card.has_ability() && !card.kind.is_object();
-        u.relentless[i] = (u.relentless[i] || kw.has(K::Relentless)) && !u.relentless_suppressed[i];
-        u.rabid[i] |= kw.has(K::Rabid);
-        u.everlasting[i] |= kw.has(K::Everlasting);
-        u.feast[i] = kw.has(K::Feast);
-        u.cascade[i] = kw.has(K::Cascade);
-        u.ally_damage_immune[i] = kw.has(K::AllyDamageImmune);
-        u.fury[i] = kw.has(K::Fury);
-        u.brute[i] = kw.has(K::Brute);
-        u.lucid_power[i] = kw.has(K::LucidPower);
-        u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
-        u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
-        u.insured_layer[i] = layer;
+        self.write_clock_inputs(idx, |u| {
+            u.card[i] = card_id;
+            u.line[i] = line;
+            u.has_ability[i] = card.has_ability() && !card.kind.is_object();
+            u.relentless[i] = (u.relentless[i] || kw.has(K::Relentless)) && !u.relentless_suppressed[i];
+            u.rabid[i] |= kw.has(K::Rabid);
+            u.everlasting[i] |= kw.has(K::Everlasting);
+            u.feast[i] = kw.has(K::Feast);
+            u.cascade[i] = kw.has(K::Cascade);
+            u.ally_damage_immune[i] = kw.has(K::AllyDamageImmune);
+            u.fury[i] = kw.has(K::Fury);
+            u.brute[i] = kw.has(K::Brute);
+            u.lucid_power[i] = kw.has(K::LucidPower);
+            u.ignited_fury_aura[i] = kw.has(K::IgnitedFuryAura);
+            u.no_burn_spread[i] = kw.has(K::NoBurnSpread);
+            u.insured_layer[i] = layer;
+            // Runes project onto the cells, whatever loadout stands there.
+            u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
+            u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
+            u.retort[i] = eval(kw.amount(K::Retort));
+            u.reflect[i] = eval(kw.amount(K::Reflect)).saturating_add(grants.reflect);
+            u.underwriting[i] = eval(kw.amount(K::Underwriting));
+            u.exalt[i] = eval(kw.amount(K::Exalt));
+            u.damage_cap[i] = eval(kw.amount(K::DamageCap));
+            u.initiative_repeats[i] = eval(kw.amount(K::InitiativeRepeats));
+        });
         self.possible.mark(Feature::InsuredLayers, 0, layer != [0; 4]);
-        // Runes project onto the cells, whatever loadout stands there.
-        u.thorns[i] = eval(kw.amount(K::Thorns)).saturating_add(grants.thorns);
-        u.riposte[i] = eval(kw.amount(K::Riposte)).saturating_add(grants.riposte);
-        u.retort[i] = eval(kw.amount(K::Retort));
-        u.reflect[i] = eval(kw.amount(K::Reflect)).saturating_add(grants.reflect);
-        u.underwriting[i] = eval(kw.amount(K::Underwriting));
-        u.exalt[i] = eval(kw.amount(K::Exalt));
-        u.damage_cap[i] = eval(kw.amount(K::DamageCap));
-        u.initiative_repeats[i] = eval(kw.amount(K::InitiativeRepeats));
     }
 
     /// Phasebreak (800.48): every authored threshold the boss's Vitality
@@ -262,7 +267,6 @@ impl<'c> Engine<'c> {
                 .get(usize::from(self.u.phase[i]))
                 .map_or(0, |ph| ph.below_percent);
             self.mark_possible(u);
-            self.touch_clock(u);
             self.emit(
                 EventKind::PhaseChanged,
                 u,

@@ -16,16 +16,16 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        // Holding Insurance brings in the insured stat layer, whose Speed
-        // the clock reads.
-        if self.insurance_moves_clock(u) {
-            self.touch_clock(u);
-        }
-        if subrogated {
-            self.u.subrogated[i] = self.u.subrogated[i].saturating_add(points);
-        } else {
-            self.u.insurance[i] = self.u.insurance[i].saturating_add(points);
-        }
+        // Holding Insurance of either kind brings in the insured stat
+        // layer, whose Speed the clock reads.
+        self.write_clock_inputs(u, |c| {
+            let held = if subrogated {
+                &mut c.subrogated[i]
+            } else {
+                &mut c.insurance[i]
+            };
+            *held = held.saturating_add(points);
+        });
         self.emit(
             EventKind::InsuranceGained,
             u,
@@ -53,8 +53,7 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        self.u.dread[i] = self.u.dread[i].saturating_add(stacks);
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.dread[i] = c.dread[i].saturating_add(stacks));
         self.emit(EventKind::DreadApplied, u, source, stacks, self.u.dread[i], "800.17a");
         if self.possible.any(Feature::Vessels) {
             self.score_dread(source, stacks);
@@ -89,8 +88,7 @@ impl Engine<'_> {
             let Some(d) = self.focus_pick(donors.as_slice()) else {
                 break;
             };
-            self.u.dread[d.i()] -= 1;
-            self.touch_clock(d);
+            self.write_clock_inputs(d, |c| c.dread[d.i()] -= 1);
             taken += 1;
             self.emit(EventKind::DreadRemoved, d, source, 1, self.u.dread[d.i()], "800.30b");
             if self.u.dread[d.i()] == 0
@@ -145,8 +143,7 @@ impl Engine<'_> {
             return 0;
         }
         let removed = self.u.freeze_ms[i];
-        self.u.freeze_ms[i] = 0;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.freeze_ms[i] = 0);
         self.emit(EventKind::Shattered, u, source, removed, 0, "800.62b");
         removed
     }
@@ -197,10 +194,9 @@ impl Engine<'_> {
         }
         let [vitality, power, speed, armor] = parts;
         self.u.power_bonus[i] = self.u.power_bonus[i].saturating_sub(power);
-        self.u.speed_bonus[i] = self.u.speed_bonus[i].saturating_sub(speed);
         self.u.armor_bonus[i] = self.u.armor_bonus[i].saturating_sub(armor);
         // Speed changes the charge rate.
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.speed_bonus[i] = c.speed_bonus[i].saturating_sub(speed));
         self.emit(EventKind::InterestPaid, u, UnitIdx::NONE, debt, vitality, "800.38b");
         if vitality > 0 {
             self.u.max_vitality[i] = (self.u.max_vitality[i] - vitality).max(0);
@@ -225,8 +221,7 @@ impl Engine<'_> {
         let i = u.i();
         if duration_ms > 0 {
             // For a time: a longer grant already running is not cut short.
-            self.u.relentless_ms[i] = self.u.relentless_ms[i].max(duration_ms);
-            self.touch_clock(u);
+            self.write_clock_inputs(u, |c| c.relentless_ms[i] = c.relentless_ms[i].max(duration_ms));
         } else {
             self.u.relentless[i] = true;
         }
@@ -249,8 +244,7 @@ impl Engine<'_> {
         }
         self.u.relentless_suppressed[u.i()] = true;
         self.u.relentless[u.i()] = false;
-        self.u.relentless_ms[u.i()] = 0;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.relentless_ms[u.i()] = 0);
         self.emit(EventKind::RelentlessSuppressed, u, source, 0, 0, "800.56g");
     }
 
@@ -274,8 +268,7 @@ impl Engine<'_> {
         }
         let before = self.u.vitality[i];
         self.u.vitality[i] = before.saturating_add(amount).min(self.u.max_vitality[i]);
-        self.u.alive[i] = true;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.alive[i] = true);
         self.emit(
             EventKind::Repaired,
             u,
@@ -306,38 +299,40 @@ impl Engine<'_> {
             seconds: 0,
             next_ms: self.now.saturating_add(f.tick_ms),
         };
-        if !self.u.fleeting[i].add(buff, f.buffs_per_unit.max(1) as usize) {
+        let cap = f.buffs_per_unit.max(1) as usize;
+        // The set's next decay is one of the unit's events.
+        if !self.write_clock_inputs(u, |c| c.fleeting[i].add(buff, cap)) {
             return;
         }
-        *self.stat_bonus(u, stat) = self.stat_bonus(u, stat).saturating_add(received);
-        self.touch_clock(u);
+        self.add_stat_bonus(u, stat, received);
         self.emit(EventKind::StatChanged, u, source, received, stat as i32, "800.25a");
     }
 
     /// One second of every Fleeting buff due on `u` (800.25a).
     pub fn fleeting_tick(&mut self, u: UnitIdx) {
         let i = u.i();
-        self.touch_clock(u);
         let f = self.rules.fleeting;
         let steps = (100 / f.decay_percent_per_tick.max(1)).max(1);
-        let mut set = self.u.fleeting[i];
         let mut losses = [(0u8, 0i32); gridsim_core::limits::MAX_FLEETING_BUFFS];
-        let due = set.tick(self.now, f.tick_ms, steps, &mut losses);
-        self.u.fleeting[i] = set;
+        let now = self.now;
+        let due = self.write_clock_inputs(u, |c| c.fleeting[i].tick(now, f.tick_ms, steps, &mut losses));
         for &(stat, loss) in &losses[..due] {
             let stat = Stat::from_index(stat);
-            *self.stat_bonus(u, stat) = self.stat_bonus(u, stat).saturating_sub(loss);
+            // A decay is never negative: taking it off is adding its opposite.
+            self.add_stat_bonus(u, stat, -loss);
             self.emit(EventKind::FleetingDecayed, u, u, loss, stat as i32, "800.25a");
         }
     }
 
-    pub(super) fn stat_bonus(&mut self, u: UnitIdx, stat: Stat) -> &mut i32 {
+    /// Adds `delta` to a unit's bonus to `stat`: Speed's through the
+    /// clock's door, since the clock reads it (the charge rate).
+    pub(super) fn add_stat_bonus(&mut self, u: UnitIdx, stat: Stat, delta: i32) {
         let i = u.i();
         match stat {
-            Stat::Power => &mut self.u.power_bonus[i],
-            Stat::Speed => &mut self.u.speed_bonus[i],
-            Stat::Armor => &mut self.u.armor_bonus[i],
-            Stat::Focus => &mut self.u.focus_bonus[i],
+            Stat::Power => self.u.power_bonus[i] = self.u.power_bonus[i].saturating_add(delta),
+            Stat::Speed => self.write_clock_inputs(u, |c| c.speed_bonus[i] = c.speed_bonus[i].saturating_add(delta)),
+            Stat::Armor => self.u.armor_bonus[i] = self.u.armor_bonus[i].saturating_add(delta),
+            Stat::Focus => self.u.focus_bonus[i] = self.u.focus_bonus[i].saturating_add(delta),
         }
     }
 
@@ -350,18 +345,7 @@ impl Engine<'_> {
         if delta == 0 || !self.passes_status_gate(u, source, immunity, "900.10a") {
             return;
         }
-        let i = u.i();
-        let col = match stat {
-            Stat::Power => &mut self.u.power_bonus[i],
-            Stat::Speed => &mut self.u.speed_bonus[i],
-            Stat::Armor => &mut self.u.armor_bonus[i],
-            Stat::Focus => &mut self.u.focus_bonus[i],
-        };
-        *col = col.saturating_add(delta);
-        // Of the four stats the clock reads only Speed (its charge rate).
-        if matches!(stat, Stat::Speed) {
-            self.touch_clock(u);
-        }
+        self.add_stat_bonus(u, stat, delta);
         self.emit(EventKind::StatChanged, u, source, delta, stat as i32, "900.10a");
     }
 }

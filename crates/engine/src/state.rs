@@ -50,43 +50,44 @@ impl Engine<'_> {
                 col[i] = v;
             }
         };
-        let c = &mut self.u;
-        set(
-            &mut c.vitality,
-            s.vitality.map(|v| v.clamp(1, c.max_vitality[i].max(1))),
-        );
-        for &k in Stack::STATE {
-            if let Some(v) = s.stack(k) {
-                *c.stack_mut(k, i) = v;
+        let (now, burn_tick_ms, venom_tick_ms) = (self.now, self.rules.burn.tick_ms, self.rules.venom.tick_ms);
+        self.write_clock_inputs(u, |c| {
+            set(
+                &mut c.vitality,
+                s.vitality.map(|v| v.clamp(1, c.max_vitality[i].max(1))),
+            );
+            for &k in Stack::STATE {
+                if let Some(v) = s.stack(k) {
+                    *c.stack_mut(k, i) = v;
+                }
             }
-        }
-        set(&mut c.armor_bonus, s.armor_bonus);
-        set(&mut c.power_bonus, s.power_bonus);
-        set(&mut c.focus_bonus, s.focus_bonus);
-        set(&mut c.speed_bonus, s.speed_bonus);
-        for &status in TimedStatus::CARRIED {
-            if let Some(ms) = s.timer(status) {
-                *c.timer_mut(status, i) = ms;
+            set(&mut c.armor_bonus, s.armor_bonus);
+            set(&mut c.power_bonus, s.power_bonus);
+            set(&mut c.focus_bonus, s.focus_bonus);
+            set(&mut c.speed_bonus, s.speed_bonus);
+            for &status in TimedStatus::CARRIED {
+                if let Some(ms) = s.timer(status) {
+                    *c.timer_mut(status, i) = ms;
+                }
             }
-        }
-        set(&mut c.settled_charge, s.charge);
-        c.settled_at_ms[i] = self.now;
-        set(&mut c.quest, s.quest.map(|q| q.max(0)));
-        set(&mut c.counter, s.counter.map(|q| q.max(0)));
-        // A status held at the start ticks one interval in (800.8b, 800.73a).
-        if c.burn[i] > 0 {
-            c.burn_next_ms[i] = self.rules.burn.tick_ms;
-        }
-        if c.venom[i] > 0 {
-            c.venom_next_ms[i] = self.rules.venom.tick_ms;
-        }
-        if let Some(r) = s.relentless {
-            c.relentless[i] = r;
-        }
-        if let Some(d) = s.dormant {
-            c.dormant[i] = d;
-        }
-        self.touch_clock(u);
+            set(&mut c.settled_charge, s.charge);
+            c.settled_at_ms[i] = now;
+            set(&mut c.quest, s.quest.map(|q| q.max(0)));
+            set(&mut c.counter, s.counter.map(|q| q.max(0)));
+            // A status held at the start ticks one interval in (800.8b, 800.73a).
+            if c.burn[i] > 0 {
+                c.burn_next_ms[i] = burn_tick_ms;
+            }
+            if c.venom[i] > 0 {
+                c.venom_next_ms[i] = venom_tick_ms;
+            }
+            if let Some(r) = s.relentless {
+                c.relentless[i] = r;
+            }
+            if let Some(d) = s.dormant {
+                c.dormant[i] = d;
+            }
+        });
         Ok(())
     }
 }

@@ -10,12 +10,6 @@ impl Engine<'_> {
         self.u.line[u.i()]
     }
 
-    /// Whether Insurance coming or going moves `u`'s clock: only through the
-    /// Speed of its insured layer (800.37h), the one stat the clock reads.
-    pub(crate) fn insurance_moves_clock(&self, u: UnitIdx) -> bool {
-        self.u.insured_layer[u.i()][INSURED_SPEED] != 0
-    }
-
     /// The `while_insured` layer, present while any point is held (800.37h).
     /// Slots: Power, Speed, Armor, Focus.
     pub(super) fn insured(&self, u: UnitIdx, slot: usize) -> i32 {

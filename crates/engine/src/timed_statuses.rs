@@ -92,8 +92,8 @@ impl Engine<'_> {
                 (add, running.saturating_add(add))
             }
         };
-        *self.u.timer_mut(s, i) = if a.reapply_ms.is_none() { added } else { left };
-        self.touch_clock(u);
+        let ms = if a.reapply_ms.is_none() { added } else { left };
+        self.write_clock_inputs(u, |c| *c.timer_mut(s, i) = ms);
         self.emit(applied_event(s), u, source, added, left, a.rule);
         // 900.27: a Freeze feeds the Phylactery's Vessel meter.
         if s == TimedStatus::Freeze && self.possible.any(Feature::Vessels) {
@@ -187,8 +187,8 @@ impl Engine<'_> {
             amount: received,
             next_ms: self.now.saturating_add(self.rules.hallow.tick_ms),
         };
-        if self.u.hallow[i].add(h, self.rules.hallow.instances_per_unit.max(1) as usize) {
-            self.touch_clock(u);
+        let cap = self.rules.hallow.instances_per_unit.max(1) as usize;
+        if self.write_clock_inputs(u, |c| c.hallow[i].add(h, cap)) {
             let running = self.u.hallow[i].running().len() as i32;
             self.emit(EventKind::HallowApplied, u, source, received, running, "800.29c");
         }
@@ -201,7 +201,6 @@ impl Engine<'_> {
     /// at 0: a Hallow of 1 heals once and expires (800.29a, 800.29b).
     pub fn hallow_tick(&mut self, u: UnitIdx) {
         let i = u.i();
-        self.touch_clock(u);
         let r = self.rules.hallow;
         let span = (r.decay_max_percent - r.decay_min_percent).max(0) as u32 + 1;
         let mut decay = r.decay_min_percent + self.rng.below(span) as i32;
@@ -215,7 +214,7 @@ impl Engine<'_> {
         // The instances are decayed first and healed after, so nothing a
         // heal sets off can see half-updated instances.
         let mut heals = [0i32; gridsim_core::limits::MAX_HALLOW_INSTANCES];
-        let due = self.u.hallow[i].tick(now, decay, r.tick_ms, &mut heals);
+        let due = self.write_clock_inputs(u, |c| c.hallow[i].tick(now, decay, r.tick_ms, &mut heals));
         for &heal in &heals[..due] {
             if !self.u.alive[i] {
                 break;
@@ -234,13 +233,14 @@ impl Engine<'_> {
             return;
         }
         let awaited = self.u.awaiting_wake[i];
-        self.u.dormant[i] = false;
-        self.u.dormant_timed[i] = false;
-        self.u.dormant_ms[i] = 0;
-        self.u.awaiting_wake[i] = false;
+        self.write_clock_inputs(u, |c| {
+            c.dormant[i] = false;
+            c.dormant_timed[i] = false;
+            c.dormant_ms[i] = 0;
+            c.awaiting_wake[i] = false;
+        });
         let side = self.u.side[i].index();
         self.wake_watch[side] &= !(1u64 << i);
-        self.touch_clock(u);
         if self.u.alive[i] && self.is_combatant(u) {
             self.standing[side] += 1;
         }
@@ -276,8 +276,10 @@ impl Engine<'_> {
         // The capped tier is the unit's own from now: Smash's end restores
         // to it (800.65), and Highland reads it (800.32).
         let tier = self.u.tier[i].min(into.max_tier).max(1);
-        self.u.tier[i] = tier;
-        self.u.native_tier[i] = tier;
+        self.write_clock_inputs(u, |c| {
+            c.tier[i] = tier;
+            c.native_tier[i] = tier;
+        });
         self.install_loadout(u, pick);
         let max = self.u.line[i]
             .vitality
@@ -286,7 +288,6 @@ impl Engine<'_> {
         self.u.max_vitality[i] = max;
         self.u.vitality[i] = ((old_vitality * i64::from(max) + old_max - 1) / old_max).clamp(1, i64::from(max)) as i32;
         self.mark_possible(u);
-        self.touch_clock(u);
         self.refresh_resonance(u);
         self.emit(
             EventKind::Transformed,
@@ -326,9 +327,8 @@ impl Engine<'_> {
             return;
         }
         let i = u.i();
-        self.u.kindled[i] = self.u.kindled[i].saturating_add(stacks);
         // Speed changes the charge rate.
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| c.kindled[i] = c.kindled[i].saturating_add(stacks));
         self.emit(EventKind::Kindled, u, source, stacks, self.u.kindled[i], "800.39a");
     }
 
@@ -340,14 +340,15 @@ impl Engine<'_> {
         }
         let i = u.i();
         let was_combatant = self.is_combatant(u);
-        self.u.dormant[i] = true;
-        self.u.dormant_timed[i] = true;
-        self.u.dormant_ms[i] = duration_ms;
+        self.write_clock_inputs(u, |c| {
+            c.dormant[i] = true;
+            c.dormant_timed[i] = true;
+            c.dormant_ms[i] = duration_ms;
+        });
         if was_combatant {
             let side = self.u.side[i].index();
             self.standing[side] = self.standing[side].saturating_sub(1);
         }
-        self.touch_clock(u);
         // 800.58d: a Dormant source contributes nothing.
         self.refresh_resonance(u);
         self.emit(EventKind::DormantApplied, u, source, duration_ms, 0, "800.16i");
@@ -363,8 +364,8 @@ impl Engine<'_> {
         let i = u.i();
         self.u.roost[i] = self.u.roost[i].saturating_add(amount);
         if self.u.roost_next_ms[i] == NEVER {
-            self.u.roost_next_ms[i] = self.now.saturating_add(self.rules.roost.tick_ms);
-            self.touch_clock(u);
+            let next = self.now.saturating_add(self.rules.roost.tick_ms);
+            self.write_clock_inputs(u, |c| c.roost_next_ms[i] = next);
         }
         self.emit(EventKind::RoostGained, u, source, amount, self.u.roost[i], "800.59b");
     }
@@ -391,12 +392,12 @@ impl Engine<'_> {
     /// consumed (800.59d, 800.59e). Exalt does not raise it (800.21c).
     pub fn roost_tick(&mut self, u: UnitIdx) {
         let i = u.i();
-        self.touch_clock(u);
         let r = self.rules.roost;
         let summed = i64::from(self.u.roost[i]) + i64::from(self.u.roost_bonus[i]);
         let raised = summed + summed * i64::from(self.u.roost_percent[i]) / 100;
         let heal = super::arith::clamp_i32(raised).clamp(r.tick_minimum, r.tick_cap);
-        self.u.roost_next_ms[i] = self.now.saturating_add(r.tick_ms);
+        let next = self.now.saturating_add(r.tick_ms);
+        self.write_clock_inputs(u, |c| c.roost_next_ms[i] = next);
         self.emit(EventKind::RoostTick, u, u, heal, self.u.roost[i], "800.59a");
         self.recover_over_time(u, heal);
     }
@@ -421,9 +422,10 @@ impl Engine<'_> {
             None if duration_ms > 0 => duration_ms,
             None => self.rules.entrap.duration_ms,
         };
-        self.u.entrap_ms[u.i()] = d;
-        self.u.entrapped[u.i()] = true;
-        self.touch_clock(u);
+        self.write_clock_inputs(u, |c| {
+            c.entrap_ms[u.i()] = d;
+            c.entrapped[u.i()] = true;
+        });
         self.emit(EventKind::Entrapped, u, source, d, 0, "800.19a");
     }
 }
