@@ -8,6 +8,8 @@
 use super::Lasts;
 use super::runes::{Cost, Domains};
 
+mod describe;
+
 /// A card's index in its [`Catalog`].
 pub type CardIndex = u16;
 
@@ -26,19 +28,6 @@ pub enum CardKind {
     /// identity and its tag names the deck's Chosen Champion (Core Rules
     /// 103.1, 103.2.a, 166–169).
     Legend,
-}
-
-impl CardKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            CardKind::Unit => "unit",
-            CardKind::Gear => "gear",
-            CardKind::Spell => "spell",
-            CardKind::Battlefield => "battlefield",
-            CardKind::Rune => "rune",
-            CardKind::Legend => "legend",
-        }
-    }
 }
 
 /// When a spell may be played: Action only on an empty chain while its
@@ -285,59 +274,6 @@ pub struct Card {
     pub reconstructed: String,
 }
 
-impl Card {
-    /// The keywords a report counts it under, derived from what it does.
-    pub fn keywords(&self) -> Vec<&'static str> {
-        let mut k = Vec::new();
-        if self.assault > 0 {
-            k.push("assault");
-        }
-        if self.shield > 0 {
-            k.push("shield");
-        }
-        if self.kind == CardKind::Spell && self.speed == Speed::Reaction {
-            k.push("reaction");
-        }
-        for t in &self.triggers {
-            let name = match t.when {
-                When::Death => "deathknell",
-                When::Attack => "when_attacking",
-                When::Defend | When::FriendlyDefends => "when_defending",
-                When::EnemyAttacks => "when_enemy_attacks",
-                When::Move => "when_moving",
-                When::Play => "when_played",
-                When::Conquer => "when_conquering",
-                When::EnemyMovesHere => "when_enemy_moves_here",
-                When::DefendAlone => "mask",
-                When::Hold => "when_holding",
-                When::Discard => "when_discarding",
-                When::Add => "when_adding",
-            };
-            if !k.contains(&name) {
-                k.push(name);
-            }
-        }
-        let actions = self.effects.iter().chain(self.triggers.iter().map(|t| &t.effect));
-        for e in actions {
-            if e.action == Action::Stun && !k.contains(&"stun") {
-                k.push("stun");
-            }
-        }
-        if self.hidden {
-            k.push("hidden");
-        }
-        if self.ability.is_some() {
-            k.push("activated");
-        }
-        match self.replacement {
-            Some(Replacement::RecallHealed) => k.push("saves_by_recall"),
-            Some(Replacement::TopOfDeck) => k.push("saves_to_deck"),
-            None => {}
-        }
-        k
-    }
-}
-
 /// The cards, in loading order.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {
@@ -351,18 +287,5 @@ impl Catalog {
 
     pub fn index(&self, key: &str) -> Option<CardIndex> {
         self.cards.iter().position(|c| c.key == key).map(|i| i as CardIndex)
-    }
-
-    /// The cards of one kind, by index.
-    pub fn of_kind(&self, kind: CardKind) -> Vec<CardIndex> {
-        (0..self.cards.len())
-            .filter(|&i| self.cards[i].kind == kind)
-            .map(|i| i as CardIndex)
-            .collect()
-    }
-
-    /// A fingerprint of every number and name, for a run's identity.
-    pub fn fingerprint(&self) -> String {
-        gridsim_core::atomic::sha256(format!("{:?}", self.cards).as_bytes())
     }
 }
