@@ -47,17 +47,13 @@ macro_rules! tickers {
 }
 pub(crate) use tickers;
 
-/// The unit columns the clock reads (300.2), and so the ones written only
-/// through [`Engine::write_clock_inputs`] outside this file: whether the
-/// unit lives, acts and charges (alive, Dormant and its timer, Entrap,
-/// an ability, its kind), its Speed and its parts (tier and printed line,
-/// Speed bonus, Overclock, Dread, Kindled, Insurance of either kind and
-/// its insured layer), every timed status, the Crush windows, the ticking
-/// sets and the next tick of each ticking count, the Everlasting
-/// countdown, and the charge as last settled. `tests/architecture.rs`
-/// refuses a write to one anywhere else, and the columns' own writers
-/// (`stack_mut`, `timer_mut`, `set_row`, `reset_unit`, `count_down`)
-/// called on `self.u`.
+/// The unit columns the clock reads (300.2) that no declaration names:
+/// whether the unit lives, acts and charges (alive, Dormant, Entrap, an
+/// ability, its kind), the parts of its Speed that are no count (tier and
+/// printed line, Speed bonus, the insured layer), the Crush windows, the
+/// Everlasting countdown, and the charge as last settled. The timers,
+/// tickers and counts the clock reads are named by their own rows
+/// ([`DECLARED_CLOCK_INPUTS`]); [`clock_inputs`] gives both.
 pub const CLOCK_INPUTS: &[&str] = &[
     "alive",
     "dormant",
@@ -69,31 +65,22 @@ pub const CLOCK_INPUTS: &[&str] = &[
     "native_tier",
     "line",
     "speed_bonus",
-    "overclock",
-    "dread",
-    "kindled",
-    "insurance",
-    "subrogated",
     "insured_layer",
-    "stun_ms",
-    "freeze_ms",
-    "blind_ms",
-    "entrap_ms",
-    "prismbreak_ms",
-    "smash_ms",
-    "dormant_ms",
-    "relentless_ms",
     "crush",
-    "hallow",
-    "fleeting",
-    "burn_next_ms",
-    "venom_next_ms",
-    "roost_next_ms",
     "revive_armed",
     "revive_ms",
     "settled_charge",
     "settled_at_ms",
 ];
+
+/// Every unit column the clock reads, each written only through
+/// [`Engine::write_clock_inputs`] outside this file: `tests/architecture.rs`
+/// refuses a write to one anywhere else, and the columns' own writers
+/// (`stack_mut`, `timer_mut`, `set_row`, `reset_unit`, `count_down`)
+/// called on `self.u`.
+pub fn clock_inputs() -> impl Iterator<Item = &'static str> {
+    CLOCK_INPUTS.iter().chain(DECLARED_CLOCK_INPUTS).copied()
+}
 
 impl Engine<'_> {
     /// Advances time to `stop_ms` (or until the fight ends), resolving every
@@ -576,28 +563,41 @@ impl Engine<'_> {
 mod tests {
     use super::*;
 
-    /// Each clock input names a unit column, and every column the clock's
-    /// generated readers walk (each timed status's timer, each ticker's next
-    /// tick) is among them: a status or ticker added to its list is a clock
-    /// input without a second edit here going unnoticed.
+    /// Each clock input names a unit column once, and the declared ones
+    /// hold every timed status's timer, every ticker's next tick and the
+    /// counts Speed reads (800.45a Overclock, 800.17a Dread, 800.39a
+    /// Kindled, 800.37h Insurance of either kind).
     #[test]
     fn the_clock_inputs_are_unit_columns_and_hold_every_timer_and_ticker() {
         let columns: Vec<&str> = UNIT_COLUMNS.iter().map(|(name, _)| *name).collect();
-        for input in CLOCK_INPUTS {
+        let inputs: Vec<&str> = clock_inputs().collect();
+        for (k, input) in inputs.iter().enumerate() {
             assert!(columns.contains(input), "{input} is no unit column");
+            assert!(!inputs[..k].contains(input), "{input} is listed twice");
         }
         for s in TimedStatus::ALL {
             assert!(
-                CLOCK_INPUTS.contains(&s.key()),
+                DECLARED_CLOCK_INPUTS.contains(&s.key()),
                 "the timer {} is read by the clock",
                 s.key()
             );
         }
         for name in columns.iter().filter(|n| n.ends_with("_next_ms")) {
             assert!(
-                CLOCK_INPUTS.contains(name),
+                DECLARED_CLOCK_INPUTS.contains(name),
                 "the ticker column {name} is read by the clock"
             );
+        }
+        for count in [
+            "overclock",
+            "dread",
+            "kindled",
+            "insurance",
+            "subrogated",
+            "hallow",
+            "fleeting",
+        ] {
+            assert!(DECLARED_CLOCK_INPUTS.contains(&count), "{count} is read by the clock");
         }
     }
 }

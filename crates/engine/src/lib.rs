@@ -29,7 +29,7 @@ mod timed_statuses;
 mod tools;
 pub mod trace;
 
-pub use clock::CLOCK_INPUTS;
+pub use clock::{CLOCK_INPUTS, clock_inputs};
 pub use containers::*;
 pub use errors::{Broken, StartError};
 pub use events::{Event, EventKind, EventLog, Refusal};
@@ -115,11 +115,11 @@ macro_rules! unit_columns_and_timers {
         sets: [ $( $set:ident => $set_tick:ident, )* ]
         state_stacks: [ $(
             $(#[$sdoc:meta])* $S:ident $skey:ident $slabel:literal $sunit:literal
-            { $( ticks: $snext:ident => $stick:ident )? }
+            { $( ticks: $snext:ident => $stick:ident )? $( reads: $sreads:ident )? }
         )* ]
         battle_stacks: [ $(
             $(#[$tdoc:meta])* $T:ident $tkey:ident $tlabel:literal $tunit:literal
-            { $( ticks: $tnext:ident => $ttick:ident )? }
+            { $( ticks: $tnext:ident => $ttick:ident )? $( reads: $treads:ident )? }
         )* ]
         carried: [ $( $(#[$cdoc:meta])* $C:ident $ckey:ident $clabel:literal { $($ctraits:tt)* } )* ]
         in_battle: [ $( $(#[$bdoc:meta])* $B:ident $bkey:ident $blabel:literal { $($btraits:tt)* } )* ]
@@ -130,6 +130,18 @@ macro_rules! unit_columns_and_timers {
             $( $( $snext: i32 = NEVER, )? )* $( $( $tnext: i32 = NEVER, )? )*
             $( $(#[$cdoc])* $ckey: i32 = 0, )* $( $(#[$bdoc])* $bkey: i32 = 0, )*
         }
+
+        /// The unit columns the clock reads that their declarations name:
+        /// each timed status's timer, each ticker's next tick or timed set,
+        /// and each count whose row says the clock reads it (through
+        /// Speed). [`clock::CLOCK_INPUTS`] lists the others.
+        pub(crate) const DECLARED_CLOCK_INPUTS: &[&str] = &[
+            $( stringify!($ckey), )* $( stringify!($bkey), )*
+            $( $( stringify!($snext), )? )* $( $( stringify!($tnext), )? )*
+            $( stringify!($set), )*
+            $( $( { let _read_through = stringify!($sreads); stringify!($skey) }, )? )*
+            $( $( { let _read_through = stringify!($treads); stringify!($tkey) }, )? )*
+        ];
 
         clock::tickers! {
             $( $( $snext => $stick, )? )*

@@ -17,9 +17,11 @@
 /// (`stacks`, `points`) naming what the `state` key counts; `{ ticks:
 /// next_ms_column => tick_function }` makes the count a ticker, resolved
 /// on a schedule of its own (the engine's column holding its next tick,
-/// and the engine function resolving one: `tickers!`, clock.rs), `{}` a
-/// plain count. Tokens after the macro name are handed on first,
-/// untouched.
+/// and the engine function resolving one: `tickers!`, clock.rs), `{
+/// reads: speed }` a count the clock reads through Speed (the charge rate,
+/// 300.2), so the engine writes it only through the clock's door
+/// (`write_clock_inputs`), `{}` a plain count. Tokens after the macro name
+/// are handed on first, untouched.
 #[macro_export]
 macro_rules! stacks {
     ($then:ident $($pass:tt)*) => {
@@ -37,23 +39,23 @@ macro_rules! stacks {
                 /// start with Venom ticks one interval in (800.73a).
                 Venom venom "Venom" "stacks" { ticks: venom_next_ms => venom_tick }
                 /// Each point prevents up to 10 of one damage instance (800.37a).
-                Insurance insurance "Insurance" "points" {}
+                Insurance insurance "Insurance" "points" { reads: speed }
                 /// Insurance points that deal back what they absorb (800.37f).
-                Subrogated subrogated "Subrogated" "points" {}
+                Subrogated subrogated "Subrogated" "points" { reads: speed }
                 /// Haywire stacks (800.31a).
                 Haywire haywire "Haywire" "stacks" {}
                 /// Overclock stacks (800.45a); no cap of their own (800.45c).
-                Overclock overclock "Overclock" "stacks" {}
+                Overclock overclock "Overclock" "stacks" { reads: speed }
                 /// Feral stacks (800.23a).
                 Feral feral "Feral" "stacks" {}
             ]
             battle_stacks: [
                 /// Dread stacks, until Harvest clears them (800.17a, 800.17b).
-                Dread dread "Dread" "stacks" {}
+                Dread dread "Dread" "stacks" { reads: speed }
                 /// Every Roost gained, added up (800.59b).
                 Roost roost "Roost" "stacks" { ticks: roost_next_ms => roost_tick }
                 /// Kindled stacks (800.39a); no cap (800.39b).
-                Kindled kindled "Kindled" "stacks" {}
+                Kindled kindled "Kindled" "stacks" { reads: speed }
                 /// Consecrate stacks (800.10a), projected onto adjacent allies.
                 Consecrate consecrate "Consecrate" "stacks" {}
                 /// Interest debt in stacks (800.38a).
