@@ -141,14 +141,42 @@ fn the_report_page_shows_the_numbers_of_summary_json_and_sorts_and_searches() {
     let shown = between(&dom, "<p id=\"what-changed\" class=\"lead\">", "</p>").expect("what changed");
     assert_eq!(shown.replace("&amp;", "&"), what);
 
-    // Every chart: two win-rate charts and the keyword heat map.
-    assert_eq!(dom.matches("<svg").count(), 3, "charts on the page");
+    // Every chart: a win-rate chart for each section and the keyword heat
+    // map, and the page leads with what is out of band, drawn.
     for caption in [
         "Card win rate",
+        "Card tier win rate",
+        "Rune win rate",
         "Keyword win rate",
+        "Footprint win rate",
         "Keyword (row) against keyword (column)",
     ] {
         assert!(dom.contains(caption), "chart `{caption}`");
+    }
+    // Every flagged row of every section is drawn: in the chart at the top
+    // (before the list of outliers) and in its section's chart.
+    let sections = ["cards", "card_tiers", "runes", "keywords", "footprints"];
+    let flagged: Vec<&str> = sections
+        .iter()
+        .flat_map(|t| summary[*t].as_array().expect("section"))
+        .filter(|r| r["outlier"].as_bool() == Some(true))
+        .map(|r| r["name"].as_str().expect("name"))
+        .collect();
+    assert!(!flagged.is_empty(), "the default suite has rows out of band");
+    let top = between(&dom, "<h2>Outliers</h2>", "</svg>").expect("the out-of-band chart leads the outliers");
+    assert!(top.contains("Out of band: every flagged row"));
+    let charts: Vec<&str> = dom
+        .split("<svg")
+        .skip(1)
+        .map(|c| c.split("</svg>").next().unwrap_or(""))
+        .collect();
+    for name in &flagged {
+        let drawn = name.replace('&', "&amp;");
+        assert!(top.contains(&drawn), "flagged `{name}` in the chart at the top");
+        assert!(
+            charts.iter().filter(|c| c.contains(&drawn)).count() >= 2,
+            "flagged `{name}` in its section's chart too"
+        );
     }
 
     // Every table, every row, the same numbers: boards, fights, win rate,

@@ -20,13 +20,53 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// A forest plot of win rates around the band: for each ranked row, its
-/// rate against boards without it (the flagged figure) as a dot with its
-/// 95% interval, red for an outlier, and its rate over all its fights as a
-/// grey diamond. The axis spans the rows and the band, not 0–100%, so a
+/// Rows a chart draws when a section has more: enough to read at the
+/// page's width. The flagged rows come first; the room left is split
+/// between the two ends of the ranking.
+const CHART_ROWS: usize = 40;
+
+/// The ranked rows a chart of `rows` draws, in their order (highest rate
+/// first): all of them when they fit in [`CHART_ROWS`]; otherwise every
+/// row flagged out of band, and of the others the highest and the lowest
+/// alike, so neither end of the ranking is hidden. How many are left out.
+fn chart_rows(rows: &[RateRow]) -> (Vec<&RateRow>, usize) {
+    let ranked: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).collect();
+    if ranked.len() <= CHART_ROWS {
+        return (ranked, 0);
+    }
+    let others: Vec<usize> = (0..ranked.len()).filter(|&i| !ranked[i].outlier).collect();
+    let room = CHART_ROWS.saturating_sub(ranked.len() - others.len());
+    let mut keep: Vec<bool> = ranked.iter().map(|r| r.outlier).collect();
+    for &i in others
+        .iter()
+        .take(room.div_ceil(2))
+        .chain(others.iter().rev().take(room / 2))
+    {
+        keep[i] = true;
+    }
+    let shown: Vec<&RateRow> = ranked.iter().zip(&keep).filter(|(_, k)| **k).map(|(r, _)| *r).collect();
+    let left_out = ranked.len() - shown.len();
+    (shown, left_out)
+}
+
+/// A win-rate chart of a report section, titled with what it leaves out.
+fn section_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
+    let (shown, left_out) = chart_rows(rows);
+    let title = if left_out > 0 {
+        format!("{title}: every flagged row, the highest and the lowest ({left_out} between not drawn)")
+    } else {
+        title.to_string()
+    };
+    rate_chart(&title, &shown, band)
+}
+
+/// A forest plot of win rates around the band: for each row, its rate
+/// against boards without it (the flagged figure) as a dot with its 95%
+/// interval, red for an outlier, and its rate over all its fights as a
+/// grey triangle. The axis spans the rows and the band, not 0–100%, so a
 /// row's distance from the band is what the eye reads.
-fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
-    let mut shown: Vec<&RateRow> = rows.iter().filter(|r| r.ranked).take(40).collect();
+fn rate_chart(title: &str, rows: &[&RateRow], band: [f64; 2]) -> String {
+    let mut shown: Vec<&RateRow> = rows.to_vec();
     // Segment 0 is at the bottom: reversed, the first row is on top.
     shown.reverse();
     if shown.is_empty() {
@@ -48,7 +88,8 @@ fn rate_chart(title: &str, rows: &[RateRow], band: [f64; 2]) -> String {
     let pad = 0.02;
     let (lo, hi) = ((lo - pad).max(0.0), (hi + pad).min(1.0));
     // Sized to be read at the page's width: 26 pixels and 14-pixel labels
-    // per row, 960 wide, so forty rows stay legible.
+    // per row, 960 wide, so forty rows stay legible; a section with more
+    // flagged rows grows taller rather than hide one.
     let n = shown.len() as u32;
     let height = 70 + 26 * n;
     let mut svg = String::new();
@@ -386,6 +427,27 @@ pub fn html(report: &Report) -> String {
         );
     }
     body += "<h2>Outliers</h2>";
+    // What is out of band, drawn first: every flagged row of every section.
+    let sections = [
+        ("card", &report.cards),
+        ("tier", &report.card_tiers),
+        ("rune", &report.runes),
+        ("keyword", &report.keywords),
+        ("footprint", &report.footprints),
+    ];
+    let flagged: Vec<RateRow> = sections
+        .iter()
+        .flat_map(|(kind, rows)| {
+            rows.iter().filter(|r| r.ranked && r.outlier).map(move |r| RateRow {
+                name: format!("{} ({kind})", r.name),
+                ..r.clone()
+            })
+        })
+        .collect();
+    if !flagged.is_empty() {
+        let drawn: Vec<&RateRow> = flagged.iter().collect();
+        body += &rate_chart("Out of band: every flagged row", &drawn, report.band);
+    }
     if report.outliers.is_empty() {
         body += "<p>None: no ranked rate lies outside the band beyond noise.</p>";
     } else {
@@ -408,16 +470,19 @@ pub fn html(report: &Report) -> String {
         }
     }
     body += "<h2>Cards</h2>";
-    body += &rate_chart("Card win rate", &report.cards, report.band);
+    body += &section_chart("Card win rate", &report.cards, report.band);
     body += &rate_table("cards", &report.cards, with_change, &report.vocabulary);
     body += "<h2>Cards by tier</h2>";
+    body += &section_chart("Card tier win rate", &report.card_tiers, report.band);
     body += &rate_table("card_tiers", &report.card_tiers, with_change, &report.vocabulary);
     body += "<h2>Runes</h2>";
+    body += &section_chart("Rune win rate", &report.runes, report.band);
     body += &rate_table("runes", &report.runes, with_change, &report.vocabulary);
     body += "<h2>Keywords</h2>";
-    body += &rate_chart("Keyword win rate", &report.keywords, report.band);
+    body += &section_chart("Keyword win rate", &report.keywords, report.band);
     body += &rate_table("keywords", &report.keywords, with_change, &report.vocabulary);
     body += "<h2>Footprints</h2>";
+    body += &section_chart("Footprint win rate", &report.footprints, report.band);
     body += &rate_table("footprints", &report.footprints, with_change, &report.vocabulary);
     body += "<h2>Keyword pairs on one side</h2><p>Lift: the pair's win rate less what the two give apart, each taken as its distance from 50%.</p>";
     body += &pair_table(&report.keyword_pairs, &report.vocabulary);
@@ -850,4 +915,67 @@ pub fn match_markdown(r: &gridsim_analysis::match_report::MatchReport) -> String
     }
     out.push_str(&format!("\n{}\n", r.method));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(k: usize, rate: f64, outlier: bool) -> RateRow {
+        RateRow {
+            key: format!("r{k}"),
+            name: format!("Row {k}"),
+            fights: 1000,
+            wins: (rate * 1000.0) as u64,
+            draws: 0,
+            losses: 1000 - (rate * 1000.0) as u64,
+            win_rate: rate,
+            draw_rate: 0.0,
+            boards: 100,
+            low: rate - 0.02,
+            high: rate + 0.02,
+            se: 0.01,
+            apart_fights: 800,
+            apart_wins: (rate * 800.0) as u64,
+            apart_win_rate: rate,
+            apart_low: rate - 0.02,
+            apart_high: rate + 0.02,
+            apart_se: 0.01,
+            mirror_share: 0.1,
+            ranked: true,
+            p_outside_band: 0.0,
+            outlier,
+            effect: None,
+            not_separable_from: Vec::new(),
+            change: None,
+        }
+    }
+
+    /// Issue: the charts kept the forty highest rows and so hid the weakest
+    /// cards and the only flagged keyword. 70 rows, highest first, three
+    /// of them flagged near the bottom and one in the middle.
+    #[test]
+    fn a_chart_draws_every_flagged_row_and_both_ends_of_the_ranking() {
+        let flagged = [35, 66, 67, 69];
+        let rows: Vec<RateRow> = (0..70)
+            .map(|k| row(k, 0.9 - 0.01 * k as f64, flagged.contains(&k)))
+            .collect();
+        let (shown, left_out) = chart_rows(&rows);
+        let keys: Vec<&str> = shown.iter().map(|r| r.key.as_str()).collect();
+        for k in flagged {
+            assert!(keys.contains(&format!("r{k}").as_str()), "flagged row {k} drawn");
+        }
+        assert!(
+            keys.contains(&"r0") && keys.contains(&"r68"),
+            "both ends drawn: {keys:?}"
+        );
+        assert_eq!(shown.len(), CHART_ROWS);
+        assert_eq!(left_out, 70 - shown.len());
+        // In the list's order, highest first.
+        assert!(shown.windows(2).all(|w| w[0].win_rate >= w[1].win_rate));
+        // A short list is drawn whole; unranked rows never are.
+        let mut few: Vec<RateRow> = (0..5).map(|k| row(k, 0.5, false)).collect();
+        few[4].ranked = false;
+        assert_eq!(chart_rows(&few), (few.iter().take(4).collect(), 0));
+    }
 }
