@@ -4,32 +4,17 @@
 use super::bots::Action;
 use super::turn::Scoring;
 use super::*;
-use gridsim_riftbound::cards::{Card, Speed};
+use gridsim_riftbound::cards::Card;
 use gridsim_riftbound::runes::Cost;
 
 fn card(key: &str, kind: CardKind, might: i32, energy: u8, domains: u8) -> Card {
     Card {
-        key: key.to_string(),
-        name: key.to_string(),
-        kind,
-        might,
-        assault: 0,
-        shield: 0,
-        speed: Speed::Action,
-        effects: Vec::new(),
-        triggers: Vec::new(),
-        replacement: None,
-        hidden: false,
-        hold_as_conquer: false,
-        ability: None,
         cost: Cost {
             energy,
             ..Cost::default()
         },
         domains,
-        champion: false,
-        tag: String::new(),
-        reconstructed: "a test card".to_string(),
+        ..Card::plain(key, kind, might)
     }
 }
 

@@ -20,6 +20,32 @@ impl CardKind {
 }
 
 impl Card {
+    /// A card with its key (its name too), kind and Might and nothing else:
+    /// no keyword, effect or trigger, free to play, of no domain. What a
+    /// test builds the card it needs from.
+    pub fn plain(key: &str, kind: CardKind, might: i32) -> Card {
+        Card {
+            key: key.to_string(),
+            name: key.to_string(),
+            kind,
+            might,
+            assault: 0,
+            shield: 0,
+            speed: Speed::Action,
+            effects: Vec::new(),
+            triggers: Vec::new(),
+            replacement: None,
+            hidden: false,
+            hold_as_conquer: false,
+            ability: None,
+            cost: Cost::default(),
+            domains: 0,
+            champion: false,
+            tag: String::new(),
+            reconstructed: "a test card".to_string(),
+        }
+    }
+
     /// The keywords a report counts it under, derived from what it does.
     pub fn keywords(&self) -> Vec<&'static str> {
         let mut k = Vec::new();
@@ -92,26 +118,7 @@ mod tests {
     use super::*;
 
     fn card(key: &str, kind: CardKind) -> Card {
-        Card {
-            key: key.to_string(),
-            name: key.to_string(),
-            kind,
-            might: 1,
-            assault: 0,
-            shield: 0,
-            speed: Speed::Action,
-            effects: Vec::new(),
-            triggers: Vec::new(),
-            replacement: None,
-            hidden: false,
-            hold_as_conquer: false,
-            ability: None,
-            cost: crate::runes::Cost::default(),
-            domains: 0,
-            champion: false,
-            tag: String::new(),
-            reconstructed: "a test card".to_string(),
-        }
+        Card::plain(key, kind, 1)
     }
 
     #[test]
