@@ -240,4 +240,32 @@ mod tests {
         assert_eq!(r.total(), 2);
         assert!(r.ready_total() == 1, "one ready rune left for the next play: {r:?}");
     }
+
+    /// 130.2, 133.2.e: Power of any domain ([A]) takes a rune left over
+    /// once each domain's own Power is counted, and is recycled from the
+    /// domain with the most runes left. No Origins card costs [A] yet, so
+    /// no game scenario reaches it; the misreadings: the spare counted as
+    /// the runes held plus those needed, or [A] taken from the domain with
+    /// the fewest.
+    #[test]
+    fn any_power_takes_a_rune_left_over_from_the_domain_with_most() {
+        let one_fury = runes([1, 0, 0, 0, 0, 0], [0; DOMAINS]);
+        let fury_and_any = Cost {
+            energy: 0,
+            power: [1, 0, 0, 0, 0, 0],
+            any_power: 1,
+        };
+        assert!(
+            !one_fury.can_pay(&fury_and_any),
+            "the Fury rune pays the Fury Power; none is left for [A]"
+        );
+        let mut r = runes([1, 0, 3, 0, 0, 0], [0; DOMAINS]);
+        assert!(r.can_pay(&fury_and_any));
+        let paid = r.pay(&fury_and_any);
+        assert_eq!(
+            paid.recycled,
+            [1, 0, 1, 0, 0, 0],
+            "[A] from Mind, the domain with the most left"
+        );
+    }
 }

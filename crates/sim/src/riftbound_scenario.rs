@@ -50,6 +50,8 @@ pub struct ShowdownSpec {
     pub end: Option<End>,
     /// Cards played and abilities activated (the outcome's `played`).
     pub played: Option<u32>,
+    /// Chain items resolved (the outcome's `resolved`).
+    pub resolved: Option<u32>,
     pub expect: Vec<Expect>,
     pub events: Vec<EventWant>,
     /// Lines the showdown must not log at all.
@@ -245,10 +247,15 @@ fn run_showdown(s: &Scenario, spec: &ShowdownSpec, catalog: &Catalog) -> Scenari
             failures.push(format!("end: expected {}, found {}", end.name(), outcome.end.name()));
         }
     }
-    if let Some(played) = spec.played {
-        checks += 1;
-        if outcome.played != played {
-            failures.push(format!("played: expected {played}, found {}", outcome.played));
+    for (what, want, found) in [
+        ("played", spec.played, outcome.played),
+        ("resolved", spec.resolved, outcome.resolved),
+    ] {
+        if let Some(want) = want {
+            checks += 1;
+            if found != want {
+                failures.push(format!("{what}: expected {want}, found {found}"));
+            }
         }
     }
     check_events(

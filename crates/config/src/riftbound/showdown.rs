@@ -50,6 +50,8 @@ pub(super) struct ShowdownDef {
     /// Cards played and abilities activated in the showdown (the
     /// `spells_played` column of a run's `showdowns` table).
     played: Option<u32>,
+    /// Chain items resolved in the showdown (the `resolved` column).
+    resolved: Option<u32>,
     #[serde(default)]
     expect: Vec<ExpectDef>,
     #[serde(default)]
@@ -430,6 +432,7 @@ pub(super) fn parse_showdown(
         },
         end,
         played: d.played,
+        resolved: d.resolved,
         expect,
         events,
         absent,

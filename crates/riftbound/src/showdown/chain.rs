@@ -119,15 +119,15 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         {
             self.s.holder = None;
         }
-        if self.s.board.hidden_len.iter().any(|&n| n > 0) {
-            for p in 0..2u8 {
-                let pi = usize::from(p);
-                let n = self.s.board.hidden_len[pi];
-                if n > 0 && self.s.holder != Some(p) {
-                    self.s.board.hidden_len[pi] = 0;
-                    self.s.board.trash[pi] += n as u32;
-                    self.s.board.log_line(EventKind::HiddenTrashed, None, n as i32, "RB12");
-                }
+        // A player's hidden cards go to its trash once it no longer holds
+        // the battlefield (RB12).
+        for p in 0..2u8 {
+            let pi = usize::from(p);
+            let n = self.s.board.hidden_len[pi];
+            if n > 0 && self.s.holder != Some(p) {
+                self.s.board.hidden_len[pi] = 0;
+                self.s.board.trash[pi] += n as u32;
+                self.s.board.log_line(EventKind::HiddenTrashed, None, n as i32, "RB12");
             }
         }
         self.finalize_pending();
