@@ -49,6 +49,8 @@ impl GameView<'_> {
             GameEventKind::Channeled => format!("channels {} runes", e.amount),
             GameEventKind::Drew => format!("draws {card}"),
             GameEventKind::BurnedOut => format!("burns out: {} cards shuffled back", e.amount),
+            GameEventKind::Paid => format!("pays for {card}: {} runes left ready", e.amount),
+            GameEventKind::RecycledRunes => format!("recycles {} runes for the Power", e.amount),
             GameEventKind::Played => format!("plays {card}"),
             GameEventKind::Moved => format!("moves {} units to {card}", e.amount),
             GameEventKind::MovedToBase => format!("moves {} units back to base", e.amount),

@@ -364,6 +364,12 @@ pub enum GameEventKind {
     /// The deck was empty: the trash shuffled in, the opponent a point
     /// (418.2).
     BurnedOut,
+    /// A card's cost paid from runes (353): `amount` the runes left ready
+    /// (Energy exhausts ready runes, 157.2.a).
+    Paid,
+    /// Runes recycled to the rune deck for a cost's Power (157.2):
+    /// `amount` how many.
+    RecycledRunes,
     /// A unit played to its base (140.4), its cost paid (353).
     Played,
     /// Units moved to a battlefield (141).
@@ -379,7 +385,7 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 17] = [
+    pub const ALL: [GameEventKind; 19] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -390,6 +396,8 @@ impl GameEventKind {
         GameEventKind::Channeled,
         GameEventKind::Drew,
         GameEventKind::BurnedOut,
+        GameEventKind::Paid,
+        GameEventKind::RecycledRunes,
         GameEventKind::Played,
         GameEventKind::Moved,
         GameEventKind::MovedToBase,
@@ -411,6 +419,8 @@ impl GameEventKind {
             GameEventKind::Channeled => "channeled",
             GameEventKind::Drew => "drew",
             GameEventKind::BurnedOut => "burned_out",
+            GameEventKind::Paid => "paid",
+            GameEventKind::RecycledRunes => "recycled_runes",
             GameEventKind::Played => "played",
             GameEventKind::Moved => "moved",
             GameEventKind::MovedToBase => "moved_to_base",
