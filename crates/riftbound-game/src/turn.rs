@@ -336,11 +336,15 @@ impl Game<'_> {
         let cost: Cost = self.catalog.card(card).cost;
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
-        let ready_left = self.sides[s].runes.ready_total() as i32;
-        self.note(p, GameEventKind::Paid, Some(card), ready_left, "353");
-        let recycled: i32 = paid.recycled.iter().map(|&n| i32::from(n)).sum();
-        if recycled > 0 {
-            self.note(p, GameEventKind::RecycledRunes, Some(card), recycled, "157.2");
+        // The payment's lines, worked out only for a game that is logged:
+        // a run's games pay nothing for them.
+        if self.logging {
+            let ready_left = self.sides[s].runes.ready_total() as i32;
+            self.note(p, GameEventKind::Paid, Some(card), ready_left, "353");
+            let recycled: i32 = paid.recycled.iter().map(|&n| i32::from(n)).sum();
+            if recycled > 0 {
+                self.note(p, GameEventKind::RecycledRunes, Some(card), recycled, "157.2");
+            }
         }
         let u = &mut self.units;
         u.alive[slot] = true;

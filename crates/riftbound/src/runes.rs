@@ -183,17 +183,21 @@ mod tests {
         Runes { ready, exhausted }
     }
 
+    fn cost(energy: u8, power: [u8; DOMAINS], any_power: u8) -> Cost {
+        Cost {
+            energy,
+            power,
+            any_power,
+        }
+    }
+
     /// 157.2, 354.1.a: a rune exhausted for Energy can be recycled for
     /// Power in the same payment. The misreading: a rune gives one or the
     /// other, so two Fury runes could not pay 2 Energy and 1 Fury Power.
     #[test]
     fn a_rune_gives_energy_and_then_power() {
         let mut r = runes([2, 0, 0, 0, 0, 0], [0; DOMAINS]);
-        let cost = Cost {
-            energy: 2,
-            power: [1, 0, 0, 0, 0, 0],
-            any_power: 0,
-        };
+        let cost = cost(2, [1, 0, 0, 0, 0, 0], 0);
         assert!(r.can_pay(&cost));
         let paid = r.pay(&cost);
         assert_eq!(paid.recycled[0], 1);
@@ -205,23 +209,11 @@ mod tests {
     #[test]
     fn power_is_of_its_domain() {
         let r = runes([0, 3, 0, 0, 0, 0], [0; DOMAINS]);
-        let fury = Cost {
-            energy: 0,
-            power: [1, 0, 0, 0, 0, 0],
-            any_power: 0,
-        };
+        let fury = cost(0, [1, 0, 0, 0, 0, 0], 0);
         assert!(!r.can_pay(&fury));
-        let any = Cost {
-            energy: 1,
-            power: [0; DOMAINS],
-            any_power: 1,
-        };
+        let any = cost(1, [0; DOMAINS], 1);
         assert!(r.can_pay(&any));
-        let too_much = Cost {
-            energy: 4,
-            power: [0; DOMAINS],
-            any_power: 0,
-        };
+        let too_much = cost(4, [0; DOMAINS], 0);
         assert!(!r.can_pay(&too_much), "Energy needs ready runes, one each");
     }
 
@@ -230,11 +222,7 @@ mod tests {
     #[test]
     fn power_recycles_exhausted_runes_first() {
         let mut r = runes([1, 1, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0]);
-        let cost = Cost {
-            energy: 1,
-            power: [1, 0, 0, 0, 0, 0],
-            any_power: 0,
-        };
+        let cost = cost(1, [1, 0, 0, 0, 0, 0], 0);
         let paid = r.pay(&cost);
         assert_eq!(paid.recycled, [1, 0, 0, 0, 0, 0]);
         assert_eq!(r.total(), 2);
@@ -250,11 +238,7 @@ mod tests {
     #[test]
     fn any_power_takes_a_rune_left_over_from_the_domain_with_most() {
         let one_fury = runes([1, 0, 0, 0, 0, 0], [0; DOMAINS]);
-        let fury_and_any = Cost {
-            energy: 0,
-            power: [1, 0, 0, 0, 0, 0],
-            any_power: 1,
-        };
+        let fury_and_any = cost(0, [1, 0, 0, 0, 0, 0], 1);
         assert!(
             !one_fury.can_pay(&fury_and_any),
             "the Fury rune pays the Fury Power; none is left for [A]"
