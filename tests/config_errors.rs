@@ -960,3 +960,32 @@ fn mutated_decks_and_game_suites_never_panic_and_accepted_decks_play() {
     );
     assert!(played > 100, "accepted decks should have played, played {played}");
 }
+
+/// A game scenario's play: a spell names the battlefield it is aimed at
+/// (`to`, Core Rules 310.1.a), a unit names none (it enters its base,
+/// 140.4); each mistake is reported at its line and key.
+#[test]
+fn a_game_scenarios_play_names_a_battlefield_for_a_spell_only() {
+    let text = r#"game = "riftbound"
+name = "plays"
+covers = ["CR310.1.a"]
+decks = ["jinx_aggro", "ahri_control"]
+seed = 1
+
+[[turn]]
+actions = [
+    { play = "hextech_ray" },
+    { play = "pouty_poro", to = 1 },
+]
+"#;
+    let diags = config::parse_riftbound_game_scenario(Path::new("plays.toml"), text).expect_err("refused");
+    let shown: Vec<String> = diags.iter().map(|d| d.to_string()).collect();
+    let spell = diags.iter().find(|d| d.key == "turn[0].actions[0].to");
+    let spell = spell.unwrap_or_else(|| panic!("the spell's missing `to`: {shown:?}"));
+    assert_eq!(spell.line, 9, "{shown:?}");
+    assert!(spell.to_string().contains("is a spell"), "{shown:?}");
+    let unit = diags.iter().find(|d| d.key == "turn[0].actions[1].to");
+    let unit = unit.unwrap_or_else(|| panic!("the unit's `to`: {shown:?}"));
+    assert_eq!(unit.line, 10, "{shown:?}");
+    assert!(unit.to_string().contains("is a unit"), "{shown:?}");
+}

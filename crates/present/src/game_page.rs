@@ -52,6 +52,7 @@ impl GameView<'_> {
             GameEventKind::Paid => format!("pays for {card}: {} runes left ready", e.amount),
             GameEventKind::RecycledRunes => format!("recycles {} runes for the Power", e.amount),
             GameEventKind::Played => format!("plays {card}"),
+            GameEventKind::Cast => format!("plays {card} at battlefield {}", e.amount),
             GameEventKind::Moved => format!("moves {} units to {card}", e.amount),
             GameEventKind::MovedToBase => format!("moves {} units back to base", e.amount),
             GameEventKind::Showdown => {

@@ -33,15 +33,16 @@ impl Game<'_> {
     /// player has just moved into, and scores a conquest (440.2, 345.2).
     pub(crate) fn contest(&mut self, b: usize) {
         let att = self.active;
-        self.fill_lanes(b, [att, 1 - att], true);
+        self.fill_lanes(b, [att, 1 - att], Fill::Contest);
         let mut choices = Table {
             bots: [self.sides[usize::from(att)].bot, self.sides[usize::from(1 - att)].bot],
             rng: &mut self.rng,
+            chosen: false,
         };
         self.showdown.battlefield = Some(self.fields[b]);
         let outcome = self.showdown.play_with(&self.lanes[0], &self.lanes[1], &mut choices);
         self.showdowns += 1;
-        self.read_back(b, [att, 1 - att], outcome);
+        self.read_back(b, [att, 1 - att], outcome, Fill::Contest);
     }
 
     /// The hold of battlefield `b` by the turn player (442.2): its point,
@@ -68,14 +69,69 @@ impl Game<'_> {
             return;
         }
         // The holder is the kernel's player 1 in a hold.
-        self.fill_lanes(b, [1 - p, p], false);
+        self.fill_lanes(b, [1 - p, p], Fill::Hold);
         let mut choices = Table {
             bots: [self.sides[usize::from(1 - p)].bot, self.sides[usize::from(p)].bot],
             rng: &mut self.rng,
+            chosen: false,
         };
         self.showdown.battlefield = Some(self.fields[b]);
         let outcome = self.showdown.hold_with(&self.lanes[1], &mut choices);
-        self.read_back(b, [1 - p, p], outcome);
+        self.read_back(b, [1 - p, p], outcome, Fill::Hold);
+    }
+
+    /// The turn player plays `card` through the kernel, outside any
+    /// showdown (148, 310.1.a): a spell from its hand (position `k`), or a
+    /// unit with a "when you play me" trigger from its hand or (`k` none)
+    /// its champion zone. Its targets are the units at battlefield `b` and,
+    /// for an effect that reaches anywhere, at either base: the kernel's
+    /// board holds one battlefield (docs/riftbound-reconstruction.md,
+    /// "Plays in the action phase"). The opponent may answer with
+    /// Reactions. Whether it was played: the kernel refuses a card with no
+    /// legal target or one its runes cannot pay.
+    pub(crate) fn act_at(&mut self, k: Option<usize>, card: CardIndex, b: usize) -> bool {
+        let p = self.active;
+        let s = usize::from(p);
+        let mine_before = self.units.of(p, Place::Field(b as u8)).count();
+        self.fill_lanes(b, [p, 1 - p], Fill::Act);
+        self.lanes[0].hand.clear();
+        self.lanes[0].hand.push(card);
+        let mut choices = Table {
+            bots: [self.sides[s].bot, self.sides[1 - s].bot],
+            rng: &mut self.rng,
+            chosen: true,
+        };
+        self.showdown.battlefield = Some(self.fields[b]);
+        let outcome = self.showdown.act_with(&self.lanes[0], &self.lanes[1], &mut choices);
+        let played = self.showdown.hand(0).is_empty();
+        if played {
+            match k {
+                Some(k) => {
+                    self.sides[s].hand.remove(k);
+                }
+                None => self.sides[s].champion = None,
+            }
+        }
+        self.read_back(b, [p, 1 - p], outcome, Fill::Act);
+        if !played {
+            return false;
+        }
+        if self.catalog.card(card).kind == CardKind::Spell {
+            // A resolved spell goes to its owner's trash.
+            self.sides[s].trash.push(card);
+            self.note(p, GameEventKind::Cast, Some(card), b as i32, "316");
+            self.card_event(p, CardEventKind::Played, card);
+        }
+        let recycled = self.showdown.recycled_runes[0];
+        self.note_payment(p, card, &recycled);
+        // A unit moved onto the battlefield by the chain contests it once
+        // the chain is empty (322.9).
+        let theirs = self.units.of(1 - p, Place::Field(b as u8)).count();
+        let moved_in = self.units.of(p, Place::Field(b as u8)).count() > mine_before;
+        if moved_in && (theirs > 0 || mine_before == 0) && self.ended.is_none() {
+            self.contest(b);
+        }
+        true
     }
 
     /// Plays out `tries` times, on the scout showdown, the turn player's
@@ -124,6 +180,7 @@ impl Game<'_> {
             let mut choices = Table {
                 bots: [Bot::Aggressive; 2],
                 rng: &mut self.rng,
+                chosen: false,
             };
             // The runes are spent anew in each try.
             self.scout.runes = [self.sides[usize::from(p)].runes, self.sides[usize::from(1 - p)].runes];
@@ -140,23 +197,24 @@ impl Game<'_> {
         f
     }
 
-    /// Builds lane `k` for seat `seats[k]`: its units at `b`, its spells
-    /// in hand; its runes handed to the showdown. With `both` false only
-    /// lane 1 is filled (a hold).
-    fn fill_lanes(&mut self, b: usize, seats: [Seat; 2], both: bool) {
+    /// Builds lane `k` for seat `seats[k]`: its units at `b` (and, for a
+    /// play in the action phase, at its base), its spells in hand; its
+    /// runes handed to the showdown. For a hold only lane 1 is filled.
+    fn fill_lanes(&mut self, b: usize, seats: [Seat; 2], fill: Fill) {
         for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
             let lane = &mut self.lanes[k];
             lane.units.clear();
             lane.hand.clear();
             self.showdown.runes[k] = self.sides[s].runes;
-            if k == 0 && !both {
+            if k == 0 && fill == Fill::Hold {
                 continue;
             }
             for u in 0..MAX_UNITS {
-                let here =
-                    self.units.alive[u] && self.units.owner[u] == seat && self.units.place[u] == Place::Field(b as u8);
-                if !here || lane.units.len() == MAX_LANE {
+                let mine = self.units.alive[u] && self.units.owner[u] == seat;
+                let at_base = self.units.place[u] == Place::Base;
+                let on_board = self.units.place[u] == Place::Field(b as u8) || (at_base && fill == Fill::Act);
+                if !mine || !on_board || lane.units.len() == MAX_LANE {
                     continue;
                 }
                 self.lane_slots[k][lane.units.len()] = u;
@@ -166,6 +224,7 @@ impl Game<'_> {
                     exhausted: self.units.exhausted[u],
                     damage: self.units.damage[u],
                     might_this_turn: self.units.turn_might[u],
+                    at_base,
                     ..LaneUnit::default()
                 });
             }
@@ -183,52 +242,62 @@ impl Game<'_> {
     }
 
     /// Brings the game up to date with what the showdown left: each unit's
-    /// place and state or where it went, the spells spent from hand, the
-    /// runes, the cards drawn, the points, and a conquest's score.
-    fn read_back(&mut self, b: usize, seats: [Seat; 2], outcome: Outcome) {
-        let board = &self.showdown.board;
+    /// place and state or where it went, a unit played during it, the
+    /// spells spent from hand, the runes, the cards drawn, the points, and
+    /// a conquest's score.
+    fn read_back(&mut self, b: usize, seats: [Seat; 2], outcome: Outcome, fill: Fill) {
         let mut id = 0u8;
         for k in 0..2 {
             for j in 0..self.lanes[k].units.len() {
                 let u = self.lane_slots[k][j];
                 let bu = UnitId(id);
                 id += 1;
-                if board.alive(bu) {
-                    self.units.place[u] = if board.at_base(bu) {
-                        Place::Base
-                    } else {
-                        Place::Field(b as u8)
-                    };
-                    self.units.exhausted[u] = board.exhausted(bu);
-                    self.units.buffed[u] = board.buffs(bu) > 0;
-                    self.units.damage[u] = board.damage(bu);
-                    self.units.turn_might[u] = board.turn_might(bu);
-                    self.units.stunned[u] = board.stunned(bu);
+                if self.showdown.board.alive(bu) {
+                    self.read_unit(u, bu, b);
                     continue;
                 }
                 self.units.alive[u] = false;
-                let card = self.units.card[u];
-                let side = &mut self.sides[usize::from(self.units.owner[u])];
-                match board.gone(bu) {
-                    Gone::Trash | Gone::Not => side.trash.push(card),
-                    Gone::Hand => side.hand.push(card),
-                    Gone::DeckBottom => side.deck.push_bottom(card),
-                    Gone::DeckTop => side.deck.push(card),
-                    Gone::Banished => {}
-                }
+                self.send_away(u, self.showdown.board.gone(bu));
             }
         }
-        debug_assert_eq!(
-            usize::from(id),
-            board.units().count(),
-            "a game's showdown puts no unit on the board but the lanes'"
-        );
+        // A unit played during it (a play of the action phase: the unit
+        // with a "when you play me" trigger) is on the board after the
+        // lanes' (RB17).
+        let count = self.showdown.board.units().count() as u8;
+        for bu in (id..count).map(UnitId) {
+            let board = &self.showdown.board;
+            let (card, seat) = (board.card(bu), seats[usize::from(board.controller(bu))]);
+            let Some(u) = (0..MAX_UNITS).find(|&u| !self.units.alive[u]) else {
+                // No room: the offer was checked against it (`can_play_unit`).
+                self.sides[usize::from(seat)].trash.push(card);
+                continue;
+            };
+            self.units.alive[u] = true;
+            self.units.card[u] = card;
+            self.units.owner[u] = seat;
+            self.note(seat, GameEventKind::Played, Some(card), u as i32, "140.4");
+            self.card_event(seat, CardEventKind::Played, card);
+            if self.showdown.board.alive(bu) {
+                self.read_unit(u, bu, b);
+                // It enters exhausted (140.4), as a unit played by the game does.
+                self.units.exhausted[u] = true;
+            } else {
+                self.units.alive[u] = false;
+                self.send_away(u, self.showdown.board.gone(bu));
+            }
+        }
         for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
+            // The actor's card of a play in the action phase is the
+            // caller's to account for (`Game::act_at`).
+            let left = if fill == Fill::Act && k == 0 {
+                &self.lanes[k].hand[..]
+            } else {
+                self.showdown.hand(k as u8)
+            };
             // The spells that went to the showdown and did not come back
             // were played or discarded: to the trash (RB40). Removed from
             // the hand last position first, so earlier positions hold.
-            let left = self.showdown.hand(k as u8);
             let mut kept = [false; MAX_HAND];
             for &c in left {
                 if let Some(j) = (0..self.lanes[k].hand.len()).find(|&j| !kept[j] && self.lanes[k].hand[j] == c) {
@@ -252,17 +321,16 @@ impl Game<'_> {
         let mut effect_points = self.showdown.board.score;
         // The kernel scores the conquest and the hold itself; the game
         // scores them under 443 and 444.1.b, and keeps only a card's points.
-        match outcome.end {
-            End::Conquer => effect_points[0] = effect_points[0].saturating_sub(1),
-            End::Hold if self.lanes[0].units.is_empty() => effect_points[1] = effect_points[1].saturating_sub(1),
+        match (outcome.end, fill) {
+            (End::Conquer, _) => effect_points[0] = effect_points[0].saturating_sub(1),
+            (End::Hold, Fill::Hold) => effect_points[1] = effect_points[1].saturating_sub(1),
             _ => {}
         }
         for k in 0..2 {
-            self.draw(seats[k], drawn[k], "RB14");
+            self.draw(seats[k], drawn[k], if fill == Fill::Act { "RB26" } else { "RB14" });
             self.gain(seats[k], effect_points[k], GameEventKind::Scored, "RB14");
         }
-        if self.lanes[0].units.is_empty() {
-            // A hold's triggers, not a contest.
+        if fill != Fill::Contest {
             return;
         }
         let end = match outcome.end {
@@ -276,4 +344,45 @@ impl Game<'_> {
             self.score_field(seats[0], b, Scoring::Conquer);
         }
     }
+
+    /// Game unit `u` takes the state the showdown left board unit `bu` in.
+    fn read_unit(&mut self, u: usize, bu: UnitId, b: usize) {
+        let board = &self.showdown.board;
+        self.units.place[u] = if board.at_base(bu) {
+            Place::Base
+        } else {
+            Place::Field(b as u8)
+        };
+        self.units.exhausted[u] = board.exhausted(bu);
+        self.units.buffed[u] = board.buffs(bu) > 0;
+        self.units.damage[u] = board.damage(bu);
+        self.units.turn_might[u] = board.turn_might(bu);
+        self.units.stunned[u] = board.stunned(bu);
+    }
+
+    /// Unit `u`'s card, gone from the board, to where the showdown sent it.
+    fn send_away(&mut self, u: usize, gone: Gone) {
+        let card = self.units.card[u];
+        let side = &mut self.sides[usize::from(self.units.owner[u])];
+        match gone {
+            Gone::Trash | Gone::Not => side.trash.push(card),
+            Gone::Hand => side.hand.push(card),
+            Gone::DeckBottom => side.deck.push_bottom(card),
+            Gone::DeckTop => side.deck.push(card),
+            Gone::Banished => {}
+        }
+    }
+}
+
+/// What a showdown is for, so that its lanes are filled and read back
+/// accordingly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// A contested battlefield: the movers against the units there.
+    Contest,
+    /// A hold's triggers: the holder's units there only.
+    Hold,
+    /// A play of the turn player's action phase: both players' units
+    /// there and at their bases, the actor's one chosen card.
+    Act,
 }

@@ -15,6 +15,7 @@
 use super::*;
 use gridsim_riftbound::Player;
 use gridsim_riftbound::UnitId;
+use gridsim_riftbound::cards::Target;
 use gridsim_riftbound::showdown::Choices;
 
 /// A seat's bot.
@@ -157,6 +158,9 @@ impl Bot {
                 if let Some(play) = largest_unit(game, seat) {
                     return play;
                 }
+                if let Some(cast) = removal(game, seat) {
+                    return cast;
+                }
                 if self == Bot::Lookahead {
                     return weighed_move(game, seat);
                 }
@@ -177,6 +181,9 @@ pub enum Action {
     PlayCard(CardIndex),
     /// Plays its Chosen Champion from the champion zone (107.2.b).
     PlayChampion,
+    /// Plays the first copy of this spell in its hand, its targets at
+    /// battlefield `at` (316).
+    Cast { card: CardIndex, at: u8 },
     /// A standard move of the units in `units` (a bit per slot) to
     /// battlefield `to` (141.3).
     Move { units: u32, to: u8 },
@@ -206,13 +213,6 @@ fn might_of(game: &Game, units: u32) -> i32 {
         .sum()
 }
 
-fn might_at(game: &Game, seat: Seat, b: usize) -> i32 {
-    game.units
-        .of(seat, Place::Field(b as u8))
-        .map(|u| game.might(u).max(0))
-        .sum()
-}
-
 fn random_action(game: &mut Game, seat: Seat) -> Action {
     let s = usize::from(seat);
     let mut options = [Action::End; MAX_DECK + 2 + MAX_FIELDS];
@@ -220,6 +220,10 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
     for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
         if game.can_play_unit(seat, c) {
             options[n] = Action::PlayFromHand(k);
+            n += 1;
+        } else if game.can_cast(seat, c) {
+            let at = game.rng.below(MAX_FIELDS as u32) as u8;
+            options[n] = Action::Cast { card: c, at };
             n += 1;
         }
     }
@@ -260,6 +264,27 @@ fn largest_unit(game: &Game, seat: Seat) -> Option<Action> {
     best.map(|(_, a)| a)
 }
 
+/// A spell that only harms enemy units (or draws), aimed at the
+/// battlefield where the opponent is strongest, when it has units there:
+/// what the aggressive, defensive and look-ahead bots play in their
+/// action phase once no unit can be played. Spells that help their own
+/// units wait for a showdown, where they count.
+fn removal(game: &Game, seat: Seat) -> Option<Action> {
+    let enemy = 1 - seat;
+    let b = game.strongest_field(enemy);
+    game.units.of(enemy, Place::Field(b as u8)).next()?;
+    let hand = game.sides[usize::from(seat)].hand.as_slice();
+    let card = hand.iter().copied().find(|&c| {
+        let effects = &game.catalog.card(c).effects;
+        game.can_cast(seat, c)
+            && effects.iter().any(|e| !e.action.is_players())
+            && effects
+                .iter()
+                .all(|e| e.action.is_players() || matches!(e.target, Target::Enemy | Target::EachEnemy))
+    })?;
+    Some(Action::Cast { card, at: b as u8 })
+}
+
 /// Where the aggressive and defensive bots send their ready units.
 fn planned_move(game: &Game, seat: Seat, defensive: bool) -> Action {
     let ready = ready_at_base(game, seat);
@@ -280,9 +305,9 @@ fn planned_move(game: &Game, seat: Seat, defensive: bool) -> Action {
     let enemy = 1 - seat;
     let target = (0..MAX_FIELDS)
         .filter(|&b| game.controller(b) == Some(enemy) && !game.scored[b])
-        .min_by_key(|&b| might_at(game, enemy, b));
+        .min_by_key(|&b| game.might_at(enemy, b));
     if let Some(b) = target {
-        let theirs = might_at(game, enemy, b);
+        let theirs = game.might_at(enemy, b);
         let enough = if defensive {
             ours >= 2 * theirs.max(1)
         } else {
@@ -320,7 +345,7 @@ fn weighed_move(game: &mut Game, seat: Seat) -> Action {
         if held == Some(seat) {
             continue;
         }
-        let theirs = might_at(game, 1 - seat, b);
+        let theirs = game.might_at(1 - seat, b);
         let mut by_might = [0usize; MAX_UNITS];
         let mut n = 0;
         for u in 0..MAX_UNITS {
@@ -373,10 +398,17 @@ fn smallest(game: &Game, units: u32) -> u32 {
 pub(crate) struct Table<'r> {
     pub bots: [Bot; 2],
     pub rng: &'r mut FightRng,
+    /// The card player 0 has already chosen to play (an action of its
+    /// action phase, [`Game::act`]): its first offer is taken at once.
+    pub chosen: bool,
 }
 
 impl Choices for Table<'_> {
     fn play(&mut self, p: Player, castable: &[CardIndex]) -> Option<usize> {
+        if p == 0 && self.chosen {
+            self.chosen = false;
+            return (!castable.is_empty()).then_some(0);
+        }
         let bot = self.bots[usize::from(p)];
         if castable.is_empty() || !self.rng.chance_percent(bot.cast_percent()) {
             return None;

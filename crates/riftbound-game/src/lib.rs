@@ -372,6 +372,9 @@ pub enum GameEventKind {
     RecycledRunes,
     /// A unit played to its base (140.4), its cost paid (353).
     Played,
+    /// A spell played in the action phase (316), its cost paid (353):
+    /// `amount` the battlefield its targets are at.
+    Cast,
     /// Units moved to a battlefield (141).
     Moved,
     /// Units moved from battlefields back to their base (141).
@@ -385,7 +388,7 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 19] = [
+    pub const ALL: [GameEventKind; 20] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -399,6 +402,7 @@ impl GameEventKind {
         GameEventKind::Paid,
         GameEventKind::RecycledRunes,
         GameEventKind::Played,
+        GameEventKind::Cast,
         GameEventKind::Moved,
         GameEventKind::MovedToBase,
         GameEventKind::Showdown,
@@ -422,6 +426,7 @@ impl GameEventKind {
             GameEventKind::Paid => "paid",
             GameEventKind::RecycledRunes => "recycled_runes",
             GameEventKind::Played => "played",
+            GameEventKind::Cast => "cast",
             GameEventKind::Moved => "moved",
             GameEventKind::MovedToBase => "moved_to_base",
             GameEventKind::Showdown => "showdown",
@@ -521,6 +526,9 @@ pub struct Game<'c> {
     /// Each seat's scripted actions, for a seat whose bot is
     /// [`Bot::Script`] (a game scenario).
     pub script: [Script; 2],
+    /// The kernel refused a spell of the turn player's this action phase
+    /// (no legal target): it casts no more this turn.
+    pub cast_refused: bool,
 }
 
 impl<'c> Game<'c> {
@@ -550,6 +558,7 @@ impl<'c> Game<'c> {
             log: Vec::new(),
             card_events: Vec::with_capacity(CARD_EVENTS_RESERVED),
             script: [Script::default(); 2],
+            cast_refused: false,
         }
     }
 

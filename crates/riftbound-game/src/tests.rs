@@ -354,3 +354,128 @@ impl Game<'_> {
         self.act(p, Action::Move { units, to });
     }
 }
+
+/// The catalog with three more cards: 5 a bolt (an Action spell of 1
+/// Energy, 3 damage to an enemy unit, at a base too), 6 a brace (a
+/// Reaction of 1 Energy, +2 Might this turn to a friendly unit), 7 a
+/// scholar (a 2-Might unit of 2 Energy whose "when you play me" draws 1).
+fn catalog_with_plays() -> Catalog {
+    use gridsim_riftbound::Lasts;
+    use gridsim_riftbound::cards::{Action as Does, Effect, Speed, Target, Trigger, When};
+    let mut c = catalog();
+    let effect = |target, action, anywhere| Effect {
+        target,
+        action,
+        optional: false,
+        anywhere,
+    };
+    let mut bolt = card("bolt", CardKind::Spell, 0, 1, FURY);
+    bolt.effects = vec![effect(Target::Enemy, Does::Damage(3), true)];
+    let mut brace = card("brace", CardKind::Spell, 0, 1, FURY);
+    brace.speed = Speed::Reaction;
+    let plus_two = Does::Might {
+        amount: 2,
+        minimum: None,
+        lasts: Lasts::Turn,
+    };
+    brace.effects = vec![effect(Target::Friendly, plus_two, false)];
+    let mut scholar = card("scholar", CardKind::Unit, 2, 2, FURY);
+    scholar.triggers = vec![Trigger {
+        when: When::Play,
+        effect: effect(Target::Me, Does::Draw(1), false),
+    }];
+    c.cards.extend([bolt, brace, scholar]);
+    c
+}
+
+/// Seat 0 to act, with `runes` ready Fury runes and `hand` for its hand.
+fn ready_to_act<'c>(c: &'c Catalog, runes: u8, hand: &[CardIndex]) -> Game<'c> {
+    let mut g = game(c, 3);
+    g.active = 0;
+    g.turn = 1;
+    g.sides[0].hand.clear();
+    for &card in hand {
+        g.sides[0].hand.push(card);
+    }
+    g.sides[0].runes = Runes::default();
+    g.sides[0].runes.ready[Domain::Fury.index()] = runes;
+    g
+}
+
+/// 310.1.a: in its action phase the turn player plays a spell outside any
+/// showdown; it resolves on the units of the battlefield it is aimed at
+/// (and the bases), then goes to the trash. The misreading: spells kept
+/// for showdowns only (the defender at battlefield 1 would live), or
+/// aimed at every battlefield (the one at battlefield 0 would be a target
+/// as well).
+#[test]
+fn a_spell_of_the_action_phase_resolves_at_its_battlefield() {
+    let c = catalog_with_plays();
+    let mut g = ready_to_act(&c, 2, &[5]);
+    let far = put_unit(&mut g, 1, Place::Field(0));
+    let near = put_unit(&mut g, 1, Place::Field(1));
+    g.act(0, Action::Cast { card: 5, at: 1 });
+    assert!(!g.units.alive[near], "3 damage kills the 2-Might unit at battlefield 1");
+    assert!(
+        g.units.alive[far],
+        "the unit at battlefield 0 is not on the spell's board"
+    );
+    assert_eq!(g.units.damage[far], 0);
+    assert!(g.sides[0].hand.is_empty() && g.sides[0].trash.as_slice().contains(&5));
+    assert_eq!(g.sides[0].runes.ready_total(), 1, "its Energy paid from a rune (353)");
+    assert_eq!(logged(&g, GameEventKind::Cast), 1);
+    // Aimed where no enemy unit is (nor at a base), it has no target and
+    // stays in hand (RB39); the turn's casting ends there.
+    let mut g = ready_to_act(&c, 2, &[5]);
+    put_unit(&mut g, 1, Place::Field(0));
+    g.act(0, Action::Cast { card: 5, at: 1 });
+    assert_eq!(g.sides[0].hand.as_slice(), &[5]);
+    assert_eq!(logged(&g, GameEventKind::Cast), 0);
+    assert!(g.cast_refused && !g.can_cast(0, 5));
+}
+
+/// 309.1.a: while the spell is on the chain the opponent may answer only
+/// with a Reaction: its brace saves its unit, its bolt (an Action) stays
+/// in its hand though a target is there. The misreading: any spell played
+/// in answer (the bolt would kill seat 0's unit at its base).
+#[test]
+fn the_opponent_answers_an_action_phase_spell_with_reactions_only() {
+    let c = catalog_with_plays();
+    let mut g = ready_to_act(&c, 2, &[5]);
+    let mine = put_unit(&mut g, 0, Place::Base);
+    let theirs = put_unit(&mut g, 1, Place::Field(1));
+    g.sides[1].hand.clear();
+    g.sides[1].hand.push(5);
+    g.sides[1].hand.push(6);
+    g.sides[1].runes = Runes::default();
+    g.sides[1].runes.ready[Domain::Fury.index()] = 2;
+    g.act(0, Action::Cast { card: 5, at: 1 });
+    assert_eq!(g.sides[1].hand.as_slice(), &[5], "the Action spell stays in hand");
+    assert!(g.sides[1].trash.as_slice().contains(&6), "the Reaction was played");
+    assert!(g.units.alive[theirs], "+2 this turn: Might 4 takes the 3 damage");
+    assert_eq!((g.units.damage[theirs], g.units.turn_might[theirs]), (3, 2));
+    assert!(g.units.alive[mine] && g.units.damage[mine] == 0);
+}
+
+/// 140.4, RB26: a unit with a "when you play me" trigger played in the
+/// action phase enters its base exhausted, and its trigger resolves. The
+/// misreading: the trigger ignored outside a showdown (no card drawn).
+#[test]
+fn a_units_play_trigger_resolves_in_the_action_phase() {
+    let c = catalog_with_plays();
+    let mut g = ready_to_act(&c, 2, &[7]);
+    let deck_before = g.sides[0].deck.len();
+    g.act(0, Action::PlayCard(7));
+    let u = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 7);
+    let u = u.expect("the scholar is on the board");
+    assert_eq!(g.units.place[u], Place::Base);
+    assert!(g.units.exhausted[u], "it enters exhausted (140.4)");
+    assert_eq!(g.sides[0].hand.len(), 1, "played, then one card drawn");
+    assert_eq!(g.sides[0].deck.len(), deck_before - 1);
+    assert_eq!(logged(&g, GameEventKind::Played), 1);
+    let drawn = g
+        .log
+        .iter()
+        .filter(|e| e.kind == GameEventKind::Drew && e.rule == "RB26");
+    assert_eq!(drawn.count(), 1);
+}

@@ -3,6 +3,7 @@
 
 use super::bots::Action;
 use super::*;
+use gridsim_riftbound::cards::When;
 use gridsim_riftbound::runes::Cost;
 
 /// How a battlefield is scored (442).
@@ -260,6 +261,7 @@ impl Game<'_> {
     /// The action phase (316): the turn player's bot acts until it ends
     /// its turn.
     fn action_phase(&mut self, p: Seat) {
+        self.cast_refused = false;
         for _ in 0..MAX_ACTIONS {
             if self.ended.is_some() {
                 return;
@@ -289,6 +291,7 @@ impl Game<'_> {
                 }
             }
             Action::PlayChampion => self.play_unit(p, None),
+            Action::Cast { card, at } => self.cast(p, card, at),
             Action::Move { units, to } => self.standard_move(p, units, to),
             Action::MoveToBase { units } => self.standard_move_to_base(p, units),
             Action::MoveCard { card, to } => {
@@ -327,6 +330,13 @@ impl Game<'_> {
         let Some(slot) = (0..MAX_UNITS).find(|&u| !self.units.alive[u]) else {
             return;
         };
+        if self.catalog.card(card).triggers.iter().any(|t| t.when == When::Play) {
+            // Its "when you play me" trigger goes on the chain (RB26),
+            // aimed where the opponent is strongest.
+            let b = self.strongest_field(1 - p);
+            self.act_at(k, card, b);
+            return;
+        }
         match k {
             Some(k) => {
                 self.sides[s].hand.remove(k);
@@ -336,16 +346,7 @@ impl Game<'_> {
         let cost: Cost = self.catalog.card(card).cost;
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
-        // The payment's lines, worked out only for a game that is logged:
-        // a run's games pay nothing for them.
-        if self.logging {
-            let ready_left = self.sides[s].runes.ready_total() as i32;
-            self.note(p, GameEventKind::Paid, Some(card), ready_left, "353");
-            let recycled: i32 = paid.recycled.iter().map(|&n| i32::from(n)).sum();
-            if recycled > 0 {
-                self.note(p, GameEventKind::RecycledRunes, Some(card), recycled, "157.2");
-            }
-        }
+        self.note_payment(p, card, &paid.recycled);
         let u = &mut self.units;
         u.alive[slot] = true;
         u.card[slot] = card;
@@ -359,6 +360,61 @@ impl Game<'_> {
         let rule = if k.is_none() { "107.2.b" } else { "140.4" };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
         self.card_event(p, CardEventKind::Played, card);
+    }
+
+    /// The payment's lines (353, 157.2), worked out only for a game that
+    /// is logged: a run's games pay nothing for them.
+    pub(crate) fn note_payment(&mut self, p: Seat, card: CardIndex, recycled: &[u8; DOMAINS]) {
+        if self.logging {
+            let ready_left = self.sides[usize::from(p)].runes.ready_total() as i32;
+            self.note(p, GameEventKind::Paid, Some(card), ready_left, "353");
+            let recycled: i32 = recycled.iter().map(|&n| i32::from(n)).sum();
+            if recycled > 0 {
+                self.note(p, GameEventKind::RecycledRunes, Some(card), recycled, "157.2");
+            }
+        }
+    }
+
+    /// The battlefield where `p`'s units have the most Might (the first
+    /// on a tie).
+    pub fn strongest_field(&self, p: Seat) -> usize {
+        (0..MAX_FIELDS).rev().max_by_key(|&b| self.might_at(p, b)).unwrap_or(0)
+    }
+
+    /// The Might of `p`'s units at battlefield `b`, as a bot reads it.
+    pub fn might_at(&self, p: Seat, b: usize) -> i32 {
+        self.units
+            .of(p, Place::Field(b as u8))
+            .map(|u| self.might(u).max(0))
+            .sum()
+    }
+
+    /// Whether `p` may offer the spell `card` in its action phase: a
+    /// spell (148: every spell of a game's catalog has Action or
+    /// Reaction), paid from its runes (353), not refused this turn. The
+    /// kernel checks its targets as it is played (RB39).
+    pub fn can_cast(&self, p: Seat, card: CardIndex) -> bool {
+        let c = self.catalog.card(card);
+        c.kind == CardKind::Spell && !self.cast_refused && self.sides[usize::from(p)].runes.can_pay(&c.cost)
+    }
+
+    /// Plays the first copy of the spell `card` in `p`'s hand in its
+    /// action phase, aimed at battlefield `at` (316). One the kernel
+    /// refuses (no legal target) ends the seat's casting for the turn, so
+    /// a bot that asks again cannot stall.
+    fn cast(&mut self, p: Seat, card: CardIndex, at: u8) {
+        let b = usize::from(at);
+        let k = self.sides[usize::from(p)]
+            .hand
+            .as_slice()
+            .iter()
+            .position(|&c| c == card);
+        let Some(k) = k.filter(|_| b < MAX_FIELDS && self.can_cast(p, card)) else {
+            return;
+        };
+        if !self.act_at(Some(k), card, b) {
+            self.cast_refused = true;
+        }
     }
 
     /// A standard move (141) of the ready units in `units` (a bit per

@@ -50,8 +50,14 @@ pub struct GameUnit {
 /// One action of a turn's script.
 #[derive(Debug, Clone)]
 pub enum Step {
-    /// Plays this card from the hand.
+    /// Plays this unit from the hand.
     Play(CardIndex),
+    /// Plays this spell from the hand in the action phase, its targets at
+    /// battlefield `to` (316).
+    Cast {
+        card: CardIndex,
+        to: u8,
+    },
     Champion,
     /// A standard move of the named units to a battlefield.
     Move {
@@ -174,6 +180,7 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
             .iter()
             .map(|step| match step {
                 Step::Play(c) => Action::PlayCard(*c),
+                Step::Cast { card, to } => Action::Cast { card: *card, at: *to },
                 Step::Champion => Action::PlayChampion,
                 Step::Move { units, to } => Action::Move {
                     units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),

@@ -290,7 +290,7 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 bad.push(at(
                     actions_span.clone(),
                     key(""),
-                    "an action is one of `play = \"card\"`, `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N` or `move_to_base = [units]`".into(),
+                    "an action is one of `play = \"card\"` (a spell with `to = N`), `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N` or `move_to_base = [units]`".into(),
                 ));
                 continue;
             }
@@ -334,7 +334,33 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 }
             };
             if let Some(p) = &def.play {
-                steps.push(Step::Play(card(p, key(".play"), &mut bad)));
+                let c = card(p, key(".play"), &mut bad);
+                // A spell is aimed at a battlefield (`to`); a unit enters
+                // its base.
+                let spell = catalog.card(c).kind == gridsim_riftbound::cards::CardKind::Spell;
+                match (&def.to, spell) {
+                    (Some(_), true) => steps.push(Step::Cast {
+                        card: c,
+                        to: to(&mut bad),
+                    }),
+                    (None, false) => steps.push(Step::Play(c)),
+                    (Some(b), false) => bad.push(at(
+                        b.span(),
+                        key(".to"),
+                        format!(
+                            "`{}` is a unit: it enters its base, aimed at no battlefield",
+                            p.get_ref()
+                        ),
+                    )),
+                    (None, true) => bad.push(at(
+                        p.span(),
+                        key(".to"),
+                        format!(
+                            "`{}` is a spell: name the battlefield its targets are at, `to = 0`",
+                            p.get_ref()
+                        ),
+                    )),
+                }
             } else if def.champion {
                 steps.push(Step::Champion);
             } else if let Some(c) = &def.move_card {

@@ -359,6 +359,34 @@ impl<'c> Showdown<'c> {
         self.outcome(End::Hold)
     }
 
+    /// One play of the turn player (player 0) in its action phase, outside
+    /// any showdown (Core Rules 148, 310.1.a): it is offered the cards of
+    /// `actor`'s hand; what it plays goes on the chain — a unit enters its
+    /// base at once and its "when you play me" triggers go on (RB17,
+    /// RB26) —, and the chain resolves with priority passed, so `other`
+    /// (player 1) may answer only with Reactions (309.1.a, RB41). Each
+    /// lane's units at the battlefield are there already (nothing moves
+    /// in), the rest at their base; no combat follows, nothing is
+    /// conquered.
+    pub fn act_with(&mut self, actor: &Lane, other: &Lane, choices: &mut impl Choices) -> Outcome {
+        self.setup(actor, other);
+        for u in self.board.units() {
+            if self.board.controller(u) == 0 && self.stays & (1 << u.0) == 0 {
+                self.board.place(u, false);
+            }
+        }
+        let present = |p: Player| {
+            let b = &self.board;
+            b.units().any(|u| b.here(u) && b.controller(u) == p)
+        };
+        self.holder = [0, 1].into_iter().find(|&p| present(p));
+        let mut p = Play { s: self, choices };
+        if p.try_cast(0, false) != Acted::Passed {
+            p.run_chain(0);
+        }
+        self.outcome(End::Empty)
+    }
+
     fn outcome(&mut self, end: End) -> Outcome {
         let s = self;
         s.board.check_invariants();
