@@ -976,6 +976,7 @@ seed = 1
 actions = [
     { play = "hextech_ray" },
     { play = "pouty_poro", to = 1 },
+    { play = "pouty_poro", accelerate = true },
 ]
 "#;
     let diags = config::parse_riftbound_game_scenario(Path::new("plays.toml"), text).expect_err("refused");
@@ -988,4 +989,8 @@ actions = [
     let unit = unit.unwrap_or_else(|| panic!("the unit's `to`: {shown:?}"));
     assert_eq!(unit.line, 10, "{shown:?}");
     assert!(unit.to_string().contains("is a unit"), "{shown:?}");
+    let slow = diags.iter().find(|d| d.key == "turn[0].actions[2].accelerate");
+    let slow = slow.unwrap_or_else(|| panic!("Accelerate on a unit without it: {shown:?}"));
+    assert_eq!(slow.line, 11, "{shown:?}");
+    assert!(slow.to_string().contains("721"), "{shown:?}");
 }

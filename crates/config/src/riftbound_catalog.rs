@@ -176,6 +176,10 @@ pub struct CardDef {
     /// A gear's: its unit's hold effects are conquer effects too (RB14).
     #[serde(default)]
     pub hold_as_conquer: bool,
+    /// A unit's Accelerate: 1 Energy and 1 Power more as it is played, to
+    /// enter ready (Core Rules 721).
+    #[serde(default)]
+    pub accelerate: bool,
     /// A gear's or rune's activated ability, used from its player's base.
     #[serde(default)]
     #[schemars(with = "Option<AbilityDef>")]
@@ -435,6 +439,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 card_span.clone(),
                 at("hidden"),
                 "only a unit, gear or spell is hidden".into(),
+            );
+        }
+        if c.accelerate && kind != CardKind::Unit {
+            err(
+                card_span.clone(),
+                at("accelerate"),
+                "only a unit has Accelerate: it enters ready (721)".into(),
             );
         }
         if c.hold_as_conquer && kind != CardKind::Gear {
@@ -796,6 +807,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }),
             hidden: c.hidden,
             hold_as_conquer: c.hold_as_conquer,
+            accelerate: c.accelerate,
             ability,
             cost,
             domains,

@@ -88,10 +88,17 @@ impl Game<'_> {
     /// board holds one battlefield (docs/riftbound-reconstruction.md,
     /// "Plays in the action phase"). The opponent may answer with
     /// Reactions. Whether it was played: the kernel refuses a card with no
-    /// legal target or one its runes cannot pay.
-    pub(crate) fn act_at(&mut self, k: Option<usize>, card: CardIndex, b: usize) -> bool {
+    /// legal target or one its runes cannot pay. A unit played with
+    /// `accelerate` pays its Accelerate too, when it can, and enters ready
+    /// (721).
+    pub(crate) fn act_at(&mut self, k: Option<usize>, card: CardIndex, b: usize, accelerate: bool) -> bool {
         let p = self.active;
         let s = usize::from(p);
+        let accelerated = accelerate && self.can_accelerate(p, card);
+        if accelerated {
+            self.showdown.extra_cost = self.accelerate_cost(card);
+        }
+        let alive_before = self.units.alive;
         let mine_before = self.units.of(p, Place::Field(b as u8)).count();
         self.fill_lanes(b, [p, 1 - p], Fill::Act);
         self.lanes[0].hand.clear();
@@ -115,6 +122,18 @@ impl Game<'_> {
         self.read_back(b, [p, 1 - p], outcome, Fill::Act);
         if !played {
             return false;
+        }
+        if accelerated {
+            // It enters ready (721): never exhausted, then readied.
+            for u in (0..MAX_UNITS).filter(|&u| self.units.alive[u] && !alive_before[u]) {
+                if self.units.card[u] == card && self.units.owner[u] == p {
+                    self.units.exhausted[u] = false;
+                }
+            }
+            // Its line cites the rule it entered by.
+            if let Some(e) = self.log.iter_mut().rev().find(|e| e.kind == GameEventKind::Played) {
+                e.rule = "721";
+            }
         }
         if self.catalog.card(card).kind == CardKind::Spell {
             // A resolved spell goes to its owner's trash.

@@ -173,14 +173,15 @@ impl Bot {
 /// What a player does in its action phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
-    /// Plays the unit at this position of its hand.
-    PlayFromHand(usize),
+    /// Plays the unit at position `k` of its hand, paying its Accelerate
+    /// when `accelerate` and it can (721).
+    PlayFromHand { k: usize, accelerate: bool },
     /// Plays the first copy of this card in its hand: a scenario's script
     /// names cards, since where a card sits in a hand changes with every
     /// play.
-    PlayCard(CardIndex),
+    PlayCard { card: CardIndex, accelerate: bool },
     /// Plays its Chosen Champion from the champion zone (107.2.b).
-    PlayChampion,
+    PlayChampion { accelerate: bool },
     /// Plays the first copy of this spell in its hand, its targets at
     /// battlefield `at` (316).
     Cast { card: CardIndex, at: u8 },
@@ -219,7 +220,8 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
     let mut n = 1;
     for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
         if game.can_play_unit(seat, c) {
-            options[n] = Action::PlayFromHand(k);
+            let accelerate = game.can_accelerate(seat, c) && game.rng.chance_percent(50);
+            options[n] = Action::PlayFromHand { k, accelerate };
             n += 1;
         } else if game.can_cast(seat, c) {
             let at = game.rng.below(MAX_FIELDS as u32) as u8;
@@ -227,8 +229,9 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
             n += 1;
         }
     }
-    if game.sides[s].champion.is_some_and(|c| game.can_play_unit(seat, c)) {
-        options[n] = Action::PlayChampion;
+    if let Some(c) = game.sides[s].champion.filter(|&c| game.can_play_unit(seat, c)) {
+        let accelerate = game.can_accelerate(seat, c) && game.rng.chance_percent(50);
+        options[n] = Action::PlayChampion { accelerate };
         n += 1;
     }
     let ready = ready_at_base(game, seat);
@@ -246,19 +249,22 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
     options[game.rng.below(n as u32) as usize]
 }
 
-/// The unit (or champion) with the highest Energy cost it can pay.
+/// The unit (or champion) with the highest Energy cost it can pay, its
+/// Accelerate paid when it can be, so that it moves this turn.
 fn largest_unit(game: &Game, seat: Seat) -> Option<Action> {
     let s = usize::from(seat);
     let mut best: Option<(u8, Action)> = None;
     if let Some(c) = game.sides[s].champion
         && game.can_play_unit(seat, c)
     {
-        best = Some((game.catalog.card(c).cost.energy, Action::PlayChampion));
+        let accelerate = game.can_accelerate(seat, c);
+        best = Some((game.catalog.card(c).cost.energy, Action::PlayChampion { accelerate }));
     }
     for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
         let e = game.catalog.card(c).cost.energy;
         if game.can_play_unit(seat, c) && best.is_none_or(|(b, _)| e > b) {
-            best = Some((e, Action::PlayFromHand(k)));
+            let accelerate = game.can_accelerate(seat, c);
+            best = Some((e, Action::PlayFromHand { k, accelerate }));
         }
     }
     best.map(|(_, a)| a)

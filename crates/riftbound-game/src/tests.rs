@@ -232,7 +232,7 @@ fn a_unit_played_this_turn_does_not_move() {
     g.active = p;
     g.sides[s].runes.ready[0] = 4;
     let k = g.sides[s].hand.position(2).expect("a grunt in hand");
-    g.act(p, Action::PlayFromHand(k));
+    g.act(p, Action::PlayFromHand { k, accelerate: false });
     let u = g.units.of(p, Place::Base).next().expect("played to base");
     assert!(g.units.exhausted[u]);
     assert_eq!(
@@ -358,7 +358,8 @@ impl Game<'_> {
 /// The catalog with three more cards: 5 a bolt (an Action spell of 1
 /// Energy, 3 damage to an enemy unit, at a base too), 6 a brace (a
 /// Reaction of 1 Energy, +2 Might this turn to a friendly unit), 7 a
-/// scholar (a 2-Might unit of 2 Energy whose "when you play me" draws 1).
+/// scholar (a 2-Might unit of 2 Energy whose "when you play me" draws 1),
+/// 8 a sprinter (a 3-Might unit of 2 Energy with Accelerate).
 fn catalog_with_plays() -> Catalog {
     use gridsim_riftbound::Lasts;
     use gridsim_riftbound::cards::{Action as Does, Effect, Speed, Target, Trigger, When};
@@ -384,7 +385,9 @@ fn catalog_with_plays() -> Catalog {
         when: When::Play,
         effect: effect(Target::Me, Does::Draw(1), false),
     }];
-    c.cards.extend([bolt, brace, scholar]);
+    let mut sprinter = card("sprinter", CardKind::Unit, 3, 2, FURY);
+    sprinter.accelerate = true;
+    c.cards.extend([bolt, brace, scholar, sprinter]);
     c
 }
 
@@ -465,7 +468,13 @@ fn a_units_play_trigger_resolves_in_the_action_phase() {
     let c = catalog_with_plays();
     let mut g = ready_to_act(&c, 2, &[7]);
     let deck_before = g.sides[0].deck.len();
-    g.act(0, Action::PlayCard(7));
+    g.act(
+        0,
+        Action::PlayCard {
+            card: 7,
+            accelerate: false,
+        },
+    );
     let u = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 7);
     let u = u.expect("the scholar is on the board");
     assert_eq!(g.units.place[u], Place::Base);
@@ -478,4 +487,44 @@ fn a_units_play_trigger_resolves_in_the_action_phase() {
         .iter()
         .filter(|e| e.kind == GameEventKind::Drew && e.rule == "RB26");
     assert_eq!(drawn.count(), 1);
+}
+
+/// 721: a unit played paying its Accelerate — 1 Energy and 1 Power of its
+/// domain more — enters ready and moves that turn; one whose player cannot
+/// pay it, or does not ask, enters exhausted (140.4) paying its cost alone.
+/// The misreadings: Accelerate for free (two runes would do), or its
+/// Power not asked (three Energy exhausted, nothing recycled).
+#[test]
+fn accelerate_pays_one_energy_and_one_power_more_to_enter_ready() {
+    let c = catalog_with_plays();
+    let fury = Domain::Fury.index();
+    let mut g = ready_to_act(&c, 3, &[8]);
+    let rune_deck = g.sides[0].rune_len;
+    g.act(0, Action::PlayFromHand { k: 0, accelerate: true });
+    let u = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 8);
+    let u = u.expect("the sprinter is on the board");
+    assert!(!g.units.exhausted[u], "Accelerate paid: it enters ready");
+    assert_eq!(
+        g.sides[0].runes.ready[fury] + g.sides[0].runes.exhausted[fury],
+        2,
+        "one rune recycled for the Power"
+    );
+    assert_eq!(g.sides[0].rune_len, rune_deck + 1);
+    assert_eq!(g.sides[0].runes.ready_total(), 0, "three Energy exhausted");
+    g.act(0, Action::Move { units: 1 << u, to: 0 });
+    assert_eq!(
+        g.units.place[u],
+        Place::Field(0),
+        "a ready unit moves the turn it is played"
+    );
+    for (runes, asks) in [(2, true), (3, false)] {
+        let mut g = ready_to_act(&c, runes, &[8]);
+        g.act(0, Action::PlayFromHand { k: 0, accelerate: asks });
+        let u = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 8);
+        assert!(
+            g.units.exhausted[u.expect("played")],
+            "{runes} runes, asked {asks}: exhausted"
+        );
+        assert_eq!(g.sides[0].runes.ready_total(), u32::from(runes) - 2, "its cost alone");
+    }
 }

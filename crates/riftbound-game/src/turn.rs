@@ -279,18 +279,18 @@ impl Game<'_> {
     pub(crate) fn act(&mut self, p: Seat, action: Action) {
         match action {
             Action::End => {}
-            Action::PlayFromHand(k) => self.play_unit(p, Some(k)),
-            Action::PlayCard(card) => {
+            Action::PlayFromHand { k, accelerate } => self.play_unit(p, Some(k), accelerate),
+            Action::PlayCard { card, accelerate } => {
                 if let Some(k) = self.sides[usize::from(p)]
                     .hand
                     .as_slice()
                     .iter()
                     .position(|&c| c == card)
                 {
-                    self.play_unit(p, Some(k));
+                    self.play_unit(p, Some(k), accelerate);
                 }
             }
-            Action::PlayChampion => self.play_unit(p, None),
+            Action::PlayChampion { accelerate } => self.play_unit(p, None, accelerate),
             Action::Cast { card, at } => self.cast(p, card, at),
             Action::Move { units, to } => self.standard_move(p, units, to),
             Action::MoveToBase { units } => self.standard_move_to_base(p, units),
@@ -314,10 +314,34 @@ impl Game<'_> {
             && self.sides[usize::from(p)].runes.can_pay(&c.cost)
     }
 
+    /// Accelerate's additional cost for `card` (721): 1 Energy and 1 Power
+    /// of its domain, or of any domain when it has none or several.
+    pub fn accelerate_cost(&self, card: CardIndex) -> Cost {
+        let domains = self.catalog.card(card).domains;
+        let mut extra = Cost {
+            energy: 1,
+            ..Cost::default()
+        };
+        match Domain::ALL.iter().find(|d| d.bit() == domains) {
+            Some(d) => extra.power[d.index()] = 1,
+            None => extra.any_power = 1,
+        }
+        extra
+    }
+
+    /// Whether `p` may play the unit `card` now paying its Accelerate:
+    /// the card has it and the cost with it can be paid (721, 353).
+    pub fn can_accelerate(&self, p: Seat, card: CardIndex) -> bool {
+        let c = self.catalog.card(card);
+        let cost = c.cost.plus(&self.accelerate_cost(card));
+        c.accelerate && self.can_play_unit(p, card) && self.sides[usize::from(p)].runes.can_pay(&cost)
+    }
+
     /// Plays a unit from hand (position `k`) or the champion zone
     /// (`None`): its cost paid (353), it enters its base exhausted (140.4,
-    /// 356.2.c).
-    fn play_unit(&mut self, p: Seat, k: Option<usize>) {
+    /// 356.2.c), or ready when `accelerate` asks it and its Accelerate can
+    /// be paid (721); one that cannot is played without it.
+    fn play_unit(&mut self, p: Seat, k: Option<usize>, accelerate: bool) {
         let s = usize::from(p);
         let card = match k {
             Some(k) if k < self.sides[s].hand.len() => self.sides[s].hand.as_slice()[k],
@@ -334,7 +358,7 @@ impl Game<'_> {
             // Its "when you play me" trigger goes on the chain (RB26),
             // aimed where the opponent is strongest.
             let b = self.strongest_field(1 - p);
-            self.act_at(k, card, b);
+            self.act_at(k, card, b, accelerate);
             return;
         }
         match k {
@@ -343,7 +367,11 @@ impl Game<'_> {
             }
             None => self.sides[s].champion = None,
         }
-        let cost: Cost = self.catalog.card(card).cost;
+        let accelerated = accelerate && self.can_accelerate(p, card);
+        let mut cost: Cost = self.catalog.card(card).cost;
+        if accelerated {
+            cost = cost.plus(&self.accelerate_cost(card));
+        }
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
         self.note_payment(p, card, &paid.recycled);
@@ -352,12 +380,16 @@ impl Game<'_> {
         u.card[slot] = card;
         u.owner[slot] = p;
         u.place[slot] = Place::Base;
-        u.exhausted[slot] = true;
+        u.exhausted[slot] = !accelerated;
         u.buffed[slot] = false;
         u.damage[slot] = 0;
         u.turn_might[slot] = 0;
         u.stunned[slot] = false;
-        let rule = if k.is_none() { "107.2.b" } else { "140.4" };
+        let rule = match (k, accelerated) {
+            (_, true) => "721",
+            (None, false) => "107.2.b",
+            (Some(_), false) => "140.4",
+        };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
         self.card_event(p, CardEventKind::Played, card);
     }
@@ -412,7 +444,7 @@ impl Game<'_> {
         let Some(k) = k.filter(|_| b < MAX_FIELDS && self.can_cast(p, card)) else {
             return;
         };
-        if !self.act_at(Some(k), card, b) {
+        if !self.act_at(Some(k), card, b, false) {
             self.cast_refused = true;
         }
     }

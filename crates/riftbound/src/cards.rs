@@ -257,6 +257,10 @@ pub struct Card {
     /// A gear's: its unit's hold effects are conquer effects too (Skyfall
     /// of Areion, RB14).
     pub hold_as_conquer: bool,
+    /// A unit's Accelerate: as it is played, its player may pay 1 Energy
+    /// and 1 Power more to have it enter ready (Core Rules 721); a game's
+    /// play, never a showdown's.
+    pub accelerate: bool,
     /// A gear's or rune's activated ability at its player's base.
     pub ability: Option<Ability>,
     /// What it costs to play (Core Rules 130): nothing in a showdown of a

@@ -61,6 +61,19 @@ pub struct Cost {
 }
 
 impl Cost {
+    /// This cost with `more` added to it (an additional cost, 353.3).
+    pub fn plus(&self, more: &Cost) -> Cost {
+        let mut power = self.power;
+        for (p, m) in power.iter_mut().zip(more.power) {
+            *p = p.saturating_add(m);
+        }
+        Cost {
+            energy: self.energy.saturating_add(more.energy),
+            power,
+            any_power: self.any_power.saturating_add(more.any_power),
+        }
+    }
+
     /// Power of every kind, counted together.
     pub fn total_power(&self) -> u32 {
         self.power.iter().map(|&p| u32::from(p)).sum::<u32>() + u32::from(self.any_power)

@@ -50,8 +50,12 @@ pub struct GameUnit {
 /// One action of a turn's script.
 #[derive(Debug, Clone)]
 pub enum Step {
-    /// Plays this unit from the hand.
-    Play(CardIndex),
+    /// Plays this unit from the hand, paying its Accelerate when asked
+    /// (721).
+    Play {
+        card: CardIndex,
+        accelerate: bool,
+    },
     /// Plays this spell from the hand in the action phase, its targets at
     /// battlefield `to` (316).
     Cast {
@@ -179,9 +183,12 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
             .steps
             .iter()
             .map(|step| match step {
-                Step::Play(c) => Action::PlayCard(*c),
+                Step::Play { card, accelerate } => Action::PlayCard {
+                    card: *card,
+                    accelerate: *accelerate,
+                },
                 Step::Cast { card, to } => Action::Cast { card: *card, at: *to },
-                Step::Champion => Action::PlayChampion,
+                Step::Champion => Action::PlayChampion { accelerate: false },
                 Step::Move { units, to } => Action::Move {
                     units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),
                     to: *to,

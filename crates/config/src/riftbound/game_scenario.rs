@@ -83,6 +83,9 @@ struct TurnDef {
 #[serde(deny_unknown_fields)]
 struct ActionDef {
     play: Option<Spanned<String>>,
+    /// With `play` of a unit: its Accelerate paid (721).
+    #[serde(default)]
+    accelerate: Option<Spanned<bool>>,
     #[serde(default)]
     champion: bool,
     #[serde(rename = "move")]
@@ -333,6 +336,17 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                     0
                 }
             };
+            if let Some(a) = &def.accelerate {
+                let unit = def.play.as_ref().and_then(|p| catalog.index(p.get_ref()));
+                let accelerates = unit.is_some_and(|c| catalog.card(c).accelerate);
+                if !accelerates {
+                    bad.push(at(
+                        a.span(),
+                        key(".accelerate"),
+                        "`accelerate` goes with `play` of a unit that has Accelerate (721)".into(),
+                    ));
+                }
+            }
             if let Some(p) = &def.play {
                 let c = card(p, key(".play"), &mut bad);
                 // A spell is aimed at a battlefield (`to`); a unit enters
@@ -343,7 +357,10 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                         card: c,
                         to: to(&mut bad),
                     }),
-                    (None, false) => steps.push(Step::Play(c)),
+                    (None, false) => steps.push(Step::Play {
+                        card: c,
+                        accelerate: def.accelerate.as_ref().is_some_and(|a| *a.get_ref()),
+                    }),
                     (Some(b), false) => bad.push(at(
                         b.span(),
                         key(".to"),

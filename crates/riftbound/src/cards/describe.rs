@@ -36,6 +36,7 @@ impl Card {
             triggers: Vec::new(),
             replacement: None,
             hidden: false,
+            accelerate: false,
             hold_as_conquer: false,
             ability: None,
             cost: Cost::default(),

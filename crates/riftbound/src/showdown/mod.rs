@@ -10,8 +10,8 @@
 //! seeded [`Policy`] from the showdown's own stream. The batch runner keeps
 //! one [`Showdown`] per worker: a showdown allocates nothing.
 
-use super::cards::{Action, CardIndex, CardKind, Catalog, Effect, MAX_EFFECTS, Speed, Target, When};
-use super::runes::{DOMAINS, Runes};
+use super::cards::{Action, Card, CardIndex, CardKind, Catalog, Effect, MAX_EFFECTS, Speed, Target, When};
+use super::runes::{Cost, DOMAINS, Runes};
 use super::{Board, EventKind, Gear, MAX_HIDDEN, Player, Role, UnitId};
 use gridsim_core::rng::FightRng;
 
@@ -276,6 +276,10 @@ pub struct Showdown<'c> {
     /// The runes each player recycled paying, by domain: to the bottom of
     /// its rune deck (403.1.b).
     pub recycled_runes: [[u8; DOMAINS]; 2],
+    /// An additional cost player 0's card carries in a play of the action
+    /// phase (`act_with`): its Accelerate (Core Rules 721); nothing
+    /// otherwise, and nothing once that play is over.
+    pub extra_cost: Cost,
 }
 
 impl<'c> Showdown<'c> {
@@ -319,6 +323,7 @@ impl<'c> Showdown<'c> {
             pays: false,
             runes: [Runes::default(); 2],
             recycled_runes: [[0; DOMAINS]; 2],
+            extra_cost: Cost::default(),
         }
     }
 
@@ -381,10 +386,22 @@ impl<'c> Showdown<'c> {
         };
         self.holder = [0, 1].into_iter().find(|&p| present(p));
         let mut p = Play { s: self, choices };
-        if p.try_cast(0, false) != Acted::Passed {
+        let acted = p.try_cast(0, false);
+        p.s.extra_cost = Cost::default();
+        if acted != Acted::Passed {
             p.run_chain(0);
         }
         self.outcome(End::Empty)
+    }
+
+    /// What `card` costs player `p` now: its cost, and player 0's
+    /// additional cost in a play of the action phase.
+    fn cost_of(&self, p: Player, card: &Card) -> Cost {
+        if p == 0 {
+            card.cost.plus(&self.extra_cost)
+        } else {
+            card.cost
+        }
     }
 
     fn outcome(&mut self, end: End) -> Outcome {

@@ -28,7 +28,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             let card = catalog.card(c);
             // A unit is played at Action speed only (RB17).
             let speed_ok = !reaction_only || (card.speed == Speed::Reaction && card.kind == CardKind::Spell);
-            let paid = !self.s.pays || self.s.runes[pi].can_pay(&card.cost);
+            let paid = !self.s.pays || self.s.runes[pi].can_pay(&self.s.cost_of(p, card));
             if speed_ok && paid && card.effects.iter().all(|e| self.has_target(p, *e, false)) {
                 offer(Origin::Hand(k), c);
             }
@@ -58,7 +58,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         match options[choice] {
             Origin::Hand(k) => {
                 if self.s.pays {
-                    let paid = self.s.runes[pi].pay(&card.cost);
+                    let paid = self.s.runes[pi].pay(&self.s.cost_of(p, card));
                     for (r, n) in self.s.recycled_runes[pi].iter_mut().zip(paid.recycled) {
                         *r += n;
                     }
