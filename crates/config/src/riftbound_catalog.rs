@@ -12,7 +12,8 @@ use toml::Spanned;
 use super::{Diagnostic, parse_toml, read, toml_files};
 use gridsim_riftbound::Lasts;
 use gridsim_riftbound::cards::{
-    Ability, Action, Card, CardKind, Catalog, Effect, MAX_EFFECTS, Replacement, Speed, Target, Trigger, When,
+    Ability, Action, Card, CardKind, Catalog, Effect, LegendAbility, MAX_EFFECTS, Replacement, Speed, Target, Trigger,
+    When,
 };
 use gridsim_riftbound::runes::{Cost, Domain, Domains};
 use gridsim_riftbound::showdown::{MAX_HAND, MAX_LANE, Policy};
@@ -180,6 +181,11 @@ pub struct CardDef {
     /// enter ready (Core Rules 721).
     #[serde(default)]
     pub accelerate: bool,
+    /// A Legend's ability, which a whole game plays (Core Rules 167.7,
+    /// 167.8).
+    #[serde(default)]
+    #[schemars(with = "Option<LegendAbilityDef>")]
+    pub legend_ability: Option<Spanned<LegendAbilityDef>>,
     /// A gear's or rune's activated ability, used from its player's base.
     #[serde(default)]
     #[schemars(with = "Option<AbilityDef>")]
@@ -207,6 +213,20 @@ pub struct CardDef {
     /// card text.
     #[schemars(with = "String")]
     pub reconstructed: Spanned<String>,
+}
+
+/// A Legend's ability, by the game's handler that plays it.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LegendAbilityDef {
+    /// Draw 1 at the start of the beginning phase with `hand_at_most`
+    /// cards or fewer in hand.
+    DrawWithFewCards { hand_at_most: u8 },
+    /// Pay `energy` and exhaust the Legend: buff a friendly unit.
+    BuffAUnit { energy: u8 },
+    /// On playing a unit of Might `might` or more, exhaust the Legend to
+    /// channel 1 rune exhausted.
+    ChannelOnMighty { might: i32 },
 }
 
 /// An activated ability: its speed (default `action`), its costs, what
@@ -439,6 +459,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 card_span.clone(),
                 at("hidden"),
                 "only a unit, gear or spell is hidden".into(),
+            );
+        }
+        if c.legend_ability.is_some() && kind != CardKind::Legend {
+            err(
+                card_span.clone(),
+                at("legend_ability"),
+                "only a Legend has a `legend_ability` (167.7, 167.8)".into(),
             );
         }
         if c.accelerate && kind != CardKind::Unit {
@@ -808,6 +835,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             hidden: c.hidden,
             hold_as_conquer: c.hold_as_conquer,
             accelerate: c.accelerate,
+            legend_ability: c.legend_ability.as_ref().map(|a| match *a.get_ref() {
+                LegendAbilityDef::DrawWithFewCards { hand_at_most } => {
+                    LegendAbility::DrawWithFewCards { hand: hand_at_most }
+                }
+                LegendAbilityDef::BuffAUnit { energy } => LegendAbility::BuffAUnit { energy },
+                LegendAbilityDef::ChannelOnMighty { might } => LegendAbility::ChannelOnMighty { might },
+            }),
             ability,
             cost,
             domains,

@@ -63,6 +63,7 @@ impl GameView<'_> {
                 format!("showdown at {card}: {end}")
             }
             GameEventKind::Scored => format!("scores: {}", e.amount),
+            GameEventKind::Legend => format!("{card}'s ability: {}", e.amount),
             GameEventKind::Won => format!("wins with {} points", e.amount),
             GameEventKind::TurnCap => format!("the turn cap after {} turns: a draw", e.amount),
         };

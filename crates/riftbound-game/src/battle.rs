@@ -135,6 +135,9 @@ impl Game<'_> {
                 e.rule = "721";
             }
         }
+        if self.catalog.card(card).kind == CardKind::Unit {
+            self.legend_on_play(p, card);
+        }
         if self.catalog.card(card).kind == CardKind::Spell {
             // A resolved spell goes to its owner's trash.
             self.sides[s].trash.push(card);

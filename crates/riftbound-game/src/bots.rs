@@ -161,6 +161,9 @@ impl Bot {
                 if let Some(cast) = removal(game, seat) {
                     return cast;
                 }
+                if let Some(unit) = unit_to_buff(game, seat) {
+                    return Action::Legend { unit };
+                }
                 if self == Bot::Lookahead {
                     return weighed_move(game, seat);
                 }
@@ -185,6 +188,8 @@ pub enum Action {
     /// Plays the first copy of this spell in its hand, its targets at
     /// battlefield `at` (316).
     Cast { card: CardIndex, at: u8 },
+    /// Its Legend's ability, aimed at its unit in slot `unit` (167.8).
+    Legend { unit: usize },
     /// A standard move of the units in `units` (a bit per slot) to
     /// battlefield `to` (141.3).
     Move { units: u32, to: u8 },
@@ -216,7 +221,9 @@ fn might_of(game: &Game, units: u32) -> i32 {
 
 fn random_action(game: &mut Game, seat: Seat) -> Action {
     let s = usize::from(seat);
-    let mut options = [Action::End; MAX_DECK + 2 + MAX_FIELDS];
+    // The end, a card of the hand each, the champion, the Legend, a move
+    // to each battlefield.
+    let mut options = [Action::End; 1 + MAX_DECK + 1 + 1 + MAX_FIELDS];
     let mut n = 1;
     for (k, &c) in game.sides[s].hand.as_slice().iter().enumerate() {
         if game.can_play_unit(seat, c) {
@@ -232,6 +239,19 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
     if let Some(c) = game.sides[s].champion.filter(|&c| game.can_play_unit(seat, c)) {
         let accelerate = game.can_accelerate(seat, c) && game.rng.chance_percent(50);
         options[n] = Action::PlayChampion { accelerate };
+        n += 1;
+    }
+    let mine = (0..MAX_UNITS)
+        .filter(|&u| game.can_legend_buff(seat, u))
+        .fold(0u32, |m, u| m | 1 << u);
+    if mine != 0 {
+        // The k-th of the units it may buff, at random.
+        let k = game.rng.below(mine.count_ones());
+        let unit = (0..MAX_UNITS)
+            .filter(|&u| mine & (1 << u) != 0)
+            .nth(k as usize)
+            .unwrap_or(0);
+        options[n] = Action::Legend { unit };
         n += 1;
     }
     let ready = ready_at_base(game, seat);
@@ -289,6 +309,18 @@ fn removal(game: &Game, seat: Seat) -> Option<Action> {
                 .all(|e| e.action.is_players() || matches!(e.target, Target::Enemy | Target::EachEnemy))
     })?;
     Some(Action::Cast { card, at: b as u8 })
+}
+
+/// The unit the Legend buffs, when it can: the mightiest ready unit at
+/// its base (it is about to move), else the mightiest at a battlefield.
+fn unit_to_buff(game: &Game, seat: Seat) -> Option<usize> {
+    let mightiest = |place: Place, ready: bool| {
+        game.units
+            .of(seat, place)
+            .filter(|&u| game.can_legend_buff(seat, u) && (!ready || !game.units.exhausted[u]))
+            .max_by_key(|&u| (game.might(u), std::cmp::Reverse(u)))
+    };
+    mightiest(Place::Base, true).or_else(|| (0..MAX_FIELDS).find_map(|b| mightiest(Place::Field(b as u8), false)))
 }
 
 /// Where the aggressive and defensive bots send their ready units.

@@ -11,6 +11,7 @@
 
 mod battle;
 pub mod bots;
+mod legend;
 mod pile;
 mod turn;
 
@@ -259,6 +260,10 @@ pub struct Side {
     pub score: u32,
     /// The battlefield this player brought into play (458.5).
     pub field: CardIndex,
+    /// Its Legend (167), exhausted by its ability's cost until its
+    /// player's next awaken (315.1.a).
+    pub legend: CardIndex,
+    pub legend_exhausted: bool,
     pub bot: Bot,
 }
 
@@ -275,6 +280,8 @@ impl Default for Side {
             runes: Runes::default(),
             score: 0,
             field: 0,
+            legend: 0,
+            legend_exhausted: false,
             bot: Bot::Random,
         }
     }
@@ -383,12 +390,16 @@ pub enum GameEventKind {
     Showdown,
     /// Points scored by a card's effect.
     Scored,
+    /// A Legend's ability resolved (167.7, 167.8): `card` the Legend,
+    /// `amount` what it gave (cards drawn, the unit buffed, runes
+    /// channelled).
+    Legend,
     Won,
     TurnCap,
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 20] = [
+    pub const ALL: [GameEventKind; 21] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -407,6 +418,7 @@ impl GameEventKind {
         GameEventKind::MovedToBase,
         GameEventKind::Showdown,
         GameEventKind::Scored,
+        GameEventKind::Legend,
         GameEventKind::Won,
         GameEventKind::TurnCap,
     ];
@@ -427,6 +439,7 @@ impl GameEventKind {
             GameEventKind::RecycledRunes => "recycled_runes",
             GameEventKind::Played => "played",
             GameEventKind::Cast => "cast",
+            GameEventKind::Legend => "legend",
             GameEventKind::Moved => "moved",
             GameEventKind::MovedToBase => "moved_to_base",
             GameEventKind::Showdown => "showdown",

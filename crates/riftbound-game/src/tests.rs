@@ -528,3 +528,75 @@ fn accelerate_pays_one_energy_and_one_power_more_to_enter_ready() {
         assert_eq!(g.sides[0].runes.ready_total(), u32::from(runes) - 2, "its cost alone");
     }
 }
+
+/// The catalog with its Legend given `ability`.
+fn catalog_with_legend(ability: gridsim_riftbound::cards::LegendAbility) -> Catalog {
+    let mut c = catalog_with_plays();
+    c.cards[0].legend_ability = Some(ability);
+    c
+}
+
+/// 167.7, Jinx, Loose Cannon: at the start of the beginning phase its
+/// player draws 1 when it holds 1 card or fewer, and not with 2. The
+/// misreading: "fewer than 1", or a draw whatever the hand.
+#[test]
+fn a_legend_draws_at_the_beginning_with_few_cards() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::DrawWithFewCards { hand: 1 });
+    let mut g = ready_to_act(&c, 0, &[2]);
+    g.legend_at_beginning(0);
+    assert_eq!(g.sides[0].hand.len(), 2, "one card in hand: it draws");
+    g.legend_at_beginning(0);
+    assert_eq!(g.sides[0].hand.len(), 2, "two cards in hand: no draw");
+    assert_eq!(logged(&g, GameEventKind::Legend), 1);
+}
+
+/// 167.8, Lee Sin, Blind Monk: "1, exhaust me: buff a friendly unit". The
+/// Legend pays an Energy and exhausts, so a second use waits for its
+/// player's awaken (315.1.a); a unit with a Buff takes no second (RB27).
+/// The misreadings: a Legend never exhausted (two Buffs a turn), or one
+/// never readied.
+#[test]
+fn a_legend_buffs_a_unit_once_a_turn() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::BuffAUnit { energy: 1 });
+    let mut g = ready_to_act(&c, 3, &[]);
+    let a = put_unit(&mut g, 0, Place::Base);
+    let b = put_unit(&mut g, 0, Place::Field(0));
+    g.act(0, Action::Legend { unit: a });
+    assert!(g.units.buffed[a] && g.sides[0].legend_exhausted);
+    assert_eq!(g.sides[0].runes.ready_total(), 2, "its Energy paid");
+    assert!(g.might(a) == 3, "a Buff is +1 Might");
+    g.act(0, Action::Legend { unit: b });
+    assert!(!g.units.buffed[b], "the Legend is exhausted");
+    g.awaken(0);
+    assert!(!g.can_legend_buff(0, a), "a unit with a Buff takes no second");
+    g.act(0, Action::Legend { unit: b });
+    assert!(g.units.buffed[b], "readied by the awaken");
+    assert!(!g.can_legend_buff(1, b), "never for the opponent's unit");
+}
+
+/// 167.7, Volibear, Relentless Storm: playing a unit of Might 5 or more,
+/// its player exhausts the Legend to channel 1 rune exhausted; a smaller
+/// unit gives nothing. The misreadings: the rune channelled ready, or
+/// for any unit.
+#[test]
+fn a_legend_channels_a_rune_for_a_mighty_unit() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::ChannelOnMighty { might: 4 });
+    let mut g = ready_to_act(&c, 8, &[2, 1]);
+    let runes_left = g.sides[0].rune_len;
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 0,
+            accelerate: false,
+        },
+    );
+    assert_eq!(g.sides[0].rune_len, runes_left, "a 2-Might unit channels nothing");
+    g.act(0, Action::PlayChampion { accelerate: false });
+    assert_eq!(g.sides[0].rune_len, runes_left - 1, "the 4-Might champion channels one");
+    assert_eq!(g.sides[0].runes.ready_total(), 8 - 2 - 4, "it enters exhausted");
+    assert_eq!(g.sides[0].runes.total(), 8 + 1);
+    assert!(g.sides[0].legend_exhausted);
+}

@@ -52,6 +52,8 @@ impl Game<'_> {
             side.bot = bots[seat];
             let n = deck.battlefields.len().max(1) as u32;
             side.field = deck.battlefields.get(self.rng.below(n) as usize).copied().unwrap_or(0);
+            side.legend = deck.legend;
+            side.legend_exhausted = false;
         }
         self.first = self.rng.below(2) as Seat;
         self.active = self.first;
@@ -128,17 +130,19 @@ impl Game<'_> {
     }
 
     /// 315.1.a: the turn player readies its units and runes.
-    fn awaken(&mut self, p: Seat) {
+    pub(crate) fn awaken(&mut self, p: Seat) {
         for u in 0..MAX_UNITS {
             if self.units.alive[u] && self.units.owner[u] == p {
                 self.units.exhausted[u] = false;
             }
         }
         self.sides[usize::from(p)].runes.ready_all();
+        self.sides[usize::from(p)].legend_exhausted = false;
     }
 
     /// 315.2.b.1: the turn player holds every battlefield it controls.
     fn beginning(&mut self, p: Seat) {
+        self.legend_at_beginning(p);
         for b in 0..MAX_FIELDS {
             if self.ended.is_none() && self.controller(b) == Some(p) {
                 self.hold(b);
@@ -292,6 +296,7 @@ impl Game<'_> {
             }
             Action::PlayChampion { accelerate } => self.play_unit(p, None, accelerate),
             Action::Cast { card, at } => self.cast(p, card, at),
+            Action::Legend { unit } => self.legend_buff(p, unit),
             Action::Move { units, to } => self.standard_move(p, units, to),
             Action::MoveToBase { units } => self.standard_move_to_base(p, units),
             Action::MoveCard { card, to } => {
@@ -392,6 +397,7 @@ impl Game<'_> {
         };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
         self.card_event(p, CardEventKind::Played, card);
+        self.legend_on_play(p, card);
     }
 
     /// The payment's lines (353, 157.2), worked out only for a game that

@@ -198,6 +198,21 @@ pub struct Trigger {
     pub effect: Effect,
 }
 
+/// What a Legend's ability does: one row per ability, each naming the
+/// game's handler for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegendAbility {
+    /// "At the start of your Beginning Phase, draw 1 if you have `hand`
+    /// or fewer cards in hand" (Jinx, Loose Cannon), checked as it
+    /// resolves.
+    DrawWithFewCards { hand: u8 },
+    /// "`energy`, exhaust me: buff a friendly unit" (Lee Sin, Blind Monk).
+    BuffAUnit { energy: u8 },
+    /// "When you play a unit of Might `might` or more, you may exhaust me
+    /// to channel 1 rune exhausted" (Volibear, Relentless Storm).
+    ChannelOnMighty { might: i32 },
+}
+
 /// What a gear does instead of its unit's death (RB9, RB10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Replacement {
@@ -261,6 +276,9 @@ pub struct Card {
     /// and 1 Power more to have it enter ready (Core Rules 721); a game's
     /// play, never a showdown's.
     pub accelerate: bool,
+    /// A Legend's ability, which a whole game plays (Core Rules 167.7,
+    /// 167.8); the kernel never sees a Legend.
+    pub legend_ability: Option<LegendAbility>,
     /// A gear's or rune's activated ability at its player's base.
     pub ability: Option<Ability>,
     /// What it costs to play (Core Rules 130): nothing in a showdown of a

@@ -75,6 +75,8 @@ pub enum Step {
     },
     /// A standard move of the named units back to base.
     MoveToBase(Vec<usize>),
+    /// Its Legend's ability aimed at the named unit (167.8).
+    Legend(usize),
 }
 
 /// A line the turn's log must hold (or must not): every field given must
@@ -194,6 +196,9 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
                     to: *to,
                 },
                 Step::MoveCard { card, to } => Action::MoveCard { card: *card, to: *to },
+                Step::Legend(u) => Action::Legend {
+                    unit: slots.get(*u).copied().unwrap_or(MAX_UNITS),
+                },
                 Step::MoveToBase(units) => Action::MoveToBase {
                     units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),
                 },

@@ -93,6 +93,8 @@ struct ActionDef {
     move_card: Option<Spanned<String>>,
     to: Option<Spanned<u8>>,
     move_to_base: Option<Vec<Spanned<String>>>,
+    /// Its Legend's ability aimed at this unit (167.8).
+    legend: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -288,12 +290,13 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 + usize::from(def.champion)
                 + usize::from(def.moves.is_some())
                 + usize::from(def.move_card.is_some())
-                + usize::from(def.move_to_base.is_some());
+                + usize::from(def.move_to_base.is_some())
+                + usize::from(def.legend.is_some());
             if given != 1 {
                 bad.push(at(
                     actions_span.clone(),
                     key(""),
-                    "an action is one of `play = \"card\"` (a spell with `to = N`), `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N` or `move_to_base = [units]`".into(),
+                    "an action is one of `play = \"card\"` (a spell with `to = N`), `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N`, `move_to_base = [units]` or `legend = \"unit\"`".into(),
                 ));
                 continue;
             }
@@ -394,6 +397,19 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 });
             } else if let Some(moved) = &def.move_to_base {
                 steps.push(Step::MoveToBase(named_units(moved, ".move_to_base", &mut bad)));
+            } else if let Some(unit) = &def.legend {
+                match names.iter().position(|x| *x == unit.get_ref().as_str()) {
+                    Some(u) => steps.push(Step::Legend(u)),
+                    None => bad.push(at(
+                        unit.span(),
+                        key(".legend"),
+                        format!(
+                            "no unit named `{}`{}",
+                            unit.get_ref(),
+                            diagnostics::suggestion(unit.get_ref(), &names)
+                        ),
+                    )),
+                }
             }
         }
         let expect = lines(&d.expect, &format!("turn[{t}].expect"), &mut bad);
