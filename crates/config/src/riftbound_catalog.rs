@@ -181,6 +181,10 @@ pub struct CardDef {
     /// enter ready (Core Rules 721).
     #[serde(default)]
     pub accelerate: bool,
+    /// A unit's Tank: assigned lethal combat damage before its
+    /// controller's units without it (Core Rules 731).
+    #[serde(default)]
+    pub tank: bool,
     /// A Legend's ability, which a whole game plays (Core Rules 167.7,
     /// 167.8).
     #[serde(default)]
@@ -466,6 +470,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 card_span.clone(),
                 at("legend_ability"),
                 "only a Legend has a `legend_ability` (167.7, 167.8)".into(),
+            );
+        }
+        if c.tank && kind != CardKind::Unit {
+            err(
+                card_span.clone(),
+                at("tank"),
+                "only a unit has Tank: it takes combat damage first (731)".into(),
             );
         }
         if c.accelerate && kind != CardKind::Unit {
@@ -835,6 +846,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             hidden: c.hidden,
             hold_as_conquer: c.hold_as_conquer,
             accelerate: c.accelerate,
+            tank: c.tank,
             legend_ability: c.legend_ability.as_ref().map(|a| match *a.get_ref() {
                 LegendAbilityDef::DrawWithFewCards { hand_at_most } => {
                     LegendAbility::DrawWithFewCards { hand: hand_at_most }

@@ -276,6 +276,10 @@ pub struct Card {
     /// and 1 Power more to have it enter ready (Core Rules 721); a game's
     /// play, never a showdown's.
     pub accelerate: bool,
+    /// A unit's Tank: its controller's units without Tank take no combat
+    /// damage until every one with it has been assigned lethal (Core Rules
+    /// 731).
+    pub tank: bool,
     /// A Legend's ability, which a whole game plays (Core Rules 167.7,
     /// 167.8); the kernel never sees a Legend.
     pub legend_ability: Option<LegendAbility>,

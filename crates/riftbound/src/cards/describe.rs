@@ -37,6 +37,7 @@ impl Card {
             replacement: None,
             hidden: false,
             accelerate: false,
+            tank: false,
             legend_ability: None,
             hold_as_conquer: false,
             ability: None,

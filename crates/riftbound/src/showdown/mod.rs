@@ -772,6 +772,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             let enemy = 1 - p;
             let targets = &mut order[enemy][..n[enemy]];
             self.choices.damage_order(p as Player, targets);
+            self.tanks_first(targets);
             self.s
                 .board
                 .assign_combat_damage(dealt, targets, &mut shares[enemy][..n[enemy]]);
@@ -783,5 +784,24 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         }
     }
 }
+
+impl<C: Choices> Play<'_, '_, '_, C> {
+    /// The units with Tank moved ahead of the rest, each group in the
+    /// order its assigner chose: lethal goes to every Tank before any
+    /// other unit of theirs (Core Rules 731; lethal first, RB42).
+    fn tanks_first(&self, targets: &mut [UnitId]) {
+        let catalog = self.s.catalog;
+        let mut front = 0;
+        for i in 0..targets.len() {
+            if catalog.card(self.s.board.card(targets[i])).tank {
+                targets[front..=i].rotate_right(1);
+                front += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
 
 const _: () = assert!(super::MAX_UNITS <= 32, "Showdown::stays holds one bit per unit");
