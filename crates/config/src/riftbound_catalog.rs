@@ -118,6 +118,8 @@ pub enum WhenDef {
 pub enum TargetDef {
     Enemy,
     Friendly,
+    /// A friendly unit other than the trigger's own.
+    OtherFriendly,
     Any,
     EachEnemy,
     Me,
@@ -746,6 +748,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             let target = match d.target.unwrap_or(TargetDef::Me) {
                 TargetDef::Enemy => Target::Enemy,
                 TargetDef::Friendly => Target::Friendly,
+                TargetDef::OtherFriendly => Target::OtherFriendly,
                 TargetDef::Any => Target::Any,
                 TargetDef::EachEnemy => Target::EachEnemy,
                 TargetDef::Me => Target::Me,

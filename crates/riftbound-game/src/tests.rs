@@ -359,7 +359,9 @@ impl Game<'_> {
 /// Energy, 3 damage to an enemy unit, at a base too), 6 a brace (a
 /// Reaction of 1 Energy, +2 Might this turn to a friendly unit), 7 a
 /// scholar (a 2-Might unit of 2 Energy whose "when you play me" draws 1),
-/// 8 a sprinter (a 3-Might unit of 2 Energy with Accelerate).
+/// 8 a sprinter (a 3-Might unit of 2 Energy with Accelerate), 9 a rookie
+/// (a 2-Might unit of 1 Energy whose "when you play me" buffs another
+/// friendly unit, at a base too).
 fn catalog_with_plays() -> Catalog {
     use gridsim_riftbound::Lasts;
     use gridsim_riftbound::cards::{Action as Does, Effect, Speed, Target, Trigger, When};
@@ -387,7 +389,12 @@ fn catalog_with_plays() -> Catalog {
     }];
     let mut sprinter = card("sprinter", CardKind::Unit, 3, 2, FURY);
     sprinter.accelerate = true;
-    c.cards.extend([bolt, brace, scholar, sprinter]);
+    let mut rookie = card("rookie", CardKind::Unit, 2, 1, FURY);
+    rookie.triggers = vec![Trigger {
+        when: When::Play,
+        effect: effect(Target::OtherFriendly, Does::Buff, true),
+    }];
+    c.cards.extend([bolt, brace, scholar, sprinter, rookie]);
     c
 }
 
@@ -599,4 +606,34 @@ fn a_legend_channels_a_rune_for_a_mighty_unit() {
     assert_eq!(g.sides[0].runes.ready_total(), 8 - 2 - 4, "it enters exhausted");
     assert_eq!(g.sides[0].runes.total(), 8 + 1);
     assert!(g.sides[0].legend_exhausted);
+}
+
+/// "When you play me, buff another friendly unit": the unit at its base
+/// takes the Buff, the played unit never; alone, it buffs nobody. The
+/// misreading: "another" read as any friendly unit, the rookie buffing
+/// itself.
+#[test]
+fn a_play_trigger_buffs_another_friendly_unit_only() {
+    let c = catalog_with_plays();
+    let mut g = ready_to_act(&c, 2, &[9, 9]);
+    g.act(
+        0,
+        Action::PlayCard {
+            card: 9,
+            accelerate: false,
+        },
+    );
+    let first = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 9);
+    let first = first.expect("played");
+    assert!(!g.units.buffed[first], "alone: no other friendly unit to buff");
+    g.act(
+        0,
+        Action::PlayCard {
+            card: 9,
+            accelerate: false,
+        },
+    );
+    let second = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 9 && u != first);
+    assert!(g.units.buffed[first], "the unit already there takes the Buff");
+    assert!(!g.units.buffed[second.expect("played")]);
 }

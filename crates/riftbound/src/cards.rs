@@ -96,6 +96,9 @@ pub enum Target {
     Enemy,
     /// A friendly unit at the battlefield, chosen the same way.
     Friendly,
+    /// Another friendly unit: one other than the trigger's own unit
+    /// ("buff another friendly unit").
+    OtherFriendly,
     /// Any unit at the battlefield.
     Any,
     /// Every enemy unit at the battlefield as the effect resolves.
@@ -111,7 +114,10 @@ impl Target {
     /// Chosen when the item goes on the chain, rather than read as it
     /// resolves.
     pub fn is_chosen(self) -> bool {
-        matches!(self, Target::Enemy | Target::Friendly | Target::Any)
+        matches!(
+            self,
+            Target::Enemy | Target::Friendly | Target::OtherFriendly | Target::Any
+        )
     }
 }
 

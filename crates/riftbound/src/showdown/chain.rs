@@ -173,7 +173,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         // more: the item still resolves, doing nothing to it (RB17, RB28,
         // RB39).
         let one = match e.target {
-            Target::Enemy | Target::Friendly | Target::Any => chosen.filter(|&u| placed(u) && source_here),
+            Target::Enemy | Target::Friendly | Target::OtherFriendly | Target::Any => {
+                chosen.filter(|&u| placed(u) && source_here)
+            }
             Target::Me => item.unit.filter(|&u| b.alive(u)),
             Target::Subject => item.subject.filter(|&u| b.alive(u)),
             Target::EachEnemy => None,

@@ -210,7 +210,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             return true;
         }
         match e.target {
-            Target::Enemy | Target::Friendly | Target::Any | Target::EachEnemy => {
+            Target::Enemy | Target::Friendly | Target::OtherFriendly | Target::Any | Target::EachEnemy => {
                 self.s.board.units().any(|u| self.legal(p, e, u, here_only))
             }
             Target::Me | Target::Subject => true,
@@ -224,7 +224,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let b = &self.s.board;
         let side = match e.target {
             Target::Enemy | Target::EachEnemy => b.controller(u) != p,
-            Target::Friendly => b.controller(u) == p,
+            Target::Friendly | Target::OtherFriendly => b.controller(u) == p,
             _ => true,
         };
         let fits = match e.action {
@@ -256,7 +256,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         let mut legal = [UnitId(0); crate::MAX_UNITS];
         let mut n = 0;
         for u in self.s.board.units() {
-            if self.legal(p, e, u, here_only) {
+            // "Another" is any but the trigger's own unit.
+            let itself = e.target == Target::OtherFriendly && unit == Some(u);
+            if self.legal(p, e, u, here_only) && !itself {
                 legal[n] = u;
                 n += 1;
             }
