@@ -242,6 +242,17 @@ mod tests {
         assert!(r.ready_total() == 1, "one ready rune left for the next play: {r:?}");
     }
 
+    /// 157.2.b: Power beyond the Energy is paid by recycling ready runes,
+    /// which leave the board. The misreadings: a recycled ready rune kept
+    /// (or counted twice), or the recycled runes miscounted.
+    #[test]
+    fn power_beyond_the_energy_recycles_ready_runes() {
+        let mut r = runes([3, 0, 0, 0, 0, 0], [0; DOMAINS]);
+        let paid = r.pay(&cost(0, [2, 0, 0, 0, 0, 0], 0));
+        assert_eq!(paid.recycled, [2, 0, 0, 0, 0, 0]);
+        assert_eq!((r.ready_total(), r.total()), (1, 1));
+    }
+
     /// 130.2, 133.2.e: Power of any domain ([A]) takes a rune left over
     /// once each domain's own Power is counted, and is recycled from the
     /// domain with the most runes left. No Origins card costs [A] yet, so
