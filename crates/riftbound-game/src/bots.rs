@@ -290,11 +290,13 @@ fn largest_unit(game: &Game, seat: Seat) -> Option<Action> {
     best.map(|(_, a)| a)
 }
 
-/// A spell that only harms enemy units (or draws), aimed at the
-/// battlefield where the opponent is strongest, when it has units there:
-/// what the aggressive, defensive and look-ahead bots play in their
-/// action phase once no unit can be played. Spells that help their own
-/// units wait for a showdown, where they count.
+/// A spell that removes an enemy unit (damage, a kill, a return to hand
+/// or base) and does nothing else but to enemy units or draw, aimed at
+/// the battlefield where the opponent is strongest, when it has units
+/// there: what the aggressive, defensive and look-ahead bots play in
+/// their action phase once no unit can be played. Spells whose effect
+/// lasts the turn (a Might change, a Stun) or help their own units wait
+/// for a showdown, where they count.
 fn removal(game: &Game, seat: Seat) -> Option<Action> {
     let enemy = 1 - seat;
     let b = game.strongest_field(enemy);
@@ -303,7 +305,7 @@ fn removal(game: &Game, seat: Seat) -> Option<Action> {
     let card = hand.iter().copied().find(|&c| {
         let effects = &game.catalog.card(c).effects;
         game.can_cast(seat, c)
-            && effects.iter().any(|e| !e.action.is_players())
+            && effects.iter().any(|e| e.action.removes())
             && effects
                 .iter()
                 .all(|e| e.action.is_players() || matches!(e.target, Target::Enemy | Target::EachEnemy))

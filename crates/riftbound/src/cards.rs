@@ -177,6 +177,16 @@ pub enum Action {
 }
 
 impl Action {
+    /// Takes a unit out of a fight for good: damage, a kill, a return to
+    /// hand, a move to base (a bot's reading of what is worth playing
+    /// outside a showdown).
+    pub fn removes(self) -> bool {
+        matches!(
+            self,
+            Action::Damage(_) | Action::DamageMyMight | Action::Kill | Action::ReturnToHand { .. } | Action::MoveToBase
+        )
+    }
+
     /// Done for the effect's player rather than to a unit: it has no
     /// target.
     pub fn is_players(self) -> bool {
