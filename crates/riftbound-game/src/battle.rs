@@ -130,6 +130,8 @@ impl Game<'_> {
                     self.units.exhausted[u] = false;
                 }
             }
+            let extra = self.accelerate_cost(card);
+            self.paid_more(card, &extra);
             // Its line cites the rule it entered by.
             if let Some(e) = self.log.iter_mut().rev().find(|e| e.kind == GameEventKind::Played) {
                 e.rule = "721";

@@ -627,6 +627,20 @@ impl<'c> Game<'c> {
         });
     }
 
+    /// The latest play of `card` paid `extra` more than its cost (its
+    /// Accelerate, 721): its card event says what was paid.
+    fn paid_more(&mut self, card: CardIndex, extra: &gridsim_riftbound::runes::Cost) {
+        let played = self.card_events.iter_mut().rev();
+        if let Some(e) = played
+            .filter(|e| e.kind == CardEventKind::Played)
+            .find(|e| e.card == card)
+        {
+            e.energy = e.energy.saturating_add(extra.energy);
+            let power = u8::try_from(extra.total_power()).unwrap_or(u8::MAX);
+            e.power = e.power.saturating_add(power);
+        }
+    }
+
     fn note(&mut self, seat: Seat, kind: GameEventKind, card: Option<CardIndex>, amount: i32, rule: &'static str) {
         if self.logging {
             self.log.push(GameEvent {

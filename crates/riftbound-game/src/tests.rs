@@ -518,6 +518,16 @@ fn accelerate_pays_one_energy_and_one_power_more_to_enter_ready() {
     );
     assert_eq!(g.sides[0].rune_len, rune_deck + 1);
     assert_eq!(g.sides[0].runes.ready_total(), 0, "three Energy exhausted");
+    let event = g
+        .card_events
+        .iter()
+        .find(|e| e.card == 8 && e.kind == CardEventKind::Played);
+    let event = event.expect("its card event");
+    assert_eq!(
+        (event.energy, event.power),
+        (3, 1),
+        "the card event records what was paid"
+    );
     g.act(0, Action::Move { units: 1 << u, to: 0 });
     assert_eq!(
         g.units.place[u],

@@ -397,6 +397,10 @@ impl Game<'_> {
         };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
         self.card_event(p, CardEventKind::Played, card);
+        if accelerated {
+            let extra = self.accelerate_cost(card);
+            self.paid_more(card, &extra);
+        }
         self.legend_on_play(p, card);
     }
 
