@@ -162,8 +162,9 @@ fn a_card_two_energy_cheaper_is_flagged_against_the_baseline() {
             "{c} moved more than the cheaper card"
         );
     }
+    // The new cost, and 1 more at the plays that pay its Accelerate (721).
     let energy = cheaper["energy_paid"].as_f64().expect("Energy paid");
-    assert!((energy - 3.0).abs() < 1e-9, "a play pays the new cost: {energy}");
+    assert!((3.0..4.0).contains(&energy), "a play pays the new cost: {energy}");
     let deck = games["decks"]
         .as_array()
         .expect("decks")

@@ -233,6 +233,9 @@ pub enum LegendAbilityDef {
     /// On playing a unit of Might `might` or more, exhaust the Legend to
     /// channel 1 rune exhausted.
     ChannelOnMighty { might: i32 },
+    /// An enemy unit attacking a battlefield its player controls gets
+    /// `might` this turn.
+    WeakenAttackers { might: i32 },
 }
 
 /// An activated ability: its speed (default `action`), its costs, what
@@ -856,6 +859,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 }
                 LegendAbilityDef::BuffAUnit { energy } => LegendAbility::BuffAUnit { energy },
                 LegendAbilityDef::ChannelOnMighty { might } => LegendAbility::ChannelOnMighty { might },
+                LegendAbilityDef::WeakenAttackers { might } => LegendAbility::WeakenAttackers { might },
             }),
             ability,
             cost,

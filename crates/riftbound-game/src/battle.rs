@@ -34,6 +34,7 @@ impl Game<'_> {
     pub(crate) fn contest(&mut self, b: usize) {
         let att = self.active;
         self.fill_lanes(b, [att, 1 - att], Fill::Contest);
+        self.legend_on_attack(1 - att, b);
         let mut choices = Table {
             bots: [self.sides[usize::from(att)].bot, self.sides[usize::from(1 - att)].bot],
             rng: &mut self.rng,

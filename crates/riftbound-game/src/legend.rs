@@ -65,6 +65,29 @@ impl Game<'_> {
         self.note(p, GameEventKind::Legend, Some(legend), u as i32, "167.8");
     }
 
+    /// "When an enemy unit attacks a battlefield you control, give it N
+    /// this turn" (Ahri, Nine-Tailed Fox), for the movers in lane 0 about
+    /// to attack battlefield `b`, which `defender` controls: the change is
+    /// theirs as the combat starts, kept for the turn. **Decision**: made
+    /// as the lanes are handed to the kernel, before the attack triggers,
+    /// rather than as a trigger ordered among them.
+    pub(crate) fn legend_on_attack(&mut self, defender: Seat, b: usize) {
+        let Some(LegendAbility::WeakenAttackers { might }) = self.legend_ability(defender) else {
+            return;
+        };
+        // It controls the battlefield it has units at (the movers are
+        // there already, so `controller` could name either).
+        if self.units.of(defender, Place::Field(b as u8)).next().is_none() {
+            return;
+        }
+        for lu in &mut self.lanes[0].units {
+            lu.might_this_turn = lu.might_this_turn.saturating_add(might);
+        }
+        let legend = self.sides[usize::from(defender)].legend;
+        let attackers = self.lanes[0].units.len() as i32;
+        self.note(defender, GameEventKind::Legend, Some(legend), attackers, "167.7");
+    }
+
     /// "When you play a unit of Might N or more, you may exhaust me to
     /// channel 1 rune exhausted" (Volibear, Relentless Storm), after `card`
     /// entered under `p`: always taken, since the Legend has no other use.

@@ -647,3 +647,34 @@ fn a_play_trigger_buffs_another_friendly_unit_only() {
     assert!(g.units.buffed[first], "the unit already there takes the Buff");
     assert!(!g.units.buffed[second.expect("played")]);
 }
+
+/// 167.7, Ahri, Nine-Tailed Fox: an enemy unit attacking a battlefield its
+/// player controls gets −1 this turn; one moving to an empty battlefield
+/// does not. The misreading: the ability ignored (2 against 2, both die),
+/// or given to every mover.
+#[test]
+fn a_legend_weakens_an_enemy_attacking_its_battlefield() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::WeakenAttackers { might: -1 });
+    let mut g = ready_to_act(&c, 0, &[]);
+    let raider = put_unit(&mut g, 0, Place::Base);
+    let scout = put_unit(&mut g, 0, Place::Base);
+    let guard = put_unit(&mut g, 1, Place::Field(1));
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << scout,
+            to: 0,
+        },
+    );
+    assert_eq!(g.units.turn_might[scout], 0, "an empty battlefield: no attack");
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << raider,
+            to: 1,
+        },
+    );
+    assert!(g.units.alive[guard], "the raider's 1 does not kill the guard");
+    assert!(!g.units.alive[raider], "the guard's 2 kill the raider");
+}

@@ -227,6 +227,9 @@ pub enum LegendAbility {
     /// "When you play a unit of Might `might` or more, you may exhaust me
     /// to channel 1 rune exhausted" (Volibear, Relentless Storm).
     ChannelOnMighty { might: i32 },
+    /// "When an enemy unit attacks a battlefield you control, give it
+    /// `might` this turn" (Ahri, Nine-Tailed Fox).
+    WeakenAttackers { might: i32 },
 }
 
 /// What a gear does instead of its unit's death (RB9, RB10).
