@@ -187,6 +187,10 @@ pub struct CardDef {
     /// controller's units without it (Core Rules 731).
     #[serde(default)]
     pub tank: bool,
+    /// A token unit (Core Rules 179): played by an effect that names it
+    /// (a Legend's `play_a_token`), never in a deck.
+    #[serde(default)]
+    pub token: bool,
     /// A Legend's ability, which a whole game plays (Core Rules 167.7,
     /// 167.8).
     #[serde(default)]
@@ -222,7 +226,7 @@ pub struct CardDef {
 }
 
 /// A Legend's ability, by the game's handler that plays it.
-#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LegendAbilityDef {
     /// Draw 1 at the start of the beginning phase with `hand_at_most`
@@ -236,6 +240,15 @@ pub enum LegendAbilityDef {
     /// An enemy unit attacking a battlefield its player controls gets
     /// `might` this turn.
     WeakenAttackers { might: i32 },
+    /// Pay `energy` and exhaust the Legend: move a friendly unit to or
+    /// from its base.
+    MoveAUnit { energy: u8 },
+    /// Pay `energy` and exhaust the Legend: play a `token` unit token, the
+    /// key of a token card declared before the Legend.
+    PlayAToken { energy: u8, token: String },
+    /// Exhaust the Legend, once its player has played a card this turn
+    /// (Legion): add `energy` Energy.
+    LegionEnergy { energy: u8 },
 }
 
 /// An activated ability: its speed (default `action`), its costs, what
@@ -475,6 +488,25 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 card_span.clone(),
                 at("legend_ability"),
                 "only a Legend has a `legend_ability` (167.7, 167.8)".into(),
+            );
+        }
+        if c.token && kind != CardKind::Unit {
+            err(
+                card_span.clone(),
+                at("token"),
+                "only a unit is a token here: a Recruit, played by an effect (179)".into(),
+            );
+        }
+        if let Some(a) = &c.legend_ability
+            && let LegendAbilityDef::PlayAToken { token, .. } = a.get_ref()
+            && !catalog.index(token).is_some_and(|t| catalog.card(t).token)
+        {
+            err(
+                a.span(),
+                at("legend_ability.token"),
+                format!(
+                    "`{token}` is no token card declared before this one: declare the token (`token = true`) above the Legend that plays it"
+                ),
             );
         }
         if c.tank && kind != CardKind::Unit {
@@ -860,7 +892,14 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 LegendAbilityDef::BuffAUnit { energy } => LegendAbility::BuffAUnit { energy },
                 LegendAbilityDef::ChannelOnMighty { might } => LegendAbility::ChannelOnMighty { might },
                 LegendAbilityDef::WeakenAttackers { might } => LegendAbility::WeakenAttackers { might },
+                LegendAbilityDef::MoveAUnit { energy } => LegendAbility::MoveAUnit { energy },
+                LegendAbilityDef::PlayAToken { energy, ref token } => LegendAbility::PlayAToken {
+                    energy,
+                    token: catalog.index(token).unwrap_or(0),
+                },
+                LegendAbilityDef::LegionEnergy { energy } => LegendAbility::LegionEnergy { energy },
             }),
+            token: c.token,
             ability,
             cost,
             domains,

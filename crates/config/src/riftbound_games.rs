@@ -122,6 +122,14 @@ impl Lowering<'_> {
                 continue;
             };
             let card = self.catalog.card(c);
+            if card.token {
+                let msg = format!(
+                    "`{}` is a token, played by an effect: not a card of a deck (179)",
+                    card.key
+                );
+                self.err(key.span(), at.clone(), msg);
+                continue;
+            }
             if card.domains == 0 || card.domains & !identity != 0 {
                 let domains: Vec<&str> = Domain::ALL
                     .iter()
@@ -476,6 +484,12 @@ void_seeker = 1
         let e = errors(&DECK.replace("gust = 3", "gust = 3\nstalwart_poro = 1"));
         assert!(
             e.iter().any(|m| m.contains("stalwart_poro") && m.contains("103.1.b.3")),
+            "{e:?}"
+        );
+        let e = errors(&DECK.replace("gust = 3", "gust = 3\nrecruit = 1"));
+        assert!(
+            e.iter()
+                .any(|m| m.contains("cards.recruit") && m.contains("a token") && m.contains("179")),
             "{e:?}"
         );
         let e = errors(&DECK.replace("void_seeker = 1\n", ""));

@@ -385,9 +385,13 @@ impl Game<'_> {
         self.units.stunned[u] = board.stunned(bu);
     }
 
-    /// Unit `u`'s card, gone from the board, to where the showdown sent it.
+    /// Unit `u`'s card, gone from the board, to where the showdown sent it;
+    /// a token, not a card, ceases to exist (179).
     fn send_away(&mut self, u: usize, gone: Gone) {
         let card = self.units.card[u];
+        if self.catalog.card(card).token {
+            return;
+        }
         let side = &mut self.sides[usize::from(self.units.owner[u])];
         match gone {
             Gone::Trash | Gone::Not => side.trash.push(card),

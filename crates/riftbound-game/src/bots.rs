@@ -15,7 +15,7 @@
 use super::*;
 use gridsim_riftbound::Player;
 use gridsim_riftbound::UnitId;
-use gridsim_riftbound::cards::Target;
+use gridsim_riftbound::cards::{LegendAbility, Target};
 use gridsim_riftbound::showdown::Choices;
 
 /// A seat's bot.
@@ -161,8 +161,8 @@ impl Bot {
                 if let Some(cast) = removal(game, seat) {
                     return cast;
                 }
-                if let Some(unit) = unit_to_buff(game, seat) {
-                    return Action::Legend { unit };
+                if let Some(legend) = legend_action(game, seat) {
+                    return legend;
                 }
                 if self == Bot::Lookahead {
                     return weighed_move(game, seat);
@@ -188,8 +188,10 @@ pub enum Action {
     /// Plays the first copy of this spell in its hand, its targets at
     /// battlefield `at` (316).
     Cast { card: CardIndex, at: u8 },
-    /// Its Legend's ability, aimed at its unit in slot `unit` (167.8).
-    Legend { unit: usize },
+    /// Its Legend's activated ability (167.8), aimed at its unit in slot
+    /// `unit` when it aims at one, and for a move from its base, at
+    /// battlefield `to`.
+    Legend { unit: usize, to: u8 },
     /// A standard move of the units in `units` (a bit per slot) to
     /// battlefield `to` (141.3).
     Move { units: u32, to: u8 },
@@ -242,16 +244,20 @@ fn random_action(game: &mut Game, seat: Seat) -> Action {
         n += 1;
     }
     let mine = (0..MAX_UNITS)
-        .filter(|&u| game.can_legend_buff(seat, u))
+        .filter(|&u| game.legend_aims_at_a_unit(seat) && game.can_use_legend(seat, u))
         .fold(0u32, |m, u| m | 1 << u);
     if mine != 0 {
-        // The k-th of the units it may buff, at random.
+        // The k-th of the units it may aim at, at random.
         let k = game.rng.below(mine.count_ones());
         let unit = (0..MAX_UNITS)
             .filter(|&u| mine & (1 << u) != 0)
             .nth(k as usize)
             .unwrap_or(0);
-        options[n] = Action::Legend { unit };
+        let to = game.rng.below(MAX_FIELDS as u32) as u8;
+        options[n] = Action::Legend { unit, to };
+        n += 1;
+    } else if !game.legend_aims_at_a_unit(seat) && game.can_use_legend(seat, MAX_UNITS) {
+        options[n] = Action::Legend { unit: MAX_UNITS, to: 0 };
         n += 1;
     }
     let ready = ready_at_base(game, seat);
@@ -313,16 +319,36 @@ fn removal(game: &Game, seat: Seat) -> Option<Action> {
     Some(Action::Cast { card, at: b as u8 })
 }
 
-/// The unit the Legend buffs, when it can: the mightiest ready unit at
-/// its base (it is about to move), else the mightiest at a battlefield.
-fn unit_to_buff(game: &Game, seat: Seat) -> Option<usize> {
-    let mightiest = |place: Place, ready: bool| {
+/// The planned bots' use of their Legend's activated ability, when it
+/// has one they can use: Lee Sin buffs the mightiest ready unit at its
+/// base (it is about to move), else the mightiest at a battlefield;
+/// Yasuo sends the mightiest exhausted unit at its base (one that cannot
+/// make a standard move) to an uncontrolled battlefield not yet scored;
+/// Viktor plays its token; Darius adds its Energy, which the next action
+/// may spend (it empties at the end of the turn either way).
+fn legend_action(game: &Game, seat: Seat) -> Option<Action> {
+    if !game.legend_aims_at_a_unit(seat) {
+        return game
+            .can_use_legend(seat, MAX_UNITS)
+            .then_some(Action::Legend { unit: MAX_UNITS, to: 0 });
+    }
+    let mightiest = |place: Place, ready: Option<bool>| {
         game.units
             .of(seat, place)
-            .filter(|&u| game.can_legend_buff(seat, u) && (!ready || !game.units.exhausted[u]))
+            .filter(|&u| game.can_use_legend(seat, u) && ready.is_none_or(|r| game.units.exhausted[u] != r))
             .max_by_key(|&u| (game.might(u), std::cmp::Reverse(u)))
     };
-    mightiest(Place::Base, true).or_else(|| (0..MAX_FIELDS).find_map(|b| mightiest(Place::Field(b as u8), false)))
+    match game.legend_ability(seat) {
+        Some(LegendAbility::BuffAUnit { .. }) => mightiest(Place::Base, Some(true))
+            .or_else(|| (0..MAX_FIELDS).find_map(|b| mightiest(Place::Field(b as u8), None)))
+            .map(|unit| Action::Legend { unit, to: 0 }),
+        Some(LegendAbility::MoveAUnit { .. }) => {
+            let b = (0..MAX_FIELDS).find(|&b| game.controller(b).is_none() && !game.scored[b])?;
+            let unit = mightiest(Place::Base, Some(false))?;
+            Some(Action::Legend { unit, to: b as u8 })
+        }
+        _ => None,
+    }
 }
 
 /// Where the aggressive and defensive bots send their ready units.

@@ -9,7 +9,8 @@ use gridsim_riftbound::cards::LegendAbility;
 use gridsim_riftbound::runes::Cost;
 
 impl Game<'_> {
-    fn legend_ability(&self, p: Seat) -> Option<LegendAbility> {
+    /// `p`'s Legend's ability.
+    pub fn legend_ability(&self, p: Seat) -> Option<LegendAbility> {
         self.catalog.card(self.sides[usize::from(p)].legend).legend_ability
     }
 
@@ -27,31 +28,74 @@ impl Game<'_> {
         }
     }
 
-    /// Whether `p` may pay its Legend's "N, exhaust me: buff a friendly
-    /// unit" (Lee Sin, Blind Monk) for its unit `u`: the Legend ready, the
-    /// Energy there, `u` its own and without a Buff (a second one fails to
-    /// apply, RB27).
-    pub fn can_legend_buff(&self, p: Seat, u: usize) -> bool {
-        let Some(LegendAbility::BuffAUnit { energy }) = self.legend_ability(p) else {
-            return false;
-        };
+    /// Whether `p` may use its Legend's activated ability now (167.8): the
+    /// Legend ready, its cost payable, and what it aims at there. `u` is
+    /// the unit an ability that aims at one names (Lee Sin's buff: a
+    /// friendly unit without a Buff, since a second one fails to apply,
+    /// RB27; Yasuo's move: a friendly unit); the others ignore it. Darius's
+    /// [Add] needs Legion: a card played by its player this turn.
+    pub fn can_use_legend(&self, p: Seat, u: usize) -> bool {
         let side = &self.sides[usize::from(p)];
-        let cost = Cost {
-            energy,
-            ..Cost::default()
+        let pays = |energy: u8| {
+            side.runes.can_pay(&Cost {
+                energy,
+                ..Cost::default()
+            })
         };
-        let unit = u < MAX_UNITS && self.units.alive[u] && self.units.owner[u] == p && !self.units.buffed[u];
-        unit && !side.legend_exhausted && side.runes.can_pay(&cost)
+        let mine = u < MAX_UNITS && self.units.alive[u] && self.units.owner[u] == p;
+        let usable = match self.legend_ability(p) {
+            Some(LegendAbility::BuffAUnit { energy }) => mine && !self.units.buffed[u] && pays(energy),
+            Some(LegendAbility::MoveAUnit { energy }) => mine && pays(energy),
+            Some(LegendAbility::PlayAToken { energy, .. }) => self.units.count_of(p) < MAX_PLAYER_UNITS && pays(energy),
+            Some(LegendAbility::LegionEnergy { .. }) => self.played_a_card_this_turn(p),
+            _ => false,
+        };
+        usable && !side.legend_exhausted
     }
 
-    /// Pays the Legend's buff and gives `u` its Buff (167.8).
-    pub(crate) fn legend_buff(&mut self, p: Seat, u: usize) {
-        if !self.can_legend_buff(p, u) {
+    /// Whether its Legend's activated ability names a unit (the
+    /// [`Action::Legend`](crate::bots::Action::Legend)'s `unit`).
+    pub fn legend_aims_at_a_unit(&self, p: Seat) -> bool {
+        matches!(
+            self.legend_ability(p),
+            Some(LegendAbility::BuffAUnit { .. } | LegendAbility::MoveAUnit { .. })
+        )
+    }
+
+    /// Legion (a judge's reading of the keyword): `p` has played a card
+    /// this turn, read from the game's card events.
+    pub fn played_a_card_this_turn(&self, p: Seat) -> bool {
+        self.card_events
+            .iter()
+            .rev()
+            .take_while(|e| e.turn == self.turn)
+            .any(|e| e.seat == p && e.kind == CardEventKind::Played)
+    }
+
+    /// Pays the Legend's activated ability and resolves it (167.8): its
+    /// unit `u` buffed (Lee Sin), moved to or from its base (Yasuo: to
+    /// battlefield `to` from its base), a token played (Viktor), Energy
+    /// added (Darius). **Decision**: it resolves at once, no chain to
+    /// answer it (docs/riftbound-reconstruction.md, "Legends").
+    pub(crate) fn use_legend(&mut self, p: Seat, u: usize, to: u8) {
+        if !self.can_use_legend(p, u) {
             return;
         }
-        let Some(LegendAbility::BuffAUnit { energy }) = self.legend_ability(p) else {
+        let Some(ability) = self.legend_ability(p) else {
             return;
         };
+        let energy = match ability {
+            LegendAbility::BuffAUnit { energy }
+            | LegendAbility::MoveAUnit { energy }
+            | LegendAbility::PlayAToken { energy, .. } => energy,
+            _ => 0,
+        };
+        if let LegendAbility::MoveAUnit { .. } = ability
+            && self.units.place[u] == Place::Base
+            && usize::from(to) >= MAX_FIELDS
+        {
+            return;
+        }
         let s = usize::from(p);
         let paid = self.sides[s].runes.pay(&Cost {
             energy,
@@ -60,9 +104,56 @@ impl Game<'_> {
         self.sides[s].recycle_runes(&paid.recycled);
         self.sides[s].legend_exhausted = true;
         let legend = self.sides[s].legend;
-        self.note_payment(p, legend, &paid.recycled);
-        self.units.buffed[u] = true;
-        self.note(p, GameEventKind::Legend, Some(legend), u as i32, "167.8");
+        if energy > 0 {
+            self.note_payment(p, legend, &paid.recycled);
+        }
+        match ability {
+            LegendAbility::BuffAUnit { .. } => {
+                self.units.buffed[u] = true;
+                self.note(p, GameEventKind::Legend, Some(legend), u as i32, "167.8");
+            }
+            LegendAbility::MoveAUnit { .. } => {
+                self.note(p, GameEventKind::Legend, Some(legend), u as i32, "167.8");
+                self.move_by_ability(p, u, to);
+            }
+            LegendAbility::PlayAToken { token, .. } => {
+                let slot = self.enter_base(p, token, true);
+                self.note(
+                    p,
+                    GameEventKind::Legend,
+                    Some(legend),
+                    slot.map_or(-1, |k| k as i32),
+                    "167.8",
+                );
+                if slot.is_some() {
+                    self.note(p, GameEventKind::Played, Some(token), 1, "179");
+                }
+            }
+            LegendAbility::LegionEnergy { energy } => {
+                let pool = &mut self.sides[s].runes.pool;
+                *pool = pool.saturating_add(energy);
+                self.note(p, GameEventKind::Legend, Some(legend), i32::from(energy), "167.8");
+            }
+            _ => {}
+        }
+    }
+
+    /// A move by an ability, not a standard move (141): the unit is not
+    /// exhausted by it. From its base to battlefield `to`, contested as a
+    /// standard move's arrival is (322.6, 322.7); from a battlefield home.
+    fn move_by_ability(&mut self, p: Seat, u: usize, to: u8) {
+        if self.units.place[u] != Place::Base {
+            self.units.place[u] = Place::Base;
+            self.note(p, GameEventKind::MovedToBase, None, 1, "167.8");
+            return;
+        }
+        let b = usize::from(to);
+        let held_before = self.controller(b);
+        self.units.place[u] = Place::Field(to);
+        self.note(p, GameEventKind::Moved, Some(self.fields[b]), 1, "167.8");
+        if held_before != Some(p) {
+            self.contest(b);
+        }
     }
 
     /// "When an enemy unit attacks a battlefield you control, give it N

@@ -75,6 +75,10 @@ pub struct Settings {
     pub rune_deck: u32,
     /// The battlefields a player brings (458.5).
     pub battlefields: u32,
+    /// Accelerate's additional cost: Energy, and Power of the unit's
+    /// domain (721).
+    pub accelerate_energy: u8,
+    pub accelerate_power: u8,
 }
 
 impl Default for Settings {
@@ -93,6 +97,8 @@ impl Default for Settings {
             copies_max: 3,
             rune_deck: 12,
             battlefields: 3,
+            accelerate_energy: 1,
+            accelerate_power: 1,
         }
     }
 }
@@ -138,11 +144,11 @@ impl Deck {
         let mut seen: Vec<CardIndex> = Vec::new();
         for &c in self.main.iter().chain([&self.champion]) {
             let card = catalog.card(c);
-            if !matches!(card.kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {
+            if !matches!(card.kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) || card.token {
                 bad.push(format!(
-                    "`{}` is a {}, not a main-deck card (103.2)",
+                    "`{}` is a {}, not a main-deck card (103.2, 179)",
                     card.key,
-                    card.kind.name()
+                    if card.token { "token" } else { card.kind.name() }
                 ));
             }
             if card.domains & !identity != 0 || card.domains == 0 {

@@ -580,17 +580,17 @@ fn a_legend_buffs_a_unit_once_a_turn() {
     let mut g = ready_to_act(&c, 3, &[]);
     let a = put_unit(&mut g, 0, Place::Base);
     let b = put_unit(&mut g, 0, Place::Field(0));
-    g.act(0, Action::Legend { unit: a });
+    g.act(0, Action::Legend { unit: a, to: 0 });
     assert!(g.units.buffed[a] && g.sides[0].legend_exhausted);
     assert_eq!(g.sides[0].runes.ready_total(), 2, "its Energy paid");
     assert!(g.might(a) == 3, "a Buff is +1 Might");
-    g.act(0, Action::Legend { unit: b });
+    g.act(0, Action::Legend { unit: b, to: 0 });
     assert!(!g.units.buffed[b], "the Legend is exhausted");
     g.awaken(0);
-    assert!(!g.can_legend_buff(0, a), "a unit with a Buff takes no second");
-    g.act(0, Action::Legend { unit: b });
+    assert!(!g.can_use_legend(0, a), "a unit with a Buff takes no second");
+    g.act(0, Action::Legend { unit: b, to: 0 });
     assert!(g.units.buffed[b], "readied by the awaken");
-    assert!(!g.can_legend_buff(1, b), "never for the opponent's unit");
+    assert!(!g.can_use_legend(1, b), "never for the opponent's unit");
 }
 
 /// 167.7, Volibear, Relentless Storm: playing a unit of Might 5 or more,
@@ -677,4 +677,127 @@ fn a_legend_weakens_an_enemy_attacking_its_battlefield() {
     );
     assert!(g.units.alive[guard], "the raider's 1 does not kill the guard");
     assert!(!g.units.alive[raider], "the guard's 2 kill the raider");
+}
+
+/// 167.8, Yasuo, Unforgiven: "2, exhaust me: move a friendly unit to or
+/// from its base". A move by an ability is no standard move (141): an
+/// exhausted unit (played this turn) goes, and stays as it was; arriving
+/// at a battlefield the opponent holds starts a combat (322.6). The
+/// misreadings: only ready units moved (the ability a standard move), the
+/// unit exhausted by it, or no contest on arrival.
+#[test]
+fn a_legend_moves_an_exhausted_unit_and_it_contests() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::MoveAUnit { energy: 2 });
+    let mut g = ready_to_act(&c, 3, &[]);
+    let fresh = put_unit(&mut g, 0, Place::Base);
+    g.units.exhausted[fresh] = true;
+    let guard = put_unit(&mut g, 1, Place::Field(1));
+    g.units.turn_might[fresh] = 1;
+    g.act(0, Action::Legend { unit: fresh, to: 1 });
+    assert!(g.sides[0].legend_exhausted);
+    assert_eq!(g.sides[0].runes.ready_total(), 1, "its 2 Energy paid");
+    assert!(!g.units.alive[guard], "the combat is played: 3 against 2");
+    assert_eq!(g.units.place[fresh], Place::Field(1), "it conquered");
+    assert_eq!(logged(&g, GameEventKind::Showdown), 1);
+    let mut g = ready_to_act(&c, 3, &[]);
+    let home = put_unit(&mut g, 0, Place::Field(0));
+    g.act(0, Action::Legend { unit: home, to: 0 });
+    assert_eq!(g.units.place[home], Place::Base, "from a battlefield: home");
+    assert!(!g.units.exhausted[home], "not exhausted by the move");
+    assert_eq!(logged(&g, GameEventKind::Showdown), 0, "a base is never contested");
+}
+
+/// The Legends' catalog with a Recruit token (card 10) for Viktor.
+fn catalog_with_token() -> Catalog {
+    use gridsim_riftbound::cards::LegendAbility;
+    let mut c = catalog_with_plays();
+    let mut recruit = card("recruit", CardKind::Unit, 1, 0, 0);
+    recruit.token = true;
+    c.cards.push(recruit);
+    c.cards[0].legend_ability = Some(LegendAbility::PlayAToken { energy: 1, token: 10 });
+    c
+}
+
+/// 167.8 and 179, Viktor, Herald of the Arcane: "1, exhaust me: play a 1
+/// Might Recruit unit token". The token is a unit: it enters its base
+/// exhausted (140.4) and counts as the player's; it is not a card, so
+/// once killed it goes to no trash and cannot be drawn again. The
+/// misreadings: the token entering ready, or left in the trash (where a
+/// burn out would shuffle it into the deck).
+#[test]
+fn a_legend_plays_a_token_that_leaves_no_card() {
+    let c = catalog_with_token();
+    let mut g = ready_to_act(&c, 2, &[]);
+    g.act(0, Action::Legend { unit: MAX_UNITS, to: 0 });
+    let token = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 10);
+    let token = token.expect("a Recruit on the board");
+    assert_eq!(g.units.place[token], Place::Base);
+    assert!(g.units.exhausted[token], "it enters exhausted (140.4)");
+    assert_eq!(g.sides[0].runes.ready_total(), 1, "its Energy paid");
+    assert!(
+        g.card_events.iter().all(|e| e.card != 10),
+        "no card played: the token is not a card of the deck"
+    );
+    let trash = g.sides[0].trash.len();
+    g.units.exhausted[token] = false;
+    let guard = put_unit(&mut g, 1, Place::Field(0));
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << token,
+            to: 0,
+        },
+    );
+    assert!(!g.units.alive[token] && g.units.alive[guard], "1 against 2");
+    assert_eq!(g.sides[0].trash.len(), trash, "the token went to no trash (179)");
+}
+
+/// 167.8, Darius, Hand of Noxus: "exhaust me: Legion — add 1 Energy".
+/// Legion asks for a card played by its player this turn; the Energy
+/// pays the next cost, and what is left empties at the end of the turn
+/// (160). The misreadings: Legion ignored (the Energy before any play),
+/// the pool never spent, or kept into the next turn.
+#[test]
+fn a_legend_adds_energy_once_a_card_is_played() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::LegionEnergy { energy: 1 });
+    let mut g = ready_to_act(&c, 3, &[2, 2]);
+    assert!(!g.can_use_legend(0, MAX_UNITS), "no card played yet: no Legion");
+    g.act(0, Action::Legend { unit: MAX_UNITS, to: 0 });
+    assert_eq!(g.sides[0].runes.pool, 0);
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 0,
+            accelerate: false,
+        },
+    );
+    assert!(!g.can_play_unit(0, 2), "1 rune left for a 2-Energy grunt");
+    g.act(0, Action::Legend { unit: MAX_UNITS, to: 0 });
+    assert_eq!(g.sides[0].runes.pool, 1, "Legion: an Energy added");
+    assert!(g.can_play_unit(0, 2), "the rune and the pool pay it");
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 0,
+            accelerate: false,
+        },
+    );
+    assert_eq!(g.units.count_of(0), 2);
+    assert_eq!(g.sides[0].runes.pool, 0, "spent");
+    let mut g = ready_to_act(&c, 3, &[2]);
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 0,
+            accelerate: false,
+        },
+    );
+    g.act(0, Action::Legend { unit: MAX_UNITS, to: 0 });
+    g.end_of_turn();
+    assert_eq!(
+        g.sides[0].runes.pool, 0,
+        "the pool empties at the end of the turn (160)"
+    );
 }

@@ -296,7 +296,7 @@ impl Game<'_> {
             }
             Action::PlayChampion { accelerate } => self.play_unit(p, None, accelerate),
             Action::Cast { card, at } => self.cast(p, card, at),
-            Action::Legend { unit } => self.legend_buff(p, unit),
+            Action::Legend { unit, to } => self.use_legend(p, unit, to),
             Action::Move { units, to } => self.standard_move(p, units, to),
             Action::MoveToBase { units } => self.standard_move_to_base(p, units),
             Action::MoveCard { card, to } => {
@@ -319,17 +319,19 @@ impl Game<'_> {
             && self.sides[usize::from(p)].runes.can_pay(&c.cost)
     }
 
-    /// Accelerate's additional cost for `card` (721): 1 Energy and 1 Power
-    /// of its domain, or of any domain when it has none or several.
+    /// Accelerate's additional cost for `card` (721, [`Settings`]): Energy
+    /// and Power of its domain, or of any domain when it has none or
+    /// several.
     pub fn accelerate_cost(&self, card: CardIndex) -> Cost {
         let domains = self.catalog.card(card).domains;
+        let power = self.settings.accelerate_power;
         let mut extra = Cost {
-            energy: 1,
+            energy: self.settings.accelerate_energy,
             ..Cost::default()
         };
         match Domain::ALL.iter().find(|d| d.bit() == domains) {
-            Some(d) => extra.power[d.index()] = 1,
-            None => extra.any_power = 1,
+            Some(d) => extra.power[d.index()] = power,
+            None => extra.any_power = power,
         }
         extra
     }
@@ -356,9 +358,9 @@ impl Game<'_> {
         if !self.can_play_unit(p, card) {
             return;
         }
-        let Some(slot) = (0..MAX_UNITS).find(|&u| !self.units.alive[u]) else {
+        if !(0..MAX_UNITS).any(|u| !self.units.alive[u]) {
             return;
-        };
+        }
         if self.catalog.card(card).triggers.iter().any(|t| t.when == When::Play) {
             // Its "when you play me" trigger goes on the chain (RB26),
             // aimed where the opponent is strongest.
@@ -380,16 +382,9 @@ impl Game<'_> {
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
         self.note_payment(p, card, &paid.recycled);
-        let u = &mut self.units;
-        u.alive[slot] = true;
-        u.card[slot] = card;
-        u.owner[slot] = p;
-        u.place[slot] = Place::Base;
-        u.exhausted[slot] = !accelerated;
-        u.buffed[slot] = false;
-        u.damage[slot] = 0;
-        u.turn_might[slot] = 0;
-        u.stunned[slot] = false;
+        let Some(slot) = self.enter_base(p, card, !accelerated) else {
+            return;
+        };
         let rule = match (k, accelerated) {
             (_, true) => "721",
             (None, false) => "107.2.b",
@@ -402,6 +397,24 @@ impl Game<'_> {
             self.paid_more(card, &extra);
         }
         self.legend_on_play(p, card);
+    }
+
+    /// A unit `card` enters `p`'s base in a free slot, fresh (140.4: a
+    /// played unit enters exhausted, unless Accelerate readies it); its
+    /// slot, none when the board has no room.
+    pub(crate) fn enter_base(&mut self, p: Seat, card: CardIndex, exhausted: bool) -> Option<usize> {
+        let slot = (0..MAX_UNITS).find(|&u| !self.units.alive[u])?;
+        let u = &mut self.units;
+        u.alive[slot] = true;
+        u.card[slot] = card;
+        u.owner[slot] = p;
+        u.place[slot] = Place::Base;
+        u.exhausted[slot] = exhausted;
+        u.buffed[slot] = false;
+        u.damage[slot] = 0;
+        u.turn_might[slot] = 0;
+        u.stunned[slot] = false;
+        Some(slot)
     }
 
     /// The payment's lines (353, 157.2), worked out only for a game that
@@ -515,11 +528,14 @@ impl Game<'_> {
     }
 
     /// The end of the turn (317): damage healed, "this turn" effects and
-    /// Stun ended.
-    fn end_of_turn(&mut self) {
+    /// Stun ended, the rune pools emptied (160).
+    pub(crate) fn end_of_turn(&mut self) {
         let u = &mut self.units;
         u.damage = [0; MAX_UNITS];
         u.turn_might = [0; MAX_UNITS];
         u.stunned = [false; MAX_UNITS];
+        for side in &mut self.sides {
+            side.runes.pool = 0;
+        }
     }
 }

@@ -230,6 +230,15 @@ pub enum LegendAbility {
     /// "When an enemy unit attacks a battlefield you control, give it
     /// `might` this turn" (Ahri, Nine-Tailed Fox).
     WeakenAttackers { might: i32 },
+    /// "`energy`, exhaust me: move a friendly unit to or from its base"
+    /// (Yasuo, Unforgiven).
+    MoveAUnit { energy: u8 },
+    /// "`energy`, exhaust me: play a `token` unit token" (Viktor, Herald
+    /// of the Arcane: a 1 Might Recruit).
+    PlayAToken { energy: u8, token: CardIndex },
+    /// "Exhaust me: Legion — add `energy` Energy" (Darius, Hand of Noxus):
+    /// only once its player has played a card this turn.
+    LegionEnergy { energy: u8 },
 }
 
 /// What a gear does instead of its unit's death (RB9, RB10).
@@ -302,6 +311,9 @@ pub struct Card {
     /// A Legend's ability, which a whole game plays (Core Rules 167.7,
     /// 167.8); the kernel never sees a Legend.
     pub legend_ability: Option<LegendAbility>,
+    /// A token unit: played by an effect, never from a deck; not a card,
+    /// so it ceases to exist once it leaves the board (Core Rules 179).
+    pub token: bool,
     /// A gear's or rune's activated ability at its player's base.
     pub ability: Option<Ability>,
     /// What it costs to play (Core Rules 130): nothing in a showdown of a

@@ -89,6 +89,9 @@ impl Cost {
 pub struct Runes {
     pub ready: [u8; DOMAINS],
     pub exhausted: [u8; DOMAINS],
+    /// Energy in the rune pool, added by an ability ([Add]) and spent
+    /// before it empties (160; a game empties it at the end of the turn).
+    pub pool: u8,
 }
 
 /// What a payment did: the runes recycled, by domain, which go to the
@@ -117,7 +120,7 @@ impl Runes {
     /// Energy, enough runes of each domain to recycle for its Power, and
     /// enough left over for the Power of any domain.
     pub fn can_pay(&self, cost: &Cost) -> bool {
-        if self.ready_total() < u32::from(cost.energy) {
+        if self.ready_total() + u32::from(self.pool) < u32::from(cost.energy) {
             return false;
         }
         let mut spare = 0;
@@ -134,8 +137,8 @@ impl Runes {
 
     /// Pays `cost`, which [`Runes::can_pay`] allows. The Energy is paid
     /// first by exhausting runes that the Power will recycle (so a rune
-    /// gives both: 354.1.a), then runes of the domains with the most
-    /// ready; the Power recycles exhausted runes before ready ones. Any
+    /// gives both: 354.1.a), then from the pool, then runes of the
+    /// domains with the most ready; the Power recycles exhausted runes before ready ones. Any
     /// Power comes from the domain with the most runes left.
     pub fn pay(&mut self, cost: &Cost) -> Paid {
         debug_assert!(self.can_pay(cost));
@@ -157,6 +160,11 @@ impl Runes {
             self.exhausted[d] += n;
             energy -= n;
         }
+        // Then the pool, which empties anyway; a ready rune kept is worth
+        // more.
+        let from_pool = energy.min(self.pool);
+        self.pool -= from_pool;
+        energy -= from_pool;
         while energy > 0 {
             let Some(d) = (0..DOMAINS)
                 .filter(|&d| self.ready[d] > 0)
@@ -193,7 +201,11 @@ mod tests {
     use super::*;
 
     fn runes(ready: [u8; DOMAINS], exhausted: [u8; DOMAINS]) -> Runes {
-        Runes { ready, exhausted }
+        Runes {
+            ready,
+            exhausted,
+            pool: 0,
+        }
     }
 
     fn cost(energy: u8, power: [u8; DOMAINS], any_power: u8) -> Cost {
@@ -251,6 +263,30 @@ mod tests {
         let paid = r.pay(&cost(0, [2, 0, 0, 0, 0, 0], 0));
         assert_eq!(paid.recycled, [2, 0, 0, 0, 0, 0]);
         assert_eq!((r.ready_total(), r.total()), (1, 1));
+    }
+
+    /// 160, 353: Energy in the pool pays Energy, after the runes the
+    /// Power recycles are exhausted and before any other ready rune. The
+    /// misreadings: the pool not counted, counted twice, or spent before
+    /// a rune that is recycled anyway (leaving a ready rune idle and the
+    /// pool to empty).
+    #[test]
+    fn the_pool_pays_energy_after_the_recycled_runes() {
+        let mut r = runes([1, 1, 0, 0, 0, 0], [0; DOMAINS]);
+        r.pool = 1;
+        assert!(r.can_pay(&cost(3, [0; DOMAINS], 0)));
+        assert!(!r.can_pay(&cost(4, [0; DOMAINS], 0)));
+        let paid = r.pay(&cost(2, [1, 0, 0, 0, 0, 0], 0));
+        assert_eq!(paid.recycled, [1, 0, 0, 0, 0, 0]);
+        assert_eq!(r.pool, 0, "the pool pays the second Energy");
+        assert_eq!(r.ready, [0, 1, 0, 0, 0, 0], "the Calm rune is kept ready");
+        let mut r = runes([1, 0, 0, 0, 0, 0], [0; DOMAINS]);
+        r.pool = 1;
+        r.pay(&cost(1, [1, 0, 0, 0, 0, 0], 0));
+        assert_eq!(
+            r.pool, 1,
+            "the recycled Fury rune pays the Energy too: the pool is kept"
+        );
     }
 
     /// 130.2, 133.2.e: Power of any domain ([A]) takes a rune left over

@@ -75,8 +75,12 @@ pub enum Step {
     },
     /// A standard move of the named units back to base.
     MoveToBase(Vec<usize>),
-    /// Its Legend's ability aimed at the named unit (167.8).
-    Legend(usize),
+    /// Its Legend's ability (167.8), aimed at the named unit when it aims
+    /// at one, and for a move from its base at battlefield `to`.
+    Legend {
+        unit: Option<usize>,
+        to: u8,
+    },
 }
 
 /// A line the turn's log must hold (or must not): every field given must
@@ -196,8 +200,9 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
                     to: *to,
                 },
                 Step::MoveCard { card, to } => Action::MoveCard { card: *card, to: *to },
-                Step::Legend(u) => Action::Legend {
-                    unit: slots.get(*u).copied().unwrap_or(MAX_UNITS),
+                Step::Legend { unit, to } => Action::Legend {
+                    unit: unit.and_then(|u| slots.get(u).copied()).unwrap_or(MAX_UNITS),
+                    to: *to,
                 },
                 Step::MoveToBase(units) => Action::MoveToBase {
                     units: units.iter().filter_map(|&u| slots.get(u)).fold(0, |m, &k| m | 1 << k),

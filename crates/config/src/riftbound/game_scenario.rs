@@ -93,8 +93,12 @@ struct ActionDef {
     move_card: Option<Spanned<String>>,
     to: Option<Spanned<u8>>,
     move_to_base: Option<Vec<Spanned<String>>>,
-    /// Its Legend's ability aimed at this unit (167.8).
+    /// Its Legend's ability aimed at this unit (167.8); a move from its
+    /// base goes to battlefield `to`.
     legend: Option<Spanned<String>>,
+    /// Its Legend's ability that aims at no unit (167.8).
+    #[serde(default)]
+    use_legend: bool,
 }
 
 #[derive(Deserialize)]
@@ -291,12 +295,13 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 + usize::from(def.moves.is_some())
                 + usize::from(def.move_card.is_some())
                 + usize::from(def.move_to_base.is_some())
-                + usize::from(def.legend.is_some());
+                + usize::from(def.legend.is_some())
+                + usize::from(def.use_legend);
             if given != 1 {
                 bad.push(at(
                     actions_span.clone(),
                     key(""),
-                    "an action is one of `play = \"card\"` (a spell with `to = N`), `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N`, `move_to_base = [units]` or `legend = \"unit\"`".into(),
+                    "an action is one of `play = \"card\"` (a spell with `to = N`), `champion = true`, `move = [units], to = N`, `move_card = \"card\", to = N`, `move_to_base = [units]`, `legend = \"unit\"` (with `to = N` for a move) or `use_legend = true`".into(),
                 ));
                 continue;
             }
@@ -397,9 +402,15 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
                 });
             } else if let Some(moved) = &def.move_to_base {
                 steps.push(Step::MoveToBase(named_units(moved, ".move_to_base", &mut bad)));
+            } else if def.use_legend {
+                steps.push(Step::Legend { unit: None, to: 0 });
             } else if let Some(unit) = &def.legend {
+                let at_field = if def.to.is_some() { to(&mut bad) } else { 0 };
                 match names.iter().position(|x| *x == unit.get_ref().as_str()) {
-                    Some(u) => steps.push(Step::Legend(u)),
+                    Some(u) => steps.push(Step::Legend {
+                        unit: Some(u),
+                        to: at_field,
+                    }),
                     None => bad.push(at(
                         unit.span(),
                         key(".legend"),

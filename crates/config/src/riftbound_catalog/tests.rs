@@ -126,3 +126,29 @@ fn look_move_here_and_spend_buff_draw_are_checked() {
     let site = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB27\"\ntype = \"battlefield\"\ntriggers = [{ when = \"conquer\", target = \"friendly\", spend_buff_draw = 1, may = true }]\n";
     assert!(card_errors(site).is_empty(), "{:?}", card_errors(site));
 }
+
+/// 179: a token is a unit declared before the Legend whose ability plays
+/// it; a Legend naming a card that is no token, or one declared after
+/// it, is refused at the ability's line; `token` on a spell too.
+#[test]
+fn a_token_is_a_unit_declared_before_the_legend_that_plays_it() {
+    let recruit = "[[card]]\nkey = \"recruit\"\nname = \"Recruit\"\ntype = \"unit\"\nmight = 1\ntoken = true\nreconstructed = \"179\"\n";
+    let legend = "[[card]]\nkey = \"viktor\"\nname = \"Viktor\"\ntype = \"legend\"\nlegend_ability = { kind = \"play_a_token\", energy = 1, token = \"recruit\" }\ndomains = [\"mind\"]\ntag = \"Viktor\"\nreconstructed = \"167.8\"\n";
+    let head = "game = \"riftbound\"\n";
+    assert_eq!(card_errors(&format!("{head}{recruit}{legend}")), Vec::<String>::new());
+    let e = card_errors(&format!("{head}{legend}{recruit}"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].contains("cards.toml:6")
+            && e[0].contains("card[0].legend_ability.token")
+            && e[0].contains("declared before"),
+        "{}",
+        e[0]
+    );
+    let not_a_token = recruit.replace("token = true\n", "");
+    let e = card_errors(&format!("{head}{not_a_token}{legend}"));
+    assert!(e.iter().any(|m| m.contains("no token card")), "{e:?}");
+    let spell = "[[card]]\nkey = \"bolt\"\nname = \"Bolt\"\ntype = \"spell\"\ntoken = true\nreconstructed = \"179\"\n";
+    let e = card_errors(&format!("{head}{spell}"));
+    assert!(e.iter().any(|m| m.contains("card[0].token")), "{e:?}");
+}

@@ -39,6 +39,7 @@ impl Card {
             accelerate: false,
             tank: false,
             legend_ability: None,
+            token: false,
             hold_as_conquer: false,
             ability: None,
             cost: Cost::default(),
