@@ -187,6 +187,10 @@ pub struct CardDef {
     /// controller's units without it (Core Rules 731).
     #[serde(default)]
     pub tank: bool,
+    /// Legion: Energy off its cost once its player has played another
+    /// card this turn ("Legion — I cost N less").
+    #[serde(default)]
+    pub legion_discount: u8,
     /// A token unit (Core Rules 179): played by an effect that names it
     /// (a Legend's `play_a_token`), never in a deck.
     #[serde(default)]
@@ -507,6 +511,13 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 format!(
                     "`{token}` is no token card declared before this one: declare the token (`token = true`) above the Legend that plays it"
                 ),
+            );
+        }
+        if c.legion_discount > 0 && !matches!(kind, CardKind::Unit | CardKind::Gear | CardKind::Spell) {
+            err(
+                card_span.clone(),
+                at("legion_discount"),
+                "only a card played from a hand costs less with Legion".into(),
             );
         }
         if c.tank && kind != CardKind::Unit {
@@ -900,6 +911,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 LegendAbilityDef::LegionEnergy { energy } => LegendAbility::LegionEnergy { energy },
             }),
             token: c.token,
+            legion_discount: c.legion_discount,
             ability,
             cost,
             domains,

@@ -96,9 +96,8 @@ impl Game<'_> {
         let p = self.active;
         let s = usize::from(p);
         let accelerated = accelerate && self.can_accelerate(p, card);
-        if accelerated {
-            self.showdown.extra_cost = self.accelerate_cost(card);
-        }
+        let cost = self.play_cost(p, card, accelerated);
+        self.showdown.play_cost = Some(cost);
         let alive_before = self.units.alive;
         let mine_before = self.units.of(p, Place::Field(b as u8)).count();
         self.fill_lanes(b, [p, 1 - p], Fill::Act);
@@ -131,8 +130,6 @@ impl Game<'_> {
                     self.units.exhausted[u] = false;
                 }
             }
-            let extra = self.accelerate_cost(card);
-            self.paid_more(card, &extra);
             // Its line cites the rule it entered by.
             if let Some(e) = self.log.iter_mut().rev().find(|e| e.kind == GameEventKind::Played) {
                 e.rule = "721";
@@ -147,6 +144,7 @@ impl Game<'_> {
             self.note(p, GameEventKind::Cast, Some(card), b as i32, "316");
             self.card_event(p, CardEventKind::Played, card);
         }
+        self.record_paid(card, &cost);
         let recycled = self.showdown.recycled_runes[0];
         self.note_payment(p, card, &recycled);
         // A unit moved onto the battlefield by the chain contests it once

@@ -62,8 +62,10 @@ impl Game<'_> {
         )
     }
 
-    /// Legion (a judge's reading of the keyword): `p` has played a card
-    /// this turn, read from the game's card events.
+    /// Legion (728): `p` has played a card this turn, read from the game's
+    /// card events; a token or an ability is no card, and a hide is no
+    /// play. A Legion card's own play is not among them yet as its cost
+    /// is reckoned, so "another" card holds.
     pub fn played_a_card_this_turn(&self, p: Seat) -> bool {
         self.card_events
             .iter()

@@ -633,17 +633,17 @@ impl<'c> Game<'c> {
         });
     }
 
-    /// The latest play of `card` paid `extra` more than its cost (its
-    /// Accelerate, 721): its card event says what was paid.
-    fn paid_more(&mut self, card: CardIndex, extra: &gridsim_riftbound::runes::Cost) {
+    /// The latest play of `card` paid `cost` (its Accelerate added, a
+    /// Legion discount taken off: [`Game::play_cost`]): its card event says
+    /// so.
+    fn record_paid(&mut self, card: CardIndex, cost: &gridsim_riftbound::runes::Cost) {
         let played = self.card_events.iter_mut().rev();
         if let Some(e) = played
             .filter(|e| e.kind == CardEventKind::Played)
             .find(|e| e.card == card)
         {
-            e.energy = e.energy.saturating_add(extra.energy);
-            let power = u8::try_from(extra.total_power()).unwrap_or(u8::MAX);
-            e.power = e.power.saturating_add(power);
+            e.energy = cost.energy;
+            e.power = u8::try_from(cost.total_power()).unwrap_or(u8::MAX);
         }
     }
 

@@ -801,3 +801,68 @@ fn a_legend_adds_energy_once_a_card_is_played() {
         "the pool empties at the end of the turn (160)"
     );
 }
+
+/// Legion (Noxus Hopeful: "Legion — I cost 2 less"): the discount comes
+/// once its player has played another card this turn, and the card event
+/// records the cost paid. The misreadings: the discount always (the
+/// first play at 2), never (the second refused with 3 runes left), or the
+/// printed cost recorded.
+#[test]
+fn legion_takes_energy_off_once_another_card_is_played() {
+    let mut c = catalog_with_plays();
+    let mut hopeful = card("hopeful", CardKind::Unit, 4, 4, FURY);
+    hopeful.legion_discount = 2;
+    c.cards.push(hopeful);
+    let mut g = ready_to_act(&c, 5, &[10, 2]);
+    assert_eq!(g.play_cost(0, 10, false).energy, 4, "no card played yet");
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 1,
+            accelerate: false,
+        },
+    );
+    assert_eq!(g.sides[0].runes.ready_total(), 3);
+    assert_eq!(g.play_cost(0, 10, false).energy, 2, "Legion: 2 less");
+    g.act(
+        0,
+        Action::PlayFromHand {
+            k: 0,
+            accelerate: false,
+        },
+    );
+    assert_eq!(g.units.count_of(0), 2, "played for 2");
+    assert_eq!(g.sides[0].runes.ready_total(), 1);
+    let event = g
+        .card_events
+        .iter()
+        .rev()
+        .find(|e| e.card == 10)
+        .expect("its card event");
+    assert_eq!(event.energy, 2, "the cost paid, not the printed one");
+    g.turn += 1;
+    assert_eq!(
+        g.play_cost(0, 10, false).energy,
+        4,
+        "a new turn: no card played in it yet"
+    );
+}
+
+/// 721 through the kernel: a unit with a "when you play me" trigger is
+/// played by the kernel's chain, and what the game reckons it costs (its
+/// Accelerate here) is what the kernel pays. The misreading: the kernel
+/// paying the printed cost, so the Accelerate is free.
+#[test]
+fn the_kernel_pays_what_the_game_reckons_a_play_costs() {
+    let mut c = catalog_with_plays();
+    c.cards[9].accelerate = true;
+    let mut g = ready_to_act(&c, 3, &[9]);
+    g.act(0, Action::PlayFromHand { k: 0, accelerate: true });
+    let u = (0..MAX_UNITS).find(|&u| g.units.alive[u] && g.units.card[u] == 9);
+    assert!(!g.units.exhausted[u.expect("played")], "it enters ready (721)");
+    assert_eq!(
+        (g.sides[0].runes.ready_total(), g.sides[0].runes.total()),
+        (1, 2),
+        "1 Energy and 1 Energy and 1 Fury Power more: two runes exhausted, one recycled"
+    );
+}

@@ -310,13 +310,30 @@ impl Game<'_> {
         }
     }
 
+    /// What `card` costs `p` to play now (353): its printed cost, less its
+    /// Legion discount once `p` has played another card this turn (the
+    /// Energy never below 0), with its Accelerate when `accelerate` (721).
+    pub fn play_cost(&self, p: Seat, card: CardIndex, accelerate: bool) -> Cost {
+        let c = self.catalog.card(card);
+        let mut cost = c.cost;
+        if c.legion_discount > 0 && self.played_a_card_this_turn(p) {
+            cost.energy = cost.energy.saturating_sub(c.legion_discount);
+        }
+        if accelerate {
+            cost = cost.plus(&self.accelerate_cost(card));
+        }
+        cost
+    }
+
     /// Whether `p` may play the unit `card` now: it can pay (353) and has
     /// room on the board.
     pub fn can_play_unit(&self, p: Seat, card: CardIndex) -> bool {
         let c = self.catalog.card(card);
         c.kind == CardKind::Unit
             && self.units.count_of(p) < MAX_PLAYER_UNITS
-            && self.sides[usize::from(p)].runes.can_pay(&c.cost)
+            && self.sides[usize::from(p)]
+                .runes
+                .can_pay(&self.play_cost(p, card, false))
     }
 
     /// Accelerate's additional cost for `card` (721, [`Settings`]): Energy
@@ -339,9 +356,10 @@ impl Game<'_> {
     /// Whether `p` may play the unit `card` now paying its Accelerate:
     /// the card has it and the cost with it can be paid (721, 353).
     pub fn can_accelerate(&self, p: Seat, card: CardIndex) -> bool {
-        let c = self.catalog.card(card);
-        let cost = c.cost.plus(&self.accelerate_cost(card));
-        c.accelerate && self.can_play_unit(p, card) && self.sides[usize::from(p)].runes.can_pay(&cost)
+        let cost = self.play_cost(p, card, true);
+        self.catalog.card(card).accelerate
+            && self.can_play_unit(p, card)
+            && self.sides[usize::from(p)].runes.can_pay(&cost)
     }
 
     /// Plays a unit from hand (position `k`) or the champion zone
@@ -375,10 +393,7 @@ impl Game<'_> {
             None => self.sides[s].champion = None,
         }
         let accelerated = accelerate && self.can_accelerate(p, card);
-        let mut cost: Cost = self.catalog.card(card).cost;
-        if accelerated {
-            cost = cost.plus(&self.accelerate_cost(card));
-        }
+        let cost = self.play_cost(p, card, accelerated);
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
         self.note_payment(p, card, &paid.recycled);
@@ -392,10 +407,7 @@ impl Game<'_> {
         };
         self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
         self.card_event(p, CardEventKind::Played, card);
-        if accelerated {
-            let extra = self.accelerate_cost(card);
-            self.paid_more(card, &extra);
-        }
+        self.record_paid(card, &cost);
         self.legend_on_play(p, card);
     }
 
@@ -450,7 +462,11 @@ impl Game<'_> {
     /// kernel checks its targets as it is played (RB39).
     pub fn can_cast(&self, p: Seat, card: CardIndex) -> bool {
         let c = self.catalog.card(card);
-        c.kind == CardKind::Spell && !self.cast_refused && self.sides[usize::from(p)].runes.can_pay(&c.cost)
+        c.kind == CardKind::Spell
+            && !self.cast_refused
+            && self.sides[usize::from(p)]
+                .runes
+                .can_pay(&self.play_cost(p, card, false))
     }
 
     /// Plays the first copy of the spell `card` in `p`'s hand in its

@@ -311,6 +311,9 @@ pub struct Card {
     /// A Legend's ability, which a whole game plays (Core Rules 167.7,
     /// 167.8); the kernel never sees a Legend.
     pub legend_ability: Option<LegendAbility>,
+    /// "Legion — I cost N less": Energy off its cost once its player has
+    /// played another card this turn (Noxus Hopeful); a game's play.
+    pub legion_discount: u8,
     /// A token unit: played by an effect, never from a deck; not a card,
     /// so it ceases to exist once it leaves the board (Core Rules 179).
     pub token: bool,

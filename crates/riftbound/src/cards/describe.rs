@@ -40,6 +40,7 @@ impl Card {
             tank: false,
             legend_ability: None,
             token: false,
+            legion_discount: 0,
             hold_as_conquer: false,
             ability: None,
             cost: Cost::default(),

@@ -276,10 +276,11 @@ pub struct Showdown<'c> {
     /// The runes each player recycled paying, by domain: to the bottom of
     /// its rune deck (403.1.b).
     pub recycled_runes: [[u8; DOMAINS]; 2],
-    /// An additional cost player 0's card carries in a play of the action
-    /// phase (`act_with`): its Accelerate (Core Rules 721); nothing
-    /// otherwise, and nothing once that play is over.
-    pub extra_cost: Cost,
+    /// What player 0's card costs in a play of the action phase
+    /// (`act_with`), as the game reckons it: its Accelerate added (Core
+    /// Rules 721), a Legion discount taken off; its printed cost when
+    /// none, and none once that play is over.
+    pub play_cost: Option<Cost>,
 }
 
 impl<'c> Showdown<'c> {
@@ -323,7 +324,7 @@ impl<'c> Showdown<'c> {
             pays: false,
             runes: [Runes::default(); 2],
             recycled_runes: [[0; DOMAINS]; 2],
-            extra_cost: Cost::default(),
+            play_cost: None,
         }
     }
 
@@ -387,20 +388,19 @@ impl<'c> Showdown<'c> {
         self.holder = [0, 1].into_iter().find(|&p| present(p));
         let mut p = Play { s: self, choices };
         let acted = p.try_cast(0, false);
-        p.s.extra_cost = Cost::default();
+        p.s.play_cost = None;
         if acted != Acted::Passed {
             p.run_chain(0);
         }
         self.outcome(End::Empty)
     }
 
-    /// What `card` costs player `p` now: its cost, and player 0's
-    /// additional cost in a play of the action phase.
+    /// What `card` costs player `p` now: its printed cost, or what the
+    /// game reckons player 0's card of a play of the action phase costs.
     fn cost_of(&self, p: Player, card: &Card) -> Cost {
-        if p == 0 {
-            card.cost.plus(&self.extra_cost)
-        } else {
-            card.cost
+        match self.play_cost {
+            Some(cost) if p == 0 => cost,
+            _ => card.cost,
         }
     }
 
