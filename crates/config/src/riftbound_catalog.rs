@@ -348,6 +348,10 @@ pub struct EffectDef {
     /// this many (Monastery of Hirana, RB27).
     #[serde(default)]
     pub spend_buff_draw: Option<i32>,
+    /// Its player plays this token unit (the key of a token card declared
+    /// before) at the trigger's unit's battlefield (Core Rules 179).
+    #[serde(default)]
+    pub play_token: Option<String>,
 }
 
 /// Loads every Riftbound card file under `paths` into one catalog.
@@ -703,6 +707,18 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     exhaust: d.exhaust,
                 });
             }
+            if let Some(t) = &d.play_token {
+                match catalog.index(t).filter(|&i| catalog.card(i).token) {
+                    Some(i) => actions.push(Action::PlayToken(i)),
+                    None => bad.push(Diagnostic::at(
+                        file,
+                        text,
+                        Some(span.clone()),
+                        format!("{key}.play_token"),
+                        format!("`{t}` is no token card declared before this one: declare the token (`token = true`) above the card that plays it"),
+                    )),
+                }
+            }
             // The actions a flag or a count names.
             let named = [
                 (d.damage_my_might, Action::DamageMyMight),
@@ -731,7 +747,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             };
             if actions.len() != 1 {
                 fail(format!(
-                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `play_from_deck`; this one does {}",
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `play_from_deck`, `play_token`; this one does {}",
                     actions.len()
                 ));
             }
@@ -757,7 +773,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }
             let players = actions.first().is_some_and(|a| a.is_players());
             match (players, d.target) {
-                (true, Some(_)) => fail("`score`, `draw` and `play_from_deck` are its player's: no `target`".into()),
+                (true, Some(_)) => {
+                    fail("`score`, `draw`, `play_from_deck` and `play_token` are its player's: no `target`".into())
+                }
                 (false, None) => fail("an effect on units names its `target`".into()),
                 _ => {}
             }

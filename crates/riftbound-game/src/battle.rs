@@ -284,22 +284,30 @@ impl Game<'_> {
             }
         }
         // A unit played during it (a play of the action phase: the unit
-        // with a "when you play me" trigger) is on the board after the
-        // lanes' (RB17).
+        // with a "when you play me" trigger; a token a trigger played) is
+        // on the board after the lanes' (RB17, 179).
         let count = self.showdown.board.units().count() as u8;
         for bu in (id..count).map(UnitId) {
             let board = &self.showdown.board;
             let (card, seat) = (board.card(bu), seats[usize::from(board.controller(bu))]);
+            let token = self.catalog.card(card).token;
             let Some(u) = (0..MAX_UNITS).find(|&u| !self.units.alive[u]) else {
-                // No room: the offer was checked against it (`can_play_unit`).
-                self.sides[usize::from(seat)].trash.push(card);
+                // No room: the offer was checked against it (`can_play_unit`);
+                // a token played by a trigger is no card, so none is kept (179).
+                if !token {
+                    self.sides[usize::from(seat)].trash.push(card);
+                }
                 continue;
             };
             self.units.alive[u] = true;
             self.units.card[u] = card;
             self.units.owner[u] = seat;
-            self.note(seat, GameEventKind::Played, Some(card), u as i32, "140.4");
-            self.card_event(seat, CardEventKind::Played, card);
+            if token {
+                self.note(seat, GameEventKind::Played, Some(card), u as i32, "179");
+            } else {
+                self.note(seat, GameEventKind::Played, Some(card), u as i32, "140.4");
+                self.card_event(seat, CardEventKind::Played, card);
+            }
             if self.showdown.board.alive(bu) {
                 self.read_unit(u, bu, b);
                 // It enters exhausted (140.4), as a unit played by the game does.

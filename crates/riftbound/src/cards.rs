@@ -170,6 +170,10 @@ pub enum Action {
     Score(i32),
     /// Its player draws cards (RB14).
     Draw(i32),
+    /// Its player plays this token unit "here", at the battlefield of the
+    /// trigger's unit (Noxian Drummer's Recruit, Core Rules 179); nothing
+    /// once that unit has left it ("here" undefined, a judge's ruling).
+    PlayToken(CardIndex),
     /// The unit's conquer effects happen now — its hold effects too when
     /// a gear makes them conquer effects (Reckoner's Arena, Skyfall of
     /// Areion, RB14).
@@ -190,7 +194,10 @@ impl Action {
     /// Done for the effect's player rather than to a unit: it has no
     /// target.
     pub fn is_players(self) -> bool {
-        matches!(self, Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_))
+        matches!(
+            self,
+            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) | Action::PlayToken(_)
+        )
     }
 }
 

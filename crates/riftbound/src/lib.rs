@@ -257,6 +257,9 @@ pub struct Board {
     exhausted: [bool; MAX_UNITS],
     stunned: [bool; MAX_UNITS],
     temporary: [bool; MAX_UNITS],
+    /// A token, no card: gone from the board, it counts in no zone (Core
+    /// Rules 179).
+    token: [bool; MAX_UNITS],
     card: [CardIndex; MAX_UNITS],
     owner: [Player; MAX_UNITS],
     controller: [Player; MAX_UNITS],
@@ -322,6 +325,7 @@ impl Default for Board {
             exhausted: [false; MAX_UNITS],
             stunned: [false; MAX_UNITS],
             temporary: [false; MAX_UNITS],
+            token: [false; MAX_UNITS],
             card: [0; MAX_UNITS],
             owner: [0; MAX_UNITS],
             controller: [0; MAX_UNITS],
@@ -400,6 +404,7 @@ impl Board {
         self.exhausted[i] = false;
         self.stunned[i] = false;
         self.temporary[i] = false;
+        self.token[i] = false;
         self.card[i] = 0;
         self.owner[i] = 0;
         self.controller[i] = 0;
@@ -571,7 +576,7 @@ impl Board {
         self.leave_board(u);
         self.gone[i] = Gone::Hand;
         let owner = self.owner[i];
-        self.returned[usize::from(owner)] += 1;
+        self.returned[usize::from(owner)] += u32::from(!self.token[i]);
         self.log(EventKind::ReturnedToHand, u, i32::from(owner), "RB30");
     }
 
@@ -750,14 +755,14 @@ impl Board {
                 self.gear[i] = [None; MAX_GEAR];
                 self.leave_board(u);
                 self.gone[i] = Gone::DeckTop;
-                self.deck_top[owner] += 1 + held;
+                self.deck_top[owner] += u32::from(!self.token[i]) + held;
                 self.log(EventKind::Saved, u, 1, "RB10");
                 false
             }
             None => {
                 self.leave_board(u);
                 self.gone[i] = Gone::Trash;
-                self.trash[usize::from(self.owner[i])] += 1;
+                self.trash[usize::from(self.owner[i])] += u32::from(!self.token[i]);
                 if self.deaths_n < MAX_UNITS {
                     self.deaths[self.deaths_n] = u;
                     self.deaths_n += 1;
@@ -774,6 +779,11 @@ impl Board {
     pub fn destroy(&mut self, u: UnitId) -> bool {
         self.deaths_n = 0;
         self.kill(u, "RB48")
+    }
+
+    /// Makes `u` a token (179): once it leaves the board no zone counts it.
+    pub fn set_token(&mut self, u: UnitId) {
+        self.token[u.i()] = true;
     }
 
     /// Makes `u` Temporary: killed at the start of each beginning phase

@@ -148,6 +148,14 @@ fn a_token_is_a_unit_declared_before_the_legend_that_plays_it() {
     let not_a_token = recruit.replace("token = true\n", "");
     let e = card_errors(&format!("{head}{not_a_token}{legend}"));
     assert!(e.iter().any(|m| m.contains("no token card")), "{e:?}");
+    let drummer = "[[card]]\nkey = \"drummer\"\nname = \"Drummer\"\ntype = \"unit\"\nmight = 3\ntriggers = [{ when = \"move\", play_token = \"recruit\" }]\nreconstructed = \"179\"\n";
+    assert_eq!(card_errors(&format!("{head}{recruit}{drummer}")), Vec::<String>::new());
+    let e = card_errors(&format!("{head}{drummer}{recruit}"));
+    assert!(
+        e.iter()
+            .any(|m| m.contains("card[0].triggers[0].play_token") && m.contains("declared before")),
+        "{e:?}"
+    );
     let spell = "[[card]]\nkey = \"bolt\"\nname = \"Bolt\"\ntype = \"spell\"\ntoken = true\nreconstructed = \"179\"\n";
     let e = card_errors(&format!("{head}{spell}"));
     assert!(e.iter().any(|m| m.contains("card[0].token")), "{e:?}");

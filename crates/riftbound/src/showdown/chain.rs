@@ -195,6 +195,15 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     pub(super) fn act_for_player(&mut self, item: &Item, action: Action) {
         let p = item.controller;
         let pi = usize::from(p);
+        if let Action::PlayToken(token) = action {
+            // "Here" is where the trigger's unit is; gone from the
+            // battlefield, nothing is played.
+            let b = &self.s.board;
+            if item.unit.is_some_and(|u| b.alive(u) && b.here(u)) {
+                self.enter_unit(p, token, true, "179");
+            }
+            return;
+        }
         let b = &mut self.s.board;
         match action {
             Action::Score(n) => {
@@ -292,7 +301,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 }
             }
             Action::ActivateConquer => self.activate_conquer(u),
-            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) => self.act_for_player(item, action),
+            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) | Action::PlayToken(_) => {
+                self.act_for_player(item, action)
+            }
         }
     }
 
@@ -424,7 +435,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.chain_len -= 1;
             self.s.resolved += 1;
             self.next_instruction();
-            self.enter_unit(item.controller, item.card, false);
+            self.enter_unit(item.controller, item.card, false, "RB17");
         }
     }
 

@@ -450,6 +450,9 @@ impl<'c> Showdown<'c> {
                 // lane's control (RB8).
                 let owner = if lu.stolen { 1 - p } else { p };
                 self.board.set_card(u, lu.card, owner, card.assault, card.shield);
+                if card.token {
+                    self.board.set_token(u);
+                }
                 self.unit_whens[usize::from(u.0)] = self.card_whens[usize::from(lu.card)];
                 self.board.set_controller(u, p);
                 // The defender's units hold the battlefield; the attacker's

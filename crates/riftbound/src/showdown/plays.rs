@@ -178,22 +178,27 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// enters nowhere and goes to the trash.
     pub(super) fn play_unit(&mut self, p: Player, card_index: CardIndex, from_hidden: bool) {
         self.s.played += 1;
-        self.enter_unit(p, card_index, from_hidden);
+        self.enter_unit(p, card_index, from_hidden, if from_hidden { "RB11" } else { "RB17" });
         self.cleanup();
     }
 
     /// A unit enters: at the battlefield (`here`) or its player's base.
-    pub(super) fn enter_unit(&mut self, p: Player, card_index: CardIndex, here: bool) {
+    pub(super) fn enter_unit(&mut self, p: Player, card_index: CardIndex, here: bool, ruling: &'static str) {
         let card = self.s.catalog.card(card_index);
         let Some(u) = self.s.board.add_unit(card.might) else {
-            self.s.board.trash[usize::from(p)] += 1;
+            // No room: the card to its trash; a token is no card (179).
+            if !card.token {
+                self.s.board.trash[usize::from(p)] += 1;
+            }
             return;
         };
         self.s.board.set_card(u, card_index, p, card.assault, card.shield);
+        if card.token {
+            self.s.board.set_token(u);
+        }
         self.s.unit_whens[usize::from(u.0)] = self.s.card_whens[usize::from(card_index)];
         self.s.board.set_controller(u, p);
         self.s.board.place(u, !here);
-        let ruling = if here { "RB11" } else { "RB17" };
         self.s
             .board
             .log_line(EventKind::Played, Some(u), i32::from(card_index), ruling);

@@ -62,3 +62,65 @@ fn a_tank_takes_lethal_damage_first() {
     assert!(s.board.alive(UnitId(1)), "the small unit takes nothing");
     assert!(!s.board.alive(UnitId(2)), "the Tank takes its lethal 3");
 }
+
+/// Core Rules 179, Noxian Drummer: "when I move to a battlefield, play a
+/// 1 Might Recruit unit token here". The Recruit enters at the
+/// battlefield as the move trigger resolves, before combat, and fights as
+/// an attacker (RB3): 3 and 1 against a 3-Might defender conquer. A token
+/// is no card: none goes to a trash. The misreadings: the token at the
+/// base (3 against 3: nobody is left), or none played.
+#[test]
+fn a_move_trigger_plays_a_token_that_attacks() {
+    use crate::cards::{Action as Does, Effect, Target, Trigger, When};
+    let mut drummer = Card::plain("drummer", CardKind::Unit, 3);
+    drummer.triggers = vec![Trigger {
+        when: When::Move,
+        effect: Effect {
+            target: Target::Me,
+            action: Does::PlayToken(2),
+            optional: false,
+            anywhere: false,
+        },
+    }];
+    let mut recruit = Card::plain("recruit", CardKind::Unit, 1);
+    recruit.token = true;
+    let catalog = Catalog {
+        cards: vec![drummer, Card::plain("guard", CardKind::Unit, 3), recruit],
+    };
+    let mut s = Showdown::new(&catalog, false);
+    let attacker = Lane {
+        units: vec![unit(0)],
+        ..Lane::default()
+    };
+    let defender = Lane {
+        units: vec![unit(1)],
+        ..Lane::default()
+    };
+    let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
+    assert_eq!(outcome.end, End::Conquer, "4 against 3");
+    let token = UnitId(2);
+    assert_eq!(s.board.card(token), 2, "the Recruit is the third unit on the board");
+    assert_eq!(
+        s.board.trash,
+        [u32::from(!s.board.alive(UnitId(0))), 1],
+        "the guard and, if it died, the Drummer: a dead token fills no trash"
+    );
+}
+
+/// Core Rules 179: a token killed goes to no trash, and one returned to
+/// hand to no hand; a card does. The misreading: a token counted as the
+/// card it is not.
+#[test]
+fn a_token_leaving_the_board_counts_in_no_zone() {
+    let mut b = Board::default();
+    let card = b.add_unit(1).expect("room");
+    let token = b.add_unit(1).expect("room");
+    let returned = b.add_unit(1).expect("room");
+    b.set_token(token);
+    b.set_token(returned);
+    b.kill(card, "test");
+    b.kill(token, "test");
+    b.return_to_hand(returned);
+    assert_eq!(b.trash[0], 1, "the card alone");
+    assert_eq!(b.returned[0], 0, "a token is no card in a hand");
+}
