@@ -175,7 +175,23 @@ pub fn validate_paths(paths: &[PathBuf], catalog_dirs: &[PathBuf], rules: Rules)
                 "not a rules, card, board, suite, match suite or scenario file: expected a top-level `card`, `rune`, `unit`, `step`, `random`, `round_robin` or `pool_matches` key",
             )),
             FileKind::RiftboundCards => {
+                // Checked as the catalog loads it: after the card files of
+                // its folder that come before it, whose cards it may name
+                // (a token declared before the card that plays it); their
+                // own problems are reported when each is validated.
                 let mut catalog = gridsim_riftbound::cards::Catalog::default();
+                let folder = f.parent().map(Path::to_path_buf).unwrap_or_default();
+                for before in toml_files(&[folder])
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|g| g.as_path() < f)
+                {
+                    if let Ok(text) = read(before)
+                        && super::riftbound_catalog::is_riftbound(&text)
+                    {
+                        let _ = super::riftbound_catalog::add_card_file(&mut catalog, before, &text);
+                    }
+                }
                 if let Err(mut d) = super::riftbound_catalog::add_card_file(&mut catalog, f, t) {
                     bad.append(&mut d);
                 }
