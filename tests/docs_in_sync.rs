@@ -1,5 +1,6 @@
 //! The documentation names everything a designer can type, so nothing in
-//! the vocabulary goes undocumented when it grows.
+//! the vocabulary goes undocumented when it grows; and the mutation
+//! records name the code as it stands.
 
 use gridsim::ability::{
     CardKind, Condition, Count, Footprint, KeywordName, Lane, PackageEvent, PackageTiming, QuestEvent, RuneBoard,
@@ -97,4 +98,65 @@ fn catalog_pages_are_generated_from_the_cards() {
             path.display()
         );
     }
+}
+
+/// The mutation table sets apart the survivors judged equivalent
+/// (docs/mutation.md): each listed one must be a survivor the outcomes
+/// record at its line as the code stands, with a reason, so a listing
+/// cannot outlive the code it was written for, nor hide a mutant the
+/// scenarios now catch or one never run.
+#[test]
+fn every_equivalent_mutant_is_a_recorded_survivor_at_its_line() {
+    let read = |p: &str| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{p}: {e}"));
+    let outcomes = read("docs/mutation-outcomes.tsv");
+    let missed: std::collections::BTreeSet<&str> = outcomes
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.get(1) == Some(&"missed")).then(|| f[2])
+        })
+        .collect();
+    let equivalents = read("docs/mutation-equivalents.tsv");
+    let mut problems = Vec::new();
+    for (n, row) in equivalents.lines().enumerate().skip(1) {
+        let (mutant, why) = row.split_once('\t').unwrap_or((row, ""));
+        if why.trim().len() < 20 {
+            problems.push(format!("line {}: {mutant}: no reason given", n + 1));
+        }
+        if !missed.contains(mutant) {
+            problems.push(format!(
+                "line {}: {mutant}: not a survivor in docs/mutation-outcomes.tsv",
+                n + 1
+            ));
+        }
+        // "FILE:LINE:COL: replace A with B in …", A an operator: A stands at
+        // that place.
+        let mut at = mutant.splitn(4, ':');
+        let (file, line, col, what) = (at.next(), at.next(), at.next(), at.next().unwrap_or(""));
+        let operator = what
+            .strip_prefix(" replace ")
+            .and_then(|r| r.split_once(" with "))
+            .map(|(a, _)| a);
+        if let (Some(file), Some(Ok(line)), Some(Ok(col)), Some(op)) = (
+            file,
+            line.map(str::parse::<usize>),
+            col.map(str::parse::<usize>),
+            operator.filter(|a| a.chars().all(|c| "+-*/%<>=!&|^".contains(c))),
+        ) {
+            let text = read(file);
+            let found = text.lines().nth(line - 1).and_then(|l| l.get(col - 1..)).unwrap_or("");
+            if !found.starts_with(op) {
+                problems.push(format!(
+                    "line {}: {mutant}: `{op}` is not at {file}:{line}:{col}",
+                    n + 1
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "docs/mutation-equivalents.tsv:\n{}",
+        problems.join("\n")
+    );
 }
