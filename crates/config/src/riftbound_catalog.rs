@@ -253,6 +253,10 @@ pub enum LegendAbilityDef {
     /// Exhaust the Legend, once its player has played a card this turn
     /// (Legion): add `energy` Energy.
     LegionEnergy { energy: u8 },
+    /// A buffed unit of its player that would die spends its Buff and is
+    /// recalled, healed, instead, the Legend exhausted; a conquest readies
+    /// the Legend.
+    SaveABuffedUnit,
 }
 
 /// An activated ability: its speed (default `action`), its costs, what
@@ -279,7 +283,7 @@ pub struct AbilityDef {
 /// `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`,
 /// `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`,
 /// `spend_buff_draw`), or one action for its player with no target
-/// (`score`, `draw`, `play_from_deck`); a
+/// (`score`, `draw`, `discard`, `play_from_deck`, `play_token`); a
 /// trigger adds `when`.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -338,6 +342,10 @@ pub struct EffectDef {
     /// Its player draws this many cards (RB14).
     #[serde(default)]
     pub draw: Option<i32>,
+    /// Its player discards this many cards from its hand, of its choosing
+    /// (RB40).
+    #[serde(default)]
+    pub discard: Option<i32>,
     /// Its player plays a unit from the top of its deck (RB48), looking
     /// at `look` cards (default 1; Baited Hook's five, RB39).
     #[serde(default)]
@@ -740,6 +748,10 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 ),
                 (d.score.is_some(), Action::Score(d.score.unwrap_or(0).max(0))),
                 (d.draw.is_some(), Action::Draw(d.draw.unwrap_or(0).max(0))),
+                (
+                    d.discard.is_some(),
+                    Action::Discard(d.discard.unwrap_or(0).clamp(0, i32::from(u8::MAX)) as u8),
+                ),
             ];
             actions.extend(named.into_iter().filter(|(on, _)| *on).map(|(_, a)| a));
             let mut fail = |msg: String| {
@@ -747,7 +759,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             };
             if actions.len() != 1 {
                 fail(format!(
-                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `play_from_deck`, `play_token`; this one does {}",
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `discard`, `play_from_deck`, `play_token`; this one does {}",
                     actions.len()
                 ));
             }
@@ -756,6 +768,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 || d.spend_buff_draw.is_some_and(|n| n < 0)
             {
                 fail("`score`, `draw` and `spend_buff_draw` are at least 0".into());
+            }
+            if d.discard.is_some_and(|n| !(1..=i32::from(u8::MAX)).contains(&n)) {
+                fail(format!("`discard` is from 1 to {}", u8::MAX));
             }
             if d.move_here && !d.anywhere {
                 fail("`move_here` moves a unit from its base: it needs `anywhere = true`".into());
@@ -773,9 +788,10 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }
             let players = actions.first().is_some_and(|a| a.is_players());
             match (players, d.target) {
-                (true, Some(_)) => {
-                    fail("`score`, `draw`, `play_from_deck` and `play_token` are its player's: no `target`".into())
-                }
+                (true, Some(_)) => fail(
+                    "`score`, `draw`, `discard`, `play_from_deck` and `play_token` are its player's: no `target`"
+                        .into(),
+                ),
                 (false, None) => fail("an effect on units names its `target`".into()),
                 _ => {}
             }
@@ -927,6 +943,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     token: catalog.index(token).unwrap_or(0),
                 },
                 LegendAbilityDef::LegionEnergy { energy } => LegendAbility::LegionEnergy { energy },
+                LegendAbilityDef::SaveABuffedUnit => LegendAbility::SaveABuffedUnit,
             }),
             token: c.token,
             legion_discount: c.legion_discount,

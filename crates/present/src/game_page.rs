@@ -48,6 +48,7 @@ impl GameView<'_> {
             GameEventKind::FinalPointDrawn => format!("{card}: the final point refused, a card drawn"),
             GameEventKind::Channeled => format!("channels {} runes", e.amount),
             GameEventKind::Drew => format!("draws {card}"),
+            GameEventKind::Discarded => format!("discards {card}"),
             GameEventKind::BurnedOut => format!("burns out: {} cards shuffled back", e.amount),
             GameEventKind::Paid => format!("pays for {card}: {} runes left ready", e.amount),
             GameEventKind::RecycledRunes => format!("recycles {} runes for the Power", e.amount),

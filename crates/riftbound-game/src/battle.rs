@@ -16,7 +16,7 @@ use super::turn::Scoring;
 use super::*;
 use gridsim_riftbound::Gone;
 use gridsim_riftbound::UnitId;
-use gridsim_riftbound::showdown::{End, LaneUnit, MAX_HAND, Outcome};
+use gridsim_riftbound::showdown::{End, LaneUnit, MAX_HAND, MAX_HELD, Outcome};
 
 /// What playing out a move foretold (see [`Game::forecast`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -38,6 +38,7 @@ impl Game<'_> {
         let mut choices = Table {
             bots: [self.sides[usize::from(att)].bot, self.sides[usize::from(1 - att)].bot],
             rng: &mut self.rng,
+            catalog: self.catalog,
             chosen: false,
         };
         self.showdown.battlefield = Some(self.fields[b]);
@@ -74,6 +75,7 @@ impl Game<'_> {
         let mut choices = Table {
             bots: [self.sides[usize::from(1 - p)].bot, self.sides[usize::from(p)].bot],
             rng: &mut self.rng,
+            catalog: self.catalog,
             chosen: false,
         };
         self.showdown.battlefield = Some(self.fields[b]);
@@ -101,11 +103,21 @@ impl Game<'_> {
         let alive_before = self.units.alive;
         let mine_before = self.units.of(p, Place::Field(b as u8)).count();
         self.fill_lanes(b, [p, 1 - p], Fill::Act);
-        self.lanes[0].hand.clear();
-        self.lanes[0].hand.push(card);
+        // Only the chosen card is offered; the rest of the hand is held,
+        // within a discard's reach (RB40).
+        let lane = &mut self.lanes[0];
+        lane.hand.clear();
+        lane.hand.push(card);
+        lane.held.clear();
+        for (pos, &c) in self.sides[s].hand.as_slice().iter().enumerate() {
+            if Some(pos) != k && lane.held.len() < MAX_HELD {
+                lane.held.push(c);
+            }
+        }
         let mut choices = Table {
             bots: [self.sides[s].bot, self.sides[1 - s].bot],
             rng: &mut self.rng,
+            catalog: self.catalog,
             chosen: true,
         };
         self.showdown.battlefield = Some(self.fields[b]);
@@ -130,9 +142,17 @@ impl Game<'_> {
                     self.units.exhausted[u] = false;
                 }
             }
-            // Its line cites the rule it entered by.
-            if let Some(e) = self.log.iter_mut().rev().find(|e| e.kind == GameEventKind::Played) {
-                e.rule = "721";
+        }
+        if self.catalog.card(card).kind == CardKind::Unit {
+            // Its line cites the rule it entered by, as a unit the game
+            // plays itself does.
+            if let Some(e) = self
+                .log
+                .iter_mut()
+                .rev()
+                .find(|e| e.kind == GameEventKind::Played && e.card == Some(card))
+            {
+                e.rule = Self::played_rule(k, accelerated);
             }
         }
         if self.catalog.card(card).kind == CardKind::Unit {
@@ -169,6 +189,7 @@ impl Game<'_> {
             let lane = &mut self.lanes[k];
             lane.units.clear();
             lane.hand.clear();
+            lane.held.clear();
             for u in 0..MAX_UNITS {
                 let alive = self.units.alive[u] && self.units.owner[u] == seat;
                 let side = if k == 0 {
@@ -191,9 +212,12 @@ impl Game<'_> {
             for &c in self.sides[usize::from(seat)].hand.as_slice() {
                 if lane.hand.len() < MAX_HAND && self.catalog.card(c).kind == CardKind::Spell {
                     lane.hand.push(c);
+                } else if lane.held.len() < MAX_HELD {
+                    lane.held.push(c);
                 }
             }
             self.scout.runes[k] = self.sides[usize::from(seat)].runes;
+            self.scout.legend_saves[k] = self.legend_saves(seat);
         }
         self.scout.pays = true;
         self.scout.battlefield = Some(self.fields[b]);
@@ -203,6 +227,7 @@ impl Game<'_> {
             let mut choices = Table {
                 bots: [Bot::Aggressive; 2],
                 rng: &mut self.rng,
+                catalog: self.catalog,
                 chosen: false,
             };
             // The runes are spent anew in each try.
@@ -226,9 +251,11 @@ impl Game<'_> {
     fn fill_lanes(&mut self, b: usize, seats: [Seat; 2], fill: Fill) {
         for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
+            self.showdown.legend_saves[k] = self.legend_saves(seat);
             let lane = &mut self.lanes[k];
             lane.units.clear();
             lane.hand.clear();
+            lane.held.clear();
             self.showdown.runes[k] = self.sides[s].runes;
             if k == 0 && fill == Fill::Hold {
                 continue;
@@ -251,13 +278,14 @@ impl Game<'_> {
                     ..LaneUnit::default()
                 });
             }
+            // The spells are offered; the rest of the hand is held, out of
+            // play (308.1.a) but within a discard's reach (RB40).
             for (pos, &c) in self.sides[s].hand.as_slice().iter().enumerate() {
-                if lane.hand.len() == MAX_HAND {
-                    break;
-                }
-                if self.catalog.card(c).kind == CardKind::Spell {
+                if lane.hand.len() < MAX_HAND && self.catalog.card(c).kind == CardKind::Spell {
                     self.lane_hand[k][lane.hand.len()] = pos;
                     lane.hand.push(c);
+                } else if lane.held.len() < MAX_HELD {
+                    lane.held.push(c);
                 }
             }
         }
@@ -330,7 +358,9 @@ impl Game<'_> {
             // were played or discarded: to the trash (RB40). Removed from
             // the hand last position first, so earlier positions hold.
             let mut kept = [false; MAX_HAND];
-            for &c in left {
+            // A spell discarded is not played: kept here, discarded below.
+            let discarded = self.showdown.discarded(k as u8);
+            for &c in left.iter().chain(discarded) {
                 if let Some(j) = (0..self.lanes[k].hand.len()).find(|&j| !kept[j] && self.lanes[k].hand[j] == c) {
                     kept[j] = true;
                 }
@@ -339,11 +369,20 @@ impl Game<'_> {
                 if !kept[j] {
                     let c = self.sides[s].hand.remove(self.lane_hand[k][j]);
                     self.sides[s].trash.push(c);
-                    // Played: a game's cards pay no discard cost yet
-                    // (docs/riftbound-reconstruction.md, "Not played yet").
+                    // Played: a discarded card was kept above.
                     self.card_event(seat, CardEventKind::Played, c);
                 }
             }
+            for j in 0..self.showdown.discarded(k as u8).len() {
+                let c = self.showdown.discarded(k as u8)[j];
+                if let Some(pos) = self.sides[s].hand.position(c) {
+                    self.sides[s].hand.remove(pos);
+                    self.sides[s].trash.push(c);
+                    self.note(seat, GameEventKind::Discarded, Some(c), 1, "409");
+                    self.card_event(seat, CardEventKind::Discarded, c);
+                }
+            }
+            self.legend_after_showdown(seat, self.showdown.legend_saves[k], self.showdown.board.legend_save[k]);
             self.sides[s].runes = self.showdown.runes[k];
             let recycled = self.showdown.recycled_runes[k];
             self.sides[s].recycle_runes(&recycled);

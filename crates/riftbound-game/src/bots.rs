@@ -464,6 +464,7 @@ fn smallest(game: &Game, units: u32) -> u32 {
 pub(crate) struct Table<'r> {
     pub bots: [Bot; 2],
     pub rng: &'r mut FightRng,
+    pub catalog: &'r Catalog,
     /// The card player 0 has already chosen to play (an action of its
     /// action phase, [`Game::act`]): its first offer is taken at once.
     pub chosen: bool,
@@ -513,7 +514,16 @@ impl Choices for Table<'_> {
         false
     }
 
-    fn discard(&mut self, _p: Player, hand: &[CardIndex]) -> usize {
-        self.rng.below(hand.len().max(1) as u32) as usize
+    /// The random bot discards any card; the planned bots, and a scripted
+    /// seat, the one that costs the most Energy, the furthest from being
+    /// played (the first of equals, the cards offered before those held).
+    fn discard(&mut self, p: Player, hand: &[CardIndex]) -> usize {
+        match self.bots[usize::from(p)] {
+            Bot::Random => self.rng.below(hand.len().max(1) as u32) as usize,
+            Bot::Aggressive | Bot::Defensive | Bot::Lookahead | Bot::Script => {
+                let energy = |k: usize| self.catalog.card(hand[k]).cost.energy;
+                (0..hand.len()).fold(0, |best, k| if energy(k) > energy(best) { k } else { best })
+            }
+        }
     }
 }

@@ -140,6 +140,38 @@ impl Game<'_> {
         }
     }
 
+    /// Whether `p`'s Legend stands ready to save its buffed unit from
+    /// death in the showdown about to be played (Sett, The Boss): the
+    /// kernel makes the save ([`Board::legend_save`]), and a bot always
+    /// takes it.
+    ///
+    /// [`Board::legend_save`]: gridsim_riftbound::Board::legend_save
+    pub(crate) fn legend_saves(&self, p: Seat) -> bool {
+        self.legend_ability(p) == Some(LegendAbility::SaveABuffedUnit) && !self.sides[usize::from(p)].legend_exhausted
+    }
+
+    /// After a showdown: a Legend whose save the kernel spent is exhausted.
+    pub(crate) fn legend_after_showdown(&mut self, p: Seat, armed: bool, still: bool) {
+        if armed && !still {
+            let s = usize::from(p);
+            self.sides[s].legend_exhausted = true;
+            let legend = self.sides[s].legend;
+            self.note(p, GameEventKind::Legend, Some(legend), 1, "167.7");
+        }
+    }
+
+    /// "When you conquer, ready me" (Sett, The Boss): a conquest that
+    /// scores readies the Legend (a judge's ruling: taking control and
+    /// scoring).
+    pub(crate) fn legend_on_conquer(&mut self, p: Seat) {
+        let s = usize::from(p);
+        if self.legend_ability(p) == Some(LegendAbility::SaveABuffedUnit) && self.sides[s].legend_exhausted {
+            self.sides[s].legend_exhausted = false;
+            let legend = self.sides[s].legend;
+            self.note(p, GameEventKind::Legend, Some(legend), 0, "167.7");
+        }
+    }
+
     /// A move by an ability, not a standard move (141): the unit is not
     /// exhausted by it. From its base to battlefield `to`, contested as a
     /// standard move's arrival is (322.6, 322.7); from a battlefield home.

@@ -374,6 +374,8 @@ pub enum GameEventKind {
     FinalPointDrawn,
     Channeled,
     Drew,
+    /// A card discarded from the hand by a card's cost or effect (409, RB40).
+    Discarded,
     /// The deck was empty: the trash shuffled in, the opponent a point
     /// (418.2).
     BurnedOut,
@@ -405,7 +407,7 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 21] = [
+    pub const ALL: [GameEventKind; 22] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -415,6 +417,7 @@ impl GameEventKind {
         GameEventKind::FinalPointDrawn,
         GameEventKind::Channeled,
         GameEventKind::Drew,
+        GameEventKind::Discarded,
         GameEventKind::BurnedOut,
         GameEventKind::Paid,
         GameEventKind::RecycledRunes,
@@ -440,6 +443,7 @@ impl GameEventKind {
             GameEventKind::FinalPointDrawn => "final_point_drawn",
             GameEventKind::Channeled => "channeled",
             GameEventKind::Drew => "drew",
+            GameEventKind::Discarded => "discarded",
             GameEventKind::BurnedOut => "burned_out",
             GameEventKind::Paid => "paid",
             GameEventKind::RecycledRunes => "recycled_runes",
@@ -477,6 +481,9 @@ pub enum CardEventKind {
     Drew,
     /// Played from the hand or the champion zone, its cost paid (353).
     Played,
+    /// Discarded from the hand to the trash, by a card's cost or effect
+    /// (RB40).
+    Discarded,
 }
 
 impl CardEventKind {
@@ -485,6 +492,7 @@ impl CardEventKind {
             CardEventKind::Opening => "opening",
             CardEventKind::Drew => "drew",
             CardEventKind::Played => "played",
+            CardEventKind::Discarded => "discarded",
         }
     }
 }
@@ -621,7 +629,7 @@ impl<'c> Game<'c> {
                 let cost = self.catalog.card(card).cost;
                 (cost.energy, u8::try_from(cost.total_power()).unwrap_or(u8::MAX))
             }
-            CardEventKind::Opening | CardEventKind::Drew => (0, 0),
+            CardEventKind::Opening | CardEventKind::Drew | CardEventKind::Discarded => (0, 0),
         };
         self.card_events.push(CardEvent {
             turn: self.turn,

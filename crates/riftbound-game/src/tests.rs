@@ -866,3 +866,151 @@ fn the_kernel_pays_what_the_game_reckons_a_play_costs() {
         "1 Energy and 1 Energy and 1 Fury Power more: two runes exhausted, one recycled"
     );
 }
+
+/// 409, RB40: a "when you play me, discard 2" trigger discards two cards of
+/// its player's hand — a planned bot the costliest, a unit too, which no
+/// showdown offers — each to the trash, each recorded, each setting off a
+/// "when you discard" trigger of a unit at its base. The misreadings: the
+/// trigger ignored in the action phase, only the spells within reach (the
+/// champion kept), a discarded spell counted as played, or the discard
+/// trigger of a unit at its base not set off.
+#[test]
+fn a_play_trigger_discards_the_costliest_cards_and_sets_off_discard_triggers() {
+    use gridsim_riftbound::Lasts;
+    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    let mut c = catalog_with_plays();
+    let effect = |target, action| Effect {
+        target,
+        action,
+        optional: false,
+        anywhere: false,
+    };
+    let wrecker_card = c.cards.len() as CardIndex;
+    let mut wrecker = card("wrecker", CardKind::Unit, 4, 2, FURY);
+    wrecker.triggers = vec![Trigger {
+        when: When::Play,
+        effect: effect(Target::Me, Does::Discard(2)),
+    }];
+    let mut rebel = card("rebel", CardKind::Unit, 3, 5, FURY);
+    let plus_one = Does::Might {
+        amount: 1,
+        minimum: None,
+        lasts: Lasts::Turn,
+    };
+    rebel.triggers = vec![Trigger {
+        when: When::Discard,
+        effect: effect(Target::Me, plus_one),
+    }];
+    c.cards.extend([wrecker, rebel]);
+    let (bolt, champion, grunt) = (5, 1, 2);
+    let mut g = ready_to_act(&c, 2, &[wrecker_card, bolt, champion, grunt]);
+    let r = put_unit(&mut g, 0, Place::Base);
+    g.units.card[r] = wrecker_card + 1;
+    g.act(
+        0,
+        Action::PlayCard {
+            card: wrecker_card,
+            accelerate: false,
+        },
+    );
+    assert!((0..MAX_UNITS).any(|u| g.units.alive[u] && g.units.card[u] == wrecker_card));
+    assert_eq!(
+        g.sides[0].hand.as_slice(),
+        &[bolt],
+        "the champion (4) and the grunt (2) discarded"
+    );
+    assert_eq!(g.sides[0].trash.as_slice(), &[champion, grunt]);
+    assert_eq!(logged(&g, GameEventKind::Discarded), 2);
+    let events = |kind| g.card_events.iter().filter(|e| e.kind == kind).count();
+    assert_eq!(events(CardEventKind::Discarded), 2);
+    assert_eq!(events(CardEventKind::Played), 1, "only the wrecker was played");
+    assert_eq!(g.units.turn_might[r], 2, "+1 this turn for each discard");
+}
+
+/// 409, RB40: a spell discarded in a combat (a defender's Deathknell
+/// "discard 1" with only a spell in hand) goes to the trash as discarded,
+/// not as played. The misreading: every spell that left the showdown's
+/// hand counted as played.
+#[test]
+fn a_spell_discarded_in_a_combat_is_not_counted_as_played() {
+    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    let mut c = catalog_with_plays();
+    let agent_card = c.cards.len() as CardIndex;
+    let mut agent = card("agent", CardKind::Unit, 1, 2, FURY);
+    agent.triggers = vec![Trigger {
+        when: When::Death,
+        effect: Effect {
+            target: Target::Me,
+            action: Does::Discard(1),
+            optional: false,
+            anywhere: false,
+        },
+    }];
+    c.cards.push(agent);
+    let bolt = 5;
+    let mut g = ready_to_act(&c, 0, &[]);
+    let mover = put_unit(&mut g, 0, Place::Base);
+    let defender = put_unit(&mut g, 1, Place::Field(0));
+    g.units.card[defender] = agent_card;
+    g.sides[1].hand.clear();
+    g.sides[1].hand.push(bolt);
+    g.sides[1].runes = Runes::default();
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << mover,
+            to: 0,
+        },
+    );
+    assert!(!g.units.alive[defender], "Might 2 against 1");
+    assert!(g.sides[1].hand.is_empty());
+    assert!(g.sides[1].trash.as_slice().contains(&bolt));
+    let of = |kind| g.card_events.iter().filter(|e| e.seat == 1 && e.kind == kind).count();
+    assert_eq!((of(CardEventKind::Discarded), of(CardEventKind::Played)), (1, 0));
+}
+
+/// 167.7, Sett, The Boss: a buffed unit of its player that would die
+/// spends its Buff and is recalled, healed, instead (RB9, RB18, RB31),
+/// the Legend exhausted, so a second buffed unit dies; a conquest that
+/// scores readies the Legend. The misreadings: the save never made, made
+/// without exhausting the Legend (the second unit saved too), the Buff
+/// kept, the damage kept, or the Legend left exhausted after a conquest.
+#[test]
+fn a_legend_saves_one_buffed_unit_and_a_conquest_readies_it() {
+    use gridsim_riftbound::cards::LegendAbility;
+    let c = catalog_with_legend(LegendAbility::SaveABuffedUnit);
+    let mut g = ready_to_act(&c, 0, &[]);
+    let champion = 1;
+    let first = put_unit(&mut g, 0, Place::Base);
+    let second = put_unit(&mut g, 0, Place::Base);
+    g.units.card[first] = champion;
+    g.units.card[second] = champion;
+    let saved = put_unit(&mut g, 1, Place::Field(0));
+    let doomed = put_unit(&mut g, 1, Place::Field(1));
+    g.units.buffed[saved] = true;
+    g.units.buffed[doomed] = true;
+    g.sides[0].legend_exhausted = true;
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << first,
+            to: 0,
+        },
+    );
+    assert!(g.units.alive[saved], "Might 3 against 4: saved");
+    assert_eq!(g.units.place[saved], Place::Base);
+    assert!(
+        !g.units.buffed[saved] && g.units.damage[saved] == 0,
+        "its Buff spent, its damage healed"
+    );
+    assert!(g.sides[1].legend_exhausted, "the save exhausts the Legend");
+    assert!(!g.sides[0].legend_exhausted, "seat 0 conquered: its Legend readied");
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << second,
+            to: 1,
+        },
+    );
+    assert!(!g.units.alive[doomed], "the Legend exhausted: no second save");
+}

@@ -260,6 +260,9 @@ impl Game<'_> {
             return;
         }
         self.gain(p, points, kind, rule);
+        if how == Scoring::Conquer {
+            self.legend_on_conquer(p);
+        }
     }
 
     /// The action phase (316): the turn player's bot acts until it ends
@@ -400,15 +403,27 @@ impl Game<'_> {
         let Some(slot) = self.enter_base(p, card, !accelerated) else {
             return;
         };
-        let rule = match (k, accelerated) {
-            (_, true) => "721",
-            (None, false) => "107.2.b",
-            (Some(_), false) => "140.4",
-        };
-        self.note(p, GameEventKind::Played, Some(card), slot as i32, rule);
+        self.note(
+            p,
+            GameEventKind::Played,
+            Some(card),
+            slot as i32,
+            Self::played_rule(k, accelerated),
+        );
         self.card_event(p, CardEventKind::Played, card);
         self.record_paid(card, &cost);
         self.legend_on_play(p, card);
+    }
+
+    /// The rule a unit played from hand position `k` (none: the champion
+    /// zone) enters by: Accelerate's (721), the Chosen Champion's
+    /// (107.2.b), or a played unit's (140.4).
+    pub(crate) fn played_rule(k: Option<usize>, accelerated: bool) -> &'static str {
+        match (k, accelerated) {
+            (_, true) => "721",
+            (None, false) => "107.2.b",
+            (Some(_), false) => "140.4",
+        }
     }
 
     /// A unit `card` enters `p`'s base in a free slot, fresh (140.4: a

@@ -170,6 +170,10 @@ pub enum Action {
     Score(i32),
     /// Its player draws cards (RB14).
     Draw(i32),
+    /// Its player discards cards from its hand, each of its choosing, each
+    /// setting off its "when you discard" triggers (Chemtech Enforcer's and
+    /// Jinx, Demolitionist's "when you play me", RB40).
+    Discard(u8),
     /// Its player plays this token unit "here", at the battlefield of the
     /// trigger's unit (Noxian Drummer's Recruit, Core Rules 179); nothing
     /// once that unit has left it ("here" undefined, a judge's ruling).
@@ -196,7 +200,11 @@ impl Action {
     pub fn is_players(self) -> bool {
         matches!(
             self,
-            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) | Action::PlayToken(_)
+            Action::PlayFromDeck { .. }
+                | Action::Score(_)
+                | Action::Draw(_)
+                | Action::Discard(_)
+                | Action::PlayToken(_)
         )
     }
 }
@@ -246,6 +254,10 @@ pub enum LegendAbility {
     /// "Exhaust me: Legion — add `energy` Energy" (Darius, Hand of Noxus):
     /// only once its player has played a card this turn.
     LegionEnergy { energy: u8 },
+    /// "When a buffed unit you control would die, you may exhaust me to
+    /// spend its Buff and recall it instead. When you conquer, ready me"
+    /// (Sett, The Boss): the kernel's [`Board::legend_save`](crate::Board).
+    SaveABuffedUnit,
 }
 
 /// What a gear does instead of its unit's death (RB9, RB10).

@@ -125,8 +125,8 @@ pub enum EventKind {
     BuffRemoved,
     /// Stunned for the turn (RB47).
     Stunned,
-    /// A death replaced (RB9, RB10); `amount` is 0 for a recall, 1 for the
-    /// top of the deck.
+    /// A death replaced (RB9, RB10); `amount` is 0 for a gear's recall, 1
+    /// for the top of the deck, 2 for a Legend's recall (Sett's, 167.7).
     Saved,
     /// Returned to its owner's hand (RB30); `amount` is the owner.
     ReturnedToHand,
@@ -291,6 +291,10 @@ pub struct Board {
     pub field_gear: [u32; 2],
     pub energy: [u32; 2],
     pub drawn: [u32; 2],
+    /// Each player's Legend ready to save its buffed unit from death
+    /// (Sett, The Boss, Core Rules 167.7: "exhaust me: spend its Buff and
+    /// recall it instead"); the save spends it (RB9, RB18, RB31).
+    pub legend_save: [bool; 2],
     /// The cards each player has hidden at the battlefield (RB11, RB12).
     pub hidden: [[CardIndex; MAX_HIDDEN]; 2],
     pub hidden_len: [usize; 2],
@@ -348,6 +352,7 @@ impl Default for Board {
             field_gear: [0; 2],
             energy: [0; 2],
             drawn: [0; 2],
+            legend_save: [false; 2],
             hidden: [[0; MAX_HIDDEN]; 2],
             hidden_len: [0; 2],
             deaths: [UnitId(0); MAX_UNITS],
@@ -381,6 +386,7 @@ impl Board {
         self.field_gear = [0; 2];
         self.energy = [0; 2];
         self.drawn = [0; 2];
+        self.legend_save = [false; 2];
         self.hidden_len = [0; 2];
         self.deaths_n = 0;
         self.log.clear();
@@ -757,6 +763,16 @@ impl Board {
                 self.gone[i] = Gone::DeckTop;
                 self.deck_top[owner] += u32::from(!self.token[i]) + held;
                 self.log(EventKind::Saved, u, 1, "RB10");
+                false
+            }
+            None if self.buffs[i] > 0 && self.legend_save[usize::from(self.controller[i])] => {
+                // Sett's Legend: the Buff spent, the unit recalled and
+                // healed (RB18, RB31); it never died, so no Deathknell
+                // (RB9). The Legend is exhausted: no second save.
+                self.legend_save[usize::from(self.controller[i])] = false;
+                self.remove_buff(u);
+                self.log(EventKind::Saved, u, 2, "167.7");
+                self.recall(u, true, false);
                 false
             }
             None => {

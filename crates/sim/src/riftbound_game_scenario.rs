@@ -45,6 +45,7 @@ pub struct GameUnit {
     pub card: CardIndex,
     pub place: Place,
     pub exhausted: bool,
+    pub buffed: bool,
 }
 
 /// One action of a turn's script.
@@ -177,6 +178,7 @@ pub fn run(s: &GameScenario) -> ScenarioReport {
         g.units.owner[slot] = u.seat;
         g.units.place[slot] = u.place;
         g.units.exhausted[slot] = u.exhausted;
+        g.units.buffed[slot] = u.buffed;
         slots.push(slot);
     }
     for (t, turn) in s.turns.iter().enumerate() {

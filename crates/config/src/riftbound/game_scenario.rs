@@ -64,6 +64,9 @@ struct UnitDef {
     at: Spanned<String>,
     #[serde(default)]
     exhausted: bool,
+    /// With a Buff (RB4).
+    #[serde(default)]
+    buffed: bool,
 }
 
 #[derive(Deserialize)]
@@ -271,6 +274,7 @@ pub fn parse_riftbound_game_scenario(file: &Path, text: &str) -> Result<GameScen
             card: card(&u.card, key("card"), &mut bad),
             place,
             exhausted: u.exhausted,
+            buffed: u.buffed,
         });
     }
     let mut turns = Vec::new();

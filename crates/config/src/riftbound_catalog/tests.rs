@@ -119,9 +119,22 @@ fn look_move_here_and_spend_buff_draw_are_checked() {
         "card[0].effects[0]",
         "at least 0",
     );
+    // 409: a discard is its player's, of at least one card.
+    has(
+        format!("{head}effects = [{{ discard = 0 }}]\n"),
+        "card[0].effects[0]",
+        "`discard` is from 1 to 255",
+    );
+    has(
+        format!("{head}effects = [{{ target = \"friendly\", discard = 1 }}]\n"),
+        "card[0].effects[0]",
+        "its player's: no `target`",
+    );
     let good = format!(
         "{head}effects = [{{ target = \"friendly\", move_here = true, anywhere = true }}, {{ play_from_deck = true, look = 8 }}]\n"
     );
+    let discards = format!("{head}effects = [{{ discard = 2 }}]\n");
+    assert!(card_errors(&discards).is_empty(), "{:?}", card_errors(&discards));
     assert!(card_errors(&good).is_empty(), "{:?}", card_errors(&good));
     let site = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"RB27\"\ntype = \"battlefield\"\ntriggers = [{ when = \"conquer\", target = \"friendly\", spend_buff_draw = 1, may = true }]\n";
     assert!(card_errors(site).is_empty(), "{:?}", card_errors(site));

@@ -204,6 +204,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             }
             return;
         }
+        if let Action::Discard(n) = action {
+            self.discard(p, n);
+            return;
+        }
         let b = &mut self.s.board;
         match action {
             Action::Score(n) => {
@@ -301,9 +305,11 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 }
             }
             Action::ActivateConquer => self.activate_conquer(u),
-            Action::PlayFromDeck { .. } | Action::Score(_) | Action::Draw(_) | Action::PlayToken(_) => {
-                self.act_for_player(item, action)
-            }
+            Action::PlayFromDeck { .. }
+            | Action::Score(_)
+            | Action::Draw(_)
+            | Action::Discard(_)
+            | Action::PlayToken(_) => self.act_for_player(item, action),
         }
     }
 

@@ -31,6 +31,12 @@ pub const MAX_LANE: usize = 16;
 const _: () = assert!(2 * MAX_LANE <= super::MAX_UNITS, "both lanes' units fit on the board");
 /// The most cards of a deck a showdown reads from its top (RB48).
 pub const MAX_DECK: usize = 8;
+/// The most cards of a hand a showdown holds without offering them
+/// ([`Lane::held`]); a whole game's hand past it keeps the rest out of
+/// reach of a discard.
+pub const MAX_HELD: usize = 32;
+/// The most cards a player can discard in one showdown: all it holds.
+const MAX_DISCARDS: usize = MAX_HAND + MAX_HELD;
 /// The most gear and runes at one player's base with an ability.
 pub const MAX_BASE: usize = 4;
 /// The most cards a player may play at one moment: from hand, from
@@ -70,6 +76,11 @@ pub struct LaneUnit {
 pub struct Lane {
     pub units: Vec<LaneUnit>,
     pub hand: Vec<CardIndex>,
+    /// The rest of a whole game's hand, which this showdown does not offer:
+    /// units and gear, which no showdown plays (Core Rules 308.1.a), and in
+    /// a play of the action phase every card but the one played. A discard
+    /// may take them (RB40).
+    pub held: Vec<CardIndex>,
     pub hidden: Vec<CardIndex>,
     pub deck: Vec<CardIndex>,
     pub base: Vec<CardIndex>,
@@ -240,6 +251,11 @@ pub struct Showdown<'c> {
     pending_len: usize,
     hand: [[CardIndex; MAX_HAND]; 2],
     hand_len: [usize; 2],
+    held: [[CardIndex; MAX_HELD]; 2],
+    held_len: [usize; 2],
+    /// The cards each player discarded, in order (RB40).
+    discarded: [[CardIndex; MAX_DISCARDS]; 2],
+    discarded_len: [usize; 2],
     /// Each player's deck top, top first, and how much of it is drawn.
     deck: [[CardIndex; MAX_DECK]; 2],
     deck_len: [usize; 2],
@@ -281,6 +297,10 @@ pub struct Showdown<'c> {
     /// Rules 721), a Legion discount taken off; its printed cost when
     /// none, and none once that play is over.
     pub play_cost: Option<Cost>,
+    /// Each player's Legend ready to save its buffed unit from death, as a
+    /// whole game hands it over (Sett, The Boss): the board's
+    /// [`Board::legend_save`] at the start of each showdown.
+    pub legend_saves: [bool; 2],
 }
 
 impl<'c> Showdown<'c> {
@@ -307,6 +327,10 @@ impl<'c> Showdown<'c> {
             pending_len: 0,
             hand: [[0; MAX_HAND]; 2],
             hand_len: [0; 2],
+            held: [[0; MAX_HELD]; 2],
+            held_len: [0; 2],
+            discarded: [[0; MAX_DISCARDS]; 2],
+            discarded_len: [0; 2],
             deck: [[0; MAX_DECK]; 2],
             deck_len: [0; 2],
             deck_next: [0; 2],
@@ -325,6 +349,7 @@ impl<'c> Showdown<'c> {
             runes: [Runes::default(); 2],
             recycled_runes: [[0; DOMAINS]; 2],
             play_cost: None,
+            legend_saves: [false; 2],
         }
     }
 
@@ -344,6 +369,12 @@ impl<'c> Showdown<'c> {
     pub fn hand(&self, p: Player) -> &[CardIndex] {
         let pi = usize::from(p);
         &self.hand[pi][..self.hand_len[pi]]
+    }
+
+    /// The cards `p` discarded in this showdown, in order.
+    pub fn discarded(&self, p: Player) -> &[CardIndex] {
+        let pi = usize::from(p);
+        &self.discarded[pi][..self.discarded_len[pi]]
     }
 
     pub fn play_with(&mut self, attacker: &Lane, defender: &Lane, choices: &mut impl Choices) -> Outcome {
@@ -430,6 +461,7 @@ impl<'c> Showdown<'c> {
 
     fn setup(&mut self, attacker: &Lane, defender: &Lane) {
         self.board.reset();
+        self.board.legend_save = self.legend_saves;
         self.chain_len = 0;
         self.pending_len = 0;
         self.resolved = 0;
@@ -486,6 +518,10 @@ impl<'c> Showdown<'c> {
             let n = lane.hand.len().min(MAX_HAND);
             self.hand[player][..n].copy_from_slice(&lane.hand[..n]);
             self.hand_len[player] = n;
+            let n = lane.held.len().min(MAX_HELD);
+            self.held[player][..n].copy_from_slice(&lane.held[..n]);
+            self.held_len[player] = n;
+            self.discarded_len[player] = 0;
             let n = lane.hidden.len().min(MAX_HIDDEN);
             self.board.hidden[player][..n].copy_from_slice(&lane.hidden[..n]);
             self.board.hidden_len[player] = n;

@@ -45,7 +45,8 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             let c = self.s.base[pi][k];
             let Some(a) = &catalog.card(c).ability else { continue };
             let speed_ok = !reaction_only || a.speed == Speed::Reaction;
-            let paid = !(a.exhaust && self.s.base_exhausted[pi][k]) && usize::from(a.discard) <= self.s.hand_len[pi];
+            let paid = !(a.exhaust && self.s.base_exhausted[pi][k])
+                && usize::from(a.discard) <= self.s.hand_len[pi] + self.s.held_len[pi];
             if speed_ok && paid && a.effects.iter().all(|e| self.has_target(p, *e, false)) {
                 offer(Origin::Base(k), c);
             }
@@ -147,27 +148,48 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 .board
                 .log_line(EventKind::Exhausted, None, i32::from(card_index), "RB40");
         }
-        for _ in 0..a.discard {
-            let n = self.s.hand_len[pi];
-            if n == 0 {
-                break;
-            }
-            let d = self.choices.discard(p, &self.s.hand[pi][..n]).min(n - 1);
-            let gone = self.s.hand[pi][d];
-            self.s.hand_len[pi] -= 1;
-            self.s.hand[pi][d] = self.s.hand[pi][n - 1];
-            self.s.board.trash[pi] += 1;
-            self.s
-                .board
-                .log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
-            self.player_triggers(p, When::Discard);
-        }
+        self.discard(p, a.discard);
         if a.adds > 0 && on_chain {
             self.resolve_top();
             return Acted::Kept;
         }
         self.finalize_pending();
         Acted::Played
+    }
+
+    /// Player `p` discards `n` cards (fewer if it holds fewer), each one
+    /// of its choosing from its whole hand, the cards this showdown offers
+    /// and those it holds back: each to the trash, each setting off its
+    /// player's "when you discard" triggers (RB40).
+    pub(super) fn discard(&mut self, p: Player, n: u8) {
+        let pi = usize::from(p);
+        for _ in 0..n {
+            let (offered, held) = (self.s.hand_len[pi], self.s.held_len[pi]);
+            let total = offered + held;
+            if total == 0 {
+                return;
+            }
+            let mut whole = [0; MAX_HAND + MAX_HELD];
+            whole[..offered].copy_from_slice(&self.s.hand[pi][..offered]);
+            whole[offered..total].copy_from_slice(&self.s.held[pi][..held]);
+            let d = self.choices.discard(p, &whole[..total]).min(total - 1);
+            // Out of its part of the hand: the last card takes its place.
+            let gone = whole[d];
+            if d < offered {
+                self.s.hand_len[pi] -= 1;
+                self.s.hand[pi][d] = self.s.hand[pi][offered - 1];
+            } else {
+                self.s.held_len[pi] -= 1;
+                self.s.held[pi][d - offered] = self.s.held[pi][held - 1];
+            }
+            self.s.discarded[pi][self.s.discarded_len[pi]] = gone;
+            self.s.discarded_len[pi] += 1;
+            self.s.board.trash[pi] += 1;
+            self.s
+                .board
+                .log_line(EventKind::Discarded, None, i32::from(gone), "RB40");
+            self.player_triggers(p, When::Discard);
+        }
     }
 
     /// A unit played finalizes at once, with no priority passed (RB17): from
