@@ -191,6 +191,10 @@ pub struct CardDef {
     /// card this turn ("Legion — I cost N less").
     #[serde(default)]
     pub legion_discount: u8,
+    /// Legion: the unit enters ready once its player has played another
+    /// card this turn ("Legion — I enter ready").
+    #[serde(default)]
+    pub legion_ready: bool,
     /// A token unit (Core Rules 179): played by an effect that names it
     /// (a Legend's `play_a_token`), never in a deck.
     #[serde(default)]
@@ -296,6 +300,10 @@ pub struct EffectDef {
     /// here"); played from Hidden it is "here" only (RB11).
     #[serde(default)]
     pub anywhere: bool,
+    /// Legion (Core Rules 728): it does something only once its player has
+    /// played another card this turn.
+    #[serde(default)]
+    pub legion: bool,
     #[serde(default)]
     pub damage: Option<i32>,
     #[serde(default)]
@@ -531,6 +539,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 at("legion_discount"),
                 "only a card played from a hand costs less with Legion".into(),
             );
+        }
+        if c.legion_ready && kind != CardKind::Unit {
+            err(card_span.clone(), at("legion_ready"), "only a unit enters ready".into());
         }
         if c.tank && kind != CardKind::Unit {
             err(
@@ -859,6 +870,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                     action,
                     optional: d.may,
                     anywhere: d.anywhere,
+                    legion: d.legion,
                 },
             ))
         };
@@ -947,6 +959,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }),
             token: c.token,
             legion_discount: c.legion_discount,
+            legion_ready: c.legion_ready,
             ability,
             cost,
             domains,

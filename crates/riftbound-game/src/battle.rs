@@ -98,6 +98,7 @@ impl Game<'_> {
         let p = self.active;
         let s = usize::from(p);
         let accelerated = accelerate && self.can_accelerate(p, card);
+        let ready = self.enters_ready(p, card, accelerated);
         let cost = self.play_cost(p, card, accelerated);
         self.showdown.play_cost = Some(cost);
         let alive_before = self.units.alive;
@@ -135,8 +136,8 @@ impl Game<'_> {
         if !played {
             return false;
         }
-        if accelerated {
-            // It enters ready (721): never exhausted, then readied.
+        if ready.is_some() {
+            // It enters ready (721, 728): never exhausted, then readied.
             for u in (0..MAX_UNITS).filter(|&u| self.units.alive[u] && !alive_before[u]) {
                 if self.units.card[u] == card && self.units.owner[u] == p {
                     self.units.exhausted[u] = false;
@@ -152,7 +153,7 @@ impl Game<'_> {
                 .rev()
                 .find(|e| e.kind == GameEventKind::Played && e.card == Some(card))
             {
-                e.rule = Self::played_rule(k, accelerated);
+                e.rule = Self::played_rule(k, ready);
             }
         }
         if self.catalog.card(card).kind == CardKind::Unit {
@@ -218,6 +219,7 @@ impl Game<'_> {
             }
             self.scout.runes[k] = self.sides[usize::from(seat)].runes;
             self.scout.legend_saves[k] = self.legend_saves(seat);
+            self.scout.legion[k] = self.played_a_card_this_turn(seat);
         }
         self.scout.pays = true;
         self.scout.battlefield = Some(self.fields[b]);
@@ -252,6 +254,7 @@ impl Game<'_> {
         for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
             self.showdown.legend_saves[k] = self.legend_saves(seat);
+            self.showdown.legion[k] = self.played_a_card_this_turn(seat);
             let lane = &mut self.lanes[k];
             lane.units.clear();
             lane.hand.clear();

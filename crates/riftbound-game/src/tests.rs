@@ -371,6 +371,7 @@ fn catalog_with_plays() -> Catalog {
         action,
         optional: false,
         anywhere,
+        legion: false,
     };
     let mut bolt = card("bolt", CardKind::Spell, 0, 1, FURY);
     bolt.effects = vec![effect(Target::Enemy, Does::Damage(3), true)];
@@ -884,6 +885,7 @@ fn a_play_trigger_discards_the_costliest_cards_and_sets_off_discard_triggers() {
         action,
         optional: false,
         anywhere: false,
+        legion: false,
     };
     let wrecker_card = c.cards.len() as CardIndex;
     let mut wrecker = card("wrecker", CardKind::Unit, 4, 2, FURY);
@@ -944,6 +946,7 @@ fn a_spell_discarded_in_a_combat_is_not_counted_as_played() {
             action: Does::Discard(1),
             optional: false,
             anywhere: false,
+            legion: false,
         },
     }];
     c.cards.push(agent);
@@ -1013,4 +1016,70 @@ fn a_legend_saves_one_buffed_unit_and_a_conquest_readies_it() {
         },
     );
     assert!(!g.units.alive[doomed], "the Legend exhausted: no second save");
+}
+
+/// 728: Legion on a play trigger ("Legion — when you play me, buff me")
+/// and on entering ("Legion — I enter ready"): each only once its player
+/// has played another card this turn, its own play not counted. The
+/// misreadings: Legion ignored (the buff or the ready always, or never),
+/// or a card's own play counted as the other card.
+#[test]
+fn legion_buffs_on_play_and_enters_ready_only_after_another_card() {
+    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    let mut c = catalog_with_plays();
+    let seeker_card = c.cards.len() as CardIndex;
+    let mut seeker = card("seeker", CardKind::Unit, 2, 1, FURY);
+    seeker.triggers = vec![Trigger {
+        when: When::Play,
+        effect: Effect {
+            target: Target::Me,
+            action: Does::Buff,
+            optional: false,
+            anywhere: false,
+            legion: true,
+        },
+    }];
+    let mut captain = card("captain", CardKind::Unit, 4, 1, FURY);
+    captain.legion_ready = true;
+    c.cards.extend([seeker, captain]);
+    let captain_card = seeker_card + 1;
+    let play = |g: &mut Game, card| {
+        g.act(
+            0,
+            Action::PlayCard {
+                card,
+                accelerate: false,
+            },
+        )
+    };
+    let unit = |g: &Game, card| {
+        (0..MAX_UNITS)
+            .find(|&u| g.units.alive[u] && g.units.card[u] == card)
+            .expect("played")
+    };
+    // First card of the turn: no Legion.
+    let mut g = ready_to_act(&c, 4, &[seeker_card, captain_card]);
+    play(&mut g, seeker_card);
+    assert!(!g.units.buffed[unit(&g, seeker_card)], "its own play is no other card");
+    // The captain after the seeker: Legion holds.
+    play(&mut g, captain_card);
+    let u = unit(&g, captain_card);
+    assert!(!g.units.exhausted[u], "Legion: it enters ready");
+    assert!(
+        g.log
+            .iter()
+            .any(|e| e.kind == GameEventKind::Played && e.card == Some(captain_card) && e.rule == "728")
+    );
+    // The other way round.
+    let mut g = ready_to_act(&c, 4, &[seeker_card, captain_card]);
+    play(&mut g, captain_card);
+    assert!(
+        g.units.exhausted[unit(&g, captain_card)],
+        "no Legion: it enters exhausted (140.4)"
+    );
+    play(&mut g, seeker_card);
+    assert!(
+        g.units.buffed[unit(&g, seeker_card)],
+        "Legion: its play trigger buffs it"
+    );
 }

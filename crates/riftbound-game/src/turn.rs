@@ -396,11 +396,12 @@ impl Game<'_> {
             None => self.sides[s].champion = None,
         }
         let accelerated = accelerate && self.can_accelerate(p, card);
+        let ready = self.enters_ready(p, card, accelerated);
         let cost = self.play_cost(p, card, accelerated);
         let paid = self.sides[s].runes.pay(&cost);
         self.sides[s].recycle_runes(&paid.recycled);
         self.note_payment(p, card, &paid.recycled);
-        let Some(slot) = self.enter_base(p, card, !accelerated) else {
+        let Some(slot) = self.enter_base(p, card, ready.is_none()) else {
             return;
         };
         self.note(
@@ -408,21 +409,35 @@ impl Game<'_> {
             GameEventKind::Played,
             Some(card),
             slot as i32,
-            Self::played_rule(k, accelerated),
+            Self::played_rule(k, ready),
         );
         self.card_event(p, CardEventKind::Played, card);
         self.record_paid(card, &cost);
         self.legend_on_play(p, card);
     }
 
+    /// Whether unit `card`, played by `p` now, enters ready, and by which
+    /// rule: its Accelerate paid (721), or Legion's "I enter ready" once
+    /// `p` has played another card this turn (728); none: it enters
+    /// exhausted (140.4). Read before the card's own play is recorded.
+    pub(crate) fn enters_ready(&self, p: Seat, card: CardIndex, accelerated: bool) -> Option<&'static str> {
+        if accelerated {
+            Some("721")
+        } else if self.catalog.card(card).legion_ready && self.played_a_card_this_turn(p) {
+            Some("728")
+        } else {
+            None
+        }
+    }
+
     /// The rule a unit played from hand position `k` (none: the champion
-    /// zone) enters by: Accelerate's (721), the Chosen Champion's
-    /// (107.2.b), or a played unit's (140.4).
-    pub(crate) fn played_rule(k: Option<usize>, accelerated: bool) -> &'static str {
-        match (k, accelerated) {
-            (_, true) => "721",
-            (None, false) => "107.2.b",
-            (Some(_), false) => "140.4",
+    /// zone) enters by: the rule that readied it ([`Game::enters_ready`]),
+    /// the Chosen Champion's (107.2.b), or a played unit's (140.4).
+    pub(crate) fn played_rule(k: Option<usize>, ready: Option<&'static str>) -> &'static str {
+        match (k, ready) {
+            (_, Some(rule)) => rule,
+            (None, None) => "107.2.b",
+            (Some(_), None) => "140.4",
         }
     }
 

@@ -220,6 +220,10 @@ pub struct Effect {
     /// A chosen target may be at a base as well as at the battlefield,
     /// unless the card is played from Hidden, which adds "here" (RB11).
     pub anywhere: bool,
+    /// Legion (Core Rules 728): it does something only once its player
+    /// has played another card this turn (Trifarian Gloryseeker's buff),
+    /// as a whole game tells the showdown (`Showdown::legion`).
+    pub legion: bool,
 }
 
 /// A triggered ability of a unit, or of a gear for the unit holding it.
@@ -333,6 +337,8 @@ pub struct Card {
     /// "Legion — I cost N less": Energy off its cost once its player has
     /// played another card this turn (Noxus Hopeful); a game's play.
     pub legion_discount: u8,
+    /// "Legion — I enter ready" (Darius, Executioner); a game's play.
+    pub legion_ready: bool,
     /// A token unit: played by an effect, never from a deck; not a card,
     /// so it ceases to exist once it leaves the board (Core Rules 179).
     pub token: bool,

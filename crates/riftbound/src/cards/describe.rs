@@ -41,6 +41,7 @@ impl Card {
             legend_ability: None,
             token: false,
             legion_discount: 0,
+            legion_ready: false,
             hold_as_conquer: false,
             ability: None,
             cost: Cost::default(),

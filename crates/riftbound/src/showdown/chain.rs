@@ -159,6 +159,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
         if e.optional && !self.choices.may(item.controller, item.card) {
             return;
         }
+        // Legion (728): without another card played this turn, nothing.
+        if e.legion && !self.s.legion[usize::from(item.controller)] {
+            return;
+        }
         if e.action.is_players() {
             self.act_for_player(item, e.action);
             return;

@@ -301,6 +301,10 @@ pub struct Showdown<'c> {
     /// whole game hands it over (Sett, The Boss): the board's
     /// [`Board::legend_save`] at the start of each showdown.
     pub legend_saves: [bool; 2],
+    /// Whether each player has played a card this turn, as a whole game
+    /// reckons it (Legion, Core Rules 728): an effect marked `legion` does
+    /// nothing without it; never in a suite's showdowns.
+    pub legion: [bool; 2],
 }
 
 impl<'c> Showdown<'c> {
@@ -350,6 +354,7 @@ impl<'c> Showdown<'c> {
             recycled_runes: [[0; DOMAINS]; 2],
             play_cost: None,
             legend_saves: [false; 2],
+            legion: [false; 2],
         }
     }
 

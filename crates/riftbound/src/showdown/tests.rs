@@ -80,6 +80,7 @@ fn a_move_trigger_plays_a_token_that_attacks() {
             action: Does::PlayToken(2),
             optional: false,
             anywhere: false,
+            legion: false,
         },
     }];
     let mut recruit = Card::plain("recruit", CardKind::Unit, 1);
