@@ -399,6 +399,25 @@ fn catalog_with_plays() -> Catalog {
     c
 }
 
+/// A trigger of `when` whose effect `action` is its own unit's, or its
+/// player's: not optional, "here", with no Legion.
+fn on_me(
+    when: gridsim_riftbound::cards::When,
+    action: gridsim_riftbound::cards::Action,
+) -> gridsim_riftbound::cards::Trigger {
+    use gridsim_riftbound::cards::{Effect, Target, Trigger};
+    Trigger {
+        when,
+        effect: Effect {
+            target: Target::Me,
+            action,
+            optional: false,
+            anywhere: false,
+            legion: false,
+        },
+    }
+}
+
 /// Seat 0 to act, with `runes` ready Fury runes and `hand` for its hand.
 fn ready_to_act<'c>(c: &'c Catalog, runes: u8, hand: &[CardIndex]) -> Game<'c> {
     let mut g = game(c, 3);
@@ -878,31 +897,18 @@ fn the_kernel_pays_what_the_game_reckons_a_play_costs() {
 #[test]
 fn a_play_trigger_discards_the_costliest_cards_and_sets_off_discard_triggers() {
     use gridsim_riftbound::Lasts;
-    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    use gridsim_riftbound::cards::{Action as Does, When};
     let mut c = catalog_with_plays();
-    let effect = |target, action| Effect {
-        target,
-        action,
-        optional: false,
-        anywhere: false,
-        legion: false,
-    };
     let wrecker_card = c.cards.len() as CardIndex;
     let mut wrecker = card("wrecker", CardKind::Unit, 4, 2, FURY);
-    wrecker.triggers = vec![Trigger {
-        when: When::Play,
-        effect: effect(Target::Me, Does::Discard(2)),
-    }];
+    wrecker.triggers = vec![on_me(When::Play, Does::Discard(2))];
     let mut rebel = card("rebel", CardKind::Unit, 3, 5, FURY);
     let plus_one = Does::Might {
         amount: 1,
         minimum: None,
         lasts: Lasts::Turn,
     };
-    rebel.triggers = vec![Trigger {
-        when: When::Discard,
-        effect: effect(Target::Me, plus_one),
-    }];
+    rebel.triggers = vec![on_me(When::Discard, plus_one)];
     c.cards.extend([wrecker, rebel]);
     let (bolt, champion, grunt) = (5, 1, 2);
     let mut g = ready_to_act(&c, 2, &[wrecker_card, bolt, champion, grunt]);
@@ -935,20 +941,11 @@ fn a_play_trigger_discards_the_costliest_cards_and_sets_off_discard_triggers() {
 /// hand counted as played.
 #[test]
 fn a_spell_discarded_in_a_combat_is_not_counted_as_played() {
-    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    use gridsim_riftbound::cards::{Action as Does, When};
     let mut c = catalog_with_plays();
     let agent_card = c.cards.len() as CardIndex;
     let mut agent = card("agent", CardKind::Unit, 1, 2, FURY);
-    agent.triggers = vec![Trigger {
-        when: When::Death,
-        effect: Effect {
-            target: Target::Me,
-            action: Does::Discard(1),
-            optional: false,
-            anywhere: false,
-            legion: false,
-        },
-    }];
+    agent.triggers = vec![on_me(When::Death, Does::Discard(1))];
     c.cards.push(agent);
     let bolt = 5;
     let mut g = ready_to_act(&c, 0, &[]);
@@ -1025,20 +1022,13 @@ fn a_legend_saves_one_buffed_unit_and_a_conquest_readies_it() {
 /// or a card's own play counted as the other card.
 #[test]
 fn legion_buffs_on_play_and_enters_ready_only_after_another_card() {
-    use gridsim_riftbound::cards::{Action as Does, Effect, Target, Trigger, When};
+    use gridsim_riftbound::cards::{Action as Does, When};
     let mut c = catalog_with_plays();
     let seeker_card = c.cards.len() as CardIndex;
     let mut seeker = card("seeker", CardKind::Unit, 2, 1, FURY);
-    seeker.triggers = vec![Trigger {
-        when: When::Play,
-        effect: Effect {
-            target: Target::Me,
-            action: Does::Buff,
-            optional: false,
-            anywhere: false,
-            legion: true,
-        },
-    }];
+    let mut buff_with_legion = on_me(When::Play, Does::Buff);
+    buff_with_legion.effect.legion = true;
+    seeker.triggers = vec![buff_with_legion];
     let mut captain = card("captain", CardKind::Unit, 4, 1, FURY);
     captain.legion_ready = true;
     c.cards.extend([seeker, captain]);
