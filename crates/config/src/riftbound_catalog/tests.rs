@@ -173,3 +173,31 @@ fn a_token_is_a_unit_declared_before_the_legend_that_plays_it() {
     let e = card_errors(&format!("{head}{spell}"));
     assert!(e.iter().any(|m| m.contains("card[0].token")), "{e:?}");
 }
+
+/// 728: the Legion keys reach the card: an effect's `legion` and a unit's
+/// `legion_ready` (the misreading: a key parsed and dropped, so every
+/// Legion text plays as if Legion always held, or never) and `legion_ready`
+/// on a spell is refused.
+#[test]
+fn legion_keys_reach_the_card() {
+    let head = "game = \"riftbound\"\n[[card]]\nkey = \"x\"\nname = \"X\"\nreconstructed = \"728\"\n";
+    let unit = format!(
+        "{head}type = \"unit\"\nmight = 2\nlegion_ready = true\ntriggers = [{{ when = \"play\", target = \"me\", buff = true, legion = true }}]\n"
+    );
+    let mut c = Catalog::default();
+    add_card_file(&mut c, Path::new("cards.toml"), &unit).expect("loads");
+    let card = &c.cards[0];
+    assert!(card.legion_ready);
+    assert!(card.triggers[0].effect.legion);
+    let plain =
+        format!("{head}type = \"unit\"\nmight = 2\ntriggers = [{{ when = \"play\", target = \"me\", buff = true }}]\n");
+    let mut c = Catalog::default();
+    add_card_file(&mut c, Path::new("cards.toml"), &plain).expect("loads");
+    assert!(!c.cards[0].legion_ready && !c.cards[0].triggers[0].effect.legion);
+    let spell = format!("{head}type = \"spell\"\nlegion_ready = true\neffects = [{{ draw = 1 }}]\n");
+    assert!(
+        card_errors(&spell).iter().any(|m| m.contains("legion_ready")),
+        "{:?}",
+        card_errors(&spell)
+    );
+}
