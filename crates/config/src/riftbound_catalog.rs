@@ -111,6 +111,8 @@ pub enum WhenDef {
     Hold,
     Discard,
     Add,
+    SecondCard,
+    FriendlyDies,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
@@ -365,9 +367,15 @@ pub struct EffectDef {
     #[serde(default)]
     pub spend_buff_draw: Option<i32>,
     /// Its player plays this token unit (the key of a token card declared
-    /// before) at the trigger's unit's battlefield (Core Rules 179).
+    /// before) at the trigger's unit's battlefield (Core Rules 179), or
+    /// with `at_base` at its player's base.
     #[serde(default)]
     pub play_token: Option<String>,
+    #[serde(default)]
+    pub at_base: bool,
+    /// "Ready me" (Darius, Trifarian).
+    #[serde(default)]
+    pub ready: bool,
 }
 
 /// Loads every Riftbound card file under `paths` into one catalog.
@@ -728,7 +736,10 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }
             if let Some(t) = &d.play_token {
                 match catalog.index(t).filter(|&i| catalog.card(i).token) {
-                    Some(i) => actions.push(Action::PlayToken(i)),
+                    Some(token) => actions.push(Action::PlayToken {
+                        token,
+                        at_base: d.at_base,
+                    }),
                     None => bad.push(Diagnostic::at(
                         file,
                         text,
@@ -743,6 +754,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 (d.damage_my_might, Action::DamageMyMight),
                 (d.buff, Action::Buff),
                 (d.stun, Action::Stun),
+                (d.ready, Action::Ready),
                 (d.move_to_base, Action::MoveToBase),
                 (d.move_here, Action::MoveHere),
                 (d.kill, Action::Kill),
@@ -770,7 +782,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             };
             if actions.len() != 1 {
                 fail(format!(
-                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `discard`, `play_from_deck`, `play_token`; this one does {}",
+                    "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `ready`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `discard`, `play_from_deck`, `play_token`; this one does {}",
                     actions.len()
                 ));
             }
@@ -782,6 +794,9 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             }
             if d.discard.is_some_and(|n| !(1..=i32::from(u8::MAX)).contains(&n)) {
                 fail(format!("`discard` is from 1 to {}", u8::MAX));
+            }
+            if d.at_base && d.play_token.is_none() {
+                fail("`at_base` goes with `play_token`".into());
             }
             if d.move_here && !d.anywhere {
                 fail("`move_here` moves a unit from its base: it needs `anywhere = true`".into());
@@ -826,10 +841,12 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 WhenDef::Hold => When::Hold,
                 WhenDef::Discard => When::Discard,
                 WhenDef::Add => When::Add,
+                WhenDef::SecondCard => When::SecondCard,
+                WhenDef::FriendlyDies => When::FriendlyDies,
             });
             if trigger && when.is_none() {
                 fail(
-                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here, defend_alone, hold, discard, add"
+                    "a trigger says `when` it triggers: attack, defend, enemy_attacks, friendly_defends, move, death, play, conquer, enemy_moves_here, defend_alone, hold, discard, add, second_card, friendly_dies"
                         .into(),
                 );
             }
@@ -851,13 +868,28 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             if target == Target::Subject
                 && !matches!(
                     when,
-                    Some(When::EnemyAttacks | When::FriendlyDefends | When::EnemyMovesHere)
+                    Some(When::EnemyAttacks | When::FriendlyDefends | When::EnemyMovesHere | When::FriendlyDies)
                 )
             {
                 fail(
-                    "`subject` is the unit of an `enemy_attacks`, `friendly_defends` or `enemy_moves_here` trigger"
+                    "`subject` is the unit of an `enemy_attacks`, `friendly_defends`, `enemy_moves_here` or `friendly_dies` trigger"
                         .into(),
                 );
+            }
+            // A game resolves these for a unit away from the showdown's
+            // battlefield too (docs/riftbound-reconstruction.md, "Triggers
+            // away from a showdown"): only what it can do there.
+            if matches!(when, Some(When::SecondCard | When::FriendlyDies)) {
+                let away = match actions.first() {
+                    Some(Action::Might { lasts: Lasts::Turn, .. } | Action::Ready | Action::Buff) => {
+                        target == Target::Me
+                    }
+                    Some(Action::PlayToken { at_base, .. }) => *at_base,
+                    _ => false,
+                };
+                if !away {
+                    fail("a `second_card` or `friendly_dies` trigger gives `me` Might this turn, readies or buffs `me`, or plays a token `at_base`".into());
+                }
             }
             if !trigger && d.may {
                 fail("a spell's effects are not optional: `may` goes with a trigger".into());

@@ -65,6 +65,7 @@ impl GameView<'_> {
             }
             GameEventKind::Scored => format!("scores: {}", e.amount),
             GameEventKind::Legend => format!("{card}'s ability: {}", e.amount),
+            GameEventKind::Triggered => format!("{card}'s trigger resolves, away from a showdown"),
             GameEventKind::Won => format!("wins with {} points", e.amount),
             GameEventKind::TurnCap => format!("the turn cap after {} turns: a draw", e.amount),
         };

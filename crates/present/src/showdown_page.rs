@@ -65,7 +65,7 @@ impl ShowdownView<'_> {
             EventKind::Healed => "damage cleared".to_string(),
             EventKind::Recalled => if e.amount == 1 { "exhausted" } else { "" }.to_string(),
             EventKind::BuffRemoved => format!("{} Buffs left", e.amount),
-            EventKind::Stunned => String::new(),
+            EventKind::Stunned | EventKind::Readied => String::new(),
             EventKind::Saved => if e.amount == 0 {
                 "recalled instead"
             } else {

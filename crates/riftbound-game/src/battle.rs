@@ -164,6 +164,7 @@ impl Game<'_> {
             self.sides[s].trash.push(card);
             self.note(p, GameEventKind::Cast, Some(card), b as i32, "316");
             self.card_event(p, CardEventKind::Played, card);
+            self.settle_away(self.kernel_slots);
         }
         self.record_paid(card, &cost);
         let recycled = self.showdown.recycled_runes[0];
@@ -219,7 +220,7 @@ impl Game<'_> {
             }
             self.scout.runes[k] = self.sides[usize::from(seat)].runes;
             self.scout.legend_saves[k] = self.legend_saves(seat);
-            self.scout.legion[k] = self.played_a_card_this_turn(seat);
+            self.scout.cards_played[k] = self.cards_played_this_turn(seat);
         }
         self.scout.pays = true;
         self.scout.battlefield = Some(self.fields[b]);
@@ -251,10 +252,11 @@ impl Game<'_> {
     /// play in the action phase, at its base), its spells in hand; its
     /// runes handed to the showdown. For a hold only lane 1 is filled.
     fn fill_lanes(&mut self, b: usize, seats: [Seat; 2], fill: Fill) {
+        self.kernel_slots = 0;
         for (k, &seat) in seats.iter().enumerate() {
             let s = usize::from(seat);
             self.showdown.legend_saves[k] = self.legend_saves(seat);
-            self.showdown.legion[k] = self.played_a_card_this_turn(seat);
+            self.showdown.cards_played[k] = self.cards_played_this_turn(seat);
             let lane = &mut self.lanes[k];
             lane.units.clear();
             lane.hand.clear();
@@ -271,6 +273,7 @@ impl Game<'_> {
                     continue;
                 }
                 self.lane_slots[k][lane.units.len()] = u;
+                self.kernel_slots |= 1 << u;
                 lane.units.push(LaneUnit {
                     card: self.units.card[u],
                     buffed: self.units.buffed[u],
@@ -333,6 +336,7 @@ impl Game<'_> {
             self.units.alive[u] = true;
             self.units.card[u] = card;
             self.units.owner[u] = seat;
+            self.kernel_slots |= 1 << u;
             if token {
                 self.note(seat, GameEventKind::Played, Some(card), u as i32, "179");
             } else {
@@ -390,6 +394,8 @@ impl Game<'_> {
             let recycled = self.showdown.recycled_runes[k];
             self.sides[s].recycle_runes(&recycled);
         }
+        // The triggers of the units the showdown did not hold.
+        self.settle_away(self.kernel_slots);
         let drawn = self.showdown.board.drawn;
         let mut effect_points = self.showdown.board.score;
         // The kernel scores the conquest and the hold itself; the game
@@ -436,6 +442,9 @@ impl Game<'_> {
     /// Unit `u`'s card, gone from the board, to where the showdown sent it;
     /// a token, not a card, ceases to exist (179).
     fn send_away(&mut self, u: usize, gone: Gone) {
+        if gone == Gone::Trash {
+            self.count_death(self.units.owner[u], u);
+        }
         let card = self.units.card[u];
         if self.catalog.card(card).token {
             return;

@@ -67,11 +67,7 @@ impl Game<'_> {
     /// play. A Legion card's own play is not among them yet as its cost
     /// is reckoned, so "another" card holds.
     pub fn played_a_card_this_turn(&self, p: Seat) -> bool {
-        self.card_events
-            .iter()
-            .rev()
-            .take_while(|e| e.turn == self.turn)
-            .any(|e| e.seat == p && e.kind == CardEventKind::Played)
+        self.cards_played_this_turn(p) > 0
     }
 
     /// Pays the Legend's activated ability and resolves it (167.8): its

@@ -9,6 +9,7 @@
 //! game knows no file, clock or thread, and a worker's [`Game`] is reused
 //! game after game: it allocates nothing once its buffers are warm.
 
+mod away;
 mod battle;
 pub mod bots;
 mod legend;
@@ -36,6 +37,7 @@ pub const MAX_RUNES: usize = 16;
 pub const MAX_PLAYER_UNITS: usize = MAX_LANE;
 /// The most units on the board.
 pub const MAX_UNITS: usize = 2 * MAX_PLAYER_UNITS;
+const _: () = assert!(MAX_UNITS <= 32, "Game::kernel_slots holds one bit per unit slot");
 /// The most battlefields a game has (458.4: two in a duel).
 pub const MAX_FIELDS: usize = 2;
 /// The most actions one player takes in one action phase: every action
@@ -398,6 +400,9 @@ pub enum GameEventKind {
     Showdown,
     /// Points scored by a card's effect.
     Scored,
+    /// A unit's trigger resolved away from any showdown (383; a second
+    /// card's, a friend's death): `card` the unit's, `amount` its slot.
+    Triggered,
     /// A Legend's ability resolved (167.7, 167.8): `card` the Legend,
     /// `amount` what it gave (cards drawn, the unit buffed, runes
     /// channelled).
@@ -407,7 +412,7 @@ pub enum GameEventKind {
 }
 
 impl GameEventKind {
-    pub const ALL: [GameEventKind; 22] = [
+    pub const ALL: [GameEventKind; 23] = [
         GameEventKind::First,
         GameEventKind::Mulligan,
         GameEventKind::TurnBegan,
@@ -427,6 +432,7 @@ impl GameEventKind {
         GameEventKind::MovedToBase,
         GameEventKind::Showdown,
         GameEventKind::Scored,
+        GameEventKind::Triggered,
         GameEventKind::Legend,
         GameEventKind::Won,
         GameEventKind::TurnCap,
@@ -450,6 +456,7 @@ impl GameEventKind {
             GameEventKind::Played => "played",
             GameEventKind::Cast => "cast",
             GameEventKind::Legend => "legend",
+            GameEventKind::Triggered => "triggered",
             GameEventKind::Moved => "moved",
             GameEventKind::MovedToBase => "moved_to_base",
             GameEventKind::Showdown => "showdown",
@@ -556,6 +563,13 @@ pub struct Game<'c> {
     /// The kernel refused a spell of the turn player's this action phase
     /// (no legal target): it casts no more this turn.
     pub cast_refused: bool,
+    /// The units on the kernel's board in the last showdown, a bit per
+    /// slot: their triggers were the kernel's to resolve.
+    kernel_slots: u32,
+    /// Each seat's triggers due away from a showdown (`away`): its second
+    /// card played, and its units that died.
+    second_card_due: [bool; 2],
+    deaths_due: [u8; 2],
 }
 
 impl<'c> Game<'c> {
@@ -586,6 +600,9 @@ impl<'c> Game<'c> {
             card_events: Vec::with_capacity(CARD_EVENTS_RESERVED),
             script: [Script::default(); 2],
             cast_refused: false,
+            kernel_slots: 0,
+            second_card_due: [false; 2],
+            deaths_due: [0; 2],
         }
     }
 
@@ -639,6 +656,9 @@ impl<'c> Game<'c> {
             energy,
             power,
         });
+        if kind == CardEventKind::Played {
+            self.count_play(seat);
+        }
     }
 
     /// The latest play of `card` paid `cost` (its Accelerate added, a

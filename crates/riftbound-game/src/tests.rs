@@ -887,4 +887,5 @@ fn the_kernel_pays_what_the_game_reckons_a_play_costs() {
     );
 }
 
+mod away_triggers;
 mod card_texts;

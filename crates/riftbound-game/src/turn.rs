@@ -27,6 +27,8 @@ impl Game<'_> {
         self.showdowns = 0;
         self.log.clear();
         self.card_events.clear();
+        self.second_card_due = [false; 2];
+        self.deaths_due = [0; 2];
         for (seat, deck) in decks.iter().enumerate() {
             let side = &mut self.sides[seat];
             side.deck.clear();
@@ -414,6 +416,8 @@ impl Game<'_> {
         self.card_event(p, CardEventKind::Played, card);
         self.record_paid(card, &cost);
         self.legend_on_play(p, card);
+        // No showdown saw the play: every unit's trigger is the game's.
+        self.settle_away(0);
     }
 
     /// Whether unit `card`, played by `p` now, enters ready, and by which

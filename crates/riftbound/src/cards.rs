@@ -79,6 +79,15 @@ pub enum When {
     /// "When you add energy": an [Add] ability of its player resolved
     /// (Sivir, RB41).
     Add,
+    /// "When you play your second card in a turn" (Darius, Trifarian):
+    /// once a turn, as its player's second card is played — a unit as it
+    /// enters, a spell as it resolves (judges' rulings: "played" is
+    /// resolved; the card that is second may be the unit itself).
+    SecondCard,
+    /// "When another non-Recruit unit you control dies" (Viktor, Leader):
+    /// one trigger per unit that died, about it (`Subject`); a unit dying
+    /// in the same instant sees none of the others die (judges' rulings).
+    FriendlyDies,
 }
 
 impl When {
@@ -141,6 +150,8 @@ pub enum Action {
     Buff,
     /// Stunned for the turn: deals no combat damage (RB47).
     Stun,
+    /// Readied (Darius, Trifarian's "ready me"): no longer exhausted.
+    Ready,
     /// Back to its owner's hand when its Might is at most `max_might`
     /// (Gust, RB2, RB50); its gear stays at the base (RB30).
     ReturnToHand { max_might: i32 },
@@ -174,10 +185,13 @@ pub enum Action {
     /// setting off its "when you discard" triggers (Chemtech Enforcer's and
     /// Jinx, Demolitionist's "when you play me", RB40).
     Discard(u8),
-    /// Its player plays this token unit "here", at the battlefield of the
-    /// trigger's unit (Noxian Drummer's Recruit, Core Rules 179); nothing
-    /// once that unit has left it ("here" undefined, a judge's ruling).
-    PlayToken(CardIndex),
+    /// Its player plays this token unit (Core Rules 179): "here", at the
+    /// battlefield of the trigger's unit (Noxian Drummer's Recruit),
+    /// nothing once that unit has left it ("here" undefined, a judge's
+    /// ruling); or `at_base`, at its player's base (Viktor, Leader's
+    /// Recruit), which reads no place of the unit and so is played though
+    /// it has left (RB26, RB28).
+    PlayToken { token: CardIndex, at_base: bool },
     /// The unit's conquer effects happen now — its hold effects too when
     /// a gear makes them conquer effects (Reckoner's Arena, Skyfall of
     /// Areion, RB14).
@@ -204,7 +218,7 @@ impl Action {
                 | Action::Score(_)
                 | Action::Draw(_)
                 | Action::Discard(_)
-                | Action::PlayToken(_)
+                | Action::PlayToken { .. }
         )
     }
 }
@@ -353,10 +367,22 @@ pub struct Card {
     /// A champion unit (132.7.a): the Chosen Champion is one whose tag is
     /// its Legend's (103.2.a).
     pub champion: bool,
-    /// Its champion tag ("Jinx"), on a champion unit and a Legend alike.
+    /// Its tag: a champion unit's and a Legend's champion ("Jinx"), a
+    /// token's kind ("Recruit", [`RECRUIT`]).
     pub tag: String,
     /// What was reconstructed, and from which rulings.
     pub reconstructed: String,
+}
+
+/// The tag of the Recruit tokens: "non-Recruit" in a card's text reads it
+/// (Viktor, Leader).
+pub const RECRUIT: &str = "Recruit";
+
+impl Card {
+    /// A Recruit: a unit tagged [`RECRUIT`].
+    pub fn is_recruit(&self) -> bool {
+        self.tag == RECRUIT
+    }
 }
 
 /// The cards, in loading order.

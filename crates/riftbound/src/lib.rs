@@ -176,10 +176,12 @@ pub enum EventKind {
     /// Banished: off the board to its owner's banishment (RB30); `amount`
     /// is the owner.
     Banished,
+    /// Readied by an effect (Darius, Trifarian's "ready me"); `amount` is 1.
+    Readied,
 }
 
 impl EventKind {
-    pub const ALL: [EventKind; 26] = [
+    pub const ALL: [EventKind; 27] = [
         EventKind::Damaged,
         EventKind::MightChanged,
         EventKind::Died,
@@ -206,6 +208,7 @@ impl EventKind {
         EventKind::Drew,
         EventKind::Passed,
         EventKind::Banished,
+        EventKind::Readied,
     ];
 
     /// Its name in a scenario and a log.
@@ -237,6 +240,7 @@ impl EventKind {
             EventKind::Drew => "drew",
             EventKind::Passed => "passed",
             EventKind::Banished => "banished",
+            EventKind::Readied => "readied",
         }
     }
 }
@@ -548,6 +552,14 @@ impl Board {
         if self.alive[u.i()] {
             self.stunned[u.i()] = true;
             self.log(EventKind::Stunned, u, 1, "RB47");
+        }
+    }
+
+    /// Readies `u` (an effect's "ready me"): a unit already ready stays so.
+    pub fn ready(&mut self, u: UnitId) {
+        if self.alive[u.i()] {
+            self.exhausted[u.i()] = false;
+            self.log(EventKind::Readied, u, 1, "383");
         }
     }
 

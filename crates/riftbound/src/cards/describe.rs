@@ -78,6 +78,8 @@ impl Card {
                 When::Hold => "when_holding",
                 When::Discard => "when_discarding",
                 When::Add => "when_adding",
+                When::SecondCard => "when_second_card",
+                When::FriendlyDies => "when_a_friend_dies",
             };
             if !k.contains(&name) {
                 k.push(name);

@@ -63,8 +63,10 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 for (k, e) in card.effects.iter().enumerate().take(MAX_EFFECTS) {
                     self.resolve_effect(&item, *e, item.targets[k], false);
                 }
-                // A resolved spell goes to its owner's trash.
+                // A resolved spell goes to its owner's trash; it is
+                // played now (a judge's ruling: "played" is resolved).
                 self.s.board.trash[usize::from(item.controller)] += 1;
+                self.count_played(item.controller);
             }
             Source::Trigger(k) => {
                 if let Some(t) = card.triggers.get(usize::from(k)) {
@@ -160,7 +162,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             return;
         }
         // Legion (728): without another card played this turn, nothing.
-        if e.legion && !self.s.legion[usize::from(item.controller)] {
+        if e.legion && self.s.cards_played[usize::from(item.controller)] == 0 {
             return;
         }
         if e.action.is_players() {
@@ -199,12 +201,13 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     pub(super) fn act_for_player(&mut self, item: &Item, action: Action) {
         let p = item.controller;
         let pi = usize::from(p);
-        if let Action::PlayToken(token) = action {
+        if let Action::PlayToken { token, at_base } = action {
             // "Here" is where the trigger's unit is; gone from the
-            // battlefield, nothing is played.
+            // battlefield, nothing is played. "At your base" reads no
+            // place of the unit (RB26).
             let b = &self.s.board;
-            if item.unit.is_some_and(|u| b.alive(u) && b.here(u)) {
-                self.enter_unit(p, token, true, "179");
+            if at_base || item.unit.is_some_and(|u| b.alive(u) && b.here(u)) {
+                self.enter_unit(p, token, !at_base, "179");
             }
             return;
         }
@@ -275,6 +278,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                 }
             }
             Action::Stun => b.stun(u),
+            Action::Ready => b.ready(u),
             Action::ReturnToHand { max_might } => {
                 if b.might(u) <= max_might {
                     b.return_to_hand(u);
@@ -313,7 +317,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             | Action::Score(_)
             | Action::Draw(_)
             | Action::Discard(_)
-            | Action::PlayToken(_) => self.act_for_player(item, action),
+            | Action::PlayToken { .. } => self.act_for_player(item, action),
         }
     }
 
@@ -379,13 +383,38 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     }
 
     /// The last lethal check's deaths: their Deathknells, made from the
-    /// trash and controlled by the unit's last controller (RB7, RB8).
+    /// trash and controlled by the unit's last controller (RB7, RB8), and
+    /// for each that is no Recruit the "when another unit you control
+    /// dies" of its player's units still alive — not of one that died with
+    /// it (a judge's ruling: units dying together see none of the others).
     pub(super) fn deaths_to_pending(&mut self) {
         let n = self.s.board.deaths().len();
         for k in 0..n {
             let u = self.s.board.deaths()[k];
-            debug_assert_eq!(self.s.catalog.card(self.s.board.card(u)).kind, CardKind::Unit);
+            let card = self.s.catalog.card(self.s.board.card(u));
+            debug_assert_eq!(card.kind, CardKind::Unit);
             self.collect(u, When::Death, None);
+            if card.is_recruit() {
+                continue;
+            }
+            let p = self.s.board.controller(u);
+            for v in self.s.board.units() {
+                if self.s.board.alive(v) && self.s.board.controller(v) == p {
+                    self.collect(v, When::FriendlyDies, Some(u));
+                }
+            }
+        }
+    }
+
+    /// Player `p` has played one more card this turn (not a token, 179);
+    /// the second sets off its units' "when you play your second card in a
+    /// turn", the card itself among them when it is a unit (a judge's
+    /// ruling).
+    pub(super) fn count_played(&mut self, p: Player) {
+        let n = &mut self.s.played_now[usize::from(p)];
+        *n = n.saturating_add(1);
+        if *n == 2 {
+            self.player_triggers(p, When::SecondCard);
         }
     }
 
@@ -446,6 +475,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.resolved += 1;
             self.next_instruction();
             self.enter_unit(item.controller, item.card, false, "RB17");
+            self.count_played(item.controller);
         }
     }
 

@@ -301,10 +301,15 @@ pub struct Showdown<'c> {
     /// whole game hands it over (Sett, The Boss): the board's
     /// [`Board::legend_save`] at the start of each showdown.
     pub legend_saves: [bool; 2],
-    /// Whether each player has played a card this turn, as a whole game
-    /// reckons it (Legion, Core Rules 728): an effect marked `legion` does
-    /// nothing without it; never in a suite's showdowns.
-    pub legion: [bool; 2],
+    /// How many cards each player has played this turn before the
+    /// showdown, as a whole game reckons them; none in a suite's
+    /// showdowns. Legion (Core Rules 728) reads it: an effect marked
+    /// `legion` does nothing without a card played.
+    pub cards_played: [u8; 2],
+    /// The same count as the showdown goes on, each card played in it
+    /// counted (a unit as it enters, a spell as it resolves): the second
+    /// sets off "when you play your second card in a turn".
+    played_now: [u8; 2],
 }
 
 impl<'c> Showdown<'c> {
@@ -354,7 +359,8 @@ impl<'c> Showdown<'c> {
             recycled_runes: [[0; DOMAINS]; 2],
             play_cost: None,
             legend_saves: [false; 2],
-            legion: [false; 2],
+            cards_played: [0; 2],
+            played_now: [0; 2],
         }
     }
 
@@ -471,6 +477,7 @@ impl<'c> Showdown<'c> {
         self.pending_len = 0;
         self.resolved = 0;
         self.played = 0;
+        self.played_now = self.cards_played;
         self.dropped = 0;
         self.in_combat = false;
         self.batch = 0;

@@ -89,6 +89,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
                         self.s
                             .board
                             .log_line(EventKind::Played, None, i32::from(card_index), "RB21");
+                        self.count_played(p);
                         self.cleanup();
                     }
                     _ => self.play_spell(p, card_index, true),
@@ -201,6 +202,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     pub(super) fn play_unit(&mut self, p: Player, card_index: CardIndex, from_hidden: bool) {
         self.s.played += 1;
         self.enter_unit(p, card_index, from_hidden, if from_hidden { "RB11" } else { "RB17" });
+        self.count_played(p);
         self.cleanup();
     }
 

@@ -77,7 +77,10 @@ fn a_move_trigger_plays_a_token_that_attacks() {
         when: When::Move,
         effect: Effect {
             target: Target::Me,
-            action: Does::PlayToken(2),
+            action: Does::PlayToken {
+                token: 2,
+                at_base: false,
+            },
             optional: false,
             anywhere: false,
             legion: false,
