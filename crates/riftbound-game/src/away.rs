@@ -17,20 +17,19 @@ impl Game<'_> {
     /// How many cards `p` has played this turn, read from the game's card
     /// events: a token or an ability is no card, and a hide is no play.
     pub fn cards_played_this_turn(&self, p: Seat) -> u8 {
-        let n = self
-            .card_events
-            .iter()
-            .rev()
-            .take_while(|e| e.turn == self.turn)
-            .filter(|e| e.seat == p && e.kind == CardEventKind::Played)
-            .count();
-        u8::try_from(n).unwrap_or(u8::MAX)
+        match self.cards_played[usize::from(p)] {
+            (turn, n) if turn == self.turn => n,
+            _ => 0,
+        }
     }
 
-    /// A card of `seat`'s was just recorded as played: its second this
-    /// turn makes the "second card" triggers due.
+    /// A card of `seat`'s was just recorded as played (the one place a
+    /// play is counted: [`Game::card_event`]); its second this turn makes
+    /// the "second card" triggers due.
     pub(crate) fn count_play(&mut self, seat: Seat) {
-        if self.cards_played_this_turn(seat) == 2 {
+        let n = self.cards_played_this_turn(seat).saturating_add(1);
+        self.cards_played[usize::from(seat)] = (self.turn, n);
+        if n == 2 {
             self.second_card_due[usize::from(seat)] = true;
         }
     }
@@ -38,7 +37,7 @@ impl Game<'_> {
     /// Unit `u`, `seat`'s and no Recruit, died: its player's "when another
     /// unit you control dies" are due once more.
     pub(crate) fn count_death(&mut self, seat: Seat, u: usize) {
-        if !self.catalog.card(self.units.card[u]).is_recruit() {
+        if self.catalog_whens & When::FriendlyDies.bit() != 0 && !self.catalog.card(self.units.card[u]).is_recruit() {
             let due = &mut self.deaths_due[usize::from(seat)];
             *due = due.saturating_add(1);
         }
@@ -64,7 +63,8 @@ impl Game<'_> {
     /// resolved in slot order.
     fn triggers_away(&mut self, p: Seat, when: When, skip: u32) {
         for u in 0..MAX_UNITS {
-            if !self.units.alive[u] || self.units.owner[u] != p || skip & (1 << u) != 0 {
+            let waits = self.card_whens[usize::from(self.units.card[u])] & when.bit() != 0;
+            if !waits || !self.units.alive[u] || self.units.owner[u] != p || skip & (1 << u) != 0 {
                 continue;
             }
             let card = self.catalog.card(self.units.card[u]);

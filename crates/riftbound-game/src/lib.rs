@@ -570,6 +570,14 @@ pub struct Game<'c> {
     /// card played, and its units that died.
     second_card_due: [bool; 2],
     deaths_due: [u8; 2],
+    /// Each seat's cards played: the turn, and how many that turn (the
+    /// count of its `played` card events that turn).
+    cards_played: [(u32, u8); 2],
+    /// Each card's triggers' `When`s as a set of bits, and every card's
+    /// together: a trigger away from a showdown is looked for only on a
+    /// unit whose card has one.
+    card_whens: Vec<u32>,
+    catalog_whens: u32,
 }
 
 impl<'c> Game<'c> {
@@ -603,6 +611,17 @@ impl<'c> Game<'c> {
             kernel_slots: 0,
             second_card_due: [false; 2],
             deaths_due: [0; 2],
+            cards_played: [(0, 0); 2],
+            card_whens: catalog
+                .cards
+                .iter()
+                .map(|c| c.triggers.iter().fold(0, |m, t| m | t.when.bit()))
+                .collect(),
+            catalog_whens: catalog
+                .cards
+                .iter()
+                .flat_map(|c| &c.triggers)
+                .fold(0, |m, t| m | t.when.bit()),
         }
     }
 

@@ -138,6 +138,9 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     /// Every trigger of player `p`'s units on the board (and their gear)
     /// that waits for `when`: "when you discard", "when you add".
     pub(super) fn player_triggers(&mut self, p: Player, when: When) {
+        if self.s.board_whens & when.bit() == 0 {
+            return;
+        }
         for u in self.s.board.units() {
             if self.s.board.alive(u) && self.s.board.controller(u) == p {
                 self.collect(u, when, None);
@@ -394,7 +397,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             let card = self.s.catalog.card(self.s.board.card(u));
             debug_assert_eq!(card.kind, CardKind::Unit);
             self.collect(u, When::Death, None);
-            if card.is_recruit() {
+            if card.is_recruit() || self.s.board_whens & When::FriendlyDies.bit() == 0 {
                 continue;
             }
             let p = self.s.board.controller(u);

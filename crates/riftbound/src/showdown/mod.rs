@@ -238,6 +238,9 @@ pub struct Showdown<'c> {
     /// moment is passed over at once.
     card_whens: Vec<u32>,
     unit_whens: [u32; super::MAX_UNITS],
+    /// Every `When` some unit of the showdown has waited for: a moment
+    /// none waits for is passed over without a look at the units.
+    board_whens: u32,
     /// Where finalizing orders one player's pending items (kept here so
     /// that no call fills a fresh array).
     order_scratch: [(usize, Option<UnitId>); MAX_CHAIN],
@@ -324,6 +327,7 @@ impl<'c> Showdown<'c> {
             catalog,
             card_whens,
             unit_whens: [0; super::MAX_UNITS],
+            board_whens: 0,
             order_scratch: [(0, None); MAX_CHAIN],
             board: Board {
                 logging,
@@ -483,6 +487,7 @@ impl<'c> Showdown<'c> {
         self.batch = 0;
         self.stays = 0;
         self.recycled_runes = [[0; DOMAINS]; 2];
+        self.board_whens = 0;
         for (player, lane) in [attacker, defender].into_iter().enumerate() {
             let p = player as Player;
             for lu in lane.units.iter().take(MAX_LANE) {
@@ -526,6 +531,7 @@ impl<'c> Showdown<'c> {
                         },
                     );
                 }
+                self.board_whens |= self.unit_whens[usize::from(u.0)];
             }
             let n = lane.hand.len().min(MAX_HAND);
             self.hand[player][..n].copy_from_slice(&lane.hand[..n]);

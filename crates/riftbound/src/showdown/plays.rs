@@ -221,6 +221,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             self.s.board.set_token(u);
         }
         self.s.unit_whens[usize::from(u.0)] = self.s.card_whens[usize::from(card_index)];
+        self.s.board_whens |= self.s.unit_whens[usize::from(u.0)];
         self.s.board.set_controller(u, p);
         self.s.board.place(u, !here);
         self.s
