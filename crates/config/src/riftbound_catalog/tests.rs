@@ -201,3 +201,61 @@ fn legion_keys_reach_the_card() {
         card_errors(&spell)
     );
 }
+
+/// 383: a `second_card` or `friendly_dies` trigger is resolved by a game
+/// away from any showdown too, so it does only what can be done there:
+/// Might this turn, a ready or a Buff for `me`, a token `at_base`. Darius's
+/// and Viktor's load with their keys reaching the card (the misreading: a
+/// key parsed and dropped — the token played "here", Viktor's at a
+/// battlefield he may have left); damage to an enemy, or a token played
+/// "here", is refused at the trigger's key; `at_base` alone is refused.
+#[test]
+fn triggers_away_from_a_showdown_do_what_a_game_can_do_there() {
+    use gridsim_riftbound::cards::{Action, When};
+    let recruit = "[[card]]\nkey = \"recruit\"\nname = \"Recruit\"\ntype = \"unit\"\nmight = 1\ntoken = true\ntag = \"Recruit\"\nreconstructed = \"179\"\n";
+    let unit = |triggers: &str| {
+        format!(
+            "game = \"riftbound\"\n{recruit}[[card]]\nkey = \"x\"\nname = \"X\"\ntype = \"unit\"\nmight = 5\ntriggers = [{triggers}]\nreconstructed = \"383\"\n"
+        )
+    };
+    let darius = unit(
+        r#"{ when = "second_card", target = "me", might = 2 }, { when = "second_card", target = "me", ready = true }"#,
+    );
+    let mut c = Catalog::default();
+    add_card_file(&mut c, Path::new("cards.toml"), &darius).expect("loads");
+    assert!(c.cards[0].is_recruit() && !c.cards[1].is_recruit());
+    let t = &c.cards[1].triggers;
+    assert_eq!(
+        (t[0].when, t[1].when, t[1].effect.action),
+        (When::SecondCard, When::SecondCard, Action::Ready)
+    );
+    let viktor = unit(r#"{ when = "friendly_dies", play_token = "recruit", at_base = true }"#);
+    let mut c = Catalog::default();
+    add_card_file(&mut c, Path::new("cards.toml"), &viktor).expect("loads");
+    assert_eq!(
+        c.cards[1].triggers[0].effect.action,
+        Action::PlayToken {
+            token: 0,
+            at_base: true
+        }
+    );
+    for bad in [
+        r#"{ when = "second_card", target = "enemy", damage = 2 }"#,
+        r#"{ when = "friendly_dies", play_token = "recruit" }"#,
+        r#"{ when = "second_card", target = "me", might = 2, lasts = "combat" }"#,
+    ] {
+        let e = card_errors(&unit(bad));
+        assert!(
+            e.iter()
+                .any(|m| m.contains("card[1].triggers[0]") && m.contains("`second_card` or `friendly_dies`")),
+            "{bad}: {e:?}"
+        );
+    }
+    let e = card_errors(&unit(
+        r#"{ when = "move", target = "me", buff = true, at_base = true }"#,
+    ));
+    assert!(
+        e.iter().any(|m| m.contains("`at_base` goes with `play_token`")),
+        "{e:?}"
+    );
+}
