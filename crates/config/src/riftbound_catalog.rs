@@ -12,8 +12,8 @@ use toml::Spanned;
 use super::{Diagnostic, parse_toml, read, toml_files};
 use gridsim_riftbound::Lasts;
 use gridsim_riftbound::cards::{
-    Ability, Action, Card, CardKind, Catalog, Effect, LegendAbility, MAX_EFFECTS, Replacement, Speed, Target, Trigger,
-    When,
+    Ability, Action, Card, CardKind, Catalog, Effect, LegendAbility, MAX_EFFECTS, Passive, Replacement, Speed, Target,
+    Trigger, When,
 };
 use gridsim_riftbound::runes::{Cost, Domain, Domains};
 use gridsim_riftbound::showdown::{MAX_HAND, MAX_LANE, Policy};
@@ -115,6 +115,15 @@ pub enum WhenDef {
     FriendlyDies,
 }
 
+/// A unit's passive Might ability (cards::Passive).
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum PassiveDef {
+    OthersHere { might: i32 },
+    OtherBuffedHere { might: i32 },
+    PerBuffedHere { might: i32 },
+}
+
 #[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum TargetDef {
@@ -189,6 +198,12 @@ pub struct CardDef {
     /// controller's units without it (Core Rules 731).
     #[serde(default)]
     pub tank: bool,
+    /// A unit's passive Might ability: `{ kind = "others_here", might = 1 }`
+    /// (Darius, Executioner), `other_buffed_here` (Lee Sin, Centered),
+    /// `per_buffed_here` (Sett, Kingpin).
+    #[serde(default)]
+    #[schemars(with = "Option<PassiveDef>")]
+    pub passive: Option<Spanned<PassiveDef>>,
     /// Legion: Energy off its cost once its player has played another
     /// card this turn ("Legion — I cost N less").
     #[serde(default)]
@@ -689,6 +704,18 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
                 "a Legend needs its `domains` (its deck's identity, 103.1) and its champion `tag` (103.2.a)".into(),
             );
         }
+        if let Some(p) = &c.passive {
+            let (PassiveDef::OthersHere { might }
+            | PassiveDef::OtherBuffedHere { might }
+            | PassiveDef::PerBuffedHere { might }) = *p.get_ref();
+            if kind != CardKind::Unit || might.unsigned_abs() > MAX_CARD_NUMBER as u32 {
+                err(
+                    p.span(),
+                    at("passive"),
+                    format!("a passive is a unit's, its Might -{MAX_CARD_NUMBER} to {MAX_CARD_NUMBER}"),
+                );
+            }
+        }
         if c.champion && (kind != CardKind::Unit || c.tag.is_none()) {
             err(
                 card_span.clone(),
@@ -770,6 +797,11 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             hold_as_conquer: c.hold_as_conquer,
             accelerate: c.accelerate,
             tank: c.tank,
+            passive: c.passive.as_ref().map(|p| match *p.get_ref() {
+                PassiveDef::OthersHere { might } => Passive::OthersHere(might),
+                PassiveDef::OtherBuffedHere { might } => Passive::OtherBuffedHere(might),
+                PassiveDef::PerBuffedHere { might } => Passive::PerBuffedHere(might),
+            }),
             legend_ability: c.legend_ability.as_ref().map(|a| match *a.get_ref() {
                 LegendAbilityDef::DrawWithFewCards { hand_at_most } => {
                     LegendAbility::DrawWithFewCards { hand: hand_at_most }

@@ -278,6 +278,22 @@ pub enum LegendAbility {
     SaveABuffedUnit,
 }
 
+/// A unit's passive Might ability ("units have +N Might"): a statement of
+/// fact, true while the unit is on the board, read by every Might
+/// reckoning. "Here" is where the unit is: its battlefield, or its base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Passive {
+    /// "Other friendly units here have +N Might" (Darius, Executioner).
+    OthersHere(i32),
+    /// "Other buffed friendly units here have +N Might" (Lee Sin,
+    /// Centered: a Buff worth 1 + N to them).
+    OtherBuffedHere(i32),
+    /// "I have +N Might for each buffed friendly unit at my battlefield",
+    /// itself counted, and none at its base (Sett, Kingpin; judges'
+    /// rulings).
+    PerBuffedHere(i32),
+}
+
 /// What a gear does instead of its unit's death (RB9, RB10).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Replacement {
@@ -341,6 +357,8 @@ pub struct Card {
     /// and 1 Power more to have it enter ready (Core Rules 721); a game's
     /// play, never a showdown's.
     pub accelerate: bool,
+    /// A unit's passive Might ability.
+    pub passive: Option<Passive>,
     /// A unit's Tank: its controller's units without Tank take no combat
     /// damage until every one with it has been assigned lethal (Core Rules
     /// 731).

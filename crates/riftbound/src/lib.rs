@@ -12,10 +12,13 @@
 //! showdown on it, with the chain; [`cards`] is what it plays.
 
 pub mod cards;
+mod event;
 pub mod runes;
 pub mod showdown;
 
-use cards::{CardIndex, Replacement};
+pub use event::{Event, EventKind};
+
+use cards::{CardIndex, Passive, Replacement};
 
 /// A unit's index on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -98,153 +101,6 @@ pub enum Gone {
     Banished,
 }
 
-/// One line of the kernel's log, citing the ruling that made it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    pub kind: EventKind,
-    /// The unit it is about; none for a player's line (a point scored).
-    pub unit: Option<UnitId>,
-    pub amount: i32,
-    pub ruling: &'static str,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// Damage marked on a unit (RB1); `amount` is the damage now marked.
-    Damaged,
-    /// A Might modifier resolved; `amount` is what it applied (RB38).
-    MightChanged,
-    /// A unit died: its marked damage reached its Might (RB37).
-    Died,
-    /// A unit's marked damage cleared (RB1, RB34).
-    Healed,
-    /// A unit recalled to its base (RB4, RB18, RB43); `amount` is 1 when
-    /// it arrives exhausted.
-    Recalled,
-    /// A Buff taken off (RB31); `amount` is the Buffs left.
-    BuffRemoved,
-    /// Stunned for the turn (RB47).
-    Stunned,
-    /// A death replaced (RB9, RB10); `amount` is 0 for a gear's recall, 1
-    /// for the top of the deck, 2 for a Legend's recall (Sett's, 167.7).
-    Saved,
-    /// Returned to its owner's hand (RB30); `amount` is the owner.
-    ReturnedToHand,
-    /// A spell played; `amount` is its card, `unit` its first target.
-    Played,
-    /// An item finalized onto the chain (RB44, RB48); `amount` is the chain's
-    /// length with it.
-    Added,
-    /// The chain's top item resolved (LIFO, RB44); `amount` is its card.
-    Resolved,
-    /// Attacker and defender assigned as the combat showdown starts (RB3);
-    /// `amount` is 0 for attacker, 1 for defender.
-    RoleAssigned,
-    /// A battlefield conquered: a point scored at once (RB46); `amount` is
-    /// the player.
-    Conquered,
-    /// The defender kept the battlefield (RB46, RB47); `amount` is the
-    /// player.
-    Held,
-    /// Recycled to the bottom of its owner's deck (RB29); `amount` is the
-    /// owner.
-    Recycled,
-    /// Moved to its base: a move, not a recall (RB20); `amount` is 1.
-    Moved,
-    /// Hidden cards trashed: their player no longer holds the battlefield
-    /// (RB12, RB20); `amount` is how many.
-    HiddenTrashed,
-    /// A gear at the battlefield recalled to its player's base in cleanup
-    /// (RB21); `amount` is the player.
-    GearRecalled,
-    /// A card discarded to pay a cost (RB40); `amount` is the card.
-    Discarded,
-    /// A gear or rune exhausted to pay a cost (RB40, RB41); `amount` is
-    /// the card.
-    Exhausted,
-    /// Energy added by an [Add] ability (RB41); `amount` is the player's
-    /// energy now.
-    EnergyAdded,
-    /// Points scored by an effect or a hold (RB14); `amount` is the
-    /// player's score now.
-    Scored,
-    /// Cards drawn (RB14); `amount` is how many.
-    Drew,
-    /// A player with priority passed it (RB41, RB45); `amount` is the
-    /// player.
-    Passed,
-    /// Banished: off the board to its owner's banishment (RB30); `amount`
-    /// is the owner.
-    Banished,
-    /// Readied by an effect (Darius, Trifarian's "ready me"); `amount` is 1.
-    Readied,
-}
-
-impl EventKind {
-    pub const ALL: [EventKind; 27] = [
-        EventKind::Damaged,
-        EventKind::MightChanged,
-        EventKind::Died,
-        EventKind::Healed,
-        EventKind::Recalled,
-        EventKind::BuffRemoved,
-        EventKind::Stunned,
-        EventKind::Saved,
-        EventKind::ReturnedToHand,
-        EventKind::Played,
-        EventKind::Added,
-        EventKind::Resolved,
-        EventKind::RoleAssigned,
-        EventKind::Conquered,
-        EventKind::Held,
-        EventKind::Recycled,
-        EventKind::Moved,
-        EventKind::HiddenTrashed,
-        EventKind::GearRecalled,
-        EventKind::Discarded,
-        EventKind::Exhausted,
-        EventKind::EnergyAdded,
-        EventKind::Scored,
-        EventKind::Drew,
-        EventKind::Passed,
-        EventKind::Banished,
-        EventKind::Readied,
-    ];
-
-    /// Its name in a scenario and a log.
-    pub fn name(self) -> &'static str {
-        match self {
-            EventKind::Damaged => "damaged",
-            EventKind::MightChanged => "might_changed",
-            EventKind::Died => "died",
-            EventKind::Healed => "healed",
-            EventKind::Recalled => "recalled",
-            EventKind::BuffRemoved => "buff_removed",
-            EventKind::Stunned => "stunned",
-            EventKind::Saved => "saved",
-            EventKind::ReturnedToHand => "returned_to_hand",
-            EventKind::Played => "played",
-            EventKind::Added => "added",
-            EventKind::Resolved => "resolved",
-            EventKind::RoleAssigned => "role_assigned",
-            EventKind::Conquered => "conquered",
-            EventKind::Held => "held",
-            EventKind::Recycled => "recycled",
-            EventKind::Moved => "moved",
-            EventKind::HiddenTrashed => "hidden_trashed",
-            EventKind::GearRecalled => "gear_recalled",
-            EventKind::Discarded => "discarded",
-            EventKind::Exhausted => "exhausted",
-            EventKind::EnergyAdded => "energy_added",
-            EventKind::Scored => "scored",
-            EventKind::Drew => "drew",
-            EventKind::Passed => "passed",
-            EventKind::Banished => "banished",
-            EventKind::Readied => "readied",
-        }
-    }
-}
-
 /// The board: every unit's Might and damage, whose it is, what it holds;
 /// each player's zones as counts.
 #[derive(Debug, Clone)]
@@ -273,6 +129,10 @@ pub struct Board {
     gear: [[Option<Gear>; MAX_GEAR]; MAX_UNITS],
     modifiers: [[Option<Modifier>; MAX_MODIFIERS]; MAX_UNITS],
     auras: [Option<Aura>; MAX_AURAS],
+    /// Each unit's passive Might ability, and a bit per unit that has one:
+    /// a board with none reckons no Might from them.
+    passive: [Option<Passive>; MAX_UNITS],
+    passives: u32,
     /// How many aura slots, and each unit's modifier slots, have ever
     /// been used since the reset: reads scan no further.
     auras_n: usize,
@@ -343,6 +203,8 @@ impl Default for Board {
             gear: [[None; MAX_GEAR]; MAX_UNITS],
             modifiers: [[None; MAX_MODIFIERS]; MAX_UNITS],
             auras: [None; MAX_AURAS],
+            passive: [None; MAX_UNITS],
+            passives: 0,
             auras_n: 0,
             mods_n: [0; MAX_UNITS],
             trash: [0; 2],
@@ -377,6 +239,7 @@ impl Board {
             self.mods_n[i] = 0;
         }
         self.count = 0;
+        self.passives = 0;
         self.auras = [None; MAX_AURAS];
         self.auras_n = 0;
         self.trash = [0; 2];
@@ -424,7 +287,20 @@ impl Board {
         self.gear[i] = [None; MAX_GEAR];
         self.modifiers[i] = [None; MAX_MODIFIERS];
         self.mods_n[i] = 0;
+        self.passive[i] = None;
+        self.passives &= !(1 << i);
         Some(u)
+    }
+
+    /// Gives `u` its card's passive Might ability.
+    pub fn set_passive(&mut self, u: UnitId, passive: Option<Passive>) {
+        let i = u.i();
+        self.passive[i] = passive;
+        if passive.is_some() {
+            self.passives |= 1 << i;
+        } else {
+            self.passives &= !(1 << i);
+        }
     }
 
     /// Sets what the unit is: its card, its owner (and controller), its
@@ -643,14 +519,47 @@ impl Board {
             Role::None => 0,
         };
         let site = if self.at_base[i] { 0 } else { self.field_might };
+        let passives = if self.passives == 0 { 0 } else { self.passive_might(i) };
         let sum = i64::from(self.printed[i])
             + i64::from(self.buffs[i])
             + gear
             + i64::from(role)
             + i64::from(site)
             + auras
+            + passives
             + mods;
         sum.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+
+    /// What the passive abilities on the board give unit `i`: those of
+    /// its controller's units where it is (its battlefield, or its base),
+    /// its own among them ("here" is where the unit with the ability is).
+    fn passive_might(&self, i: usize) -> i64 {
+        let mut sum = 0;
+        let mut bits = self.passives;
+        while bits != 0 {
+            let s = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let with = self.alive[s] && self.controller[s] == self.controller[i] && self.at_base[s] == self.at_base[i];
+            sum += match self.passive[s] {
+                _ if !with => 0,
+                Some(Passive::OthersHere(n)) if s != i => i64::from(n),
+                Some(Passive::OtherBuffedHere(n)) if s != i && self.buffs[i] > 0 => i64::from(n),
+                Some(Passive::PerBuffedHere(n)) if s == i && !self.at_base[i] => {
+                    let buffed = (0..self.count)
+                        .filter(|&v| {
+                            self.alive[v]
+                                && self.buffs[v] > 0
+                                && self.controller[v] == self.controller[i]
+                                && !self.at_base[v]
+                        })
+                        .count();
+                    i64::from(n) * buffed as i64
+                }
+                _ => 0,
+            };
+        }
+        sum
     }
 
     /// The Might the game reads ("what Might are you"): never below 0

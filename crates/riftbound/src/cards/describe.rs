@@ -38,6 +38,7 @@ impl Card {
             hidden: false,
             accelerate: false,
             tank: false,
+            passive: None,
             legend_ability: None,
             token: false,
             legion_discount: 0,
@@ -93,6 +94,9 @@ impl Card {
         }
         if self.hidden {
             k.push("hidden");
+        }
+        if self.passive.is_some() {
+            k.push("passive_might");
         }
         if self.ability.is_some() {
             k.push("activated");

@@ -499,6 +499,7 @@ impl<'c> Showdown<'c> {
                 // lane's control (RB8).
                 let owner = if lu.stolen { 1 - p } else { p };
                 self.board.set_card(u, lu.card, owner, card.assault, card.shield);
+                self.board.set_passive(u, card.passive);
                 if card.token {
                     self.board.set_token(u);
                 }

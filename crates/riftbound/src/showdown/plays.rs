@@ -217,6 +217,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             return;
         };
         self.s.board.set_card(u, card_index, p, card.assault, card.shield);
+        self.s.board.set_passive(u, card.passive);
         if card.token {
             self.s.board.set_token(u);
         }

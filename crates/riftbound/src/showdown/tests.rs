@@ -128,3 +128,32 @@ fn a_token_leaving_the_board_counts_in_no_zone() {
     assert_eq!(b.trash[0], 1, "the card alone");
     assert_eq!(b.returned[0], 0, "a token is no card in a hand");
 }
+
+/// Core Rules 361, Darius, Executioner ("other friendly units here have
+/// +1 Might"): a showdown gives a unit its card's passive, so the raider
+/// (2, and 1 from the captain) and the captain (2) deal 5 and conquer a
+/// 4-Might defender's battlefield. The misreading: the passive a loader
+/// key the showdown never reads (4 against 4: the defender holds).
+#[test]
+fn a_units_passive_counts_in_combat() {
+    let mut captain = Card::plain("captain", CardKind::Unit, 2);
+    captain.passive = Some(crate::cards::Passive::OthersHere(1));
+    let catalog = Catalog {
+        cards: vec![
+            Card::plain("raider", CardKind::Unit, 2),
+            captain,
+            Card::plain("wall", CardKind::Unit, 4),
+        ],
+    };
+    let mut s = Showdown::new(&catalog, false);
+    let attacker = Lane {
+        units: vec![unit(0), unit(1)],
+        ..Lane::default()
+    };
+    let defender = Lane {
+        units: vec![unit(2)],
+        ..Lane::default()
+    };
+    let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
+    assert_eq!(outcome.end, End::Conquer);
+}
