@@ -5,8 +5,8 @@
 //! the game resolves these at once, with no chain to answer them, as it
 //! does a Legend's (docs/riftbound-reconstruction.md, "Triggers away from
 //! a showdown"): "when you play your second card in a turn" (Darius,
-//! Trifarian) and "when another non-Recruit unit you control dies"
-//! (Viktor, Leader). The loader lets those triggers do only what can be
+//! Trifarian), "when another non-Recruit unit you control dies" (Viktor,
+//! Leader) and "when you discard" (Jinx, Rebel). The loader lets those triggers do only what can be
 //! done here: Might this turn, a ready or a Buff for the unit itself, a
 //! token played at its player's base.
 
@@ -43,6 +43,15 @@ impl Game<'_> {
         }
     }
 
+    /// A card of `seat`'s was discarded (409): its "when you discard" are
+    /// due once more.
+    pub(crate) fn count_discard(&mut self, seat: Seat) {
+        if self.catalog_whens & When::Discard.bit() != 0 {
+            let due = &mut self.discards_due[usize::from(seat)];
+            *due = due.saturating_add(1);
+        }
+    }
+
     /// Resolves the triggers made due, for the units not in `skip` (a bit
     /// per unit slot: those on the kernel's board, whose triggers the
     /// kernel resolved), the turn player's first (RB6's order).
@@ -55,6 +64,9 @@ impl Game<'_> {
             }
             for _ in 0..std::mem::take(&mut self.deaths_due[s]) {
                 self.triggers_away(p, When::FriendlyDies, skip);
+            }
+            for _ in 0..std::mem::take(&mut self.discards_due[s]) {
+                self.triggers_away(p, When::Discard, skip);
             }
         }
     }

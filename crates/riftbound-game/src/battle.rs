@@ -387,6 +387,7 @@ impl Game<'_> {
                     self.sides[s].trash.push(c);
                     self.note(seat, GameEventKind::Discarded, Some(c), 1, "409");
                     self.card_event(seat, CardEventKind::Discarded, c);
+                    self.count_discard(seat);
                 }
             }
             self.legend_after_showdown(seat, self.showdown.legend_saves[k], self.showdown.board.legend_save[k]);

@@ -570,6 +570,7 @@ pub struct Game<'c> {
     /// card played, and its units that died.
     second_card_due: [bool; 2],
     deaths_due: [u8; 2],
+    discards_due: [u8; 2],
     /// Each seat's cards played: the turn, and how many that turn (the
     /// count of its `played` card events that turn).
     cards_played: [(u32, u8); 2],
@@ -611,6 +612,7 @@ impl<'c> Game<'c> {
             kernel_slots: 0,
             second_card_due: [false; 2],
             deaths_due: [0; 2],
+            discards_due: [0; 2],
             cards_played: [(0, 0); 2],
             card_whens: catalog
                 .cards

@@ -29,6 +29,7 @@ impl Game<'_> {
         self.card_events.clear();
         self.second_card_due = [false; 2];
         self.deaths_due = [0; 2];
+        self.discards_due = [0; 2];
         self.cards_played = [(0, 0); 2];
         for (seat, deck) in decks.iter().enumerate() {
             let side = &mut self.sides[seat];

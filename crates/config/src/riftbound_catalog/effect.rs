@@ -189,14 +189,14 @@ pub(super) fn lower(
     // A game resolves these for a unit away from the showdown's
     // battlefield too (docs/riftbound-reconstruction.md, "Triggers
     // away from a showdown"): only what it can do there.
-    if matches!(when, Some(When::SecondCard | When::FriendlyDies)) {
+    if matches!(when, Some(When::SecondCard | When::FriendlyDies | When::Discard)) {
         let away = match actions.first() {
             Some(Action::Might { lasts: Lasts::Turn, .. } | Action::Ready | Action::Buff) => target == Target::Me,
             Some(Action::PlayToken { at_base, .. }) => *at_base,
             _ => false,
         };
         if !away {
-            fail(None, "a `second_card` or `friendly_dies` trigger gives `me` Might this turn, readies or buffs `me`, or plays a token `at_base`".into());
+            fail(None, "a `second_card`, `friendly_dies` or `discard` trigger gives `me` Might this turn, readies or buffs `me`, or plays a token `at_base`".into());
         }
     }
     if !trigger && d.may {

@@ -202,7 +202,7 @@ fn legion_keys_reach_the_card() {
     );
 }
 
-/// 383: a `second_card` or `friendly_dies` trigger is resolved by a game
+/// 383: a `second_card`, `friendly_dies` or `discard` trigger is resolved by a game
 /// away from any showdown too, so it does only what can be done there:
 /// Might this turn, a ready or a Buff for `me`, a token `at_base`. Darius's
 /// and Viktor's load with their keys reaching the card (the misreading: a
@@ -243,11 +243,12 @@ fn triggers_away_from_a_showdown_do_what_a_game_can_do_there() {
         r#"{ when = "second_card", target = "enemy", damage = 2 }"#,
         r#"{ when = "friendly_dies", play_token = "recruit" }"#,
         r#"{ when = "second_card", target = "me", might = 2, lasts = "combat" }"#,
+        r#"{ when = "discard", target = "enemy", damage = 1 }"#,
     ] {
         let e = card_errors(&unit(bad));
         assert!(
             e.iter()
-                .any(|m| m.contains("card[1].triggers[0]") && m.contains("`second_card` or `friendly_dies`")),
+                .any(|m| m.contains("card[1].triggers[0]") && m.contains("`second_card`, `friendly_dies` or `discard`")),
             "{bad}: {e:?}"
         );
     }

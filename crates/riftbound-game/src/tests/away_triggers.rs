@@ -161,3 +161,51 @@ fn a_friendly_death_plays_a_recruit_at_base_wherever_viktor_is() {
     g.act(0, Action::Cast { card: BOLT, at: 1 });
     assert_eq!(recruits(&g, 1), 0, "a Recruit's death plays none");
 }
+
+/// 409, RB40: a discard in a combat at battlefield 0 (the defender's
+/// Deathknell "discard 1") sets off "when you discard, +1 Might this turn"
+/// of its player's unit at battlefield 1, which the combat's board does
+/// not hold (the game's), and of its unit at the battlefield (the
+/// kernel's), each once. The misreadings: a unit away from the showdown
+/// not set off, or set off by both the kernel and the game (+2).
+#[test]
+fn a_discard_in_a_combat_sets_off_the_discard_triggers_away_from_it() {
+    let mut c = catalog_with_champions();
+    let agent_card = c.cards.len() as CardIndex;
+    let mut agent = card("agent", CardKind::Unit, 1, 2, FURY);
+    agent.triggers = vec![on_me(When::Death, Does::Discard(1))];
+    let mut rebel = card("rebel", CardKind::Unit, 5, 3, FURY);
+    let plus_one = Does::Might {
+        amount: 1,
+        minimum: None,
+        lasts: Lasts::Turn,
+    };
+    rebel.triggers = vec![on_me(When::Discard, plus_one)];
+    c.cards.extend([agent, rebel]);
+    let rebel_card = agent_card + 1;
+    let mut g = ready_to_act(&c, 0, &[]);
+    let mover = put_unit(&mut g, 0, Place::Base);
+    let agent = put(&mut g, 1, agent_card, Place::Field(0), false);
+    let near = put(&mut g, 1, rebel_card, Place::Field(0), false);
+    let far = put(&mut g, 1, rebel_card, Place::Field(1), false);
+    g.sides[1].hand.clear();
+    g.sides[1].hand.push(GRUNT);
+    g.act(
+        0,
+        Action::Move {
+            units: 1 << mover,
+            to: 0,
+        },
+    );
+    assert!(
+        !g.units.alive[agent] || g.units.card[agent] != agent_card,
+        "the agent died"
+    );
+    assert_eq!(
+        g.sides[1].trash.as_slice().iter().filter(|&&c| c == GRUNT).count(),
+        1,
+        "the grunt discarded"
+    );
+    assert_eq!(g.units.turn_might[far], 1, "the Rebel away from the combat");
+    assert_eq!(g.units.turn_might[near], 1, "the Rebel in it, once");
+}
