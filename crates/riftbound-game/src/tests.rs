@@ -363,7 +363,6 @@ impl Game<'_> {
 /// (a 2-Might unit of 1 Energy whose "when you play me" buffs another
 /// friendly unit, at a base too).
 fn catalog_with_plays() -> Catalog {
-    use gridsim_riftbound::Lasts;
     use gridsim_riftbound::cards::{Action as Does, Effect, Speed, Target, Trigger, When};
     let mut c = catalog();
     let effect = |target, action, anywhere| Effect {
@@ -377,11 +376,7 @@ fn catalog_with_plays() -> Catalog {
     bolt.effects = vec![effect(Target::Enemy, Does::Damage(3), true)];
     let mut brace = card("brace", CardKind::Spell, 0, 1, FURY);
     brace.speed = Speed::Reaction;
-    let plus_two = Does::Might {
-        amount: 2,
-        minimum: None,
-        lasts: Lasts::Turn,
-    };
+    let plus_two = might_this_turn(2);
     brace.effects = vec![effect(Target::Friendly, plus_two, false)];
     let mut scholar = card("scholar", CardKind::Unit, 2, 2, FURY);
     scholar.triggers = vec![Trigger {
@@ -397,6 +392,15 @@ fn catalog_with_plays() -> Catalog {
     }];
     c.cards.extend([bolt, brace, scholar, sprinter, rookie]);
     c
+}
+
+/// "+N Might this turn".
+fn might_this_turn(amount: i32) -> gridsim_riftbound::cards::Action {
+    gridsim_riftbound::cards::Action::Might {
+        amount,
+        minimum: None,
+        lasts: gridsim_riftbound::Lasts::Turn,
+    }
 }
 
 /// A trigger of `when` whose effect `action` is its own unit's, or its

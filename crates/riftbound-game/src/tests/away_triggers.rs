@@ -5,7 +5,6 @@
 //! showdown"); each test names the misreading it would catch.
 
 use super::*;
-use gridsim_riftbound::Lasts;
 use gridsim_riftbound::cards::{Action as Does, When};
 
 /// The small catalog with plays, a token Recruit (card 10), Darius (11:
@@ -17,11 +16,7 @@ fn catalog_with_champions() -> Catalog {
     recruit.token = true;
     recruit.tag = gridsim_riftbound::cards::RECRUIT.into();
     let mut darius = card("darius", CardKind::Unit, 5, 2, FURY);
-    let plus_two = Does::Might {
-        amount: 2,
-        minimum: None,
-        lasts: Lasts::Turn,
-    };
+    let plus_two = might_this_turn(2);
     darius.triggers = vec![on_me(When::SecondCard, plus_two), on_me(When::SecondCard, Does::Ready)];
     let mut viktor = card("viktor", CardKind::Unit, 4, 2, FURY);
     let recruit_at_base = Does::PlayToken {
@@ -175,11 +170,7 @@ fn a_discard_in_a_combat_sets_off_the_discard_triggers_away_from_it() {
     let mut agent = card("agent", CardKind::Unit, 1, 2, FURY);
     agent.triggers = vec![on_me(When::Death, Does::Discard(1))];
     let mut rebel = card("rebel", CardKind::Unit, 5, 3, FURY);
-    let plus_one = Does::Might {
-        amount: 1,
-        minimum: None,
-        lasts: Lasts::Turn,
-    };
+    let plus_one = might_this_turn(1);
     rebel.triggers = vec![on_me(When::Discard, plus_one)];
     c.cards.extend([agent, rebel]);
     let rebel_card = agent_card + 1;

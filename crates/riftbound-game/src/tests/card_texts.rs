@@ -14,18 +14,13 @@ use super::*;
 /// trigger of a unit at its base not set off.
 #[test]
 fn a_play_trigger_discards_the_costliest_cards_and_sets_off_discard_triggers() {
-    use gridsim_riftbound::Lasts;
     use gridsim_riftbound::cards::{Action as Does, When};
     let mut c = catalog_with_plays();
     let wrecker_card = c.cards.len() as CardIndex;
     let mut wrecker = card("wrecker", CardKind::Unit, 4, 2, FURY);
     wrecker.triggers = vec![on_me(When::Play, Does::Discard(2))];
     let mut rebel = card("rebel", CardKind::Unit, 3, 5, FURY);
-    let plus_one = Does::Might {
-        amount: 1,
-        minimum: None,
-        lasts: Lasts::Turn,
-    };
+    let plus_one = might_this_turn(1);
     rebel.triggers = vec![on_me(When::Discard, plus_one)];
     c.cards.extend([wrecker, rebel]);
     let (bolt, champion, grunt) = (5, 1, 2);
