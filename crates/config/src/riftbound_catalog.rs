@@ -323,6 +323,10 @@ pub struct EffectDef {
     pub legion: bool,
     #[serde(default)]
     pub damage: Option<i32>,
+    /// Damage split among the enemy units at the battlefield as its
+    /// controller chooses; with `target = "each_enemy"`.
+    #[serde(default)]
+    pub damage_split: Option<i32>,
     #[serde(default)]
     pub damage_my_might: bool,
     /// A Might change; with `minimum` and `lasts` (default `turn`).
@@ -630,6 +634,7 @@ pub fn add_card_file(catalog: &mut Catalog, file: &Path, text: &str) -> Result<(
             .chain(effects_of.flat_map(|d| {
                 [
                     d.damage,
+                    d.damage_split,
                     d.might,
                     d.minimum,
                     d.return_to_hand,

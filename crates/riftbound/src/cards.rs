@@ -135,6 +135,13 @@ impl Target {
 pub enum Action {
     /// Marks damage (RB1).
     Damage(i32),
+    /// Marks N damage split among the enemy units at the battlefield as
+    /// its controller chooses ("deal 5 split among enemy units here":
+    /// Volibear, Furious): in the order its `Choices::damage_order` gives,
+    /// each taking what is lethal to it before the next, the rest to the
+    /// last (a decision: the split a player makes to kill the most it
+    /// can, written down). Not combat damage: Tank does not order it.
+    DamageSplit(i32),
     /// Marks damage equal to the source's Might as the effect resolves
     /// (Yasuo's, RB49); none when the source has left the board (RB9:
     /// no unit to read a Might from).
@@ -205,7 +212,12 @@ impl Action {
     pub fn removes(self) -> bool {
         matches!(
             self,
-            Action::Damage(_) | Action::DamageMyMight | Action::Kill | Action::ReturnToHand { .. } | Action::MoveToBase
+            Action::Damage(_)
+                | Action::DamageSplit(_)
+                | Action::DamageMyMight
+                | Action::Kill
+                | Action::ReturnToHand { .. }
+                | Action::MoveToBase
         )
     }
 

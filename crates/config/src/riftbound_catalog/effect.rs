@@ -25,6 +25,15 @@ pub(super) fn lower(
         }
         actions.push(Action::Damage(n.max(0)));
     }
+    if let Some(n) = d.damage_split {
+        if n < 0 || d.target != Some(TargetDef::EachEnemy) {
+            fail(
+                Some("damage_split"),
+                "`damage_split` is at least 0 and splits among `each_enemy`".to_string(),
+            );
+        }
+        actions.push(Action::DamageSplit(n.max(0)));
+    }
     if let Some(amount) = d.might {
         actions.push(Action::Might {
             amount,
@@ -87,7 +96,7 @@ pub(super) fn lower(
         fail(
             None,
             format!(
-                "an effect does exactly one of `damage`, `damage_my_might`, `might`, `buff`, `stun`, `ready`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `discard`, `play_from_deck`, `play_token`; this one does {}",
+                "an effect does exactly one of `damage`, `damage_split`, `damage_my_might`, `might`, `buff`, `stun`, `ready`, `return_to_hand`, `recall`, `move_to_base`, `move_here`, `kill`, `activate_conquer`, `spend_buff_draw`, `score`, `draw`, `discard`, `play_from_deck`, `play_token`; this one does {}",
                 actions.len()
             ),
         );

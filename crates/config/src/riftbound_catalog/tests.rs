@@ -260,3 +260,27 @@ fn triggers_away_from_a_showdown_do_what_a_game_can_do_there() {
         "{e:?}"
     );
 }
+
+/// Volibear, Furious's "deal 5 split among enemy units here": the key
+/// reaches the card as a split among `each_enemy` (the misreading: a key
+/// parsed and dropped, or read as 5 to one unit), and a split aimed at one
+/// unit is refused at its key.
+#[test]
+fn damage_split_splits_among_each_enemy() {
+    use gridsim_riftbound::cards::{Action, Target};
+    let unit = |trigger: &str| {
+        format!(
+            "game = \"riftbound\"\n[[card]]\nkey = \"bear\"\nname = \"Bear\"\ntype = \"unit\"\nmight = 9\ntriggers = [{trigger}]\nreconstructed = \"split\"\n"
+        )
+    };
+    let mut c = Catalog::default();
+    let text = unit(r#"{ when = "attack", target = "each_enemy", damage_split = 5 }"#);
+    add_card_file(&mut c, Path::new("cards.toml"), &text).expect("loads");
+    let e = c.cards[0].triggers[0].effect;
+    assert_eq!((e.target, e.action), (Target::EachEnemy, Action::DamageSplit(5)));
+    let e = card_errors(&unit(r#"{ when = "attack", target = "enemy", damage_split = 5 }"#));
+    assert!(
+        e.iter().any(|m| m.contains("card[0].triggers[0].damage_split")),
+        "{e:?}"
+    );
+}

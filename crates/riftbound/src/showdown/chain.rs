@@ -189,7 +189,11 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             Target::Subject => item.subject.filter(|&u| b.alive(u)),
             Target::EachEnemy => None,
         };
-        if e.target == Target::EachEnemy {
+        if let (Target::EachEnemy, Action::DamageSplit(n)) = (e.target, e.action) {
+            if source_here {
+                self.split_damage(item.controller, n);
+            }
+        } else if e.target == Target::EachEnemy {
             for u in self.s.board.units() {
                 if self.s.board.here(u) && self.s.board.controller(u) != item.controller {
                     self.act(item, e.action, u);
@@ -197,6 +201,29 @@ impl<C: Choices> Play<'_, '_, '_, C> {
             }
         } else if let Some(u) = one {
             self.act(item, e.action, u);
+        }
+    }
+
+    /// `total` damage split among player `p`'s enemy units at the
+    /// battlefield in the order `p` chooses, each taking its lethal before
+    /// the next (see [`Action::DamageSplit`]).
+    pub(super) fn split_damage(&mut self, p: Player, total: i32) {
+        let mut order = [UnitId(0); crate::MAX_UNITS];
+        let mut n = 0;
+        for u in self.s.board.units() {
+            if self.s.board.here(u) && self.s.board.controller(u) != p {
+                order[n] = u;
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return;
+        }
+        self.choices.damage_order(p, &mut order[..n]);
+        let mut shares = [0i32; crate::MAX_UNITS];
+        self.s.board.assign_combat_damage(total, &order[..n], &mut shares[..n]);
+        for (&u, &d) in order[..n].iter().zip(&shares[..n]) {
+            self.s.board.deal_damage(u, d);
         }
     }
 
@@ -262,7 +289,7 @@ impl<C: Choices> Play<'_, '_, '_, C> {
     pub(super) fn act(&mut self, item: &Item, action: Action, u: UnitId) {
         let b = &mut self.s.board;
         match action {
-            Action::Damage(n) => b.deal_damage(u, n),
+            Action::Damage(n) | Action::DamageSplit(n) => b.deal_damage(u, n),
             Action::DamageMyMight => {
                 let n = item.unit.filter(|&s| b.alive(s)).map_or(0, |s| b.might(s));
                 b.deal_damage(u, n);

@@ -157,3 +157,49 @@ fn a_units_passive_counts_in_combat() {
     let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
     assert_eq!(outcome.end, End::Conquer);
 }
+
+/// Volibear, Furious: "when I attack, deal 5 split among enemy units
+/// here". Against defenders of Might 2 and 4 (in the order given) the
+/// split gives the first its lethal 2 and the last the 3 left, before
+/// combat. The misreadings: the 5 dealt to one enemy unit, or 5 to each.
+#[test]
+fn split_damage_takes_each_enemy_units_lethal_in_turn() {
+    use crate::cards::{Action as Does, Effect, Target, Trigger, When};
+    use crate::{Event, EventKind};
+    let mut bear = Card::plain("bear", CardKind::Unit, 1);
+    bear.triggers = vec![Trigger {
+        when: When::Attack,
+        effect: Effect {
+            target: Target::EachEnemy,
+            action: Does::DamageSplit(5),
+            optional: false,
+            anywhere: false,
+            legion: false,
+        },
+    }];
+    let catalog = Catalog {
+        cards: vec![
+            bear,
+            Card::plain("two", CardKind::Unit, 2),
+            Card::plain("four", CardKind::Unit, 4),
+        ],
+    };
+    let mut s = Showdown::new(&catalog, true);
+    let attacker = Lane {
+        units: vec![unit(0)],
+        ..Lane::default()
+    };
+    let defender = Lane {
+        units: vec![unit(1), unit(2)],
+        ..Lane::default()
+    };
+    s.play_with(&attacker, &defender, &mut AsGiven);
+    let first_damage = |u: u8| {
+        s.board
+            .log
+            .iter()
+            .find(|e: &&Event| e.kind == EventKind::Damaged && e.unit == Some(UnitId(u)))
+            .map(|e| e.amount)
+    };
+    assert_eq!((first_damage(1), first_damage(2)), (Some(2), Some(3)));
+}
