@@ -26,6 +26,34 @@ impl Choices for AsGiven {
     }
 }
 
+/// An attacker's lane and a defender's, of units of these cards.
+fn lanes(attackers: &[CardIndex], defenders: &[CardIndex]) -> (Lane, Lane) {
+    let lane = |cards: &[CardIndex]| Lane {
+        units: cards.iter().map(|&c| unit(c)).collect(),
+        ..Lane::default()
+    };
+    (lane(attackers), lane(defenders))
+}
+
+/// A trigger of `when` doing `action` to `target`: not optional, "here",
+/// with no Legion.
+fn trigger(
+    when: crate::cards::When,
+    target: crate::cards::Target,
+    action: crate::cards::Action,
+) -> crate::cards::Trigger {
+    crate::cards::Trigger {
+        when,
+        effect: crate::cards::Effect {
+            target,
+            action,
+            optional: false,
+            anywhere: false,
+            legion: false,
+        },
+    }
+}
+
 fn unit(card: CardIndex) -> LaneUnit {
     LaneUnit {
         card,
@@ -49,14 +77,7 @@ fn a_tank_takes_lethal_damage_first() {
         ],
     };
     let mut s = Showdown::new(&catalog, false);
-    let attacker = Lane {
-        units: vec![unit(0)],
-        ..Lane::default()
-    };
-    let defender = Lane {
-        units: vec![unit(1), unit(2)],
-        ..Lane::default()
-    };
+    let (attacker, defender) = lanes(&[0], &[1, 2]);
     let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
     assert_eq!(outcome.end, End::Hold, "the defenders' 4 kill the raider");
     assert!(s.board.alive(UnitId(1)), "the small unit takes nothing");
@@ -71,35 +92,23 @@ fn a_tank_takes_lethal_damage_first() {
 /// base (3 against 3: nobody is left), or none played.
 #[test]
 fn a_move_trigger_plays_a_token_that_attacks() {
-    use crate::cards::{Action as Does, Effect, Target, Trigger, When};
+    use crate::cards::{Action as Does, Target, When};
     let mut drummer = Card::plain("drummer", CardKind::Unit, 3);
-    drummer.triggers = vec![Trigger {
-        when: When::Move,
-        effect: Effect {
-            target: Target::Me,
-            action: Does::PlayToken {
-                token: 2,
-                at_base: false,
-            },
-            optional: false,
-            anywhere: false,
-            legion: false,
+    drummer.triggers = vec![trigger(
+        When::Move,
+        Target::Me,
+        Does::PlayToken {
+            token: 2,
+            at_base: false,
         },
-    }];
+    )];
     let mut recruit = Card::plain("recruit", CardKind::Unit, 1);
     recruit.token = true;
     let catalog = Catalog {
         cards: vec![drummer, Card::plain("guard", CardKind::Unit, 3), recruit],
     };
     let mut s = Showdown::new(&catalog, false);
-    let attacker = Lane {
-        units: vec![unit(0)],
-        ..Lane::default()
-    };
-    let defender = Lane {
-        units: vec![unit(1)],
-        ..Lane::default()
-    };
+    let (attacker, defender) = lanes(&[0], &[1]);
     let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
     assert_eq!(outcome.end, End::Conquer, "4 against 3");
     let token = UnitId(2);
@@ -146,14 +155,7 @@ fn a_units_passive_counts_in_combat() {
         ],
     };
     let mut s = Showdown::new(&catalog, false);
-    let attacker = Lane {
-        units: vec![unit(0), unit(1)],
-        ..Lane::default()
-    };
-    let defender = Lane {
-        units: vec![unit(2)],
-        ..Lane::default()
-    };
+    let (attacker, defender) = lanes(&[0, 1], &[2]);
     let outcome = s.play_with(&attacker, &defender, &mut AsGiven);
     assert_eq!(outcome.end, End::Conquer);
 }
@@ -164,19 +166,10 @@ fn a_units_passive_counts_in_combat() {
 /// combat. The misreadings: the 5 dealt to one enemy unit, or 5 to each.
 #[test]
 fn split_damage_takes_each_enemy_units_lethal_in_turn() {
-    use crate::cards::{Action as Does, Effect, Target, Trigger, When};
+    use crate::cards::{Action as Does, Target, When};
     use crate::{Event, EventKind};
     let mut bear = Card::plain("bear", CardKind::Unit, 1);
-    bear.triggers = vec![Trigger {
-        when: When::Attack,
-        effect: Effect {
-            target: Target::EachEnemy,
-            action: Does::DamageSplit(5),
-            optional: false,
-            anywhere: false,
-            legion: false,
-        },
-    }];
+    bear.triggers = vec![trigger(When::Attack, Target::EachEnemy, Does::DamageSplit(5))];
     let catalog = Catalog {
         cards: vec![
             bear,
@@ -185,14 +178,7 @@ fn split_damage_takes_each_enemy_units_lethal_in_turn() {
         ],
     };
     let mut s = Showdown::new(&catalog, true);
-    let attacker = Lane {
-        units: vec![unit(0)],
-        ..Lane::default()
-    };
-    let defender = Lane {
-        units: vec![unit(1), unit(2)],
-        ..Lane::default()
-    };
+    let (attacker, defender) = lanes(&[0], &[1, 2]);
     s.play_with(&attacker, &defender, &mut AsGiven);
     let first_damage = |u: u8| {
         s.board
