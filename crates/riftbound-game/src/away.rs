@@ -6,16 +6,18 @@
 //! does a Legend's (docs/riftbound-reconstruction.md, "Triggers away from
 //! a showdown"): "when you play your second card in a turn" (Darius,
 //! Trifarian), "when another non-Recruit unit you control dies" (Viktor,
-//! Leader) and "when you discard" (Jinx, Rebel). The loader lets those triggers do only what can be
-//! done here: Might this turn, a ready or a Buff for the unit itself, a
-//! token played at its player's base.
+//! Leader) and "when you discard" (Jinx, Rebel). The loader lets those
+//! triggers do only what can be done here: Might this turn (with no
+//! floor), a ready or a Buff for the unit itself, a token played at its
+//! player's base.
 
 use super::*;
 use gridsim_riftbound::cards::{Action, Effect, Target, When};
 
 impl Game<'_> {
-    /// How many cards `p` has played this turn, read from the game's card
-    /// events: a token or an ability is no card, and a hide is no play.
+    /// How many cards `p` has played this turn: its `played` card events of
+    /// the turn, counted as each is recorded ([`Game::count_play`]); a token
+    /// or an ability is no card, and a hide is no play.
     pub fn cards_played_this_turn(&self, p: Seat) -> u8 {
         match self.cards_played[usize::from(p)] {
             (turn, n) if turn == self.turn => n,

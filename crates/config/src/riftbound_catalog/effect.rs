@@ -200,12 +200,20 @@ pub(super) fn lower(
     // away from a showdown"): only what it can do there.
     if matches!(when, Some(When::SecondCard | When::FriendlyDies | When::Discard)) {
         let away = match actions.first() {
-            Some(Action::Might { lasts: Lasts::Turn, .. } | Action::Ready | Action::Buff) => target == Target::Me,
+            Some(
+                Action::Might {
+                    lasts: Lasts::Turn,
+                    minimum: None,
+                    ..
+                }
+                | Action::Ready
+                | Action::Buff,
+            ) => target == Target::Me,
             Some(Action::PlayToken { at_base, .. }) => *at_base,
             _ => false,
         };
         if !away {
-            fail(None, "a `second_card`, `friendly_dies` or `discard` trigger gives `me` Might this turn, readies or buffs `me`, or plays a token `at_base`".into());
+            fail(None, "a `second_card`, `friendly_dies` or `discard` trigger gives `me` Might this turn with no `minimum`, readies or buffs `me`, or plays a token `at_base`".into());
         }
     }
     if !trigger && d.may {

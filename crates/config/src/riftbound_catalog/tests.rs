@@ -244,6 +244,7 @@ fn triggers_away_from_a_showdown_do_what_a_game_can_do_there() {
         r#"{ when = "friendly_dies", play_token = "recruit" }"#,
         r#"{ when = "second_card", target = "me", might = 2, lasts = "combat" }"#,
         r#"{ when = "discard", target = "enemy", damage = 1 }"#,
+        r#"{ when = "second_card", target = "me", might = -2, minimum = 1 }"#,
     ] {
         let e = card_errors(&unit(bad));
         assert!(
